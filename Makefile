@@ -1,0 +1,50 @@
+# modsolver: the two commands a new user needs are `make run` and `make test`.
+# Everything else they need comes through the Go toolchain.
+
+GO        ?= go
+BIN       := $(CURDIR)/bin
+BUF       := $(GO) run github.com/bufbuild/buf/cmd/buf@v1.75.0
+FUZZTIME  ?= 60s
+
+.PHONY: run test vet bench fuzz proto proto-tools proto-lint proto-check build clean help
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+run: ## resolve the demo request on the embedded demo catalog
+	$(GO) run ./cmd/modsolver resolve
+
+test: vet ## run every test, including the shared acceptance scenarios
+	$(GO) test -count=1 ./...
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: the files above need formatting"; exit 1; }
+
+build: ## build bin/modsolver
+	$(GO) build -o $(BIN)/modsolver ./cmd/modsolver
+
+bench: ## run the benchmarks (not part of make test)
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fuzz: ## run every fuzz target for FUZZTIME each
+	$(GO) test -run '^$$' -fuzz '^FuzzParseConstraint$$' -fuzztime $(FUZZTIME) ./model
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./catalog
+	$(GO) test -run '^$$' -fuzz '^FuzzParseState$$' -fuzztime $(FUZZTIME) ./catalog
+
+proto-tools:
+	GOBIN=$(BIN) $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
+	GOBIN=$(BIN) $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.0
+
+proto-lint: ## lint the proto files with buf
+	$(BUF) lint
+	$(BUF) format -d --exit-code proto
+
+proto: proto-tools proto-lint ## regenerate proto/modsolver/v1 (the result is committed)
+	$(BUF) generate
+
+proto-check: proto ## fail if the committed generated code is stale
+	@git diff --exit-code -- proto/ && test -z "$$(git status --porcelain -- proto/)" || { git status --porcelain -- proto/; echo "generated proto code is stale: run make proto"; exit 1; }
+
+clean:
+	rm -rf $(BIN)

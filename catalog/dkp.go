@@ -1,0 +1,301 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// The DKP module-source layout (DESIGN.md §2).
+const (
+	dkpEmbedded   = "embedded"
+	dkpExternal   = "external"
+	dkpModuleFile = "module.yaml"
+	dkpChannels   = "channels.yaml"
+)
+
+// dkpModule is the part of DKP's module.yaml that resolution reads. Other
+// keys (descriptions, namespace, stage…) are ignored, as DKP's own
+// resolution ignores them.
+type dkpModule struct {
+	Name           string             `yaml:"name"`
+	Weight         int                `yaml:"weight"`
+	ExclusiveGroup string             `yaml:"exclusiveGroup"`
+	Accessibility  *fileAccessibility `yaml:"accessibility"`
+	Requirements   yaml.Node          `yaml:"requirements"`
+	Update         *fileUpdate        `yaml:"update"`
+}
+
+// LoadDir reads a directory in DKP's module-source layout, with DKP's
+// tolerance: a tag folder that is not semver is skipped, and a
+// requirement key DKP does not read is ignored; both are in the report.
+// A requirement that cannot be parsed is still an error.
+func LoadDir(root string) (*model.Catalog, *Report, error) {
+	l := &dkpLoader{root: root, rep: &Report{Source: root, Format: FormatDKP}}
+	if err := l.checkRoot(); err != nil {
+		return nil, nil, err
+	}
+	embedded, err := l.embedded()
+	if err != nil {
+		return nil, nil, err
+	}
+	external, err := l.external()
+	if err != nil {
+		return nil, nil, err
+	}
+	cat, err := model.NewCatalog(l.merge(embedded, external))
+	if err != nil {
+		return nil, nil, &ParseError{File: root, Err: err}
+	}
+	l.rep.count(cat)
+	return cat, l.rep, nil
+}
+
+type dkpLoader struct {
+	root string
+	rep  *Report
+}
+
+func (l *dkpLoader) checkRoot() error {
+	found := false
+	for _, sub := range []string{dkpEmbedded, dkpExternal} {
+		if info, err := os.Stat(filepath.Join(l.root, sub)); err == nil && info.IsDir() {
+			found = true
+		}
+	}
+	if !found {
+		return &ParseError{File: l.root, Err: fmt.Errorf("%w: not a DKP module-source directory: it has neither %s/ nor %s/", model.ErrInvalidInput, dkpEmbedded, dkpExternal)}
+	}
+	return nil
+}
+
+// subdirs lists the folders in dir, sorted; a missing dir has none.
+func (l *dkpLoader) subdirs(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: catalog: %w", model.ErrInvalidInput, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil // os.ReadDir sorts by name
+}
+
+// embedded reads embedded/<module>/module.yaml: built-in modules (R5).
+func (l *dkpLoader) embedded() ([]*model.Module, error) {
+	dir := filepath.Join(l.root, dkpEmbedded)
+	names, err := l.subdirs(dir)
+	if err != nil {
+		return nil, err
+	}
+	var modules []*model.Module
+	for _, name := range names {
+		path := filepath.Join(dir, name, dkpModuleFile)
+		dm, ok, err := l.readModule(path, name)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		m := &model.Module{Name: name, Embedded: true, Weight: dm.Weight, ExclusiveGroup: dm.ExclusiveGroup, Accessibility: dm.Accessibility.toModel()}
+		if m.Requirements, err = l.requirements(path, place{file: path, module: name}, &dm.Requirements); err != nil {
+			return nil, err
+		}
+		modules = append(modules, m)
+	}
+	return modules, nil
+}
+
+// external reads external/<module>/<tag>/module.yaml, one release per tag.
+func (l *dkpLoader) external() ([]*model.Module, error) {
+	dir := filepath.Join(l.root, dkpExternal)
+	names, err := l.subdirs(dir)
+	if err != nil {
+		return nil, err
+	}
+	var modules []*model.Module
+	for _, name := range names {
+		m, err := l.externalModule(filepath.Join(dir, name), name)
+		if err != nil {
+			return nil, err
+		}
+		if m != nil {
+			modules = append(modules, m)
+		}
+	}
+	return modules, nil
+}
+
+func (l *dkpLoader) externalModule(dir, name string) (*model.Module, error) {
+	tags, err := l.subdirs(dir)
+	if err != nil {
+		return nil, err
+	}
+	m := &model.Module{Name: name}
+	var newest *dkpModule
+	for _, tag := range tags {
+		r, dm, err := l.release(filepath.Join(dir, tag), name, tag)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			continue
+		}
+		if len(m.Releases) == 0 || model.CompareVersions(r.Version, m.Releases[len(m.Releases)-1].Version) > 0 {
+			newest = dm
+		}
+		m.Releases = append(m.Releases, r)
+		slices.SortFunc(m.Releases, func(a, b *model.Release) int { return model.CompareVersions(a.Version, b.Version) })
+	}
+	if len(m.Releases) == 0 {
+		l.rep.skip(dir, "module %s has no loadable release", name)
+		return nil, nil
+	}
+	// Module-level fields come from the newest release (D4).
+	m.Weight, m.ExclusiveGroup = newest.Weight, newest.ExclusiveGroup
+	if m.Channels, err = l.channels(filepath.Join(dir, dkpChannels)); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// release reads one tag folder; it returns a nil release for a folder
+// that DKP would skip.
+func (l *dkpLoader) release(dir, module, tag string) (*model.Release, *dkpModule, error) {
+	v, err := model.ParseVersion(tag)
+	if err != nil {
+		l.rep.skip(dir, "tag %q is not a semantic version", tag)
+		return nil, nil, nil
+	}
+	path := filepath.Join(dir, dkpModuleFile)
+	dm, ok, err := l.readModule(path, module)
+	if err != nil || !ok {
+		return nil, nil, err
+	}
+	r := &model.Release{Version: v, Accessibility: dm.Accessibility.toModel()}
+	loc := place{file: path, module: module, release: model.VersionString(v)}
+	if r.Requirements, err = l.requirements(path, loc, &dm.Requirements); err != nil {
+		return nil, nil, err
+	}
+	if dm.Update != nil {
+		if r.UpdateRules, err = parseUpdateRules(dm.Update.Versions); err != nil {
+			return nil, nil, &ParseError{File: path, Err: fmt.Errorf("update: %w", err)}
+		}
+	}
+	return r, dm, nil
+}
+
+// readModule reads one module.yaml; ok is false when there is none.
+func (l *dkpLoader) readModule(path, module string) (*dkpModule, bool, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		l.rep.skip(filepath.Dir(path), "no %s", dkpModuleFile)
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("%w: catalog: %w", model.ErrInvalidInput, err)
+	}
+	node, err := parseNode(path, data)
+	if err != nil {
+		return nil, false, err
+	}
+	var dm dkpModule
+	if err := decode(path, node, &dm); err != nil {
+		return nil, false, err
+	}
+	if dm.Name != "" && dm.Name != module {
+		l.rep.warn("%s: name %q differs from its folder; the folder name %q is used", path, dm.Name, module)
+	}
+	return &dm, true, nil
+}
+
+// requirements reads a requirements mapping with DKP's tolerance (D4).
+func (l *dkpLoader) requirements(path string, loc place, node *yaml.Node) (model.Requirements, error) {
+	var fr fileRequirements
+	if node.Kind == 0 {
+		return model.Requirements{}, nil
+	}
+	if node.Kind != yaml.MappingNode {
+		return model.Requirements{}, &ParseError{File: path, Line: node.Line, Err: fmt.Errorf("%w: requirements must be a mapping", ErrSyntax)}
+	}
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		key, value := node.Content[i], node.Content[i+1]
+		var err error
+		switch key.Value {
+		case "deckhouse":
+			err = decode(path, value, &fr.Deckhouse)
+		case "kubernetes":
+			err = decode(path, value, &fr.Kubernetes)
+		case "modules":
+			err = decode(path, value, &fr.Modules)
+		case "bootstrapped":
+			// Holds: modsolver answers questions about running clusters (D4).
+		default:
+			l.rep.warn("%s:%d: requirements.%s is not a requirement DKP reads; ignored", path, key.Line, key.Value)
+		}
+		if err != nil {
+			return model.Requirements{}, err
+		}
+	}
+	if _, self := fr.Modules[loc.module]; self {
+		l.rep.warn("%s: module %s requires itself; the requirement is dropped", path, loc.module)
+		delete(fr.Modules, loc.module)
+	}
+	return fr.toModel(loc)
+}
+
+// channels reads an optional channels.yaml: channel name to version.
+func (l *dkpLoader) channels(path string) (map[string]model.Version, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: catalog: %w", model.ErrInvalidInput, err)
+	}
+	node, err := parseNode(path, data)
+	if err != nil {
+		return nil, err
+	}
+	var raw map[string]string
+	if err := decode(path, node, &raw); err != nil {
+		return nil, err
+	}
+	channels, err := parseChannels(raw)
+	if err != nil {
+		return nil, &ParseError{File: path, Err: err}
+	}
+	return channels, nil
+}
+
+// merge joins built-in and external modules. A module that is both has
+// moved from the platform to a module source; its releases win (D4).
+func (l *dkpLoader) merge(embedded, external []*model.Module) []*model.Module {
+	byName := make(map[string]bool, len(external))
+	for _, m := range external {
+		byName[m.Name] = true
+	}
+	out := slices.Clone(external)
+	for _, m := range embedded {
+		if byName[m.Name] {
+			l.rep.warn("module %s is both built in and external; its external releases are used", m.Name)
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}

@@ -1,0 +1,19 @@
+// Package catalog reads modsolver's inputs into model types: catalogs
+// (modsolver's single-file YAML or JSON format, or a directory in DKP's
+// module-source layout), cluster states, requests and scenario files.
+//
+// A tour of the files:
+//
+//   - load.go: Load and Parse, the entry points for catalogs.
+//   - strict.go: strict YAML decoding; an unknown key is a *ParseError
+//     with file and line.
+//   - file.go: the single-file catalog format and its conversion to model.
+//   - dkp.go: the DKP module-source directory, read with DKP's tolerance.
+//   - report.go: what a load read, skipped and warned about.
+//   - state.go: cluster state and request files.
+//   - scenario.go: scenario files, the acceptance tests of DESIGN.md §7.
+//   - demo.go: the embedded demo catalog, cluster and request.
+//
+// Versions are always read as the literal text of a YAML scalar, so that
+// "1.30" stays 1.30 and never becomes the float 1.3.
+package catalog

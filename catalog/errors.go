@@ -1,0 +1,33 @@
+package catalog
+
+import (
+	"fmt"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// Sentinel errors of this package. Both are bad input.
+var (
+	// ErrSyntax is a file that is not valid YAML or JSON, or has a value of
+	// the wrong type.
+	ErrSyntax = fmt.Errorf("%w: syntax error", model.ErrInvalidInput)
+	// ErrUnknownKey is a key the format does not define.
+	ErrUnknownKey = fmt.Errorf("%w: unknown key", model.ErrInvalidInput)
+)
+
+// ParseError is bad input at a known place in a file. Line is 0 when the
+// place is the whole file.
+type ParseError struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (e *ParseError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }

@@ -1,0 +1,247 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// fileCatalog is modsolver's single-file catalog format (DESIGN.md §2).
+type fileCatalog struct {
+	Modules []fileModule `yaml:"modules"`
+}
+
+type fileModule struct {
+	Name           string             `yaml:"name"`
+	Embedded       bool               `yaml:"embedded"`
+	Weight         int                `yaml:"weight"`
+	ExclusiveGroup string             `yaml:"exclusiveGroup"`
+	Accessibility  *fileAccessibility `yaml:"accessibility"`
+	Channels       map[string]string  `yaml:"channels"`
+	Releases       []fileRelease      `yaml:"releases"`
+	// Requirements of a built-in module (D5).
+	Requirements *fileRequirements `yaml:"requirements"`
+
+	line int
+}
+
+type fileRelease struct {
+	Version       string             `yaml:"version"`
+	Requirements  *fileRequirements  `yaml:"requirements"`
+	Update        *fileUpdate        `yaml:"update"`
+	Accessibility *fileAccessibility `yaml:"accessibility"`
+
+	line int
+}
+
+type fileRequirements struct {
+	Deckhouse  *string           `yaml:"deckhouse"`
+	Kubernetes *string           `yaml:"kubernetes"`
+	Modules    map[string]string `yaml:"modules"`
+}
+
+type fileUpdate struct {
+	Versions []fileUpdateRule `yaml:"versions"`
+}
+
+type fileUpdateRule struct {
+	From string `yaml:"from"`
+	To   string `yaml:"to"`
+}
+
+type fileAccessibility struct {
+	Editions map[string]fileEdition `yaml:"editions"`
+}
+
+type fileEdition struct {
+	Available        *bool    `yaml:"available"`
+	EnabledInBundles []string `yaml:"enabledInBundles"`
+}
+
+// UnmarshalYAML records the line of a module, for error messages.
+func (m *fileModule) UnmarshalYAML(n *yaml.Node) error {
+	type plain fileModule
+	m.line = n.Line
+	return n.Decode((*plain)(m))
+}
+
+// UnmarshalYAML records the line of a release, for error messages.
+func (r *fileRelease) UnmarshalYAML(n *yaml.Node) error {
+	type plain fileRelease
+	r.line = n.Line
+	return n.Decode((*plain)(r))
+}
+
+// parseFile reads a catalog in the single-file format.
+func parseFile(file string, node *yaml.Node) (*model.Catalog, *Report, error) {
+	var fc fileCatalog
+	if err := decodeStrict(file, node, &fc); err != nil {
+		return nil, nil, err
+	}
+	rep := &Report{Source: file, Format: FormatFile}
+	modules := make([]*model.Module, 0, len(fc.Modules))
+	for i := range fc.Modules {
+		m, err := fc.Modules[i].toModel(file)
+		if err != nil {
+			return nil, nil, err
+		}
+		modules = append(modules, m)
+	}
+	cat, err := model.NewCatalog(modules)
+	if err != nil {
+		return nil, nil, &ParseError{File: file, Err: err}
+	}
+	rep.count(cat)
+	return cat, rep, nil
+}
+
+func (fm *fileModule) toModel(file string) (*model.Module, error) {
+	if fm.Name == "" {
+		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("%w: a module has no name", model.ErrMissingField)}
+	}
+	m := &model.Module{
+		Name:           fm.Name,
+		Embedded:       fm.Embedded,
+		Weight:         fm.Weight,
+		ExclusiveGroup: fm.ExclusiveGroup,
+		Accessibility:  fm.Accessibility.toModel(),
+	}
+	var err error
+	if m.Channels, err = parseChannels(fm.Channels); err != nil {
+		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: %w", fm.Name, err)}
+	}
+	loc := place{file: file, module: fm.Name}
+	if m.Requirements, err = fm.Requirements.toModel(loc); err != nil {
+		return nil, err
+	}
+	for _, fr := range fm.Releases {
+		r, err := fr.toModel(loc)
+		if err != nil {
+			return nil, err
+		}
+		m.Releases = append(m.Releases, r)
+	}
+	return m, nil
+}
+
+func (fr *fileRelease) toModel(loc place) (*model.Release, error) {
+	v, err := model.ParseVersion(fr.Version)
+	if err != nil {
+		return nil, &ParseError{File: loc.file, Line: fr.line, Err: fmt.Errorf("module %s: release: %w", loc.module, err)}
+	}
+	loc.release = model.VersionString(v)
+	r := &model.Release{Version: v, Accessibility: fr.Accessibility.toModel()}
+	if r.Requirements, err = fr.Requirements.toModel(loc); err != nil {
+		return nil, err
+	}
+	if fr.Update != nil {
+		if r.UpdateRules, err = parseUpdateRules(fr.Update.Versions); err != nil {
+			return nil, &ParseError{File: loc.file, Line: fr.line, Err: fmt.Errorf("module %s: release %s: update: %w", loc.module, loc.release, err)}
+		}
+	}
+	return r, nil
+}
+
+// place is where a requirement was read, for *model.ConstraintError.
+type place struct {
+	file, module, release string
+}
+
+func (p place) constraint(field, text string) (model.Constraint, error) {
+	c, err := model.ParseConstraint(text)
+	if err != nil {
+		return c, &model.ConstraintError{File: p.file, Module: p.module, Release: p.release, Field: field, Text: text, Err: err}
+	}
+	return c, nil
+}
+
+func (fr *fileRequirements) toModel(loc place) (model.Requirements, error) {
+	var req model.Requirements
+	if fr == nil {
+		return req, nil
+	}
+	var err error
+	if req.Deckhouse, err = loc.platform("deckhouse", fr.Deckhouse); err != nil {
+		return req, err
+	}
+	if req.Kubernetes, err = loc.platform("kubernetes", fr.Kubernetes); err != nil {
+		return req, err
+	}
+	req.Modules, err = loc.dependencies(fr.Modules)
+	return req, err
+}
+
+// platform parses an optional deckhouse or kubernetes requirement.
+func (p place) platform(field string, text *string) (*model.Constraint, error) {
+	if text == nil {
+		return nil, nil
+	}
+	c, err := p.constraint(field, *text)
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// dependencies parses module requirements, sorted by module name.
+func (p place) dependencies(deps map[string]string) ([]model.Dependency, error) {
+	names := make([]string, 0, len(deps))
+	for name := range deps {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	out := make([]model.Dependency, 0, len(names))
+	for _, name := range names {
+		c, err := p.constraint("modules."+name, deps[name])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, model.Dependency{Module: name, Constraint: c})
+	}
+	return out, nil
+}
+
+func (fa *fileAccessibility) toModel() *model.Accessibility {
+	if fa == nil {
+		return nil
+	}
+	a := &model.Accessibility{Editions: make(map[string]model.EditionAccess, len(fa.Editions))}
+	for name, e := range fa.Editions {
+		a.Editions[name] = model.EditionAccess{Available: e.Available, EnabledInBundles: e.EnabledInBundles}
+	}
+	return a
+}
+
+func parseChannels(channels map[string]string) (map[string]model.Version, error) {
+	if len(channels) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]model.Version, len(channels))
+	for name, text := range channels {
+		v, err := model.ParseVersion(text)
+		if err != nil {
+			return nil, fmt.Errorf("channel %s: %w", name, err)
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+func parseUpdateRules(rules []fileUpdateRule) ([]model.UpdateRule, error) {
+	out := make([]model.UpdateRule, 0, len(rules))
+	for _, r := range rules {
+		from, err := model.ParseMajorMinor(r.From)
+		if err != nil {
+			return nil, fmt.Errorf("from: %w", err)
+		}
+		to, err := model.ParseMajorMinor(r.To)
+		if err != nil {
+			return nil, fmt.Errorf("to: %w", err)
+		}
+		out = append(out, model.UpdateRule{From: from, To: to})
+	}
+	return out, nil
+}

@@ -1,0 +1,43 @@
+package catalog
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// FuzzParse feeds arbitrary bytes to the catalog parser: it must return a
+// catalog or an input error, and never panic.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(validCatalog))
+	f.Add([]byte(`{"modules": [{"name": "a", "releases": [{"version": "1.0.0"}]}]}`))
+	f.Add([]byte("modules:\n  - name: a\n    releases:\n      - version: 0.2.3.1\n"))
+	f.Add([]byte("modules:\n  - name: a\n    releases:\n      - {version: 1.0.0, requirements: {modules: {b: '!optional'}}}\n"))
+	f.Add([]byte("modules: [{name: a, channels: {stable: 1.0.0}, releases: [{version: 1.0.0, update: {versions: [{from: '0.9', to: '1.0'}]}}]}]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cat, rep, err := Parse("fuzz.yaml", data)
+		if err != nil {
+			if !errors.Is(err, model.ErrInvalidInput) {
+				t.Fatalf("error is not an input error: %v", err)
+			}
+			return
+		}
+		if cat == nil || rep == nil || rep.Modules != cat.Len() {
+			t.Fatalf("no catalog or wrong report without an error")
+		}
+	})
+}
+
+// FuzzParseState fuzzes the cluster state and request parsers.
+func FuzzParseState(f *testing.F) {
+	f.Add([]byte("deckhouse: 1.73.3\nkubernetes: 1.29.6\nmodules:\n  a: {enabled: true, version: 1.0.0}\n"))
+	f.Add([]byte("enable: [a]\npin: {a: '1.0'}\nplatform: {kubernetes: 1.31.0}\nstrategy: direct\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, parse := range []func(string, []byte) error{parseClusterErr, parseRequestErr} {
+			if err := parse("fuzz.yaml", data); err != nil && !errors.Is(err, model.ErrInvalidInput) {
+				t.Fatalf("error is not an input error: %v", err)
+			}
+		}
+	})
+}

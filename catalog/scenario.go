@@ -1,0 +1,115 @@
+package catalog
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// Scenario is one scenario file (DESIGN.md §7): a catalog, a cluster state
+// and a request, with what the answer is expected to be.
+type Scenario struct {
+	File        string
+	Name        string
+	Description string
+	Rules       []string
+	Catalog     *model.Catalog
+	Report      *Report
+	Cluster     *model.ClusterState
+	Request     *model.Request
+	Expect      Expectation
+}
+
+// Expectation is a scenario's expect section.
+type Expectation struct {
+	// Status is "resolved" or "unsatisfiable".
+	Status string `yaml:"status"`
+	// Modules are checked by name; modules not listed are not checked.
+	Modules map[string]ModuleExpectation `yaml:"modules"`
+	// PlanOrder lists modules that must appear in the plan in this order.
+	PlanOrder   []string                `yaml:"planOrder"`
+	Explanation *ExplanationExpectation `yaml:"explanation"`
+	// Error is true when the input is bad: exit code 2, no answer.
+	Error bool `yaml:"error"`
+	// ErrorMentions are substrings of the error message.
+	ErrorMentions []string `yaml:"errorMentions"`
+}
+
+// ModuleExpectation is what one module's result must hold.
+type ModuleExpectation struct {
+	Action           string   `yaml:"action"`
+	Version          string   `yaml:"version"`
+	HeldBackMentions []string `yaml:"heldBackMentions"`
+	Path             []string `yaml:"path"`
+}
+
+// ExplanationExpectation is what an explanation must and must not say.
+type ExplanationExpectation struct {
+	Mentions    []string `yaml:"mentions"`
+	NotMentions []string `yaml:"notMentions"`
+	MaxFacts    int      `yaml:"maxFacts"`
+}
+
+type fileScenario struct {
+	Name        string      `yaml:"name"`
+	Description string      `yaml:"description"`
+	Rules       []string    `yaml:"rules"`
+	Catalog     yaml.Node   `yaml:"catalog"`
+	CatalogFile string      `yaml:"catalogFile"`
+	Cluster     yaml.Node   `yaml:"cluster"`
+	Request     yaml.Node   `yaml:"request"`
+	Expect      Expectation `yaml:"expect"`
+}
+
+// LoadScenario reads a scenario file. A catalogFile is relative to the
+// scenario's folder. When the scenario itself is well formed but its
+// inputs are not, LoadScenario returns the scenario (without the inputs)
+// together with the error, so that a test can check an expected error.
+func LoadScenario(path string) (*Scenario, error) {
+	data, err := readInput("scenario", path)
+	if err != nil {
+		return nil, err
+	}
+	node, err := parseNode(path, data)
+	if err != nil {
+		return nil, err
+	}
+	var fs fileScenario
+	if err := decodeStrict(path, node, &fs); err != nil {
+		return nil, err
+	}
+	sc := &Scenario{File: path, Name: fs.Name, Description: fs.Description, Rules: fs.Rules, Expect: fs.Expect}
+	return sc, fs.build(sc, path)
+}
+
+// build reads the three inputs of a scenario into sc.
+func (fs *fileScenario) build(sc *Scenario, path string) error {
+	var err error
+	switch {
+	case fs.CatalogFile != "" && fs.Catalog.Kind != 0:
+		return &ParseError{File: path, Line: fs.Catalog.Line, Err: fmt.Errorf("%w: give catalog or catalogFile, not both", model.ErrInvalidInput)}
+	case fs.CatalogFile != "":
+		sc.Catalog, sc.Report, err = Load(filepath.Join(filepath.Dir(path), fs.CatalogFile))
+	case fs.Catalog.Kind != 0:
+		sc.Catalog, sc.Report, err = parseFile(path, &fs.Catalog)
+	default:
+		return &ParseError{File: path, Err: fmt.Errorf("%w: a scenario needs catalog or catalogFile", model.ErrMissingField)}
+	}
+	if err != nil {
+		return err
+	}
+	if fs.Cluster.Kind == 0 {
+		return &ParseError{File: path, Err: fmt.Errorf("%w: a scenario needs cluster", model.ErrMissingField)}
+	}
+	if sc.Cluster, err = clusterFromNode(path, &fs.Cluster); err != nil {
+		return err
+	}
+	sc.Request = &model.Request{}
+	if fs.Request.Kind != 0 {
+		sc.Request, err = requestFromNode(path, &fs.Request)
+	}
+	return err
+}

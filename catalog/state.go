@@ -1,0 +1,161 @@
+package catalog
+
+import (
+	"fmt"
+	"os"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// fileCluster is the cluster state format (DESIGN.md §2).
+type fileCluster struct {
+	Deckhouse      string                     `yaml:"deckhouse"`
+	Kubernetes     string                     `yaml:"kubernetes"`
+	Edition        string                     `yaml:"edition"`
+	Bundle         string                     `yaml:"bundle"`
+	ReleaseChannel string                     `yaml:"releaseChannel"`
+	Modules        map[string]fileModuleState `yaml:"modules"`
+}
+
+type fileModuleState struct {
+	Enabled *bool  `yaml:"enabled"`
+	Version string `yaml:"version"`
+	Channel string `yaml:"channel"`
+}
+
+// fileRequest is the request format (DESIGN.md §2).
+type fileRequest struct {
+	Enable       []string          `yaml:"enable"`
+	Disable      []string          `yaml:"disable"`
+	Update       []string          `yaml:"update"`
+	UpdateAll    bool              `yaml:"updateAll"`
+	Pin          map[string]string `yaml:"pin"`
+	Platform     filePlatform      `yaml:"platform"`
+	Strategy     string            `yaml:"strategy"`
+	AllowDisable bool              `yaml:"allowDisable"`
+	AutoEnable   bool              `yaml:"autoEnable"`
+}
+
+type filePlatform struct {
+	Deckhouse  string `yaml:"deckhouse"`
+	Kubernetes string `yaml:"kubernetes"`
+}
+
+// LoadCluster reads a cluster state file.
+func LoadCluster(path string) (*model.ClusterState, error) {
+	data, err := readInput("cluster state", path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCluster(path, data)
+}
+
+// ParseCluster reads a cluster state from data; name is used in errors.
+func ParseCluster(name string, data []byte) (*model.ClusterState, error) {
+	node, err := parseNode(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return clusterFromNode(name, node)
+}
+
+// LoadRequest reads a request file.
+func LoadRequest(path string) (*model.Request, error) {
+	data, err := readInput("request", path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRequest(path, data)
+}
+
+// ParseRequest reads a request from data; name is used in errors.
+func ParseRequest(name string, data []byte) (*model.Request, error) {
+	node, err := parseNode(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return requestFromNode(name, node)
+}
+
+func readInput(what, path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", model.ErrInvalidInput, what, err)
+	}
+	return data, nil
+}
+
+func clusterFromNode(file string, node *yaml.Node) (*model.ClusterState, error) {
+	var fc fileCluster
+	if err := decodeStrict(file, node, &fc); err != nil {
+		return nil, err
+	}
+	c := &model.ClusterState{
+		Edition:        fc.Edition,
+		Bundle:         fc.Bundle,
+		ReleaseChannel: fc.ReleaseChannel,
+		Modules:        make(map[string]model.ModuleState, len(fc.Modules)),
+	}
+	var err error
+	if c.Deckhouse, err = optionalVersion(fc.Deckhouse); err != nil {
+		return nil, placed(file, "cluster.deckhouse", err)
+	}
+	if c.Kubernetes, err = optionalVersion(fc.Kubernetes); err != nil {
+		return nil, placed(file, "cluster.kubernetes", err)
+	}
+	for name, fs := range fc.Modules {
+		s := model.ModuleState{Enabled: fs.Enabled, Channel: fs.Channel}
+		if s.Version, err = optionalVersion(fs.Version); err != nil {
+			return nil, placed(file, "cluster.modules."+name+".version", err)
+		}
+		c.Modules[name] = s
+	}
+	return c, nil
+}
+
+func requestFromNode(file string, node *yaml.Node) (*model.Request, error) {
+	var fr fileRequest
+	if err := decodeStrict(file, node, &fr); err != nil {
+		return nil, err
+	}
+	r := &model.Request{
+		Enable:       fr.Enable,
+		Disable:      fr.Disable,
+		Update:       fr.Update,
+		UpdateAll:    fr.UpdateAll,
+		Strategy:     model.Strategy(fr.Strategy),
+		AllowDisable: fr.AllowDisable,
+		AutoEnable:   fr.AutoEnable,
+	}
+	var err error
+	if r.Platform.Deckhouse, err = optionalVersion(fr.Platform.Deckhouse); err != nil {
+		return nil, placed(file, "request.platform.deckhouse", err)
+	}
+	if r.Platform.Kubernetes, err = optionalVersion(fr.Platform.Kubernetes); err != nil {
+		return nil, placed(file, "request.platform.kubernetes", err)
+	}
+	if len(fr.Pin) > 0 {
+		r.Pin = make(map[string]model.Version, len(fr.Pin))
+		for name, text := range fr.Pin {
+			if r.Pin[name], err = model.ParseVersion(text); err != nil {
+				return nil, placed(file, "request.pin."+name, err)
+			}
+		}
+	}
+	return r, nil
+}
+
+// optionalVersion parses a version that may be left out.
+func optionalVersion(text string) (model.Version, error) {
+	if text == "" {
+		return nil, nil
+	}
+	return model.ParseVersion(text)
+}
+
+// placed names the file and the field of err.
+func placed(file, field string, err error) error {
+	return &ParseError{File: file, Err: &model.FieldError{Field: field, Err: err}}
+}

@@ -1,0 +1,104 @@
+package catalog
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+func TestParseCluster(t *testing.T) {
+	c, err := ParseCluster("s.yaml", []byte(`
+deckhouse: 1.73.3
+kubernetes: "1.30"
+edition: ee
+bundle: Default
+releaseChannel: stable
+modules:
+  prometheus: {enabled: true, version: v2.3.0, channel: alpha}
+  test: {enabled: false}
+  other: {}
+`))
+	require.NoError(t, err)
+	assert.Equal(t, "1.73.3", c.Deckhouse.String())
+	assert.Equal(t, "1.30.0", c.Kubernetes.String())
+	assert.Equal(t, "ee", c.Edition)
+	p := c.Modules["prometheus"]
+	assert.True(t, p.On())
+	assert.Equal(t, "2.3.0", p.Version.String())
+	assert.Equal(t, "alpha", p.Channel)
+	assert.True(t, c.Modules["test"].Off())
+	assert.False(t, c.Modules["other"].Configured())
+}
+
+func TestParseRequest(t *testing.T) {
+	r, err := ParseRequest("r.yaml", []byte(`
+enable: [hello-world]
+disable: [test]
+update: [prometheus]
+updateAll: true
+pin: {prometheus: "2.4"}
+platform: {deckhouse: 1.74.0, kubernetes: 1.30.2}
+strategy: direct
+allowDisable: true
+autoEnable: true
+`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"hello-world"}, r.Enable)
+	assert.Equal(t, []string{"test"}, r.Disable)
+	assert.Equal(t, []string{"prometheus"}, r.Update)
+	assert.True(t, r.UpdateAll && r.AllowDisable && r.AutoEnable)
+	assert.Equal(t, "2.4.0", r.Pin["prometheus"].String())
+	assert.Equal(t, "1.74.0", r.Platform.Deckhouse.String())
+	assert.Equal(t, "1.30.2", r.Platform.Kubernetes.String())
+	assert.Equal(t, model.StrategyDirect, r.Strategy)
+}
+
+func TestParseStateErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		parse func(string, []byte) error
+		text  string
+		is    error
+		field string
+		line  int
+	}{
+		{"cluster unknown key", parseClusterErr, "deckhouse: 1.0.0\nkubernetes: 1.30.0\nmodule: {}\n", ErrUnknownKey, "", 3},
+		{"cluster unknown module key", parseClusterErr, "modules:\n  a: {enabeld: true}\n", ErrUnknownKey, "", 2},
+		{"cluster bad version", parseClusterErr, "deckhouse: one\n", model.ErrInvalidVersion, "cluster.deckhouse", 0},
+		{"cluster bad module version", parseClusterErr, "modules:\n  a: {enabled: true, version: x}\n", model.ErrInvalidVersion, "cluster.modules.a.version", 0},
+		{"cluster enabled not bool", parseClusterErr, "modules:\n  a: {enabled: maybe}\n", ErrSyntax, "", 2},
+		{"request unknown key", parseRequestErr, "enable: [a]\nupgrade: [b]\n", ErrUnknownKey, "", 2},
+		{"request bad pin", parseRequestErr, "pin: {a: latest}\n", model.ErrInvalidVersion, "request.pin.a", 0},
+		{"request bad platform", parseRequestErr, "platform: {kubernetes: new}\n", model.ErrInvalidVersion, "request.platform.kubernetes", 0},
+		{"request enable not a list", parseRequestErr, "enable: a\n", ErrSyntax, "", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.parse("f.yaml", []byte(tt.text))
+			require.Error(t, err)
+			assert.ErrorIs(t, err, tt.is)
+			var pe *ParseError
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, "f.yaml", pe.File)
+			assert.Equal(t, tt.line, pe.Line)
+			if tt.field != "" {
+				var fe *model.FieldError
+				require.ErrorAs(t, err, &fe)
+				assert.Equal(t, tt.field, fe.Field)
+			}
+		})
+	}
+}
+
+func parseClusterErr(name string, data []byte) error {
+	_, err := ParseCluster(name, data)
+	return err
+}
+
+func parseRequestErr(name string, data []byte) error {
+	_, err := ParseRequest(name, data)
+	return err
+}

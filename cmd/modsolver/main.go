@@ -1,0 +1,113 @@
+// Command modsolver resolves dependencies of Deckhouse Kubernetes Platform
+// modules: one request at a time from the command line, or as a gRPC
+// service. It parses flags and wires packages together; the work happens
+// in the packages it calls.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// Exit codes, as the design fixes them; exitNoAnswer is modsolver's own,
+// for a run that ended before it had an answer.
+const (
+	exitResolved      = 0
+	exitUnsatisfiable = 1
+	exitBadInput      = 2
+	exitNoAnswer      = 3
+)
+
+const usage = `modsolver resolves dependencies of Deckhouse Kubernetes Platform modules.
+
+Usage:
+  modsolver <command> [flags]
+
+Commands:
+  resolve   resolve one request against a catalog and a cluster state
+  version   print the version
+  help      print this help, or the help of a command: modsolver help resolve
+
+Exit codes: 0 resolved, 1 unsatisfiable, 2 bad input, 3 no answer (timeout
+or interrupted).
+
+Run 'modsolver <command> --help' for a command's flags.
+`
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+type command struct {
+	name string
+	run  func(ctx context.Context, args []string, out, errOut io.Writer) int
+}
+
+var commands = []command{
+	{"resolve", runResolve},
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run dispatches one command line and returns the exit code.
+func run(ctx context.Context, args []string, out, errOut io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(errOut, usage)
+		return exitBadInput
+	}
+	switch args[0] {
+	case "help", "-h", "--help", "-help":
+		return help(args[1:], out, errOut)
+	case "version", "--version":
+		fmt.Fprintf(out, "modsolver %s\n", version)
+		return exitResolved
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], out, errOut)
+		}
+	}
+	fmt.Fprintf(errOut, "modsolver: unknown command %q\n\n%s", args[0], usage)
+	return exitBadInput
+}
+
+func help(args []string, out, errOut io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(out, usage)
+		return exitResolved
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(context.Background(), []string{"--help"}, out, errOut)
+		}
+	}
+	fmt.Fprintf(errOut, "modsolver: unknown command %q\n", args[0])
+	return exitBadInput
+}
+
+// fail prints err in the "modsolver: what: why" form and returns the exit
+// code its kind calls for.
+func fail(errOut io.Writer, err error) int {
+	fmt.Fprintf(errOut, "modsolver: %v\n", err)
+	var pathErr *fs.PathError
+	switch {
+	case errors.Is(err, model.ErrInvalidInput), errors.As(err, &pathErr), errors.Is(err, errUsage):
+		return exitBadInput
+	}
+	return exitNoAnswer
+}
+
+// errUsage marks a command line that cannot be run as given.
+var errUsage = errors.New("usage")

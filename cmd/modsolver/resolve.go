@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/modsolver/modsolver/catalog"
+	"github.com/modsolver/modsolver/internal/report"
+	"github.com/modsolver/modsolver/model"
+	"github.com/modsolver/modsolver/server"
+	"github.com/modsolver/modsolver/solver"
+)
+
+const resolveUsage = `Usage:
+  modsolver resolve --catalog PATH --cluster FILE --request FILE [-o table|json]
+  modsolver resolve --scenario FILE [-o table|json]
+  modsolver resolve                  (the embedded demo catalog, cluster and request)
+
+Resolves one request. The catalog is a single YAML or JSON file in
+modsolver's format, or a directory in DKP's module-source layout; without
+--catalog, the embedded demo catalog is used. A scenario file holds all
+three inputs (and the expectations of a test, which resolve ignores).
+
+Prints the answer: the modules with their actions, the ordered plan, or,
+when no consistent answer exists, a minimal explanation with suggestions.
+With -o json it prints exactly the ResolveResponse the gRPC service returns.
+
+Exit codes: 0 resolved, 1 unsatisfiable, 2 bad input, 3 no answer.
+
+Flags:
+`
+
+type resolveFlags struct {
+	catalog, cluster, request, scenario string
+	output                              string
+	timeout                             time.Duration
+	noTiming                            bool
+}
+
+func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
+	var f resolveFlags
+	fs := flag.NewFlagSet("resolve", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), resolveUsage); fs.PrintDefaults() }
+	fs.StringVar(&f.catalog, "catalog", "", "catalog `path`: a file or a DKP module-source directory (default: the embedded demo catalog)")
+	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file` (YAML or JSON)")
+	fs.StringVar(&f.request, "request", "", "request `file` (YAML or JSON)")
+	fs.StringVar(&f.scenario, "scenario", "", "scenario `file` holding catalog, cluster and request")
+	fs.StringVar(&f.output, "o", "table", "output `format`: table or json")
+	fs.DurationVar(&f.timeout, "timeout", time.Minute, "give up after this `duration`")
+	fs.BoolVar(&f.noTiming, "no-timing", false, "leave stats.solveMicros out, so that runs compare byte for byte")
+	if code, done := parseFlags(fs, args, out); done {
+		return code
+	}
+	in, err := f.inputs(errOut)
+	if err != nil {
+		return fail(errOut, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	res, err := solver.Solve(ctx, in.cat, in.cluster, in.req)
+	if err != nil {
+		return fail(errOut, err)
+	}
+	if f.noTiming {
+		res.Stats.SolveMicros = 0
+	}
+	if err := printResult(out, f.output, res); err != nil {
+		return fail(errOut, err)
+	}
+	if res.Status == model.StatusUnsatisfiable {
+		return exitUnsatisfiable
+	}
+	return exitResolved
+}
+
+// parseFlags parses args; done is true when the command should stop with code.
+func parseFlags(fs *flag.FlagSet, args []string, out io.Writer) (code int, done bool) {
+	err := fs.Parse(args)
+	switch {
+	case err == flag.ErrHelp:
+		fs.SetOutput(out)
+		fs.Usage()
+		return exitResolved, true
+	case err != nil:
+		return exitBadInput, true
+	case fs.NArg() > 0:
+		fmt.Fprintf(fs.Output(), "modsolver %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return exitBadInput, true
+	}
+	return 0, false
+}
+
+type inputs struct {
+	cat     *model.Catalog
+	cluster *model.ClusterState
+	req     *model.Request
+}
+
+// inputs loads what the flags name.
+func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
+	if f.output != "table" && f.output != "json" {
+		return nil, fmt.Errorf("%w: -o %q: want table or json", errUsage, f.output)
+	}
+	if f.scenario != "" {
+		if f.catalog != "" || f.cluster != "" || f.request != "" {
+			return nil, fmt.Errorf("%w: --scenario holds the catalog, cluster and request; do not give them too", errUsage)
+		}
+		sc, err := catalog.LoadScenario(f.scenario)
+		if err != nil {
+			return nil, err
+		}
+		return &inputs{sc.Catalog, sc.Cluster, sc.Request}, nil
+	}
+	if f.catalog == "" && f.cluster == "" && f.request == "" {
+		fmt.Fprintln(errOut, "modsolver: no inputs given; resolving the embedded demo request")
+		return demoInputs()
+	}
+	if f.cluster == "" || f.request == "" {
+		return nil, fmt.Errorf("%w: resolve needs --cluster and --request (or --scenario)", errUsage)
+	}
+	return loadInputs(f.catalog, f.cluster, f.request, errOut)
+}
+
+func loadInputs(catPath, clusterPath, reqPath string, errOut io.Writer) (*inputs, error) {
+	cat, err := loadCatalog(catPath, errOut)
+	if err != nil {
+		return nil, err
+	}
+	cluster, err := catalog.LoadCluster(clusterPath)
+	if err != nil {
+		return nil, err
+	}
+	req, err := catalog.LoadRequest(reqPath)
+	if err != nil {
+		return nil, err
+	}
+	return &inputs{cat, cluster, req}, nil
+}
+
+// loadCatalog reads a catalog path, or the demo catalog for "".
+func loadCatalog(path string, errOut io.Writer) (*model.Catalog, error) {
+	if path == "" {
+		return catalog.Demo()
+	}
+	cat, rep, err := catalog.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(rep.Skipped) > 0 || len(rep.Warnings) > 0 {
+		fmt.Fprintln(errOut, rep.Summary())
+	}
+	return cat, nil
+}
+
+func demoInputs() (*inputs, error) {
+	cat, err := catalog.Demo()
+	if err != nil {
+		return nil, err
+	}
+	cluster, req, err := catalog.DemoState()
+	if err != nil {
+		return nil, err
+	}
+	return &inputs{cat, cluster, req}, nil
+}
+
+func printResult(out io.Writer, format string, res *model.Result) error {
+	if format == "table" {
+		return report.Result(out, res)
+	}
+	data, err := server.MarshalJSON(server.Response(res))
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(data)
+	return err
+}

@@ -1,0 +1,100 @@
+package checker
+
+import (
+	"slices"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// checkVersions checks the version of every enabled module that has a
+// release list: stability (R9), the channel head (R10), prereleases (D1)
+// and update steps (R11). Built-in modules are exempt: their version is
+// the platform's (R5).
+func (c *checker) checkVersions() {
+	for _, name := range c.enabledNames() {
+		m, v := c.cat.Module(name), c.on[name]
+		if m.Embedded || v == nil || m.Release(v) == nil {
+			continue
+		}
+		c.checkStability(m, v)
+		c.checkChannel(m, v)
+		c.checkPrerelease(m, v)
+		c.checkSteps(m, v)
+	}
+}
+
+// checkStability checks R9: a deployed module outside the update set keeps
+// its version, and nothing goes below the deployed version without a pin.
+func (c *checker) checkStability(m *model.Module, v model.Version) {
+	v0, deployed := c.cluster.Deployed(m)
+	if !deployed || c.pinned(m.Name) != nil {
+		return
+	}
+	switch {
+	case !c.inUpdateSet(m.Name) && !model.SameVersion(v, v0):
+		c.add("R9", m.Name, "at %s: it is not in the update set, so it keeps %s", v, v0)
+	case model.CompareVersions(v, v0) < 0:
+		c.add("R9", m.Name, "downgraded from %s to %s without a pin", v0, v)
+	}
+}
+
+// inUpdateSet reports whether the request lets name change version. It is
+// asked only of modules enabled before, which updateAll covers.
+func (c *checker) inUpdateSet(name string) bool {
+	return c.req.UpdateAll || c.pinned(name) != nil || slices.Contains(c.req.Update, name)
+}
+
+// checkChannel checks R10 with D10–D12: nothing above the channel head,
+// except the deployed version and a pin.
+func (c *checker) checkChannel(m *model.Module, v model.Version) {
+	if c.deployedOrPinned(m, v) {
+		return
+	}
+	ch := c.cluster.ChannelOf(m.Name)
+	switch head, bounded := c.head(m); {
+	case !bounded:
+	case head == nil:
+		c.add("R10", m.Name, "at %s: channel %s has no release of it, nor does any more stable channel", v, ch)
+	case model.CompareVersions(v, head) > 0:
+		c.add("R10", m.Name, "at %s, above the head %s of channel %s", v, head, ch)
+	}
+}
+
+// head returns the head of m's channel (D10): the channel's version, else
+// that of the nearest more stable channel listed. bounded is false when no
+// channel is set or m has no channel data; a bounded nil head means no
+// release is on the channel.
+func (c *checker) head(m *model.Module) (head model.Version, bounded bool) {
+	i := slices.Index(model.Channels, c.cluster.ChannelOf(m.Name))
+	if i < 0 || len(m.Channels) == 0 {
+		return nil, false
+	}
+	for _, ch := range model.Channels[i:] {
+		if v, ok := m.Channels[ch]; ok {
+			return v, true
+		}
+	}
+	return nil, true
+}
+
+// deployedOrPinned reports whether v is m's deployed or pinned version.
+func (c *checker) deployedOrPinned(m *model.Module, v model.Version) bool {
+	v0, deployed := c.cluster.Deployed(m)
+	if deployed && model.SameVersion(v, v0) {
+		return true
+	}
+	pin := c.pinned(m.Name)
+	return pin != nil && model.SameVersion(v, pin)
+}
+
+// checkPrerelease checks D1: a prerelease is taken only when it is
+// deployed, pinned, or the version m's channel points at.
+func (c *checker) checkPrerelease(m *model.Module, v model.Version) {
+	if !model.IsPrerelease(v) || c.deployedOrPinned(m, v) {
+		return
+	}
+	if head, _ := c.head(m); head != nil && model.SameVersion(v, head) {
+		return
+	}
+	c.add("D1", m.Name, "at prerelease %s, which is neither deployed, pinned, nor its channel's version", v)
+}

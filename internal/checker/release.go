@@ -1,0 +1,105 @@
+package checker
+
+import "github.com/modsolver/modsolver/model"
+
+// checkReleases checks each enabled module's selected release: that it
+// exists (R1, R5), that its module requirements hold (R2, R3), that the
+// platform suits it (R4) and that the edition offers it (R7).
+func (c *checker) checkReleases() {
+	for _, name := range c.enabledNames() {
+		m, v := c.cat.Module(name), c.on[name]
+		if v == nil {
+			continue // reported by checkShape
+		}
+		rel, ok := c.checkSelected(m, v)
+		if !ok {
+			continue
+		}
+		reqs := requirementsOf(m, rel)
+		c.checkPlatform(name, reqs)
+		c.checkDependencies(name, reqs)
+		if available, _ := m.Access(rel).For(c.cluster.Edition); !available {
+			c.add("R7", name, "%s is not available in edition %q", v, c.cluster.Edition)
+		}
+	}
+}
+
+// checkSelected finds the release m is enabled at. A built-in module has
+// none: its version must be the DKP version, and its module-level
+// requirements apply.
+func (c *checker) checkSelected(m *model.Module, v model.Version) (*model.Release, bool) {
+	if m.Embedded {
+		if !model.SameVersion(v, c.dkp) {
+			c.add("R5", m.Name, "built-in module at %s: its version is the DKP version %s", v, c.dkp)
+		}
+		return nil, true
+	}
+	rel := m.Release(v)
+	if rel == nil {
+		c.add("R1", m.Name, "enabled at %s, which is not one of its releases", v)
+		return nil, false
+	}
+	return rel, true
+}
+
+// selectedRelease is the release m is enabled at, or nil for a built-in
+// module, a disabled module or a version that is no release.
+func (c *checker) selectedRelease(m *model.Module) *model.Release {
+	v := c.on[m.Name]
+	if m.Embedded || v == nil {
+		return nil
+	}
+	return m.Release(v)
+}
+
+// requirementsOf returns what the selected release needs; for a built-in
+// module, the module's own requirements (R5, D5).
+func requirementsOf(m *model.Module, rel *model.Release) model.Requirements {
+	switch {
+	case m.Embedded:
+		return m.Requirements
+	case rel != nil:
+		return rel.Requirements
+	}
+	return model.Requirements{}
+}
+
+// checkPlatform checks R4: the DKP version, stripped (R6), and the
+// Kubernetes version, as it is.
+func (c *checker) checkPlatform(name string, reqs model.Requirements) {
+	if d := reqs.Deckhouse; d != nil && !d.Allows(model.Core(c.dkp)) {
+		c.add("R4", name, "requires deckhouse %s: the DKP version is %s", d.Text, c.dkp)
+	}
+	if k := reqs.Kubernetes; k != nil && !k.Allows(c.kube) {
+		c.add("R4", name, "requires kubernetes %s: the Kubernetes version is %s", k.Text, c.kube)
+	}
+}
+
+// checkDependencies checks R2 and R3 in the state after.
+func (c *checker) checkDependencies(name string, reqs model.Requirements) {
+	for _, d := range reqs.Modules {
+		rule := "R2"
+		if d.Constraint.Optional {
+			rule = "R3"
+		}
+		v, on := c.versionAfter(d.Module)
+		switch {
+		case c.cat.Module(d.Module) == nil && !d.Constraint.Optional:
+			c.add(rule, name, "requires %s, which is not in the catalog", d.Module)
+		case !on && !d.Constraint.Optional:
+			c.add(rule, name, "requires %s (%s), which is disabled", d.Module, d.Constraint.Text)
+		case on && v != nil && !d.Constraint.Allows(model.Core(v)):
+			c.add(rule, name, "requires %s %s: it is at %s", d.Module, d.Constraint.Text, v)
+		}
+	}
+}
+
+// versionAfter is the version of name after the answer, and whether it is
+// enabled. A built-in module is at the effective DKP version (R5).
+func (c *checker) versionAfter(name string) (model.Version, bool) {
+	v, on := c.on[name]
+	if on && c.cat.Module(name).Embedded {
+		return c.dkp, true
+	}
+	return v, on
+}

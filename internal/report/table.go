@@ -1,0 +1,97 @@
+// Package report renders modsolver's answers as text tables for people.
+// Machines read the JSON form, which the server package renders.
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// Result writes one answer as tables: the status, the modules, the plan,
+// and for an unsatisfiable answer the explanation.
+func Result(w io.Writer, res *model.Result) error {
+	p := &printer{w: w}
+	p.line("status: %s", res.Status)
+	if len(res.Modules) > 0 {
+		p.modules(res.Modules)
+	}
+	if len(res.Plan) > 0 {
+		p.plan(res.Plan)
+	}
+	if res.Explanation != nil {
+		p.explanation(res.Explanation)
+	}
+	p.line("")
+	p.line("%d variables, %d clauses, %d solves, %d µs", res.Stats.Variables, res.Stats.Clauses, res.Stats.Solves, res.Stats.SolveMicros)
+	return p.err
+}
+
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) line(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format+"\n", args...)
+	}
+}
+
+func (p *printer) table(header string, rows [][]string) {
+	if p.err != nil {
+		return
+	}
+	tw := tabwriter.NewWriter(p.w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	p.err = tw.Flush()
+}
+
+func (p *printer) modules(ms []model.ModuleResult) {
+	p.line("")
+	rows := make([][]string, 0, len(ms))
+	for _, m := range ms {
+		rows = append(rows, []string{m.Name, m.Action.String(), dash(m.FromVersion), dash(m.ToVersion), dash(m.ChannelHead), dash(strings.Join(m.Path, " → ")), m.HeldBack})
+	}
+	p.table("MODULE\tACTION\tFROM\tTO\tHEAD\tPATH\tHELD BACK", rows)
+}
+
+func (p *printer) plan(steps []model.PlanStep) {
+	p.line("")
+	rows := make([][]string, 0, len(steps))
+	for i, s := range steps {
+		rows = append(rows, []string{fmt.Sprint(i + 1), s.Module, s.Action.String(), dash(s.FromVersion), dash(s.ToVersion)})
+	}
+	p.table("STEP\tMODULE\tACTION\tFROM\tTO", rows)
+}
+
+func (p *printer) explanation(e *model.Explanation) {
+	p.line("")
+	p.line("why: %s", e.Summary)
+	p.line("")
+	rows := make([][]string, 0, len(e.Facts))
+	for _, f := range e.Facts {
+		rows = append(rows, []string{f.Kind.String(), dash(f.Module), f.Message})
+	}
+	p.table("FACT\tMODULE\tMESSAGE", rows)
+	if len(e.Suggestions) > 0 {
+		p.line("")
+		p.line("suggestions (each works on its own):")
+		for _, s := range e.Suggestions {
+			p.line("  - %s", s.Message)
+		}
+	}
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,216 @@
+package model
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// DefaultWeight is the weight of a module that does not declare one. It
+// orders plan steps (R18) and matches the weight DKP gives external modules.
+const DefaultWeight = 900
+
+// DefaultEdition is the accessibility key that applies to every edition
+// without an entry of its own (R7).
+const DefaultEdition = "_default"
+
+// Channels lists the release channels from the least to the most stable (R10).
+var Channels = []string{"alpha", "beta", "early-access", "stable", "rock-solid"}
+
+// IsChannel reports whether name is one of Channels.
+func IsChannel(name string) bool { return slices.Contains(Channels, name) }
+
+// Catalog is a read-only set of modules, sorted by name. Build it with
+// NewCatalog; it is safe to share between goroutines.
+type Catalog struct {
+	modules []*Module
+	index   map[string]*Module
+}
+
+// Module is one module: either built in (Embedded, R5) with a single
+// version equal to the DKP version, or a list of releases.
+type Module struct {
+	Name           string
+	Embedded       bool
+	Weight         int
+	ExclusiveGroup string
+	// Accessibility applies to every release that has none of its own (R7).
+	// Nil means: available in every edition, off by default.
+	Accessibility *Accessibility
+	// Channels maps a channel name to the version it points at (R10).
+	Channels map[string]Version
+	// Releases are sorted by ascending version; empty for a built-in module.
+	Releases []*Release
+	// Requirements of a built-in module, which travel with the platform (R5).
+	Requirements Requirements
+}
+
+// Release is one version of a module.
+type Release struct {
+	Version      Version
+	Requirements Requirements
+	// UpdateRules are the from-to jumps declared by this release (R11).
+	UpdateRules []UpdateRule
+	// Accessibility overrides the module's, if set.
+	Accessibility *Accessibility
+}
+
+// Requirements are what a release needs (R2–R4). Nil constraints mean none.
+type Requirements struct {
+	Deckhouse  *Constraint
+	Kubernetes *Constraint
+	// Modules are sorted by module name.
+	Modules []Dependency
+}
+
+// Dependency is a requirement on another module (R2, or R3 when optional).
+type Dependency struct {
+	Module     string
+	Constraint Constraint
+}
+
+// UpdateRule allows a jump from any version in [From, To) to the declaring
+// release, whose major.minor is To (R11).
+type UpdateRule struct {
+	From, To MajorMinor
+}
+
+// Accessibility is a module's per-edition availability and bundle defaults.
+type Accessibility struct {
+	Editions map[string]EditionAccess
+}
+
+// EditionAccess is the accessibility entry of one edition. Unset fields
+// fall back to the "_default" entry.
+type EditionAccess struct {
+	Available        *bool
+	EnabledInBundles []string
+}
+
+// For resolves the accessibility of edition: whether a release is available
+// there, and the bundles that enable it by default (R7).
+func (a *Accessibility) For(edition string) (available bool, bundles []string) {
+	if a == nil {
+		return true, nil
+	}
+	own, hasOwn := a.Editions[edition]
+	def := a.Editions[DefaultEdition]
+	switch {
+	case hasOwn && own.Available != nil:
+		available = *own.Available
+	case def.Available != nil:
+		available = *def.Available
+	}
+	bundles = def.EnabledInBundles
+	if hasOwn && own.EnabledInBundles != nil {
+		bundles = own.EnabledInBundles
+	}
+	return available, bundles
+}
+
+// Access returns the release's accessibility, or the module's.
+func (m *Module) Access(r *Release) *Accessibility {
+	if r != nil && r.Accessibility != nil {
+		return r.Accessibility
+	}
+	return m.Accessibility
+}
+
+// Release returns the release with exactly version v, or nil.
+func (m *Module) Release(v Version) *Release {
+	i, ok := slices.BinarySearchFunc(m.Releases, v, func(r *Release, v Version) int {
+		return CompareVersions(r.Version, v)
+	})
+	if !ok {
+		return nil
+	}
+	return m.Releases[i]
+}
+
+// NewCatalog validates modules and returns them as a catalog. It sorts
+// modules and releases, so the input order never matters (R15).
+func NewCatalog(modules []*Module) (*Catalog, error) {
+	c := &Catalog{modules: slices.Clone(modules), index: make(map[string]*Module, len(modules))}
+	slices.SortFunc(c.modules, func(a, b *Module) int { return cmp.Compare(a.Name, b.Name) })
+	var errs InputErrors
+	for _, m := range c.modules {
+		if _, dup := c.index[m.Name]; dup {
+			errs = append(errs, fieldErr("modules."+m.Name, ErrDuplicate, "module %s is listed twice", m.Name))
+			continue
+		}
+		c.index[m.Name] = m
+		errs = append(errs, m.normalize()...)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// normalize sorts a module's releases and checks what a single module can
+// get wrong on its own.
+func (m *Module) normalize() InputErrors {
+	var errs InputErrors
+	field := "modules." + m.Name
+	if m.Name == "" {
+		errs = append(errs, fieldErr("modules", ErrMissingField, "a module has no name"))
+	}
+	if m.Weight == 0 {
+		m.Weight = DefaultWeight
+	}
+	if m.Embedded && len(m.Releases) > 0 {
+		errs = append(errs, fieldErr(field+".releases", ErrInvalidValue, "built-in module %s cannot list releases: its version is the DKP version", m.Name))
+	}
+	for ch := range m.Channels {
+		if !IsChannel(ch) {
+			errs = append(errs, fieldErr(field+".channels", ErrInvalidValue, "unknown channel %q (want one of %v)", ch, Channels))
+		}
+	}
+	slices.SortFunc(m.Releases, func(a, b *Release) int { return CompareVersions(a.Version, b.Version) })
+	for i, r := range m.Releases {
+		if i > 0 && SameVersion(m.Releases[i-1].Version, r.Version) {
+			errs = append(errs, fieldErr(field+".releases", ErrDuplicate, "release %s is listed twice", r.Version))
+		}
+		errs = append(errs, m.checkRequirements(field+".releases["+r.Version.String()+"]", r.Requirements)...)
+	}
+	errs = append(errs, m.checkRequirements(field, m.Requirements)...)
+	return errs
+}
+
+func (m *Module) checkRequirements(field string, req Requirements) InputErrors {
+	var errs InputErrors
+	slices.SortFunc(req.Modules, func(a, b Dependency) int { return cmp.Compare(a.Module, b.Module) })
+	for i, d := range req.Modules {
+		switch {
+		case d.Module == m.Name:
+			errs = append(errs, fieldErr(field+".requirements.modules", ErrInvalidValue, "module %s requires itself", m.Name))
+		case i > 0 && req.Modules[i-1].Module == d.Module:
+			errs = append(errs, fieldErr(field+".requirements.modules", ErrDuplicate, "requirement on %s is listed twice", d.Module))
+		}
+	}
+	return errs
+}
+
+// Modules returns every module, sorted by name. The slice is shared: do
+// not modify it.
+func (c *Catalog) Modules() []*Module { return c.modules }
+
+// Module returns the module called name, or nil.
+func (c *Catalog) Module(name string) *Module { return c.index[name] }
+
+// Len is the number of modules.
+func (c *Catalog) Len() int { return len(c.modules) }
+
+// ReleaseCount is the number of releases over all modules.
+func (c *Catalog) ReleaseCount() int {
+	n := 0
+	for _, m := range c.modules {
+		n += len(m.Releases)
+	}
+	return n
+}
+
+// String names the catalog's size, for logs.
+func (c *Catalog) String() string {
+	return fmt.Sprintf("catalog(%d modules, %d releases)", c.Len(), c.ReleaseCount())
+}

@@ -1,0 +1,145 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ClusterState is what the cluster runs now.
+type ClusterState struct {
+	Deckhouse  Version
+	Kubernetes Version
+	Edition    string
+	Bundle     string
+	// ReleaseChannel is the default channel of every module (R10).
+	ReleaseChannel string
+	Modules        map[string]ModuleState
+}
+
+// ModuleState is the cluster's configuration of one module. A module the
+// cluster does not list follows its bundle default (R8).
+type ModuleState struct {
+	// Enabled is the operator's intent; nil means "not configured".
+	Enabled *bool
+	// Version is the deployed version; nil when nothing is deployed.
+	Version Version
+	// Channel overrides the cluster's release channel for this module.
+	Channel string
+}
+
+// Configured reports whether the operator set enabled: true or false.
+func (s ModuleState) Configured() bool { return s.Enabled != nil }
+
+// On reports whether the operator set enabled: true.
+func (s ModuleState) On() bool { return s.Enabled != nil && *s.Enabled }
+
+// Off reports whether the operator set enabled: false.
+func (s ModuleState) Off() bool { return s.Enabled != nil && !*s.Enabled }
+
+// ModuleNames returns the names the cluster configures, sorted.
+func (c *ClusterState) ModuleNames() []string {
+	names := make([]string, 0, len(c.Modules))
+	for n := range c.Modules {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Validate checks the cluster state against the catalog: versions are set,
+// every enabled module exists, and every deployed version is a release.
+func (c *ClusterState) Validate(cat *Catalog) error {
+	var errs InputErrors
+	if c.Deckhouse == nil {
+		errs = append(errs, fieldErr("cluster.deckhouse", ErrMissingField, "the DKP version is required"))
+	}
+	if c.Kubernetes == nil {
+		errs = append(errs, fieldErr("cluster.kubernetes", ErrMissingField, "the Kubernetes version is required"))
+	}
+	if c.ReleaseChannel != "" && !IsChannel(c.ReleaseChannel) {
+		errs = append(errs, fieldErr("cluster.releaseChannel", ErrInvalidValue, "unknown channel %q (want one of %s)", c.ReleaseChannel, strings.Join(Channels, ", ")))
+	}
+	for _, name := range c.ModuleNames() {
+		errs = append(errs, c.validateModule(cat, name)...)
+	}
+	return errs.Err()
+}
+
+func (c *ClusterState) validateModule(cat *Catalog, name string) InputErrors {
+	var errs InputErrors
+	s := c.Modules[name]
+	field := "cluster.modules." + name
+	if s.Channel != "" && !IsChannel(s.Channel) {
+		errs = append(errs, fieldErr(field+".channel", ErrInvalidValue, "unknown channel %q (want one of %s)", s.Channel, strings.Join(Channels, ", ")))
+	}
+	m := cat.Module(name)
+	switch {
+	case m == nil && (s.On() || s.Version != nil):
+		errs = append(errs, fieldErr(field, ErrUnknownModule, "module %s is enabled in the cluster, but the catalog has no module %s", name, name))
+	case m == nil:
+		// A disabled module the catalog does not know is harmless.
+	case s.Off() && s.Version != nil:
+		errs = append(errs, fieldErr(field+".version", ErrInvalidValue, "module %s is disabled, so it cannot have a deployed version", name))
+	case s.Version != nil && !m.Embedded && m.Release(s.Version) == nil:
+		errs = append(errs, fieldErr(field+".version", ErrUnknownVersion, "module %s is deployed at %s, which the catalog does not list (releases: %s)", name, s.Version, releaseList(m)))
+	case s.Version != nil && s.Enabled == nil:
+		errs = append(errs, fieldErr(field+".enabled", ErrMissingField, "module %s has a deployed version; say enabled: true", name))
+	}
+	return errs
+}
+
+// releaseList renders a module's versions for messages, shortened when long.
+func releaseList(m *Module) string {
+	const most = 8
+	vs := make([]string, 0, most+1)
+	for i, r := range m.Releases {
+		if len(m.Releases) > most && i == most/2 {
+			vs = append(vs, "…")
+		}
+		if len(m.Releases) <= most || i < most/2 || i >= len(m.Releases)-most/2 {
+			vs = append(vs, r.Version.String())
+		}
+	}
+	if len(vs) == 0 {
+		return "none"
+	}
+	return strings.Join(vs, ", ")
+}
+
+// Deployed returns the version of name the cluster runs now, and whether it
+// runs at all. A built-in module runs at the DKP version (R5).
+func (c *ClusterState) Deployed(m *Module) (Version, bool) {
+	s := c.Modules[m.Name]
+	if m.Embedded {
+		return c.Deckhouse, s.On()
+	}
+	if !s.On() || s.Version == nil {
+		return nil, false
+	}
+	return s.Version, true
+}
+
+// ChannelOf returns the channel module name follows: its own, or the
+// cluster's default (R10). It is "" when neither is set.
+func (c *ClusterState) ChannelOf(name string) string {
+	if ch := c.Modules[name].Channel; ch != "" {
+		return ch
+	}
+	return c.ReleaseChannel
+}
+
+// String names the platform versions, for logs.
+func (c *ClusterState) String() string {
+	return fmt.Sprintf("cluster(deckhouse %s, kubernetes %s, %d modules)", VersionString(c.Deckhouse), VersionString(c.Kubernetes), len(c.Modules))
+}
+
+// Clone returns a copy that shares no maps with c.
+func (c *ClusterState) Clone() *ClusterState {
+	out := *c
+	out.Modules = make(map[string]ModuleState, len(c.Modules))
+	for n, s := range c.Modules {
+		out.Modules[n] = s
+	}
+	return &out
+}

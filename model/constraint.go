@@ -1,0 +1,147 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+)
+
+// optionalSuffix marks an optional module dependency (R3).
+const optionalSuffix = "!optional"
+
+// Constraint is a version range in modsolver's grammar (R6): the Masterminds
+// grammar with default options, plus the "!optional" suffix (R3) and
+// OLM-style exclusions such as "> 1.0.0 !1.2.1".
+//
+// The zero Constraint allows every version.
+type Constraint struct {
+	// Text is the constraint as written, kept for messages.
+	Text string
+	// Optional is set by the "!optional" suffix.
+	Optional bool
+
+	ranges   *semver.Constraints // nil: every version
+	excluded []Version
+}
+
+// exclusionRE finds OLM-style exclusions: "!1.2.1" or "!v1.2.1", but not "!=".
+var exclusionRE = regexp.MustCompile(`(^|[\s,])!\s*(v?[0-9][^\s,|]*)`)
+
+// ParseConstraint reads one constraint. An empty text is an error; a bare
+// "!optional" means "any version, if enabled".
+func ParseConstraint(text string) (Constraint, error) {
+	c := Constraint{Text: strings.TrimSpace(text)}
+	if c.Text == "" {
+		return Constraint{}, ErrEmptyConstraint
+	}
+	rest := c.Text
+	if r, ok := strings.CutSuffix(rest, optionalSuffix); ok {
+		c.Optional = true
+		rest = strings.TrimSpace(r)
+	}
+	rest, err := c.cutExclusions(rest)
+	if err != nil {
+		return Constraint{}, err
+	}
+	rest = strings.Trim(rest, " \t,")
+	if rest == "" {
+		return c, nil
+	}
+	if strings.Contains(rest, optionalSuffix) {
+		return Constraint{}, fmt.Errorf("%w: %q: %s must come last", ErrInvalidConstraint, text, optionalSuffix)
+	}
+	ranges, err := semver.NewConstraint(rest)
+	if err != nil {
+		return Constraint{}, fmt.Errorf("%w: %q: %v", ErrInvalidConstraint, text, err)
+	}
+	c.ranges = ranges
+	return c, nil
+}
+
+// MustParseConstraint is ParseConstraint for literals known to be valid.
+func MustParseConstraint(text string) Constraint {
+	c, err := ParseConstraint(text)
+	if err != nil {
+		panic("internal error: " + err.Error())
+	}
+	return c
+}
+
+func (c *Constraint) cutExclusions(text string) (string, error) {
+	var bad error
+	rest := exclusionRE.ReplaceAllStringFunc(text, func(m string) string {
+		sub := exclusionRE.FindStringSubmatch(m)
+		v, err := ParseVersion(sub[2])
+		if err != nil {
+			bad = fmt.Errorf("%w: %q: bad exclusion %q", ErrInvalidConstraint, c.Text, sub[2])
+			return m
+		}
+		c.excluded = append(c.excluded, v)
+		return sub[1]
+	})
+	if strings.Contains(rest, "||") && len(c.excluded) > 0 {
+		return "", fmt.Errorf("%w: %q: exclusions cannot be combined with ||", ErrInvalidConstraint, c.Text)
+	}
+	return rest, bad
+}
+
+// AnyVersion reports whether the constraint allows every version.
+func (c Constraint) AnyVersion() bool { return c.ranges == nil && len(c.excluded) == 0 }
+
+// Allows reports whether v satisfies the constraint. The caller decides
+// whether v is stripped of its prerelease first (R6).
+func (c Constraint) Allows(v Version) bool {
+	if v == nil {
+		return false
+	}
+	for _, x := range c.excluded {
+		if v.Equal(x) {
+			return false
+		}
+	}
+	return c.ranges == nil || c.ranges.Check(v)
+}
+
+// Why says why v does not satisfy the constraint, in the wording DKP uses
+// ("1.29.6 is less than 1.30"). It returns "" when v satisfies it.
+func (c Constraint) Why(v Version) string {
+	if v == nil {
+		return "no version"
+	}
+	for _, x := range c.excluded {
+		if v.Equal(x) {
+			return fmt.Sprintf("%s is excluded", v)
+		}
+	}
+	if c.ranges == nil {
+		return ""
+	}
+	ok, errs := c.ranges.Validate(v)
+	if ok {
+		return ""
+	}
+	msgs := make([]string, 0, len(errs))
+	for _, e := range errs {
+		msgs = append(msgs, strings.ReplaceAll(e.Error(), `"`, ""))
+	}
+	return strings.Join(msgs, " or ")
+}
+
+// Range is the constraint text without its "!optional" suffix, as DKP
+// quotes it in messages.
+func (c Constraint) Range() string {
+	r, _ := strings.CutSuffix(c.Text, optionalSuffix)
+	r = strings.TrimSpace(r)
+	if r == "" {
+		return ">= 0.0.0"
+	}
+	return r
+}
+
+// IsConstraintError reports whether err came from ParseConstraint.
+func IsConstraintError(err error) bool {
+	return errors.Is(err, ErrInvalidConstraint) || errors.Is(err, ErrEmptyConstraint)
+}

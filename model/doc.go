@@ -1,0 +1,16 @@
+// Package model owns modsolver's domain types: modules and releases, the
+// constraint grammar (R6), the cluster state, the request, the result, and
+// the errors that say an input is bad.
+//
+// It imports nothing else from modsolver. The solver, the loaders and the
+// service all speak in these types; none of them carries a proto or YAML
+// tag, so that the wire formats can change without touching the domain.
+//
+// Files:
+//   - version.go: versions and the prerelease stripping of R6.
+//   - constraint.go: the constraint grammar, with "!optional" and exclusions.
+//   - catalog.go: Catalog, Module, Release, Accessibility.
+//   - cluster.go, request.go: the two other inputs and their validation.
+//   - result.go: Result, actions, facts and suggestions.
+//   - errors.go: sentinels and typed errors for bad input.
+package model

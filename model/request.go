@@ -1,0 +1,137 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Strategy chooses how far one resolution may move a module (R11).
+type Strategy string
+
+const (
+	// StrategySequential allows one DKP update step at a time (the default).
+	StrategySequential Strategy = "sequential"
+	// StrategyDirect allows any release between the deployed one and the head.
+	StrategyDirect Strategy = "direct"
+)
+
+// Request is what the operator asks for.
+type Request struct {
+	Enable  []string
+	Disable []string
+	// Update lists the modules allowed to change version.
+	Update []string
+	// UpdateAll puts every enabled module in the update set.
+	UpdateAll bool
+	// Pin fixes a module at one version, and may go below the deployed one.
+	Pin map[string]Version
+	// Platform holds candidate versions for a platform upgrade (R12).
+	Platform Platform
+	Strategy Strategy
+	// AllowDisable lets the resolver disable enabled modules, as few as
+	// possible, to reach a consistent answer.
+	AllowDisable bool
+	// AutoEnable lets the resolver enable a module the cluster does not
+	// configure when a selected release requires it.
+	AutoEnable bool
+}
+
+// Platform holds candidate platform versions; nil means "as now".
+type Platform struct {
+	Deckhouse  Version
+	Kubernetes Version
+}
+
+// PinnedNames returns the pinned modules, sorted.
+func (r *Request) PinnedNames() []string {
+	names := make([]string, 0, len(r.Pin))
+	for n := range r.Pin {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Validate checks the request against the catalog and the cluster state:
+// every module exists, nothing is asked twice or both ways, and a pin names
+// a real release.
+func (r *Request) Validate(cat *Catalog, cluster *ClusterState) error {
+	var errs InputErrors
+	switch r.Strategy {
+	case "", StrategySequential, StrategyDirect:
+	default:
+		errs = append(errs, fieldErr("request.strategy", ErrInvalidValue, "unknown strategy %q (want sequential or direct)", r.Strategy))
+	}
+	lists := []struct {
+		field string
+		names []string
+	}{{"request.enable", r.Enable}, {"request.disable", r.Disable}, {"request.update", r.Update}}
+	for _, l := range lists {
+		errs = append(errs, checkNames(cat, l.field, l.names)...)
+	}
+	for _, name := range r.Enable {
+		if slices.Contains(r.Disable, name) {
+			errs = append(errs, fieldErr("request.disable", ErrConflict, "module %s is both enabled and disabled by the request", name))
+		}
+	}
+	for _, name := range r.PinnedNames() {
+		errs = append(errs, r.validatePin(cat, name)...)
+	}
+	return errs.Err()
+}
+
+func checkNames(cat *Catalog, field string, names []string) InputErrors {
+	var errs InputErrors
+	for i, name := range names {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		switch {
+		case cat.Module(name) == nil:
+			errs = append(errs, fieldErr(f, ErrUnknownModule, "module %q is not in the catalog", name))
+		case slices.Index(names, name) < i:
+			errs = append(errs, fieldErr(f, ErrDuplicate, "module %s is listed twice", name))
+		}
+	}
+	return errs
+}
+
+func (r *Request) validatePin(cat *Catalog, name string) InputErrors {
+	field := "request.pin." + name
+	m := cat.Module(name)
+	v := r.Pin[name]
+	switch {
+	case m == nil:
+		return InputErrors{fieldErr(field, ErrUnknownModule, "module %q is not in the catalog", name)}
+	case m.Embedded:
+		return InputErrors{fieldErr(field, ErrInvalidValue, "module %s is built in: its version is the DKP version and cannot be pinned", name)}
+	case v == nil:
+		return InputErrors{fieldErr(field, ErrMissingField, "pin of %s has no version", name)}
+	case m.Release(v) == nil:
+		return InputErrors{fieldErr(field, ErrUnknownVersion, "module %s has no release %s (releases: %s)", name, v, releaseList(m))}
+	case slices.Contains(r.Disable, name):
+		return InputErrors{fieldErr(field, ErrConflict, "module %s is both pinned and disabled by the request", name)}
+	}
+	return nil
+}
+
+// EffectiveStrategy is the request's strategy, sequential when unset.
+func (r *Request) EffectiveStrategy() Strategy {
+	if r.Strategy == "" {
+		return StrategySequential
+	}
+	return r.Strategy
+}
+
+// Clone returns a copy that shares no slices or maps with r.
+func (r *Request) Clone() *Request {
+	out := *r
+	out.Enable = slices.Clone(r.Enable)
+	out.Disable = slices.Clone(r.Disable)
+	out.Update = slices.Clone(r.Update)
+	if r.Pin != nil {
+		out.Pin = make(map[string]Version, len(r.Pin))
+		for n, v := range r.Pin {
+			out.Pin[n] = v
+		}
+	}
+	return &out
+}

@@ -1,0 +1,246 @@
+package model
+
+// Status is the outcome of one resolution.
+type Status int
+
+const (
+	StatusUnspecified Status = iota
+	StatusResolved
+	StatusUnsatisfiable
+)
+
+func (s Status) String() string {
+	switch s {
+	case StatusResolved:
+		return "resolved"
+	case StatusUnsatisfiable:
+		return "unsatisfiable"
+	}
+	return "unspecified"
+}
+
+// Action is what happens to one module.
+type Action int
+
+const (
+	ActionUnspecified Action = iota
+	// ActionInstall: disabled before, enabled now.
+	ActionInstall
+	// ActionUpdate: enabled before and now, at a newer version.
+	ActionUpdate
+	// ActionKeep: enabled before and now, at the same version.
+	ActionKeep
+	// ActionDisable: enabled before, disabled now.
+	ActionDisable
+	// ActionDowngrade: enabled before and now, at an older, pinned version.
+	ActionDowngrade
+	// ActionAbsent: disabled before and now.
+	ActionAbsent
+)
+
+func (a Action) String() string {
+	switch a {
+	case ActionInstall:
+		return "install"
+	case ActionUpdate:
+		return "update"
+	case ActionKeep:
+		return "keep"
+	case ActionDisable:
+		return "disable"
+	case ActionDowngrade:
+		return "downgrade"
+	case ActionAbsent:
+		return "absent"
+	}
+	return "unspecified"
+}
+
+// Result is the answer to one resolution.
+type Result struct {
+	Status Status
+	// Modules holds every module enabled before or after, sorted by name,
+	// and modules on by default that stay off, with the reason.
+	Modules []ModuleResult
+	// Plan orders the steps (R18).
+	Plan []PlanStep
+	// Explanation is set when Status is StatusUnsatisfiable.
+	Explanation *Explanation
+	Stats       Stats
+}
+
+// ModuleResult is the outcome for one module.
+type ModuleResult struct {
+	Name        string
+	Action      Action
+	FromVersion string
+	ToVersion   string
+	// ChannelHead is the version the module would ideally reach (R10).
+	ChannelHead string
+	// HeldBack says what keeps the module below ChannelHead (R17), or why a
+	// module on by default stays off (R8).
+	HeldBack string
+	// Path lists the update steps from the deployed version to the head (R11).
+	Path []string
+}
+
+// PlanStep is one step of the ordered plan.
+type PlanStep struct {
+	Module      string
+	Action      Action
+	FromVersion string
+	ToVersion   string
+}
+
+// Explanation says why no consistent answer exists (R16).
+type Explanation struct {
+	Summary     string
+	Facts       []Fact
+	Suggestions []Suggestion
+}
+
+// FactKind names the kind of input a fact comes from.
+type FactKind int
+
+const (
+	FactUnspecified FactKind = iota
+	// FactRequestEnable: the request enables the module.
+	FactRequestEnable
+	// FactRequestDisable: the request disables the module.
+	FactRequestDisable
+	// FactRequestPin: the request pins the module to a version.
+	FactRequestPin
+	// FactClusterEnabled: the cluster configures the module enabled: true.
+	FactClusterEnabled
+	// FactClusterDisabled: the cluster configures the module enabled: false.
+	FactClusterDisabled
+	// FactNotEnabled: the cluster does not configure the module, it is off by
+	// default, and the request does not allow enabling it.
+	FactNotEnabled
+	// FactKeepVersion: the module is not in the update set, so it keeps its
+	// deployed version (R9).
+	FactKeepVersion
+	// FactNoDowngrade: the module may update, but not below its deployed
+	// version (R9).
+	FactNoDowngrade
+	// FactChannelHead: the module may not go above its channel's head (R10).
+	FactChannelHead
+	// FactUpdateStep: the sequential update rule limits the next step (R11).
+	FactUpdateStep
+	// FactModuleRequirement: a release requires another module (R2, R3).
+	FactModuleRequirement
+	// FactDeckhouseRequirement: a release requires a DKP version (R4).
+	FactDeckhouseRequirement
+	// FactKubernetesRequirement: a release requires a Kubernetes version (R4).
+	FactKubernetesRequirement
+	// FactEdition: a release is not available in the cluster's edition (R7).
+	FactEdition
+	// FactExclusiveGroup: at most one module of a group may be enabled (R13).
+	FactExclusiveGroup
+	// FactMissingModule: a release requires a module the catalog lacks.
+	FactMissingModule
+	// FactPrerelease: a prerelease is taken only when deployed, pinned or
+	// named by the module's channel.
+	FactPrerelease
+	// FactPreference: a module named earlier took this version first (R14).
+	FactPreference
+)
+
+var factKindNames = map[FactKind]string{
+	FactRequestEnable:         "request-enable",
+	FactRequestDisable:        "request-disable",
+	FactRequestPin:            "request-pin",
+	FactClusterEnabled:        "cluster-enabled",
+	FactClusterDisabled:       "cluster-disabled",
+	FactNotEnabled:            "not-enabled",
+	FactKeepVersion:           "keep-version",
+	FactNoDowngrade:           "no-downgrade",
+	FactChannelHead:           "channel-head",
+	FactUpdateStep:            "update-step",
+	FactModuleRequirement:     "module-requirement",
+	FactDeckhouseRequirement:  "deckhouse-requirement",
+	FactKubernetesRequirement: "kubernetes-requirement",
+	FactEdition:               "edition",
+	FactExclusiveGroup:        "exclusive-group",
+	FactMissingModule:         "missing-module",
+	FactPrerelease:            "prerelease",
+	FactPreference:            "preference",
+}
+
+func (k FactKind) String() string {
+	if n, ok := factKindNames[k]; ok {
+		return n
+	}
+	return "unspecified"
+}
+
+// FactKinds lists every kind, in declaration order.
+func FactKinds() []FactKind {
+	kinds := make([]FactKind, 0, len(factKindNames))
+	for k := FactRequestEnable; k <= FactPreference; k++ {
+		kinds = append(kinds, k)
+	}
+	return kinds
+}
+
+// Fact is one input fact of an explanation (R16).
+type Fact struct {
+	Kind       FactKind
+	Module     string
+	Version    string
+	Constraint string
+	Message    string
+}
+
+// SuggestionKind names the change a suggestion proposes.
+type SuggestionKind int
+
+const (
+	SuggestUnspecified SuggestionKind = iota
+	SuggestUpgradeKubernetes
+	SuggestUpgradeDeckhouse
+	SuggestEnableModule
+	SuggestUpdateModule
+	SuggestDisableModule
+	SuggestDirectStrategy
+	SuggestChangeChannel
+	SuggestChangeEdition
+	SuggestAutoEnable
+	SuggestPinModule
+)
+
+var suggestionKindNames = map[SuggestionKind]string{
+	SuggestUpgradeKubernetes: "upgrade-kubernetes",
+	SuggestUpgradeDeckhouse:  "upgrade-deckhouse",
+	SuggestEnableModule:      "enable-module",
+	SuggestUpdateModule:      "update-module",
+	SuggestDisableModule:     "disable-module",
+	SuggestDirectStrategy:    "direct-strategy",
+	SuggestChangeChannel:     "change-channel",
+	SuggestChangeEdition:     "change-edition",
+	SuggestAutoEnable:        "auto-enable",
+	SuggestPinModule:         "pin-module",
+}
+
+func (k SuggestionKind) String() string {
+	if n, ok := suggestionKindNames[k]; ok {
+		return n
+	}
+	return "unspecified"
+}
+
+// Suggestion is one change that, made alone, makes the request satisfiable.
+type Suggestion struct {
+	Kind    SuggestionKind
+	Module  string
+	Version string
+	Message string
+}
+
+// Stats describe the work behind one answer.
+type Stats struct {
+	Variables   int
+	Clauses     int
+	Solves      int
+	SolveMicros int64
+}

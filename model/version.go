@@ -1,0 +1,119 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+)
+
+// Version is a semantic version as modsolver reads it: the Masterminds
+// grammar, a "v" prefix allowed, and missing minor or patch parts read as 0.
+type Version = *semver.Version
+
+// ParseVersion reads one version. It accepts "v1.2.3", "1.2.3" and "1.2",
+// and refuses anything that is not semver, such as a four-part "0.2.3.1".
+func ParseVersion(text string) (Version, error) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return nil, fmt.Errorf("%w: empty version", ErrInvalidVersion)
+	}
+	v, err := semver.NewVersion(s)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q: %v", ErrInvalidVersion, text, err)
+	}
+	return v, nil
+}
+
+// MustParseVersion is ParseVersion for literals known to be valid; it
+// panics on a bad literal and is meant for tests and built-in tables.
+func MustParseVersion(text string) Version {
+	v, err := ParseVersion(text)
+	if err != nil {
+		panic("internal error: " + err.Error())
+	}
+	return v
+}
+
+// Core returns v without its prerelease and build metadata, as DKP checks
+// module and platform versions (R6). A nil version stays nil.
+func Core(v Version) Version {
+	if v == nil || (v.Prerelease() == "" && v.Metadata() == "") {
+		return v
+	}
+	return semver.New(v.Major(), v.Minor(), v.Patch(), "", "")
+}
+
+// IsPrerelease reports whether v carries a prerelease part.
+func IsPrerelease(v Version) bool { return v != nil && v.Prerelease() != "" }
+
+// SameVersion reports whether a and b are the same version, build
+// metadata included, so that "1.0.0+a" and "1.0.0+b" stay distinct.
+func SameVersion(a, b Version) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(b) && a.Metadata() == b.Metadata()
+}
+
+// CompareVersions orders versions by semver precedence and then by build
+// metadata text, which gives a total order even where semver ties.
+func CompareVersions(a, b Version) int {
+	if c := a.Compare(b); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Metadata(), b.Metadata())
+}
+
+// VersionString is the canonical text of v ("1.2.3", no "v"), or "" for nil.
+func VersionString(v Version) string {
+	if v == nil {
+		return ""
+	}
+	return v.String()
+}
+
+// MajorMinor is a "major.minor" pair, used by from-to update rules (R11).
+type MajorMinor struct {
+	Major, Minor uint64
+}
+
+// ParseMajorMinor reads "1.67" (a patch part, if present, must be 0).
+func ParseMajorMinor(text string) (MajorMinor, error) {
+	v, err := ParseVersion(text)
+	if err != nil {
+		return MajorMinor{}, err
+	}
+	if v.Patch() != 0 || v.Prerelease() != "" {
+		return MajorMinor{}, fmt.Errorf("%w: %q: want major.minor", ErrInvalidVersion, text)
+	}
+	return MajorMinor{Major: v.Major(), Minor: v.Minor()}, nil
+}
+
+// MinorOf returns the major.minor of v.
+func MinorOf(v Version) MajorMinor { return MajorMinor{Major: v.Major(), Minor: v.Minor()} }
+
+// Compare orders two major.minor pairs.
+func (m MajorMinor) Compare(o MajorMinor) int {
+	switch {
+	case m.Major != o.Major:
+		return cmpUint(m.Major, o.Major)
+	default:
+		return cmpUint(m.Minor, o.Minor)
+	}
+}
+
+// Version returns major.minor.0.
+func (m MajorMinor) Version() Version { return semver.New(m.Major, m.Minor, 0, "", "") }
+
+func (m MajorMinor) String() string { return fmt.Sprintf("%d.%d", m.Major, m.Minor) }
+
+func cmpUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

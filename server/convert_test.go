@@ -1,0 +1,307 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/modsolver/modsolver/model"
+	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
+)
+
+// protoName is the proto enum value name expected for a model enum's string
+// form: "module-requirement" with prefix "FACT_KIND_" gives
+// "FACT_KIND_MODULE_REQUIREMENT".
+func protoName(prefix, modelName string) string {
+	return prefix + strings.ToUpper(strings.ReplaceAll(modelName, "-", "_"))
+}
+
+// enumCase is one model enum value with its conversion and expected name.
+type enumCase struct {
+	model     string // the model value's String()
+	protoNum  int32
+	protoName string // the converted value's proto name
+}
+
+func checkEnum(t *testing.T, prefix string, cases []enumCase, protoValues map[int32]string) {
+	t.Helper()
+	// Every proto value but UNSPECIFIED is reached by exactly one model value.
+	require.Len(t, cases, len(protoValues)-1, "model and proto enums differ in size")
+	seen := map[int32]string{}
+	for _, c := range cases {
+		t.Run(c.model, func(t *testing.T) {
+			assert.NotZero(t, c.protoNum, "%s maps to UNSPECIFIED", c.model)
+			assert.Equal(t, protoName(prefix, c.model), c.protoName)
+			if prev, dup := seen[c.protoNum]; dup {
+				assert.Failf(t, "duplicate mapping", "%s and %s both map to %s", prev, c.model, c.protoName)
+			}
+			seen[c.protoNum] = c.model
+		})
+	}
+}
+
+func TestStatusMapping(t *testing.T) {
+	var cases []enumCase
+	for s := model.StatusResolved; s <= model.StatusUnsatisfiable; s++ {
+		p := statusProto(s)
+		cases = append(cases, enumCase{s.String(), int32(p), p.String()})
+	}
+	// Guard the loop bounds: the value after the last one is not a status.
+	require.Equal(t, "unspecified", (model.StatusUnsatisfiable + 1).String())
+	assert.Equal(t, modsolverv1.Status_STATUS_UNSPECIFIED, statusProto(model.StatusUnspecified))
+	checkEnum(t, "STATUS_", cases, modsolverv1.Status_name)
+}
+
+func TestActionMapping(t *testing.T) {
+	var cases []enumCase
+	for a := model.ActionInstall; a <= model.ActionAbsent; a++ {
+		p := actionProto(a)
+		cases = append(cases, enumCase{a.String(), int32(p), p.String()})
+	}
+	require.Equal(t, "unspecified", (model.ActionAbsent + 1).String())
+	assert.Equal(t, modsolverv1.Action_ACTION_UNSPECIFIED, actionProto(model.ActionUnspecified))
+	checkEnum(t, "ACTION_", cases, modsolverv1.Action_name)
+}
+
+func TestFactKindMapping(t *testing.T) {
+	var cases []enumCase
+	for _, k := range model.FactKinds() {
+		p := factKindProto(k)
+		cases = append(cases, enumCase{k.String(), int32(p), p.String()})
+	}
+	assert.Equal(t, modsolverv1.FactKind_FACT_KIND_UNSPECIFIED, factKindProto(model.FactUnspecified))
+	checkEnum(t, "FACT_KIND_", cases, modsolverv1.FactKind_name)
+
+	// The example from the contract, spelled out.
+	assert.Equal(t, "FACT_KIND_MODULE_REQUIREMENT", factKindProto(model.FactModuleRequirement).String())
+}
+
+func TestSuggestionKindMapping(t *testing.T) {
+	var cases []enumCase
+	for k := model.SuggestUpgradeKubernetes; k <= model.SuggestPinModule; k++ {
+		p := suggestionKindProto(k)
+		cases = append(cases, enumCase{k.String(), int32(p), p.String()})
+	}
+	require.Equal(t, "unspecified", (model.SuggestPinModule + 1).String())
+	assert.Equal(t, modsolverv1.SuggestionKind_SUGGESTION_KIND_UNSPECIFIED, suggestionKindProto(model.SuggestUnspecified))
+	checkEnum(t, "SUGGESTION_KIND_", cases, modsolverv1.SuggestionKind_name)
+
+	assert.Equal(t, "SUGGESTION_KIND_UPGRADE_KUBERNETES", suggestionKindProto(model.SuggestUpgradeKubernetes).String())
+}
+
+func resolvedResult() *model.Result {
+	return &model.Result{
+		Status: model.StatusResolved,
+		Modules: []model.ModuleResult{
+			{
+				Name:        "cert-manager",
+				Action:      model.ActionUpdate,
+				FromVersion: "1.10.0",
+				ToVersion:   "1.12.0",
+				ChannelHead: "1.13.0",
+				HeldBack:    "kubernetes 1.29 required",
+				Path:        []string{"1.11.0", "1.12.0"},
+			},
+			{
+				Name:        "ingress-nginx",
+				Action:      model.ActionKeep,
+				FromVersion: "2.0.0",
+				ToVersion:   "2.0.0",
+			},
+			{
+				Name:     "monitoring",
+				Action:   model.ActionInstall,
+				HeldBack: "",
+				Path:     nil,
+			},
+		},
+		Plan: []model.PlanStep{
+			{Module: "cert-manager", Action: model.ActionUpdate, FromVersion: "1.10.0", ToVersion: "1.11.0"},
+			{Module: "cert-manager", Action: model.ActionUpdate, FromVersion: "1.11.0", ToVersion: "1.12.0"},
+		},
+		Stats: model.Stats{Variables: 42, Clauses: 99, Solves: 3, SolveMicros: 1234},
+	}
+}
+
+func unsatResult() *model.Result {
+	return &model.Result{
+		Status: model.StatusUnsatisfiable,
+		Explanation: &model.Explanation{
+			Summary: "a requires b, b is disabled",
+			Facts: []model.Fact{
+				{Kind: model.FactModuleRequirement, Module: "a", Version: "1.0.0", Constraint: "b >= 1.0", Message: "a 1.0.0 requires b >= 1.0"},
+				{Kind: model.FactRequestDisable, Module: "b", Message: "the request disables b"},
+			},
+			Suggestions: []model.Suggestion{
+				{Kind: model.SuggestEnableModule, Module: "b", Version: "1.0.0", Message: "enable b"},
+			},
+		},
+		Stats: model.Stats{Variables: 5, Clauses: 7, Solves: 2, SolveMicros: 10},
+	}
+}
+
+func TestResultToProtoFields(t *testing.T) {
+	got := Response(resolvedResult())
+	want := &modsolverv1.ResolveResponse{
+		Status: modsolverv1.Status_STATUS_RESOLVED,
+		Modules: []*modsolverv1.ModuleResult{
+			{
+				Name:        "cert-manager",
+				Action:      modsolverv1.Action_ACTION_UPDATE,
+				FromVersion: "1.10.0",
+				ToVersion:   "1.12.0",
+				ChannelHead: "1.13.0",
+				HeldBack:    "kubernetes 1.29 required",
+				Path:        []string{"1.11.0", "1.12.0"},
+			},
+			{Name: "ingress-nginx", Action: modsolverv1.Action_ACTION_KEEP, FromVersion: "2.0.0", ToVersion: "2.0.0"},
+			{Name: "monitoring", Action: modsolverv1.Action_ACTION_INSTALL},
+		},
+		Plan: []*modsolverv1.PlanStep{
+			{Module: "cert-manager", Action: modsolverv1.Action_ACTION_UPDATE, FromVersion: "1.10.0", ToVersion: "1.11.0"},
+			{Module: "cert-manager", Action: modsolverv1.Action_ACTION_UPDATE, FromVersion: "1.11.0", ToVersion: "1.12.0"},
+		},
+		Stats: &modsolverv1.Stats{Variables: 42, Clauses: 99, Solves: 3, SolveMicros: 1234},
+	}
+	assert.True(t, proto.Equal(want, got), "got %v", got)
+	assert.Nil(t, got.GetExplanation(), "nil explanation must stay nil")
+
+	got = Response(unsatResult())
+	want = &modsolverv1.ResolveResponse{
+		Status: modsolverv1.Status_STATUS_UNSATISFIABLE,
+		Explanation: &modsolverv1.Explanation{
+			Summary: "a requires b, b is disabled",
+			Facts: []*modsolverv1.Fact{
+				{Kind: modsolverv1.FactKind_FACT_KIND_MODULE_REQUIREMENT, Module: "a", Version: "1.0.0", Constraint: "b >= 1.0", Message: "a 1.0.0 requires b >= 1.0"},
+				{Kind: modsolverv1.FactKind_FACT_KIND_REQUEST_DISABLE, Module: "b", Message: "the request disables b"},
+			},
+			Suggestions: []*modsolverv1.Suggestion{
+				{Kind: modsolverv1.SuggestionKind_SUGGESTION_KIND_ENABLE_MODULE, Module: "b", Version: "1.0.0", Message: "enable b"},
+			},
+		},
+		Stats: &modsolverv1.Stats{Variables: 5, Clauses: 7, Solves: 2, SolveMicros: 10},
+	}
+	assert.True(t, proto.Equal(want, got), "got %v", got)
+
+	assert.Nil(t, Response(nil))
+}
+
+func TestResultToProtoDoesNotAlias(t *testing.T) {
+	res := resolvedResult()
+	got := Response(res)
+	res.Modules[0].Path[0] = "changed"
+	assert.Equal(t, "1.11.0", got.GetModules()[0].GetPath()[0])
+}
+
+func TestMarshalJSONRoundTrip(t *testing.T) {
+	tests := []struct {
+		name    string
+		res     *model.Result
+		want    []string
+		notWant []string
+	}{
+		{
+			name: "resolved",
+			res:  resolvedResult(),
+			want: []string{
+				`"status": "STATUS_RESOLVED"`,
+				`"fromVersion": "1.10.0"`,
+				`"toVersion": "1.12.0"`,
+				`"channelHead": "1.13.0"`,
+				`"heldBack": "kubernetes 1.29 required"`,
+				"\"path\": [\n        \"1.11.0\",\n        \"1.12.0\"\n      ]",
+				`"action": "ACTION_KEEP"`,
+				`"solveMicros": 1234`,
+				`"variables": 42`,
+			},
+			notWant: []string{`"explanation"`, `from_version`, `solve_micros`},
+		},
+		{
+			name: "unsatisfiable",
+			res:  unsatResult(),
+			want: []string{
+				`"status": "STATUS_UNSATISFIABLE"`,
+				`"explanation": {`,
+				`"summary": "a requires b, b is disabled"`,
+				`"kind": "FACT_KIND_MODULE_REQUIREMENT"`,
+				`"kind": "SUGGESTION_KIND_ENABLE_MODULE"`,
+				`"constraint": "b >= 1.0"`,
+			},
+			notWant: []string{`"modules"`, `"plan"`},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			msg := Response(tc.res)
+			out, err := MarshalJSON(msg)
+			require.NoError(t, err)
+			s := string(out)
+			require.True(t, strings.HasSuffix(s, "}\n"), "output must end in a newline: %q", s)
+			require.True(t, json.Valid(out))
+			for _, w := range tc.want {
+				assert.Contains(t, s, w)
+			}
+			for _, nw := range tc.notWant {
+				assert.NotContains(t, s, nw)
+			}
+
+			// Two-space indentation throughout.
+			var reindented bytes.Buffer
+			require.NoError(t, json.Indent(&reindented, bytes.TrimSpace(out), "", "  "))
+			assert.Equal(t, s, reindented.String()+"\n")
+
+			// The JSON parses back into an equal message.
+			back := &modsolverv1.ResolveResponse{}
+			require.NoError(t, protojson.Unmarshal(out, back))
+			assert.True(t, proto.Equal(msg, back), "round trip changed the message:\n%s", s)
+		})
+	}
+}
+
+func TestMarshalJSONStable(t *testing.T) {
+	for _, res := range []*model.Result{resolvedResult(), unsatResult()} {
+		first, err := MarshalJSON(Response(res))
+		require.NoError(t, err)
+		for i := 0; i < 20; i++ {
+			// A fresh message each time, so nothing is cached on it.
+			out, err := MarshalJSON(Response(res))
+			require.NoError(t, err)
+			require.Equal(t, string(first), string(out), "call %d differs", i)
+		}
+	}
+}
+
+func TestKeepHasToVersion(t *testing.T) {
+	tests := []struct {
+		name string
+		mod  model.ModuleResult
+	}{
+		{"to version set", model.ModuleResult{Name: "m", Action: model.ActionKeep, FromVersion: "1.2.3", ToVersion: "1.2.3"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := &model.Result{Status: model.StatusResolved, Modules: []model.ModuleResult{tc.mod}}
+			msg := Response(res)
+			assert.Equal(t, "1.2.3", msg.GetModules()[0].GetToVersion())
+			out, err := MarshalJSON(msg)
+			require.NoError(t, err)
+			assert.Contains(t, string(out), `"toVersion": "1.2.3"`)
+			assert.Contains(t, string(out), `"fromVersion": "1.2.3"`)
+		})
+	}
+}
+
+func TestDisableHasNoToVersion(t *testing.T) {
+	res := &model.Result{Status: model.StatusResolved, Modules: []model.ModuleResult{
+		{Name: "m", Action: model.ActionDisable, FromVersion: "1.2.3"},
+	}}
+	out, err := MarshalJSON(Response(res))
+	require.NoError(t, err)
+	assert.NotContains(t, string(out), `"toVersion"`)
+}

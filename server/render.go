@@ -1,0 +1,44 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/modsolver/modsolver/model"
+	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
+)
+
+// Response converts a model result into the proto message that both the gRPC
+// service and the CLI's `-o json` output carry.
+func Response(res *model.Result) *modsolverv1.ResolveResponse {
+	return resultToProto(res)
+}
+
+// MarshalJSON renders m as protojson with default options (zero fields
+// omitted, camelCase field names such as "fromVersion"), indented by two
+// spaces and followed by a newline.
+//
+// protojson deliberately varies its whitespace between builds, so the output
+// is normalised with json.Compact and json.Indent: identical messages always
+// give identical bytes.
+func MarshalJSON(m proto.Message) ([]byte, error) {
+	raw, err := protojson.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("marshal %s to JSON: %w", m.ProtoReflect().Descriptor().FullName(), err)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, raw); err != nil {
+		return nil, fmt.Errorf("compact JSON: %w", err)
+	}
+	var out bytes.Buffer
+	out.Grow(compact.Len() * 2)
+	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
+		return nil, fmt.Errorf("indent JSON: %w", err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}

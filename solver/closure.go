@@ -1,0 +1,94 @@
+package solver
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// closure returns the modules one resolution must encode, sorted by name:
+// everything the request or the cluster names, the modules on by bundle
+// default, and the dependency closure of their releases (DESIGN §6). When
+// explain is false, only releases no static fact forbids are followed, and
+// modules that must stay off are not expanded; an explanation follows every
+// release, so that any fact may be taken away.
+func (p *problem) closure(explain bool) []*view {
+	var queue []*view
+	seen := map[string]bool{}
+	push := func(name string) {
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		if v := p.view(name); v != nil {
+			queue = append(queue, v)
+		}
+	}
+	for _, name := range p.rootNames() {
+		push(name)
+	}
+	for i := 0; i < len(queue); i++ {
+		v := queue[i]
+		for _, r := range v.candidates(explain) {
+			for _, d := range v.rels[r].Requirements.Modules {
+				push(d.Module)
+			}
+		}
+	}
+	slices.SortFunc(queue, func(a, b *view) int { return cmp.Compare(a.name, b.name) })
+	return queue
+}
+
+// rootNames lists the modules a resolution starts from.
+func (p *problem) rootNames() []string {
+	names := slices.Concat(p.req.Enable, p.req.Disable, p.req.Update, p.req.PinnedNames())
+	for _, name := range p.cluster.ModuleNames() {
+		if p.cluster.Modules[name].On() {
+			names = append(names, name)
+		}
+	}
+	for _, m := range p.cat.Modules() {
+		if _, configured := p.cluster.Modules[m.Name]; !configured && mayBeOnByDefault(m, p.cluster.Bundle) {
+			if v := p.view(m.Name); v.intent == intentDefaultOn {
+				names = append(names, m.Name)
+			}
+		}
+	}
+	return names
+}
+
+// mayBeOnByDefault is a cheap pre-check: some accessibility data of the
+// module lists bundle at all.
+func mayBeOnByDefault(m *model.Module, bundle string) bool {
+	if bundle == "" {
+		return false
+	}
+	lists := func(a *model.Accessibility) bool {
+		if a == nil {
+			return false
+		}
+		for _, e := range a.Editions {
+			if slices.Contains(e.EnabledInBundles, bundle) {
+				return true
+			}
+		}
+		return false
+	}
+	if lists(m.Accessibility) {
+		return true
+	}
+	return slices.ContainsFunc(m.Releases, func(r *model.Release) bool { return lists(r.Accessibility) })
+}
+
+// candidates lists the releases of v the encoding offers: every release
+// for an explanation, the allowed ones otherwise.
+func (v *view) candidates(explain bool) []int {
+	out := make([]int, 0, len(v.rels))
+	for i := range v.rels {
+		if explain || (v.allowed[i] && v.intent != intentOff) {
+			out = append(out, i)
+		}
+	}
+	return out
+}

@@ -1,0 +1,34 @@
+// Package solver resolves modsolver's problems on the gini SAT solver: it
+// encodes a catalog, a cluster state and a request as clauses, finds the
+// preferred consistent answer, and explains unsatisfiable ones. It is the
+// only package that imports gini; nothing gini-typed leaves it.
+//
+// A tour, in the order a resolution runs:
+//
+//   - solve.go: Solve, the entry point, and the session that holds one
+//     resolution's encodings.
+//   - problem.go: the view of each module this resolution touches: its
+//     intent (R8), channel head (R10), deployed and pinned releases.
+//   - facts.go: facts, the unit of explanation (R16); the static facts that
+//     forbid releases on their own (R4, R7, R9–R11, pins, prereleases).
+//   - steps.go: the DKP sequential update rule and update paths (R11).
+//   - closure.go: which modules an encoding needs at all (DESIGN §6).
+//   - encode.go, requirements.go: variables and clauses. The order encoding
+//     ge(m, j) gives R1 for free; module requirements (R2, R3) become a few
+//     clauses per version interval; exclusive groups (R13).
+//   - card.go: a totalizer for the cardinality levels of R14.
+//   - sat.go: solving under assumptions with cancellation by context.
+//   - optimize.go: the preference levels of R14, in order, each kept as
+//     assumptions for the next.
+//   - explain.go: selectors, gini's Why() cores, and their shrinking to a
+//     minimal set of facts (R16).
+//   - unsat.go, render.go, suggest.go: the explanation of an unsatisfiable
+//     request in DKP's words, with verified suggestions.
+//   - heldback.go: why a module ends below its head (R17).
+//   - result.go, plan.go: actions, paths, and the ordered plan (R18).
+//
+// Two encodings of the same problem exist. The fast one applies the static
+// facts as domain filters and adds the others as plain clauses; it finds
+// the answer. The explain one keeps every release and guards every fact's
+// clauses with a selector literal; it is built only to explain.
+package solver

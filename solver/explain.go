@@ -1,0 +1,112 @@
+package solver
+
+import (
+	"context"
+	"slices"
+
+	"github.com/go-air/gini/z"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// explainer answers "why not?" questions on the explain encoding, where
+// every fact has a selector literal (DESIGN §6, R16, R17).
+type explainer struct {
+	e     *encoder
+	ctx   context.Context
+	prefs map[*view]*fact
+}
+
+// facts returns every encoded fact, in creation order, which is fixed by
+// module names and input order never matters (R15).
+func (x *explainer) facts() []*fact {
+	out := make([]*fact, 0, len(x.e.sel))
+	for _, f := range x.e.p.facts {
+		if _, ok := x.e.sel[f]; ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// minimalCore returns a minimal set of facts that, with the literals in
+// fixed, has no model: without any one of them there is one (D19). It
+// returns nil when the facts and fixed together have a model. Facts are
+// tried for removal in order, so the ones listed first are the ones an
+// explanation most readily does without.
+func (x *explainer) minimalCore(fixed []z.Lit, facts []*fact) ([]*fact, error) {
+	core := make([]*fact, len(facts))
+	copy(core, facts)
+	ok, err := x.e.solve(x.ctx, x.assume(fixed, core))
+	if err != nil || ok {
+		return nil, err
+	}
+	core = x.inWhy(core)
+	for i := 0; i < len(core); {
+		trial := slices.Delete(slices.Clone(core), i, i+1)
+		ok, err := x.e.solve(x.ctx, x.assume(fixed, trial))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			i++ // core[i] is needed
+			continue
+		}
+		core = x.inWhy(trial)
+	}
+	return core, nil
+}
+
+func (x *explainer) assume(fixed []z.Lit, facts []*fact) []z.Lit {
+	out := slices.Clone(fixed)
+	for _, f := range facts {
+		out = append(out, x.e.sel[f])
+	}
+	return out
+}
+
+// inWhy keeps the facts whose selectors are in the last UNSAT core, in
+// their order.
+func (x *explainer) inWhy(facts []*fact) []*fact {
+	in := map[z.Lit]bool{}
+	for _, m := range x.e.why() {
+		in[m] = true
+	}
+	out := facts[:0:0]
+	for _, f := range facts {
+		if in[x.e.sel[f]] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// query adds a fresh literal q with q → lits (each a unit under q) and
+// returns q, to be assumed.
+func (x *explainer) query(lits ...z.Lit) z.Lit {
+	q := x.e.g.Lit()
+	for _, m := range lits {
+		x.e.add(nil, q.Not(), m)
+	}
+	return q
+}
+
+// preference adds a fact "module v is at release at (-1: off)", for the
+// R17 question of what an earlier module's choice costs a later one.
+func (x *explainer) preference(v *view, at int) *fact {
+	if f, ok := x.prefs[v]; ok {
+		return f
+	}
+	f := x.e.p.newFact(model.FactPreference, v)
+	x.prefs[v] = f
+	f.at = at
+	mv := x.e.byName[v.name]
+	if at < 0 {
+		x.e.add(f, x.e.on(mv).Not())
+		return f
+	}
+	j := mv.pos[at]
+	x.e.add(f, x.e.ge(mv, j))
+	x.e.add(f, x.e.ge(mv, j+1).Not())
+	return f
+}

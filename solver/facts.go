@@ -1,0 +1,161 @@
+package solver
+
+import (
+	"slices"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// fact is one user-facing input fact (R16). Every clause the encoder adds
+// for a fact is guarded by the fact's selector when explanations are
+// wanted, and added plainly (or applied as a domain filter) otherwise.
+type fact struct {
+	id   int
+	kind model.FactKind
+	v    *view // the module the fact is about; nil for a group fact
+	// rels are the releases of v the fact concerns: the releases it forbids
+	// for a static fact, the releases that carry the requirement otherwise.
+	rels []int
+	dep  string            // the required module, for requirement facts
+	cons *model.Constraint // the constraint, for requirement facts
+	// group and members describe an exclusive-group fact (R13).
+	group   string
+	members []*view
+	// at is a release index for preference facts; -1 means "disabled".
+	at int
+}
+
+func (p *problem) newFact(kind model.FactKind, v *view) *fact {
+	f := &fact{id: len(p.facts), kind: kind, v: v, at: -1}
+	p.facts = append(p.facts, f)
+	return f
+}
+
+// forbid records a static fact that forbids releases rels of v, unless it
+// forbids nothing.
+func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape func(*fact)) {
+	if len(rels) == 0 {
+		return
+	}
+	f := p.newFact(kind, v)
+	if shape != nil {
+		shape(f)
+	}
+	v.forbidWith(f, rels)
+}
+
+// forbidWith makes f forbid releases rels of v.
+func (v *view) forbidWith(f *fact, rels []int) {
+	f.rels = rels
+	v.statics = append(v.statics, f)
+	for _, i := range rels {
+		v.allowed[i] = false
+	}
+}
+
+// addStaticFacts computes every fact that forbids releases of v by itself,
+// without looking at other modules: editions, prereleases, platform
+// requirements, channels, the update rules and pins.
+func (p *problem) addStaticFacts(v *view) {
+	v.allowed = make([]bool, len(v.rels))
+	for i := range v.allowed {
+		v.allowed[i] = true
+	}
+	p.forbid(v, model.FactEdition, v.where(func(i int, r *model.Release) bool {
+		ok, _ := v.m.Access(r).For(p.cluster.Edition)
+		return !ok
+	}), nil)
+	p.forbid(v, model.FactPrerelease, v.where(func(i int, r *model.Release) bool {
+		return model.IsPrerelease(r.Version) && i != v.deployed && i != v.pinned && !v.isChannelVersion(i)
+	}), nil)
+	p.addPlatformFacts(v, model.FactDeckhouseRequirement, func(r model.Requirements) *model.Constraint { return r.Deckhouse }, model.Core(p.deckhouse))
+	p.addPlatformFacts(v, model.FactKubernetesRequirement, func(r model.Requirements) *model.Constraint { return r.Kubernetes }, p.kubernetes)
+	p.addMissingModuleFacts(v)
+	p.addVersionFacts(v)
+}
+
+// where lists the releases of v for which pred holds.
+func (v *view) where(pred func(int, *model.Release) bool) []int {
+	var out []int
+	for i, r := range v.rels {
+		if pred(i, r) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (v *view) isChannelVersion(i int) bool {
+	return v.channel != "" && v.headVersion != nil && model.SameVersion(v.rels[i].Version, v.headVersion)
+}
+
+// addPlatformFacts adds one fact per distinct failing constraint text (R4,
+// D20): releases that share a requirement share the fact.
+func (p *problem) addPlatformFacts(v *view, kind model.FactKind, get func(model.Requirements) *model.Constraint, platform model.Version) {
+	byText := map[string][]int{}
+	var texts []string
+	for i, r := range v.rels {
+		c := get(r.Requirements)
+		if c == nil || c.Allows(platform) {
+			continue
+		}
+		if _, seen := byText[c.Text]; !seen {
+			texts = append(texts, c.Text)
+		}
+		byText[c.Text] = append(byText[c.Text], i)
+	}
+	for _, t := range texts {
+		rels := byText[t]
+		cons := get(v.rels[rels[0]].Requirements)
+		p.forbid(v, kind, rels, func(f *fact) { f.cons = cons })
+	}
+}
+
+// addMissingModuleFacts forbids releases that require a module the
+// catalog does not have; optional requirements on it impose nothing.
+func (p *problem) addMissingModuleFacts(v *view) {
+	byDep := map[string][]int{}
+	var deps []string
+	for i, r := range v.rels {
+		for _, d := range r.Requirements.Modules {
+			if d.Constraint.Optional || p.cat.Module(d.Module) != nil {
+				continue
+			}
+			if _, seen := byDep[d.Module]; !seen {
+				deps = append(deps, d.Module)
+			}
+			byDep[d.Module] = append(byDep[d.Module], i)
+		}
+	}
+	for _, d := range deps {
+		p.forbid(v, model.FactMissingModule, byDep[d], func(f *fact) { f.dep = d })
+	}
+}
+
+// addVersionFacts adds the facts that tie a module's version to its
+// deployed version, channel and pin (R9–R11, D11–D13).
+func (p *problem) addVersionFacts(v *view) {
+	if v.m.Embedded {
+		return
+	}
+	if v.pinned >= 0 {
+		v.intentFact.at = v.pinned
+		v.forbidWith(v.intentFact, v.where(func(i int, _ *model.Release) bool { return i != v.pinned }))
+		return
+	}
+	p.forbid(v, model.FactChannelHead, v.where(func(i int, _ *model.Release) bool { return i > v.head && i != v.deployed }), nil)
+	if !v.before {
+		return
+	}
+	if !v.inUpdate {
+		p.forbid(v, model.FactKeepVersion, v.where(func(i int, _ *model.Release) bool { return i != v.deployed }), nil)
+		return
+	}
+	p.forbid(v, model.FactNoDowngrade, v.where(func(i int, _ *model.Release) bool { return i < v.deployed }), nil)
+	if p.sequential {
+		steps := newStepper(v.rels, v.head).targets(v.deployed)
+		p.forbid(v, model.FactUpdateStep, v.where(func(i int, _ *model.Release) bool {
+			return i > v.deployed && !slices.Contains(steps, i)
+		}), nil)
+	}
+}

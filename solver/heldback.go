@@ -1,0 +1,138 @@
+package solver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/go-air/gini/z"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// heldBack says what keeps a module below its head (R17), or why a module
+// that is on by default stays off (R8). It is "" for a module at its head.
+func (s *session) heldBack(o *outcome) (string, error) {
+	v := o.v
+	if !o.belowHead() {
+		return "", nil
+	}
+	switch {
+	case v.noChannel:
+		return s.p.message(v.static(model.FactChannelHead)), nil
+	case v.pinned >= 0:
+		return fmt.Sprintf("pinned to %s by the request", v.rels[v.pinned].Version), nil
+	case v.before && !v.inUpdate && !v.m.Embedded:
+		return fmt.Sprintf("not in the request's update set, so it stays at %s", v.deployedVersion()), nil
+	}
+	if o.sel < 0 {
+		why, err := s.whyNot(v, 0)
+		return fmt.Sprintf("on by default in bundle %s, but stays off: %s", s.p.cluster.Bundle, why), err
+	}
+	next := s.nextAllowed(v, o.sel)
+	if next < 0 {
+		return s.staticReason(v, o.sel), nil
+	}
+	why, err := s.whyNot(v, next)
+	return fmt.Sprintf("%s is not possible: %s", v.rels[next].Version, why), err
+}
+
+// nextAllowed is the lowest release above sel, up to the head, that no
+// static fact forbids, or -1.
+func (s *session) nextAllowed(v *view, sel int) int {
+	for i := sel + 1; i <= v.head && i < len(v.rels); i++ {
+		if v.allowed[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// staticReason names the static facts that forbid every release between
+// the chosen one and the head.
+func (s *session) staticReason(v *view, sel int) string {
+	var msgs []string
+	for _, f := range v.statics {
+		for _, r := range f.rels {
+			if r > sel && r <= v.head {
+				msgs = append(msgs, s.p.message(f))
+				break
+			}
+		}
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// whyNot explains why module v cannot be at release rel or newer (rel 0:
+// cannot be on), given the facts and, if the facts alone allow it, the
+// choices of the modules that R14 served first.
+func (s *session) whyNot(v *view, rel int) (string, error) {
+	x := s.explainer()
+	mv := x.e.byName[v.name]
+	q := x.query(x.e.ge(mv, mv.pos[rel]))
+	facts := x.inputFacts()
+	for _, prefs := range [][]*view{nil, s.servedBefore(v), s.others(v)} {
+		cands := append(x.preferences(prefs, s.final), facts...)
+		core, err := x.minimalCore([]z.Lit{q}, cands)
+		if err != nil || core != nil {
+			return s.p.sentences(core), err
+		}
+	}
+	return "", fmt.Errorf("internal error: nothing holds %s back from %s", v.name, v.rels[rel].Version)
+}
+
+// servedBefore lists the modules R14 level 4 maximised before v.
+func (s *session) servedBefore(v *view) []*view {
+	var out []*view
+	for _, mv := range s.opt.order {
+		if mv.v == v {
+			break
+		}
+		out = append(out, mv.v)
+	}
+	return out
+}
+
+// others lists every module of the answer but v.
+func (s *session) others(v *view) []*view {
+	var out []*view
+	for _, mv := range s.fast.mods {
+		if mv.v != v {
+			out = append(out, mv.v)
+		}
+	}
+	return out
+}
+
+// inputFacts are the encoded facts that come from the inputs, without the
+// preference facts that R17 questions add.
+func (x *explainer) inputFacts() []*fact {
+	var out []*fact
+	for _, f := range x.facts() {
+		if f.kind != model.FactPreference {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// preferences returns preference facts fixing each of vs at its final
+// release.
+func (x *explainer) preferences(vs []*view, final map[*view]int) []*fact {
+	out := make([]*fact, 0, len(vs))
+	for _, v := range vs {
+		if _, ok := x.e.byName[v.name]; ok {
+			out = append(out, x.preference(v, final[v]))
+		}
+	}
+	return out
+}
+
+// static returns v's static fact of kind, or nil.
+func (v *view) static(kind model.FactKind) *fact {
+	for _, f := range v.statics {
+		if f.kind == kind {
+			return f
+		}
+	}
+	return nil
+}

@@ -1,0 +1,245 @@
+package solver
+
+import (
+	"context"
+	"errors"
+
+	"github.com/go-air/gini/z"
+)
+
+// errUnsat says that the hard facts alone have no model.
+var errUnsat = errors.New("unsatisfiable")
+
+// optimizer runs the preference levels of R14 in order. Each level's
+// outcome is kept as assumptions (commits), so the levels below it can
+// only choose among answers that are optimal above them.
+type optimizer struct {
+	e       *encoder
+	ctx     context.Context
+	commits []z.Lit
+	// order is the R14 level-4 order in which versions were maximised.
+	order []*modVars
+}
+
+// run optimises and leaves the final model in the solver. It returns
+// errUnsat when the hard facts conflict.
+func (o *optimizer) run() error {
+	ok, err := o.e.solve(o.ctx, nil)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errUnsat
+	}
+	for _, level := range o.cardinalityLevels() {
+		if err := o.minimize(level); err != nil {
+			return err
+		}
+	}
+	o.order = o.versionOrder()
+	if err := o.maximizeVersions(o.order); err != nil {
+		return err
+	}
+	ok, err = o.e.solve(o.ctx, o.commits)
+	if err == nil && !ok {
+		panic("internal error: committed preferences have no model")
+	}
+	return err
+}
+
+// cardinalityLevels lists, for levels 2 and 3 of R14, the literals whose
+// number of true values is to be minimised.
+func (o *optimizer) cardinalityLevels() [][]z.Lit {
+	var disabled, defaultOff, auto []z.Lit
+	for _, mv := range o.e.mods {
+		switch mv.v.intent {
+		case intentKeepSoft:
+			disabled = append(disabled, o.e.on(mv).Not())
+		case intentDefaultOn:
+			defaultOff = append(defaultOff, o.e.on(mv).Not())
+		case intentAuto:
+			auto = append(auto, o.e.on(mv))
+		}
+	}
+	return [][]z.Lit{disabled, defaultOff, auto}
+}
+
+// minimize commits the least number of bads that can be true.
+func (o *optimizer) minimize(bads []z.Lit) error {
+	bads = o.e.live(bads)
+	if len(bads) == 0 {
+		return nil
+	}
+	ok, err := o.e.solve(o.ctx, o.with(negated(bads)...))
+	if err != nil {
+		return err
+	}
+	if ok {
+		o.commits = append(o.commits, negated(bads)...)
+		return nil
+	}
+	cost, err := o.cost(bads)
+	if err != nil {
+		return err
+	}
+	outs := o.e.atLeast(bads, cost+1)
+	for k := 1; k < cost; k++ {
+		ok, err := o.e.solve(o.ctx, o.with(outs[k].Not()))
+		if err != nil {
+			return err
+		}
+		if ok {
+			o.commits = append(o.commits, outs[k].Not())
+			return nil
+		}
+	}
+	if cost < len(outs) {
+		o.commits = append(o.commits, outs[cost].Not())
+	}
+	return nil
+}
+
+// cost counts the true bads in a model of the commits.
+func (o *optimizer) cost(bads []z.Lit) (int, error) {
+	if _, err := o.e.solve(o.ctx, o.commits); err != nil {
+		return 0, err
+	}
+	cost := 0
+	for _, b := range bads {
+		if o.e.value(b) {
+			cost++
+		}
+	}
+	return cost, nil
+}
+
+// live drops literals that are constant, which need no optimising.
+func (e *encoder) live(lits []z.Lit) []z.Lit {
+	out := lits[:0]
+	for _, m := range lits {
+		if m.Var() != e.top.Var() {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func negated(lits []z.Lit) []z.Lit {
+	out := make([]z.Lit, len(lits))
+	for i, m := range lits {
+		out[i] = m.Not()
+	}
+	return out
+}
+
+// with returns the commits followed by extra, in a fresh slice.
+func (o *optimizer) with(extra ...z.Lit) []z.Lit {
+	out := make([]z.Lit, 0, len(o.commits)+len(extra))
+	return append(append(out, o.commits...), extra...)
+}
+
+// versionOrder is R14 level 4's order: the modules the request names, by
+// name, then every other module, by name (D16).
+func (o *optimizer) versionOrder() []*modVars {
+	var named, rest []*modVars
+	for _, mv := range o.e.mods {
+		if len(mv.dom) == 0 {
+			continue
+		}
+		if mv.v.named {
+			named = append(named, mv)
+		} else {
+			rest = append(rest, mv)
+		}
+	}
+	return append(named, rest...)
+}
+
+// maximizeVersions makes each module of order, one after another, as new
+// as the modules before it allow. It first assumes every module at its
+// newest candidate at once; when that fails, gini's core points at the
+// first module that cannot be, and only that one is searched.
+func (o *optimizer) maximizeVersions(order []*modVars) error {
+	for len(order) > 0 {
+		n, err := o.longestNewestPrefix(order)
+		if err != nil {
+			return err
+		}
+		o.commits = append(o.commits, o.newest(order[:n])...)
+		if n == len(order) {
+			return nil
+		}
+		if err := o.maximizeOne(order[n]); err != nil {
+			return err
+		}
+		order = order[n+1:]
+	}
+	return nil
+}
+
+// newest returns the literals "at its newest candidate" for mods.
+func (o *optimizer) newest(mods []*modVars) []z.Lit {
+	out := make([]z.Lit, len(mods))
+	for i, mv := range mods {
+		out[i] = o.e.ge(mv, len(mv.dom)-1)
+	}
+	return out
+}
+
+// longestNewestPrefix returns the largest n such that the first n modules
+// of order can all be at their newest candidates; the solver then holds a
+// model of that prefix.
+func (o *optimizer) longestNewestPrefix(order []*modVars) (int, error) {
+	n := len(order)
+	for {
+		ok, err := o.e.solve(o.ctx, o.with(o.newest(order[:n])...))
+		if err != nil || ok {
+			return n, err
+		}
+		last := o.lastInCore(order[:n])
+		if last < 0 {
+			panic("internal error: committed preferences conflict")
+		}
+		n = last
+	}
+}
+
+// lastInCore returns the index of the last module of mods whose "newest"
+// assumption is in the last UNSAT core, or -1.
+func (o *optimizer) lastInCore(mods []*modVars) int {
+	index := make(map[z.Lit]int, len(mods))
+	for i, m := range o.newest(mods) {
+		index[m] = i
+	}
+	last := -1
+	for _, m := range o.e.why() {
+		if i, ok := index[m]; ok && i > last {
+			last = i
+		}
+	}
+	return last
+}
+
+// maximizeOne finds the newest position mv can take under the commits,
+// starting from the model in the solver, and commits it.
+func (o *optimizer) maximizeOne(mv *modVars) error {
+	lo, hi := o.e.position(mv), len(mv.dom)-2
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		ok, err := o.e.solve(o.ctx, o.with(o.e.ge(mv, mid)))
+		if err != nil {
+			return err
+		}
+		if ok {
+			lo = o.e.position(mv)
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo < 0 {
+		o.commits = append(o.commits, o.e.on(mv).Not())
+	} else {
+		o.commits = append(o.commits, o.e.ge(mv, lo))
+	}
+	return nil
+}

@@ -1,0 +1,227 @@
+package solver
+
+import (
+	"slices"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// intent is what the inputs say about whether a module is on (R8).
+type intent int
+
+const (
+	// intentOff: the module must stay off (a hard fact).
+	intentOff intent = iota
+	// intentOn: the module must be on (a hard fact).
+	intentOn
+	// intentDefaultOn: on by bundle default; off costs at R14 level 2.
+	intentDefaultOn
+	// intentKeepSoft: enabled, but allowDisable lets it go at a cost (level 2).
+	intentKeepSoft
+	// intentAuto: off unless required; on costs at R14 level 3 (autoEnable).
+	intentAuto
+)
+
+// problem is one resolution's inputs, read once: effective platform
+// versions and, for every module it touches, a view with the module's
+// role, head and static facts.
+type problem struct {
+	cat     *model.Catalog
+	cluster *model.ClusterState
+	req     *model.Request
+
+	deckhouse  model.Version // effective DKP version (R12)
+	kubernetes model.Version // effective Kubernetes version (R12)
+	sequential bool
+
+	views map[string]*view
+	facts []*fact
+}
+
+// view is one module as this resolution sees it.
+type view struct {
+	m    *model.Module
+	name string
+	// rels are the module's releases; a built-in module has one, at the
+	// effective DKP version (R5).
+	rels []*model.Release
+
+	before      bool          // enabled before, with a deployed version
+	deployedDKP model.Version // for a built-in module: the DKP version running now
+	deployed    int           // index of the deployed release, or -1
+	pinned      int           // index of the pinned release, or -1
+	inUpdate    bool          // in the request's update set (R9)
+	named       bool          // named by the request (R14 level 4)
+
+	intent     intent
+	intentFact *fact // the hard fact behind intentOn or intentOff
+
+	channel     string        // the channel followed, "" for none
+	headVersion model.Version // the channel's version, or the newest release
+	head        int           // index of the highest release at or below headVersion, or -1
+	noChannel   bool          // a channel applies but lists no release that stable
+
+	statics []*fact // facts that forbid releases of this module
+	allowed []bool  // releases no static fact forbids
+}
+
+func newProblem(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) *problem {
+	p := &problem{cat: cat, cluster: cluster, req: req, views: map[string]*view{}}
+	p.deckhouse, p.kubernetes = cluster.Deckhouse, cluster.Kubernetes
+	if req.Platform.Deckhouse != nil {
+		p.deckhouse = req.Platform.Deckhouse
+	}
+	if req.Platform.Kubernetes != nil {
+		p.kubernetes = req.Platform.Kubernetes
+	}
+	p.sequential = req.EffectiveStrategy() == model.StrategySequential
+	return p
+}
+
+// view returns the view of module name, building it on first use, or nil
+// when the catalog has no such module.
+func (p *problem) view(name string) *view {
+	if v, ok := p.views[name]; ok {
+		return v
+	}
+	m := p.cat.Module(name)
+	if m == nil {
+		return nil
+	}
+	v := p.newView(m)
+	p.views[name] = v
+	return v
+}
+
+func (p *problem) newView(m *model.Module) *view {
+	v := &view{m: m, name: m.Name, deployed: -1, pinned: -1, head: -1}
+	v.rels = m.Releases
+	if m.Embedded {
+		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: m.Requirements, Accessibility: m.Accessibility}}
+		v.deployedDKP = p.cluster.Deckhouse
+	}
+	st := p.cluster.Modules[m.Name]
+	if dv, ok := p.cluster.Deployed(m); ok {
+		v.before = true
+		v.deployed = v.indexOf(dv)
+		if m.Embedded {
+			v.deployed = 0
+		}
+	}
+	if pv := p.req.Pin[m.Name]; pv != nil {
+		v.pinned = v.indexOf(pv)
+	}
+	v.inUpdate = v.pinned >= 0 || slices.Contains(p.req.Update, m.Name) || (p.req.UpdateAll && st.On())
+	v.named = v.inUpdate || slices.Contains(p.req.Enable, m.Name)
+	p.setHead(v)
+	p.setIntent(v)
+	p.addStaticFacts(v)
+	return v
+}
+
+func (v *view) indexOf(ver model.Version) int {
+	for i, r := range v.rels {
+		if model.SameVersion(r.Version, ver) {
+			return i
+		}
+	}
+	return -1
+}
+
+// setHead finds the channel the module follows and its head (R10, D10).
+func (p *problem) setHead(v *view) {
+	if v.m.Embedded {
+		v.headVersion, v.head = p.deckhouse, 0
+		return
+	}
+	v.channel = p.cluster.ChannelOf(v.name)
+	if v.channel != "" && len(v.m.Channels) > 0 {
+		v.headVersion = channelVersion(v.m.Channels, v.channel)
+		v.noChannel = v.headVersion == nil
+	} else {
+		v.channel = ""
+	}
+	if v.headVersion == nil {
+		v.headVersion = newestFinal(v.rels)
+	}
+	for i, r := range v.rels {
+		if v.headVersion != nil && model.CompareVersions(r.Version, v.headVersion) <= 0 {
+			v.head = i
+		}
+	}
+	if v.noChannel {
+		v.head = -1
+	}
+}
+
+// channelVersion returns the version of channel, or of the nearest more
+// stable channel listed (D10), or nil.
+func channelVersion(channels map[string]model.Version, channel string) model.Version {
+	start := slices.Index(model.Channels, channel)
+	for _, ch := range model.Channels[max(start, 0):] {
+		if v, ok := channels[ch]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+// newestFinal is the newest release that is not a prerelease, or the
+// newest release when all are prereleases.
+func newestFinal(rels []*model.Release) model.Version {
+	for i := len(rels) - 1; i >= 0; i-- {
+		if !model.IsPrerelease(rels[i].Version) {
+			return rels[i].Version
+		}
+	}
+	if len(rels) > 0 {
+		return rels[len(rels)-1].Version
+	}
+	return nil
+}
+
+// setIntent reads R8: the request first, then the cluster's configuration,
+// then the bundle default.
+func (p *problem) setIntent(v *view) {
+	st := p.cluster.Modules[v.name]
+	switch {
+	case slices.Contains(p.req.Disable, v.name):
+		v.intent, v.intentFact = intentOff, p.newFact(model.FactRequestDisable, v)
+	case v.pinned >= 0:
+		v.intent, v.intentFact = intentOn, p.newFact(model.FactRequestPin, v)
+	case slices.Contains(p.req.Enable, v.name):
+		v.intent, v.intentFact = intentOn, p.newFact(model.FactRequestEnable, v)
+	case st.On() && p.req.AllowDisable:
+		v.intent = intentKeepSoft
+	case st.On():
+		v.intent, v.intentFact = intentOn, p.newFact(model.FactClusterEnabled, v)
+	case st.Off():
+		v.intent, v.intentFact = intentOff, p.newFact(model.FactClusterDisabled, v)
+	case p.onByDefault(v):
+		v.intent = intentDefaultOn
+	case p.req.AutoEnable:
+		v.intent = intentAuto
+	default:
+		v.intent, v.intentFact = intentOff, p.newFact(model.FactNotEnabled, v)
+	}
+}
+
+// onByDefault reads enabledInBundles of the newest release that may be
+// selected in the cluster's edition (R7).
+func (p *problem) onByDefault(v *view) bool {
+	if p.cluster.Bundle == "" {
+		return false
+	}
+	for i := len(v.rels) - 1; i >= 0; i-- {
+		r := v.rels[i]
+		available, bundles := v.m.Access(r).For(p.cluster.Edition)
+		if !available || (model.IsPrerelease(r.Version) && i != v.head) || i > v.head {
+			continue
+		}
+		return slices.Contains(bundles, p.cluster.Bundle)
+	}
+	return false
+}
+
+// enabledAfter reports whether release index sel (or -1) means "on".
+func enabledAfter(sel int) bool { return sel >= 0 }

@@ -1,0 +1,231 @@
+package solver
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// message renders a fact as a sentence a DKP operator reads, in DKP's own
+// wording where DKP has one (R16).
+func (p *problem) message(f *fact) string {
+	if f == nil {
+		return ""
+	}
+	switch f.kind {
+	case model.FactModuleRequirement:
+		return p.requirementMessage(f)
+	case model.FactDeckhouseRequirement:
+		return p.platformMessage(f, "deckhouse", model.Core(p.deckhouse), p.req.Platform.Deckhouse != nil)
+	case model.FactKubernetesRequirement:
+		return p.platformMessage(f, "kubernetes", p.kubernetes, p.req.Platform.Kubernetes != nil)
+	case model.FactExclusiveGroup:
+		return fmt.Sprintf("at most one module of exclusive group %s may be enabled: %s", f.group, strings.Join(viewNames(f.members), ", "))
+	}
+	return p.moduleMessage(f)
+}
+
+// moduleMessage renders the facts about one module's own state.
+func (p *problem) moduleMessage(f *fact) string {
+	v, rels := f.v, releasesText(f.v, f.rels)
+	switch f.kind {
+	case model.FactRequestEnable:
+		return fmt.Sprintf("the request enables %s", v.name)
+	case model.FactRequestDisable:
+		return fmt.Sprintf("the request disables %s", v.name)
+	case model.FactRequestPin:
+		return fmt.Sprintf("the request pins %s to %s", v.name, v.rels[v.pinned].Version)
+	case model.FactClusterEnabled:
+		return fmt.Sprintf("%s is enabled in the cluster (enabled: true)", v.name)
+	case model.FactClusterDisabled:
+		return fmt.Sprintf("%s is disabled in the cluster (enabled: false)", v.name)
+	case model.FactNotEnabled:
+		return p.notEnabledMessage(v)
+	case model.FactKeepVersion:
+		return fmt.Sprintf("%s is not in the request's update set, so it stays at %s", v.name, v.deployedVersion())
+	case model.FactNoDowngrade:
+		return fmt.Sprintf("%s may not go below its deployed version %s (%s is older)", v.name, v.deployedVersion(), rels)
+	case model.FactChannelHead:
+		return channelMessage(v, rels)
+	case model.FactUpdateStep:
+		return p.stepMessage(v, rels)
+	case model.FactEdition:
+		return fmt.Sprintf("%s %s is not available in edition %s", v.name, rels, orNone(p.cluster.Edition))
+	case model.FactMissingModule:
+		return fmt.Sprintf("%s %s requires %s, which is not in the catalog: dependency '%s' not found", v.name, rels, f.dep, f.dep)
+	case model.FactPrerelease:
+		return fmt.Sprintf("%s %s is a prerelease; a prerelease is taken only when it is deployed, pinned or named by the module's channel", v.name, rels)
+	case model.FactPreference:
+		return preferenceMessage(f)
+	}
+	panic(fmt.Sprintf("internal error: no message for fact kind %v", f.kind))
+}
+
+func (p *problem) notEnabledMessage(v *view) string {
+	msg := fmt.Sprintf("%s is not enabled: the cluster does not configure it", v.name)
+	if p.cluster.Bundle != "" {
+		msg += fmt.Sprintf(", it is not on by default in bundle %s", p.cluster.Bundle)
+	}
+	return msg + ", and the request neither enables it nor sets autoEnable"
+}
+
+func channelMessage(v *view, rels string) string {
+	if v.noChannel {
+		return fmt.Sprintf("%s lists no release on channel %s or a more stable one", v.name, v.channel)
+	}
+	return fmt.Sprintf("%s follows channel %s, whose head is %s; newer releases are not taken (%s)", v.name, v.channel, v.headVersion, rels)
+}
+
+func (p *problem) stepMessage(v *view, rels string) string {
+	st := newStepper(v.rels, v.head)
+	return fmt.Sprintf("%s updates one step at a time from %s (sequential update rule): the next step is %s, and the path to the head is %s; %s must wait",
+		v.name, v.deployedVersion(), orNone(releasesText(v, st.targets(v.deployed))), orNone(pathText(v, st.path(v.deployed, v.head))), rels)
+}
+
+func pathText(v *view, rels []int) string {
+	vs := make([]string, len(rels))
+	for i, r := range rels {
+		vs[i] = v.rels[r].Version.String()
+	}
+	return strings.Join(vs, " → ")
+}
+
+func preferenceMessage(f *fact) string {
+	if f.at < 0 {
+		return fmt.Sprintf("%s stays off, as preferred before", f.v.name)
+	}
+	return fmt.Sprintf("%s takes %s, as preferred before (R14 serves it first)", f.v.name, f.v.rels[f.at].Version)
+}
+
+// requirementMessage renders R2 and R3 facts with DKP's module-dependency
+// wording for the state the cluster is in now.
+func (p *problem) requirementMessage(f *fact) string {
+	head := fmt.Sprintf("%s %s requires %s %s", f.v.name, releasesText(f.v, f.rels), f.dep, f.cons.Text)
+	if detail := p.dependencyDetail(f.dep, f.cons); detail != "" {
+		return head + ": " + detail
+	}
+	return head
+}
+
+// dependencyDetail says what is wrong with dependency dep now, or "".
+func (p *problem) dependencyDetail(dep string, c *model.Constraint) string {
+	d := p.view(dep)
+	if d.m.Embedded {
+		if ver := p.deckhouse; !c.Allows(model.Core(ver)) {
+			return fmt.Sprintf("dependency '%s' not meet version constraint: the '%s' version does not satisfy the '%s' constraint (%s is built in: its version is the DKP version)", dep, ver, c.Range(), dep)
+		}
+	}
+	if d.before && !d.m.Embedded {
+		if ver := d.deployedVersion(); !c.Allows(model.Core(ver)) {
+			return fmt.Sprintf("dependency '%s' not meet version constraint: the '%s' version does not satisfy the '%s' constraint", dep, ver, c.Range())
+		}
+	}
+	if !d.before && !c.Optional && d.intent == intentOff {
+		return fmt.Sprintf("dependency '%s' is disabled", dep)
+	}
+	if !slices.ContainsFunc(d.rels, func(r *model.Release) bool { return c.Allows(model.Core(r.Version)) }) {
+		return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s)", dep, c.Range(), newestFinal(d.rels))
+	}
+	return ""
+}
+
+// platformMessage renders R4 facts in DKP's words: "requirements are not
+// satisfied: current kubernetes version is not suitable: 1.29.6 is less
+// than 1.30", or, for a candidate version (R12), "requirements of m are
+// not satisfied: 1.74.0 deckhouse version is not suitable: …".
+func (p *problem) platformMessage(f *fact, what string, ver model.Version, candidate bool) string {
+	why := f.cons.Why(ver)
+	dkp := fmt.Sprintf("requirements are not satisfied: current %s version is not suitable: %s", what, why)
+	if candidate {
+		dkp = fmt.Sprintf("requirements of %s are not satisfied: %s %s version is not suitable: %s", f.v.name, ver, what, why)
+	}
+	return fmt.Sprintf("%s %s requires %s %s: %s", f.v.name, releasesText(f.v, f.rels), what, f.cons.Text, dkp)
+}
+
+// toModel turns a fact into its structured form.
+func (p *problem) toModel(f *fact) model.Fact {
+	mf := model.Fact{Kind: f.kind, Message: p.message(f)}
+	if f.v != nil {
+		mf.Module = f.v.name
+		mf.Version = releasesText(f.v, f.rels)
+	}
+	switch {
+	case f.cons != nil:
+		mf.Constraint = f.cons.Text
+	case f.kind == model.FactExclusiveGroup:
+		mf.Constraint = "exclusiveGroup: " + f.group
+	case f.kind == model.FactChannelHead && !f.v.noChannel:
+		mf.Constraint = "<= " + f.v.headVersion.String()
+	}
+	if f.at >= 0 && f.v != nil {
+		mf.Version = f.v.rels[f.at].Version.String()
+	}
+	return mf
+}
+
+// sentences joins the messages of facts into one line, in chain order.
+func (p *problem) sentences(facts []*fact) string {
+	msgs := make([]string, 0, len(facts))
+	for _, f := range chainOrder(facts) {
+		msgs = append(msgs, p.message(f))
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// chainOrder sorts facts so that they read as a chain: what the request
+// asks, what the releases require, then the state that stands in the way.
+func chainOrder(facts []*fact) []*fact {
+	rank := func(k model.FactKind) int {
+		switch k {
+		case model.FactRequestEnable, model.FactRequestDisable, model.FactRequestPin:
+			return 0
+		case model.FactModuleRequirement, model.FactMissingModule:
+			return 1
+		case model.FactDeckhouseRequirement, model.FactKubernetesRequirement, model.FactEdition, model.FactPrerelease:
+			return 2
+		case model.FactPreference:
+			return 4
+		}
+		return 3
+	}
+	out := slices.Clone(facts)
+	slices.SortStableFunc(out, func(a, b *fact) int { return cmp.Compare(rank(a.kind), rank(b.kind)) })
+	return out
+}
+
+// releasesText lists release versions, shortened when there are many.
+func releasesText(v *view, rels []int) string {
+	const most = 6
+	vs := make([]string, 0, min(len(rels), most+1))
+	for i, r := range rels {
+		switch {
+		case len(rels) <= most || i < most/2 || i >= len(rels)-most/2:
+			vs = append(vs, v.rels[r].Version.String())
+		case i == most/2:
+			vs = append(vs, "…")
+		}
+	}
+	s := strings.Join(vs, ", ")
+	if len(rels) > most {
+		s += fmt.Sprintf(" (%d releases)", len(rels))
+	}
+	return s
+}
+
+func viewNames(vs []*view) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.name
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}

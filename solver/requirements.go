@@ -1,0 +1,153 @@
+package solver
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/go-air/gini/z"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// reqGroup is one requirement text on one module, with the candidate
+// positions of the releases that carry it (D20).
+type reqGroup struct {
+	dep  model.Dependency
+	poss []int
+}
+
+// encodeRequirements adds R2 and R3 for every release of mv.
+func (e *encoder) encodeRequirements(mv *modVars) {
+	for _, g := range requirementGroups(mv) {
+		d := e.byName[g.dep.Module]
+		if d == nil {
+			continue // not in the catalog: a static missing-module fact covers it
+		}
+		var f *fact
+		if e.explain {
+			f = e.p.newFact(model.FactModuleRequirement, mv.v)
+			f.dep, f.cons = g.dep.Module, &g.dep.Constraint
+			for _, j := range g.poss {
+				f.rels = append(f.rels, mv.dom[j])
+			}
+		}
+		for _, run := range runsOf(g.poss) {
+			e.encodeDependency(f, mv, run, d, &g.dep.Constraint)
+		}
+	}
+}
+
+// requirementGroups collects, in a fixed order, the requirement texts of
+// mv's candidates.
+func requirementGroups(mv *modVars) []*reqGroup {
+	type key struct{ dep, text string }
+	byKey := map[key]*reqGroup{}
+	var out []*reqGroup
+	for j, r := range mv.dom {
+		for _, d := range mv.v.rels[r].Requirements.Modules {
+			k := key{d.Module, d.Constraint.Text}
+			g := byKey[k]
+			if g == nil {
+				g = &reqGroup{dep: d}
+				byKey[k] = g
+				out = append(out, g)
+			}
+			g.poss = append(g.poss, j)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *reqGroup) int { return cmp.Compare(a.dep.Module, b.dep.Module) })
+	return out
+}
+
+// encodeDependency says: if mv is at a position in run, then d is on at a
+// version that satisfies c; or, when c is optional, d is off or satisfies c.
+func (e *encoder) encodeDependency(f *fact, mv *modVars, run [2]int, d *modVars, c *model.Constraint) {
+	base := e.notRun(mv, run[0], run[1])
+	if c.Optional {
+		base = append(base, e.on(d).Not())
+	}
+	ivs := runsOf(satisfying(d, c))
+	switch len(ivs) {
+	case 0:
+		e.add(f, base...)
+	case 1:
+		low, high := ivs[0][0], ivs[0][1]
+		if !(c.Optional && low == 0) {
+			e.add(f, append(base, e.ge(d, low))...)
+		}
+		e.add(f, append(e.notRun(mv, run[0], run[1]), e.ge(d, high).Not())...)
+	default:
+		lits := base
+		for _, iv := range ivs {
+			lits = append(lits, e.interval(d, iv[0], iv[1]))
+		}
+		e.add(f, lits...)
+	}
+}
+
+// interval returns a literal that implies "d is at a position in [low,
+// high)", shared by every requirement that needs it.
+func (e *encoder) interval(d *modVars, low, high int) z.Lit {
+	k := ivKey{d, low, high}
+	if y, ok := e.ivCache[k]; ok {
+		return y
+	}
+	y := e.g.Lit()
+	e.add(nil, y.Not(), e.ge(d, low))
+	e.add(nil, y.Not(), e.ge(d, high).Not())
+	e.ivCache[k] = y
+	return y
+}
+
+// encodeGroups adds R13: at most one enabled module per exclusive group.
+func (e *encoder) encodeGroups() {
+	byGroup := map[string][]*modVars{}
+	var names []string
+	for _, mv := range e.mods {
+		g := mv.v.m.ExclusiveGroup
+		if g == "" || (!e.explain && len(mv.dom) == 0) {
+			continue
+		}
+		if _, ok := byGroup[g]; !ok {
+			names = append(names, g)
+		}
+		byGroup[g] = append(byGroup[g], mv)
+	}
+	slices.Sort(names)
+	for _, g := range names {
+		members := byGroup[g]
+		if len(members) < 2 {
+			continue
+		}
+		var f *fact
+		if e.explain {
+			f = e.p.newFact(model.FactExclusiveGroup, nil)
+			f.group = g
+			for _, mv := range members {
+				f.members = append(f.members, mv.v)
+			}
+		}
+		e.atMostOne(f, members)
+	}
+}
+
+// atMostOne adds a sequential at-most-one constraint over the members'
+// "on" literals, guarded by f.
+func (e *encoder) atMostOne(f *fact, members []*modVars) {
+	if len(members) <= 6 {
+		for i, a := range members {
+			for _, b := range members[i+1:] {
+				e.add(f, e.on(a).Not(), e.on(b).Not())
+			}
+		}
+		return
+	}
+	prev := e.on(members[0])
+	for _, mv := range members[1:] {
+		e.add(f, prev.Not(), e.on(mv).Not())
+		next := e.g.Lit()
+		e.add(nil, prev.Not(), next)
+		e.add(nil, e.on(mv).Not(), next)
+		prev = next
+	}
+}

@@ -1,0 +1,129 @@
+package solver
+
+import (
+	"fmt"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// outcome is one module's final state, read from the optimal model.
+type outcome struct {
+	v      *view
+	sel    int // selected release index, -1 when off
+	action model.Action
+}
+
+func (s *session) resolved() (*model.Result, error) {
+	var outs []*outcome
+	s.final = map[*view]int{}
+	for _, mv := range s.fast.mods {
+		o := &outcome{v: mv.v, sel: s.fast.release(mv)}
+		s.final[mv.v] = o.sel
+		o.action = actionOf(o)
+		if o.action != model.ActionAbsent || mv.v.intent == intentDefaultOn {
+			outs = append(outs, o)
+		}
+	}
+	res := &model.Result{Status: model.StatusResolved}
+	for _, o := range outs {
+		mr, err := s.moduleResult(o)
+		if err != nil {
+			return nil, err
+		}
+		res.Modules = append(res.Modules, mr)
+	}
+	res.Plan = plan(outs)
+	res.Stats = s.stats()
+	return res, nil
+}
+
+func actionOf(o *outcome) model.Action {
+	v := o.v
+	switch {
+	case !v.before && o.sel < 0:
+		return model.ActionAbsent
+	case !v.before:
+		return model.ActionInstall
+	case o.sel < 0:
+		return model.ActionDisable
+	}
+	switch c := model.CompareVersions(v.rels[o.sel].Version, v.deployedVersion()); {
+	case c > 0:
+		return model.ActionUpdate
+	case c < 0:
+		return model.ActionDowngrade
+	}
+	return model.ActionKeep
+}
+
+// deployedVersion is the version running now; a built-in module runs at
+// the cluster's DKP version even when the request names a candidate.
+func (v *view) deployedVersion() model.Version {
+	if v.deployed < 0 {
+		return nil
+	}
+	if v.m.Embedded {
+		return v.deployedDKP
+	}
+	return v.rels[v.deployed].Version
+}
+
+func (s *session) moduleResult(o *outcome) (model.ModuleResult, error) {
+	v := o.v
+	mr := model.ModuleResult{Name: v.name, Action: o.action, FromVersion: model.VersionString(v.deployedVersion())}
+	if o.sel >= 0 {
+		mr.ToVersion = model.VersionString(v.rels[o.sel].Version)
+	}
+	if !v.noChannel {
+		mr.ChannelHead = model.VersionString(v.headVersion)
+	}
+	mr.Path = s.path(o)
+	if !s.cfg.explainHeldBack {
+		return mr, nil
+	}
+	why, err := s.heldBack(o)
+	mr.HeldBack = why
+	return mr, err
+}
+
+// path lists the update steps from the deployed version (or from the
+// chosen version, for an install) up to the head (R11, D14).
+func (s *session) path(o *outcome) []string {
+	v := o.v
+	if o.sel < 0 || v.m.Embedded || v.head < 0 {
+		return nil
+	}
+	var idx []int
+	from := v.deployed
+	if !v.before {
+		idx, from = []int{o.sel}, o.sel
+	}
+	switch {
+	case from >= v.head:
+	case s.p.sequential:
+		idx = append(idx, newStepper(v.rels, v.head).path(from, v.head)...)
+	default:
+		idx = append(idx, v.head)
+	}
+	out := make([]string, len(idx))
+	for i, r := range idx {
+		out[i] = v.rels[r].Version.String()
+	}
+	return out
+}
+
+// belowHead reports whether the outcome leaves the module below its head.
+func (o *outcome) belowHead() bool {
+	v := o.v
+	if o.sel < 0 {
+		return v.intent == intentDefaultOn
+	}
+	return v.headVersion != nil && model.CompareVersions(v.rels[o.sel].Version, v.headVersion) < 0
+}
+
+func releaseName(v *view, i int) string {
+	if i < 0 {
+		return "off"
+	}
+	return fmt.Sprintf("%s %s", v.name, v.rels[i].Version)
+}

@@ -1,0 +1,106 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// Option tunes one resolution.
+type Option func(*settings)
+
+type settings struct {
+	explainHeldBack bool
+	suggest         bool
+}
+
+// WithoutHeldBack skips the R17 search for what holds modules back, for
+// callers that need only the answer.
+func WithoutHeldBack() Option { return func(s *settings) { s.explainHeldBack = false } }
+
+// WithoutSuggestions skips verifying suggestions for unsatisfiable answers.
+func WithoutSuggestions() Option { return func(s *settings) { s.suggest = false } }
+
+// Solve resolves req against cat and the cluster's state. Bad input is an
+// error that wraps model.ErrInvalidInput; a request that cannot be met is
+// a Result with StatusUnsatisfiable and an explanation. ctx ends the solve
+// early with ctx.Err().
+func Solve(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, req *model.Request, opts ...Option) (*model.Result, error) {
+	start := time.Now()
+	cfg := settings{explainHeldBack: true, suggest: true}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if err := validate(cat, cluster, req); err != nil {
+		return nil, err
+	}
+	s := &session{ctx: ctx, cfg: cfg, p: newProblem(cat, cluster, req)}
+	res, err := s.run()
+	if err != nil {
+		return nil, err
+	}
+	res.Stats.SolveMicros = time.Since(start).Microseconds()
+	return res, nil
+}
+
+func validate(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) error {
+	switch {
+	case cat == nil:
+		return &model.FieldError{Field: "catalog", Err: model.ErrMissingField}
+	case cluster == nil:
+		return &model.FieldError{Field: "cluster", Err: model.ErrMissingField}
+	case req == nil:
+		return &model.FieldError{Field: "request", Err: model.ErrMissingField}
+	}
+	return errors.Join(cluster.Validate(cat), req.Validate(cat, cluster))
+}
+
+// session is one resolution: the fast encoding that finds the answer and,
+// built only when needed, the explain encoding that says why.
+type session struct {
+	ctx  context.Context
+	cfg  settings
+	p    *problem
+	fast *encoder
+	opt  *optimizer
+	expl *explainer
+	// final maps every encoded module to its selected release (-1: off).
+	final map[*view]int
+}
+
+func (s *session) run() (*model.Result, error) {
+	s.fast = newEncoder(s.p, false)
+	s.fast.encode()
+	s.opt = &optimizer{e: s.fast, ctx: s.ctx}
+	err := s.opt.run()
+	switch {
+	case errors.Is(err, errUnsat):
+		return s.unsatisfiable()
+	case err != nil:
+		return nil, err
+	}
+	return s.resolved()
+}
+
+// stats sums the work of every encoding this session built.
+func (s *session) stats() model.Stats {
+	st := model.Stats{Variables: int(s.fast.g.MaxVar()), Clauses: s.fast.clauses, Solves: s.fast.solves}
+	if s.expl != nil {
+		st.Variables += int(s.expl.e.g.MaxVar())
+		st.Clauses += s.expl.e.clauses
+		st.Solves += s.expl.e.solves
+	}
+	return st
+}
+
+// explainer returns the session's explain encoding, building it once.
+func (s *session) explainer() *explainer {
+	if s.expl == nil {
+		e := newEncoder(s.p, true)
+		e.encode()
+		s.expl = &explainer{e: e, ctx: s.ctx, prefs: map[*view]*fact{}}
+	}
+	return s.expl
+}

@@ -1,0 +1,285 @@
+package solver
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/Masterminds/semver/v3"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// change is one candidate suggestion and the edit of the inputs it stands for.
+type change struct {
+	sug   model.Suggestion
+	apply func(c *model.ClusterState, r *model.Request)
+}
+
+// suggest proposes, for the facts of a core, changes to the inputs that
+// make the request satisfiable. Each is verified by solving the changed
+// problem (D21); of alternatives for one fact, the smallest that works is
+// kept.
+func (s *session) suggest(core []*fact) ([]model.Suggestion, error) {
+	var out []model.Suggestion
+	seen := map[string]bool{}
+	for _, alts := range s.alternatives(core) {
+		sug, ok, err := s.firstWorking(alts)
+		if err != nil {
+			return nil, err
+		}
+		if ok && !seen[sug.Message] {
+			seen[sug.Message] = true
+			out = append(out, sug)
+		}
+	}
+	return out, nil
+}
+
+// alternatives lists the groups of alternative changes for a core. The
+// platform upgrades of all facts form one group per platform, lowest
+// version first, so that only the smallest upgrade that works is named.
+func (s *session) alternatives(core []*fact) [][]change {
+	var groups [][]change
+	upgrades := map[model.SuggestionKind][]change{}
+	for _, f := range chainOrder(core) {
+		for _, alts := range s.changesFor(f) {
+			if len(alts) > 0 && isUpgrade(alts[0].sug.Kind) {
+				upgrades[alts[0].sug.Kind] = append(upgrades[alts[0].sug.Kind], alts...)
+				continue
+			}
+			groups = append(groups, alts)
+		}
+	}
+	for _, kind := range []model.SuggestionKind{model.SuggestUpgradeKubernetes, model.SuggestUpgradeDeckhouse} {
+		alts := upgrades[kind]
+		slices.SortStableFunc(alts, func(a, b change) int {
+			return model.CompareVersions(model.MustParseVersion(a.sug.Version), model.MustParseVersion(b.sug.Version))
+		})
+		alts = slices.CompactFunc(alts, func(a, b change) bool { return a.sug.Version == b.sug.Version })
+		if len(alts) > 0 {
+			groups = append(groups, alts)
+		}
+	}
+	return groups
+}
+
+func isUpgrade(k model.SuggestionKind) bool {
+	return k == model.SuggestUpgradeKubernetes || k == model.SuggestUpgradeDeckhouse
+}
+
+// firstWorking tries alternatives in order and returns the first that
+// makes the request satisfiable.
+func (s *session) firstWorking(alts []change) (model.Suggestion, bool, error) {
+	for _, c := range alts {
+		cluster, req := s.p.cluster.Clone(), s.p.req.Clone()
+		c.apply(cluster, req)
+		res, err := Solve(s.ctx, s.p.cat, cluster, req, WithoutHeldBack(), WithoutSuggestions())
+		if errors.Is(err, model.ErrInvalidInput) {
+			continue // the change contradicts the request itself
+		}
+		if err != nil {
+			return model.Suggestion{}, false, err
+		}
+		if res.Status == model.StatusResolved {
+			return finishSuggestion(c.sug, res), true, nil
+		}
+	}
+	return model.Suggestion{}, false, nil
+}
+
+// finishSuggestion adds what the verifying answer shows, such as the
+// version an update reaches.
+func finishSuggestion(sug model.Suggestion, res *model.Result) model.Suggestion {
+	if sug.Kind != model.SuggestUpdateModule {
+		return sug
+	}
+	for _, m := range res.Modules {
+		if m.Name == sug.Module {
+			sug.Version = m.ToVersion
+			sug.Message = fmt.Sprintf("update module %s to %s (add it to request.update)", m.Name, m.ToVersion)
+		}
+	}
+	return sug
+}
+
+// changesFor lists, for one fact, groups of alternative changes.
+func (s *session) changesFor(f *fact) [][]change {
+	switch f.kind {
+	case model.FactKubernetesRequirement:
+		return [][]change{s.upgrades(model.SuggestUpgradeKubernetes, f.cons, s.p.kubernetes)}
+	case model.FactDeckhouseRequirement:
+		return [][]change{s.upgrades(model.SuggestUpgradeDeckhouse, f.cons, model.Core(s.p.deckhouse))}
+	case model.FactModuleRequirement:
+		if s.p.view(f.dep).m.Embedded {
+			return [][]change{s.upgrades(model.SuggestUpgradeDeckhouse, f.cons, model.Core(s.p.deckhouse))}
+		}
+	case model.FactClusterEnabled:
+		return [][]change{{disableChange(f.v.name)}}
+	case model.FactClusterDisabled:
+		return [][]change{{enableChange(f.v.name)}}
+	case model.FactNotEnabled:
+		return [][]change{{enableChange(f.v.name)}, {autoEnableChange(f.v.name)}}
+	case model.FactKeepVersion:
+		return [][]change{{updateChange(f.v.name)}}
+	case model.FactUpdateStep:
+		return [][]change{{directChange()}}
+	case model.FactChannelHead:
+		return [][]change{channelChanges(f.v)}
+	case model.FactEdition:
+		return [][]change{editionChanges(f.v, s.p.cluster.Edition)}
+	case model.FactPrerelease:
+		return [][]change{prereleasePins(f.v, f.rels)}
+	}
+	return nil
+}
+
+// upgrades lists platform upgrades to the versions a constraint names,
+// lowest first, that satisfy it and are above the current version.
+func (s *session) upgrades(kind model.SuggestionKind, c *model.Constraint, current model.Version) []change {
+	what := map[model.SuggestionKind]string{model.SuggestUpgradeKubernetes: "Kubernetes", model.SuggestUpgradeDeckhouse: "DKP"}[kind]
+	var out []change
+	for _, v := range boundsAbove(c, current) {
+		v := v
+		out = append(out, change{
+			sug: model.Suggestion{Kind: kind, Version: v.String(), Message: fmt.Sprintf("upgrade %s to at least %s", what, v)},
+			apply: func(_ *model.ClusterState, r *model.Request) {
+				if kind == model.SuggestUpgradeKubernetes {
+					r.Platform.Kubernetes = v
+				} else {
+					r.Platform.Deckhouse = v
+				}
+			},
+		})
+	}
+	return out
+}
+
+var versionInText = regexp.MustCompile(`v?[0-9]+(\.[0-9]+){0,2}`)
+
+// boundsAbove reads the versions a constraint's text names, and the next
+// patch of each, keeping those above current that satisfy it, ascending.
+func boundsAbove(c *model.Constraint, current model.Version) []model.Version {
+	var out []model.Version
+	for _, text := range versionInText.FindAllString(c.Range(), -1) {
+		v, err := model.ParseVersion(text)
+		if err != nil {
+			continue
+		}
+		for _, cand := range []model.Version{v, semver.New(v.Major(), v.Minor(), v.Patch()+1, "", "")} {
+			if cand.GreaterThan(current) && c.Allows(cand) && !slices.ContainsFunc(out, cand.Equal) {
+				out = append(out, cand)
+			}
+		}
+	}
+	slices.SortFunc(out, model.CompareVersions)
+	return out
+}
+
+func disableChange(name string) change {
+	return change{
+		sug: model.Suggestion{Kind: model.SuggestDisableModule, Module: name, Message: fmt.Sprintf("disable module %s", name)},
+		apply: func(_ *model.ClusterState, r *model.Request) {
+			r.Enable = slices.DeleteFunc(r.Enable, func(n string) bool { return n == name })
+			delete(r.Pin, name)
+			r.Disable = append(r.Disable, name)
+		},
+	}
+}
+
+func enableChange(name string) change {
+	return change{
+		sug: model.Suggestion{Kind: model.SuggestEnableModule, Module: name, Message: fmt.Sprintf("enable module %s", name)},
+		apply: func(_ *model.ClusterState, r *model.Request) {
+			r.Disable = slices.DeleteFunc(r.Disable, func(n string) bool { return n == name })
+			r.Enable = append(r.Enable, name)
+		},
+	}
+}
+
+func autoEnableChange(name string) change {
+	return change{
+		sug:   model.Suggestion{Kind: model.SuggestAutoEnable, Module: name, Message: fmt.Sprintf("set autoEnable: true, so that %s can be enabled as a dependency", name)},
+		apply: func(_ *model.ClusterState, r *model.Request) { r.AutoEnable = true },
+	}
+}
+
+func updateChange(name string) change {
+	return change{
+		sug:   model.Suggestion{Kind: model.SuggestUpdateModule, Module: name, Message: fmt.Sprintf("update module %s", name)},
+		apply: func(_ *model.ClusterState, r *model.Request) { r.Update = append(r.Update, name) },
+	}
+}
+
+func directChange() change {
+	return change{
+		sug:   model.Suggestion{Kind: model.SuggestDirectStrategy, Message: "set strategy: direct, so that updates may skip the sequential steps"},
+		apply: func(_ *model.ClusterState, r *model.Request) { r.Strategy = model.StrategyDirect },
+	}
+}
+
+// channelChanges lists switches to less stable channels with newer heads.
+func channelChanges(v *view) []change {
+	var out []change
+	for i := len(model.Channels) - 1; i >= 0; i-- {
+		ch := model.Channels[i]
+		head, ok := v.m.Channels[ch]
+		if !ok || ch == v.channel || (v.headVersion != nil && !v.noChannel && !head.GreaterThan(v.headVersion)) {
+			continue
+		}
+		name := v.name
+		out = append(out, change{
+			sug: model.Suggestion{Kind: model.SuggestChangeChannel, Module: name, Version: head.String(),
+				Message: fmt.Sprintf("switch module %s to channel %s (head %s)", name, ch, head)},
+			apply: func(c *model.ClusterState, _ *model.Request) {
+				st := c.Modules[name]
+				st.Channel = ch
+				c.Modules[name] = st
+			},
+		})
+	}
+	return out
+}
+
+// editionChanges lists the editions where the module is available.
+func editionChanges(v *view, current string) []change {
+	var eds []string
+	for _, r := range v.rels {
+		if a := v.m.Access(r); a != nil {
+			for ed := range a.Editions {
+				if ok, _ := a.For(ed); ok && ed != model.DefaultEdition && ed != current && !slices.Contains(eds, ed) {
+					eds = append(eds, ed)
+				}
+			}
+		}
+	}
+	slices.Sort(eds)
+	out := make([]change, 0, len(eds))
+	for _, ed := range eds {
+		out = append(out, change{
+			sug:   model.Suggestion{Kind: model.SuggestChangeEdition, Module: v.name, Message: fmt.Sprintf("use edition %s, where %s is available", ed, v.name)},
+			apply: func(c *model.ClusterState, _ *model.Request) { c.Edition = ed },
+		})
+	}
+	return out
+}
+
+// prereleasePins lists pins to the prereleases of a fact, newest first.
+func prereleasePins(v *view, rels []int) []change {
+	var out []change
+	for i := len(rels) - 1; i >= 0; i-- {
+		ver, name := v.rels[rels[i]].Version, v.name
+		out = append(out, change{
+			sug: model.Suggestion{Kind: model.SuggestPinModule, Module: name, Version: ver.String(),
+				Message: fmt.Sprintf("pin %s to %s (request.pin)", name, ver)},
+			apply: func(_ *model.ClusterState, r *model.Request) {
+				if r.Pin == nil {
+					r.Pin = map[string]model.Version{}
+				}
+				r.Pin[name] = ver
+			},
+		})
+	}
+	return out
+}

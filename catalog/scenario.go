@@ -92,7 +92,7 @@ func (fs *fileScenario) build(sc *Scenario, path string) error {
 	case fs.CatalogFile != "" && fs.Catalog.Kind != 0:
 		return &ParseError{File: path, Line: fs.Catalog.Line, Err: fmt.Errorf("%w: give catalog or catalogFile, not both", model.ErrInvalidInput)}
 	case fs.CatalogFile != "":
-		sc.Catalog, sc.Report, err = Load(filepath.Join(filepath.Dir(path), fs.CatalogFile))
+		sc.Catalog, sc.Report, err = Load(relativeTo(path, fs.CatalogFile))
 	case fs.Catalog.Kind != 0:
 		sc.Catalog, sc.Report, err = parseFile(path, &fs.Catalog)
 	default:
@@ -112,4 +112,13 @@ func (fs *fileScenario) build(sc *Scenario, path string) error {
 		sc.Request, err = requestFromNode(path, &fs.Request)
 	}
 	return err
+}
+
+// relativeTo resolves target against the folder of file, unless it is
+// absolute.
+func relativeTo(file, target string) string {
+	if filepath.IsAbs(target) {
+		return target
+	}
+	return filepath.Join(filepath.Dir(file), target)
 }

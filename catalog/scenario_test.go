@@ -83,3 +83,9 @@ func TestLoadScenarioErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestRelativeTo(t *testing.T) {
+	assert.Equal(t, filepath.Join("a", "b", "c.yaml"), relativeTo(filepath.Join("a", "s.yaml"), filepath.Join("b", "c.yaml")))
+	abs := filepath.Join(t.TempDir(), "c.yaml")
+	assert.Equal(t, abs, relativeTo(filepath.Join("a", "s.yaml"), abs), "an absolute catalogFile stays as it is")
+}

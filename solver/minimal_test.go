@@ -1,0 +1,65 @@
+package solver
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modsolver/modsolver/catalog"
+	"github.com/modsolver/modsolver/internal/shared"
+	"github.com/modsolver/modsolver/model"
+)
+
+// TestExplanationsAreMinimal proves R16 and D19 for every unsatisfiable
+// scenario: the facts an answer lists are, on their own, unsatisfiable,
+// and removing any one of them makes the problem satisfiable. The proof
+// runs on a fresh explain encoding, with the answer's facts found again
+// by what they say, so it does not trust the code that chose them.
+func TestExplanationsAreMinimal(t *testing.T) {
+	dirs := []string{filepath.Join("..", "testdata", "scenarios")}
+	t.Run("shared", func(t *testing.T) { dirs = append(dirs, shared.Path(t, "scenarios")) })
+	checked := 0
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+		require.NoError(t, err)
+		for _, file := range files {
+			sc, err := catalog.LoadScenario(file)
+			if sc.Expect.Error {
+				continue // bad input has no answer to explain
+			}
+			require.NoError(t, err, file)
+			res, err := Solve(context.Background(), sc.Catalog, sc.Cluster, sc.Request)
+			require.NoError(t, err, file)
+			if res.Status != model.StatusUnsatisfiable {
+				continue
+			}
+			checked++
+			t.Run(filepath.Base(file), func(t *testing.T) { checkMinimal(t, sc, res) })
+		}
+	}
+	assert.Positive(t, checked, "no unsatisfiable scenario was checked")
+}
+
+func checkMinimal(t *testing.T, sc *catalog.Scenario, res *model.Result) {
+	ctx := context.Background()
+	s := &session{ctx: ctx, p: newProblem(sc.Catalog, sc.Cluster, sc.Request)}
+	x := s.explainer()
+	var core []*fact
+	for _, want := range res.Explanation.Facts {
+		i := slices.IndexFunc(x.inputFacts(), func(f *fact) bool { return s.p.toModel(f) == want })
+		require.GreaterOrEqual(t, i, 0, "the answer's fact %q is not one of the problem's facts", want.Message)
+		core = append(core, x.inputFacts()[i])
+	}
+	ok, err := x.e.solve(ctx, x.assume(nil, core))
+	require.NoError(t, err)
+	require.False(t, ok, "the answer's facts alone must be unsatisfiable")
+	for i, f := range core {
+		ok, err := x.e.solve(ctx, x.assume(nil, slices.Delete(slices.Clone(core), i, i+1)))
+		require.NoError(t, err)
+		assert.True(t, ok, "without %q the rest must be satisfiable (the set is not minimal)", s.p.toModel(f).Message)
+	}
+}

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/go-air/gini/z"
@@ -47,37 +48,61 @@ func (s *session) nextAllowed(v *view, sel int) int {
 	return -1
 }
 
-// staticReason names the static facts that forbid every release between
-// the chosen one and the head.
+// staticReason names the static facts that forbid releases between the
+// chosen one and the head; the background facts (see whyNot) only when
+// no other fact does.
 func (s *session) staticReason(v *view, sel int) string {
-	var msgs []string
-	for _, f := range v.statics {
-		for _, r := range f.rels {
-			if r > sel && r <= v.head {
+	background, facts := splitBackground(v.statics)
+	for _, group := range [][]*fact{facts, background} {
+		var msgs []string
+		for _, f := range group {
+			if slices.ContainsFunc(f.rels, func(r int) bool { return r > sel && r <= v.head }) {
 				msgs = append(msgs, s.p.message(f))
-				break
 			}
 		}
+		if len(msgs) > 0 {
+			return strings.Join(msgs, "; ")
+		}
 	}
-	return strings.Join(msgs, "; ")
+	return ""
 }
 
 // whyNot explains why module v cannot be at release rel or newer (rel 0:
 // cannot be on), given the facts and, if the facts alone allow it, the
-// choices of the modules that R14 served first.
+// choices of the modules that R14 served first. The channel head and the
+// prerelease policy are background: they are named only when nothing
+// else explains the answer, since the head is the very bound that the
+// question is about.
 func (s *session) whyNot(v *view, rel int) (string, error) {
 	x := s.explainer()
 	mv := x.e.byName[v.name]
 	q := x.query(x.e.ge(mv, mv.pos[rel]))
-	facts := x.inputFacts()
+	background, facts := splitBackground(x.inputFacts())
 	for _, prefs := range [][]*view{nil, s.servedBefore(v), s.others(v)} {
 		cands := append(x.preferences(prefs, s.final), facts...)
-		core, err := x.minimalCore([]z.Lit{q}, cands)
+		core, err := x.minimalCore(x.assume([]z.Lit{q}, background), cands)
+		if err == nil && core != nil && len(core) == 0 {
+			// The background alone explains it.
+			core, err = x.minimalCore([]z.Lit{q}, append(cands, background...))
+		}
 		if err != nil || core != nil {
 			return s.p.sentences(core), err
 		}
 	}
 	return "", fmt.Errorf("internal error: nothing holds %s back from %s", v.name, v.rels[rel].Version)
+}
+
+// splitBackground separates the channel-head and prerelease facts from
+// the others, keeping the order of each.
+func splitBackground(facts []*fact) (background, rest []*fact) {
+	for _, f := range facts {
+		if f.kind == model.FactChannelHead || f.kind == model.FactPrerelease {
+			background = append(background, f)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	return background, rest
 }
 
 // servedBefore lists the modules R14 level 4 maximised before v.

@@ -53,7 +53,10 @@ func (p *problem) moduleMessage(f *fact) string {
 	case model.FactUpdateStep:
 		return p.stepMessage(v, rels)
 	case model.FactEdition:
-		return fmt.Sprintf("%s %s is not available in edition %s", v.name, rels, orNone(p.cluster.Edition))
+		if p.cluster.Edition == "" {
+			return fmt.Sprintf("%s %s is not available by default (the cluster names no edition)", v.name, rels)
+		}
+		return fmt.Sprintf("%s %s is not available in edition %s", v.name, rels, p.cluster.Edition)
 	case model.FactMissingModule:
 		return fmt.Sprintf("%s %s requires %s, which is not in the catalog: dependency '%s' not found", v.name, rels, f.dep, f.dep)
 	case model.FactPrerelease:
@@ -81,8 +84,13 @@ func channelMessage(v *view, rels string) string {
 
 func (p *problem) stepMessage(v *view, rels string) string {
 	st := newStepper(v.rels, v.head)
+	next := releasesText(v, st.targets(v.deployed))
+	if next == "" {
+		return fmt.Sprintf("%s updates one step at a time from %s (sequential update rule), and no release is one step away; %s must wait for a from-to rule or strategy: direct",
+			v.name, v.deployedVersion(), rels)
+	}
 	return fmt.Sprintf("%s updates one step at a time from %s (sequential update rule): the next step is %s, and the path to the head is %s; %s must wait",
-		v.name, v.deployedVersion(), orNone(releasesText(v, st.targets(v.deployed))), orNone(pathText(v, st.path(v.deployed, v.head))), rels)
+		v.name, v.deployedVersion(), next, pathText(v, st.path(v.deployed, v.head)), rels)
 }
 
 func pathText(v *view, rels []int) string {
@@ -223,9 +231,3 @@ func viewNames(vs []*view) []string {
 	return out
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "(none)"
-	}
-	return s
-}

@@ -230,4 +230,3 @@ func viewNames(vs []*view) []string {
 	}
 	return out
 }
-

@@ -9,9 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/modsolver/modsolver/model"
@@ -84,7 +84,7 @@ func run(ctx context.Context, args []string, out, errOut io.Writer) int {
 }
 
 func help(args []string, out, errOut io.Writer) int {
-	if len(args) == 0 {
+	if len(args) == 0 || slices.Contains([]string{"help", "-h", "--help", "-help"}, args[0]) {
 		fmt.Fprint(out, usage)
 		return exitResolved
 	}
@@ -101,13 +101,11 @@ func help(args []string, out, errOut io.Writer) int {
 // code its kind calls for.
 func fail(errOut io.Writer, err error) int {
 	fmt.Fprintf(errOut, "modsolver: %v\n", err)
-	var pathErr *fs.PathError
-	switch {
-	case errors.Is(err, model.ErrInvalidInput), errors.As(err, &pathErr), errors.Is(err, errUsage):
+	if errors.Is(err, model.ErrInvalidInput) || errors.Is(err, errUsage) {
 		return exitBadInput
 	}
 	return exitNoAnswer
 }
 
 // errUsage marks a command line that cannot be run as given.
-var errUsage = errors.New("usage")
+var errUsage = errors.New("bad command line")

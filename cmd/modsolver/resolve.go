@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -52,7 +53,7 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.StringVar(&f.output, "o", "table", "output `format`: table or json")
 	fs.DurationVar(&f.timeout, "timeout", time.Minute, "give up after this `duration`")
 	fs.BoolVar(&f.noTiming, "no-timing", false, "leave stats.solveMicros out, so that runs compare byte for byte")
-	if code, done := parseFlags(fs, args, out); done {
+	if code, done := parseFlags(fs, args, out, errOut); done {
 		return code
 	}
 	in, err := f.inputs(errOut)
@@ -62,6 +63,9 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	res, err := solver.Solve(ctx, in.cat, in.cluster, in.req)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("no answer within --timeout %s: %w", f.timeout, err)
+	}
 	if err != nil {
 		return fail(errOut, err)
 	}
@@ -77,21 +81,26 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	return exitResolved
 }
 
-// parseFlags parses args; done is true when the command should stop with code.
-func parseFlags(fs *flag.FlagSet, args []string, out io.Writer) (code int, done bool) {
+// parseFlags parses args; done is true when the command should stop with
+// code. Help goes to out; a bad flag is one line on errOut with a hint.
+func parseFlags(fs *flag.FlagSet, args []string, out, errOut io.Writer) (code int, done bool) {
+	usage := fs.Usage
+	fs.Usage = func() {} // printed below, once, where it belongs
+	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)
+	fs.Usage = usage
 	switch {
-	case err == flag.ErrHelp:
+	case errors.Is(err, flag.ErrHelp):
 		fs.SetOutput(out)
 		fs.Usage()
 		return exitResolved, true
-	case err != nil:
-		return exitBadInput, true
-	case fs.NArg() > 0:
-		fmt.Fprintf(fs.Output(), "modsolver %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return exitBadInput, true
+	case err == nil && fs.NArg() > 0:
+		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case err == nil:
+		return 0, false
 	}
-	return 0, false
+	fmt.Fprintf(errOut, "modsolver %s: %v\nRun 'modsolver %s --help' for usage.\n", fs.Name(), err, fs.Name())
+	return exitBadInput, true
 }
 
 type inputs struct {
@@ -102,6 +111,9 @@ type inputs struct {
 
 // inputs loads what the flags name.
 func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
+	if f.timeout <= 0 {
+		return nil, fmt.Errorf("%w: --timeout %s: want a positive duration", errUsage, f.timeout)
+	}
 	if f.output != "table" && f.output != "json" {
 		return nil, fmt.Errorf("%w: -o %q: want table or json", errUsage, f.output)
 	}

@@ -1,0 +1,228 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+func resolvedResult() *model.Result {
+	return &model.Result{
+		Status: model.StatusResolved,
+		Modules: []model.ModuleResult{
+			{Name: "console", Action: model.ActionInstall, ToVersion: "1.3.1", ChannelHead: "1.3.1", Path: []string{"1.3.1"}},
+			{Name: "log-shipper", Action: model.ActionKeep, FromVersion: "1.72.4", ToVersion: "1.72.4", ChannelHead: "1.72.4"},
+			{
+				Name: "sds-replicated-volume", Action: model.ActionUpdate, FromVersion: "0.7.4", ToVersion: "0.8.1",
+				ChannelHead: "0.9.2", Path: []string{"0.8.1", "0.9.2"},
+				HeldBack: "sds-replicated-volume 0.9.2 is the next step after 0.8.1",
+			},
+			{Name: "stronghold", Action: model.ActionDisable, FromVersion: "1.11.1"},
+		},
+		Plan: []model.PlanStep{
+			{Module: "log-shipper", Action: model.ActionKeep, FromVersion: "1.72.4", ToVersion: "1.72.4"},
+			{Module: "sds-replicated-volume", Action: model.ActionUpdate, FromVersion: "0.7.4", ToVersion: "0.8.1"},
+			{Module: "console", Action: model.ActionInstall, ToVersion: "1.3.1"},
+			{Module: "stronghold", Action: model.ActionDisable, FromVersion: "1.11.1"},
+		},
+		Stats: model.Stats{Variables: 142, Clauses: 117, Solves: 4, SolveMicros: 681},
+	}
+}
+
+func unsatisfiableResult() *model.Result {
+	return &model.Result{
+		Status: model.StatusUnsatisfiable,
+		Explanation: &model.Explanation{
+			Summary: "the request cannot be met: observability needs a newer Kubernetes",
+			Facts: []model.Fact{
+				{Kind: model.FactRequestEnable, Module: "observability", Message: "the request enables observability"},
+				{
+					Kind: model.FactKubernetesRequirement, Module: "observability", Version: "0.4.1", Constraint: ">= 1.31",
+					Message: "observability 0.4.1 requires kubernetes >= 1.31: 1.30.8 is less than 1.31",
+				},
+				{Kind: model.FactExclusiveGroup, Message: "at most one module of group cni may be enabled"},
+			},
+			Suggestions: []model.Suggestion{
+				{Kind: model.SuggestUpgradeKubernetes, Version: "1.31.0", Message: "upgrade Kubernetes to at least 1.31.0"},
+				{Kind: model.SuggestDisableModule, Module: "observability", Message: "do not enable observability"},
+			},
+		},
+		Stats: model.Stats{Variables: 10, Clauses: 20, Solves: 3},
+	}
+}
+
+func render(t *testing.T, res *model.Result) string {
+	t.Helper()
+	var buf bytes.Buffer
+	require.NoError(t, Result(&buf, res))
+	return buf.String()
+}
+
+// row returns the first line of out that starts with the given first
+// column, split into whitespace-separated fields.
+func row(t *testing.T, out, first string) []string {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == first {
+			return f
+		}
+	}
+	require.Failf(t, "no row", "no line starts with %q in:\n%s", first, out)
+	return nil
+}
+
+// lineIndex is the index of the first line of out that starts with prefix,
+// or -1.
+func lineIndex(out, prefix string) int {
+	for i, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, prefix) {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestResultResolvedModules(t *testing.T) {
+	out := render(t, resolvedResult())
+	require.True(t, strings.HasPrefix(out, "status: resolved\n"), "output:\n%s", out)
+	assert.Equal(t, []string{"MODULE", "ACTION", "FROM", "TO", "HEAD", "PATH", "HELD", "BACK"}, row(t, out, "MODULE"))
+	tests := []struct {
+		module string
+		want   []string // the fields of the module's row
+	}{
+		{"console", []string{"console", "install", "-", "1.3.1", "1.3.1", "1.3.1"}},
+		{"log-shipper", []string{"log-shipper", "keep", "1.72.4", "1.72.4", "1.72.4", "-"}},
+		{"sds-replicated-volume", append([]string{"sds-replicated-volume", "update", "0.7.4", "0.8.1", "0.9.2", "0.8.1", "→", "0.9.2"},
+			strings.Fields("sds-replicated-volume 0.9.2 is the next step after 0.8.1")...)},
+		{"stronghold", []string{"stronghold", "disable", "1.11.1", "-", "-", "-"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.module, func(t *testing.T) {
+			assert.Equal(t, tc.want, row(t, out, tc.module))
+		})
+	}
+	assert.NotContains(t, out, "why:")
+	assert.NotContains(t, out, "suggestions")
+	assert.True(t, strings.HasSuffix(out, "\n142 variables, 117 clauses, 4 solves, 681 µs\n"), "output:\n%s", out)
+}
+
+func TestResultPlanIsNumberedInOrder(t *testing.T) {
+	res := resolvedResult()
+	out := render(t, res)
+	header := lineIndex(out, "STEP")
+	require.GreaterOrEqual(t, header, 0, "no plan table in:\n%s", out)
+	assert.Greater(t, header, lineIndex(out, "MODULE"), "the plan follows the modules")
+	assert.Equal(t, []string{"STEP", "MODULE", "ACTION", "FROM", "TO"}, strings.Fields(strings.Split(out, "\n")[header]))
+
+	lines := strings.Split(out, "\n")[header+1:]
+	want := [][]string{
+		{"1", "log-shipper", "keep", "1.72.4", "1.72.4"},
+		{"2", "sds-replicated-volume", "update", "0.7.4", "0.8.1"},
+		{"3", "console", "install", "-", "1.3.1"},
+		{"4", "stronghold", "disable", "1.11.1", "-"},
+	}
+	require.GreaterOrEqual(t, len(lines), len(want))
+	for i, w := range want {
+		assert.Equal(t, w, strings.Fields(lines[i]), "plan step %d", i+1)
+	}
+	assert.Empty(t, strings.TrimSpace(lines[len(want)]), "a blank line ends the plan")
+}
+
+func TestResultUnsatisfiable(t *testing.T) {
+	out := render(t, unsatisfiableResult())
+	require.True(t, strings.HasPrefix(out, "status: unsatisfiable\n"), "output:\n%s", out)
+	assert.Contains(t, out, "\nwhy: the request cannot be met: observability needs a newer Kubernetes\n")
+	assert.Equal(t, []string{"FACT", "MODULE", "MESSAGE"}, row(t, out, "FACT"))
+	tests := []struct {
+		kind string
+		want []string
+	}{
+		{"request-enable", strings.Fields("request-enable observability the request enables observability")},
+		{"kubernetes-requirement", strings.Fields("kubernetes-requirement observability observability 0.4.1 requires kubernetes >= 1.31: 1.30.8 is less than 1.31")},
+		{"exclusive-group", strings.Fields("exclusive-group - at most one module of group cni may be enabled")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.kind, func(t *testing.T) {
+			assert.Equal(t, tc.want, row(t, out, tc.kind))
+		})
+	}
+	assert.Contains(t, out, "\nsuggestions (each works on its own):\n"+
+		"  - upgrade Kubernetes to at least 1.31.0\n"+
+		"  - do not enable observability\n")
+	// No modules or plan were given, so neither table is printed.
+	assert.Equal(t, -1, lineIndex(out, "MODULE  "))
+	assert.Equal(t, -1, lineIndex(out, "STEP"))
+	assert.True(t, strings.HasSuffix(out, "\n10 variables, 20 clauses, 3 solves, 0 µs\n"), "output:\n%s", out)
+}
+
+func TestResultExplanationWithoutSuggestions(t *testing.T) {
+	res := unsatisfiableResult()
+	res.Explanation.Suggestions = nil
+	out := render(t, res)
+	assert.Contains(t, out, "request-enable")
+	assert.NotContains(t, out, "suggestions")
+}
+
+func TestResultMinimal(t *testing.T) {
+	assert.Equal(t, "status: unspecified\n\n0 variables, 0 clauses, 0 solves, 0 µs\n", render(t, &model.Result{}))
+}
+
+// failingWriter accepts limit bytes, then fails every write.
+type failingWriter struct {
+	limit int
+	n     int
+	calls int
+}
+
+var errWrite = errors.New("disk full")
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	w.calls++
+	if w.n+len(p) > w.limit {
+		k := max(w.limit-w.n, 0)
+		w.n += k
+		return k, errWrite
+	}
+	w.n += len(p)
+	return len(p), nil
+}
+
+func TestResultWriteError(t *testing.T) {
+	full := map[string]int{}
+	for name, res := range map[string]*model.Result{"resolved": resolvedResult(), "unsatisfiable": unsatisfiableResult()} {
+		var buf bytes.Buffer
+		require.NoError(t, Result(&buf, res))
+		full[name] = buf.Len()
+	}
+	tests := []struct {
+		name  string
+		res   *model.Result
+		limit int
+	}{
+		{"resolved, first write fails", resolvedResult(), 0},
+		{"resolved, fails in the module table", resolvedResult(), 40},
+		{"resolved, fails in the plan", resolvedResult(), full["resolved"] - 120},
+		{"resolved, fails on the stats line", resolvedResult(), full["resolved"] - 5},
+		{"unsatisfiable, fails in the facts", unsatisfiableResult(), 80},
+		{"unsatisfiable, fails in the suggestions", unsatisfiableResult(), full["unsatisfiable"] - 80},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &failingWriter{limit: tc.limit}
+			err := Result(w, tc.res)
+			require.ErrorIs(t, err, errWrite)
+			assert.LessOrEqual(t, w.n, tc.limit)
+		})
+	}
+	t.Run("stops writing after the first error", func(t *testing.T) {
+		w := &failingWriter{limit: 0}
+		require.ErrorIs(t, Result(w, resolvedResult()), errWrite)
+		assert.Equal(t, 1, w.calls)
+	})
+}

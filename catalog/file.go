@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"go.yaml.in/yaml/v3"
@@ -188,11 +189,7 @@ func (p place) platform(field string, text *string) (*model.Constraint, error) {
 
 // dependencies parses module requirements, sorted by module name.
 func (p place) dependencies(deps map[string]string) ([]model.Dependency, error) {
-	names := make([]string, 0, len(deps))
-	for name := range deps {
-		names = append(names, name)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(deps))
 	out := make([]model.Dependency, 0, len(names))
 	for _, name := range names {
 		c, err := p.constraint("modules."+name, deps[name])

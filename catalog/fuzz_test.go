@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/modsolver/modsolver/model"
@@ -38,6 +40,35 @@ func FuzzParseState(f *testing.F) {
 			if err := parse("fuzz.yaml", data); err != nil && !errors.Is(err, model.ErrInvalidInput) {
 				t.Fatalf("error is not an input error: %v", err)
 			}
+		}
+	})
+}
+
+// FuzzLoadDir fuzzes the DKP module-source loader: data becomes one
+// release's module.yaml and one built-in module's module.yaml.
+func FuzzLoadDir(f *testing.F) {
+	f.Add([]byte("name: a\nweight: 910\nrequirements:\n  deckhouse: '>= 1.74'\n  bootstrapped: true\n  modules: {b: '!optional'}\n"))
+	f.Add([]byte("requirements: {user-authz: '>= 0.0.0'}\naccessibility: {editions: {_default: {available: true, enabledInBundles: [Default]}}}\n"))
+	f.Add([]byte("update: {versions: [{from: '1.1', to: '1.4'}]}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		root := t.TempDir()
+		for _, dir := range []string{filepath.Join(root, "external", "a", "v1.0.0"), filepath.Join(root, "embedded", "b")} {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "module.yaml"), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cat, rep, err := LoadDir(root)
+		if err != nil {
+			if !errors.Is(err, model.ErrInvalidInput) {
+				t.Fatalf("error is not an input error: %v", err)
+			}
+			return
+		}
+		if rep.Modules != cat.Len() {
+			t.Fatalf("report counts %d modules, catalog has %d", rep.Modules, cat.Len())
 		}
 	})
 }

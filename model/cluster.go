@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -39,12 +40,7 @@ func (s ModuleState) Off() bool { return s.Enabled != nil && !*s.Enabled }
 
 // ModuleNames returns the names the cluster configures, sorted.
 func (c *ClusterState) ModuleNames() []string {
-	names := make([]string, 0, len(c.Modules))
-	for n := range c.Modules {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(c.Modules))
 }
 
 // Validate checks the cluster state against the catalog: versions are set,

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -44,12 +45,7 @@ type Platform struct {
 
 // PinnedNames returns the pinned modules, sorted.
 func (r *Request) PinnedNames() []string {
-	names := make([]string, 0, len(r.Pin))
-	for n := range r.Pin {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(r.Pin))
 }
 
 // Validate checks the request against the catalog and the cluster state:

@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -161,12 +162,15 @@ func (m *Module) normalize() InputErrors {
 	if m.Embedded && len(m.Releases) > 0 {
 		errs = append(errs, fieldErr(field+".releases", ErrInvalidValue, "built-in module %s cannot list releases: its version is the DKP version", m.Name))
 	}
-	for ch := range m.Channels {
-		if !IsChannel(ch) {
+	slices.SortFunc(m.Releases, func(a, b *Release) int { return CompareVersions(a.Version, b.Version) })
+	for _, ch := range slices.Sorted(maps.Keys(m.Channels)) {
+		switch {
+		case !IsChannel(ch):
 			errs = append(errs, fieldErr(field+".channels", ErrInvalidValue, "unknown channel %q (want one of %v)", ch, Channels))
+		case !m.Embedded && m.Release(m.Channels[ch]) == nil:
+			errs = append(errs, fieldErr(field+".channels."+ch, ErrUnknownVersion, "channel %s points at %s, which is not a release of %s", ch, m.Channels[ch], m.Name))
 		}
 	}
-	slices.SortFunc(m.Releases, func(a, b *Release) int { return CompareVersions(a.Version, b.Version) })
 	for i, r := range m.Releases {
 		if i > 0 && SameVersion(m.Releases[i-1].Version, r.Version) {
 			errs = append(errs, fieldErr(field+".releases", ErrDuplicate, "release %s is listed twice", r.Version))

@@ -49,7 +49,7 @@ func (p *problem) rootNames() []string {
 		}
 	}
 	for _, m := range p.cat.Modules() {
-		if _, configured := p.cluster.Modules[m.Name]; !configured && mayBeOnByDefault(m, p.cluster.Bundle) {
+		if !p.cluster.Modules[m.Name].Configured() && mayBeOnByDefault(m, p.cluster.Bundle) {
 			if v := p.view(m.Name); v.intent == intentDefaultOn {
 				names = append(names, m.Name)
 			}

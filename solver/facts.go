@@ -66,7 +66,7 @@ func (p *problem) addStaticFacts(v *view) {
 		return !ok
 	}), nil)
 	p.forbid(v, model.FactPrerelease, v.where(func(i int, r *model.Release) bool {
-		return model.IsPrerelease(r.Version) && i != v.deployed && i != v.pinned && !v.isChannelVersion(i)
+		return !v.m.Embedded && model.IsPrerelease(r.Version) && i != v.deployed && i != v.pinned && !v.isChannelVersion(i)
 	}), nil)
 	p.addPlatformFacts(v, model.FactDeckhouseRequirement, func(r model.Requirements) *model.Constraint { return r.Deckhouse }, model.Core(p.deckhouse))
 	p.addPlatformFacts(v, model.FactKubernetesRequirement, func(r model.Requirements) *model.Constraint { return r.Kubernetes }, p.kubernetes)

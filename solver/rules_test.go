@@ -1604,7 +1604,6 @@ func TestRules(t *testing.T) {
 				"requirements of a are not satisfied: 1.30.2 kubernetes version is not suitable",
 				"requirements of b are not satisfied: 1.30.2 kubernetes version is not suitable",
 			},
-			skip: "solver bug: with two modules blocking a Kubernetes upgrade only one is reported (R12 says each blocker is reported with its reason)",
 		},
 	}
 

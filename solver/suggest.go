@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/Masterminds/semver/v3"
 
@@ -21,10 +22,18 @@ type change struct {
 // make the request satisfiable. Each is verified by solving the changed
 // problem (D21); of alternatives for one fact, the smallest that works is
 // kept.
-func (s *session) suggest(core []*fact) ([]model.Suggestion, error) {
+func (s *session) suggest(core, blockers []*fact) ([]model.Suggestion, error) {
 	var out []model.Suggestion
 	seen := map[string]bool{}
-	for _, alts := range s.alternatives(core) {
+	groups := s.alternatives(core)
+	if len(blockers) > 1 {
+		names := make([]string, len(blockers))
+		for i, f := range blockers {
+			names[i] = f.v.name
+		}
+		groups = append(groups, []change{disableAllChange(names)})
+	}
+	for _, alts := range groups {
 		sug, ok, err := s.firstWorking(alts)
 		if err != nil {
 			return nil, err
@@ -184,6 +193,23 @@ func disableChange(name string) change {
 			r.Enable = slices.DeleteFunc(r.Enable, func(n string) bool { return n == name })
 			delete(r.Pin, name)
 			r.Disable = append(r.Disable, name)
+		},
+	}
+}
+
+// disableAllChange disables several modules at once: the blockers of a
+// platform upgrade, none of which is enough on its own (R12).
+func disableAllChange(names []string) change {
+	one := make([]change, len(names))
+	for i, n := range names {
+		one[i] = disableChange(n)
+	}
+	return change{
+		sug: model.Suggestion{Kind: model.SuggestDisableModule, Message: "disable modules " + strings.Join(names, ", ")},
+		apply: func(c *model.ClusterState, r *model.Request) {
+			for _, ch := range one {
+				ch.apply(c, r)
+			}
 		},
 	}
 }

@@ -19,13 +19,60 @@ func (s *session) unsatisfiable() (*model.Result, error) {
 		return nil, errors.New("internal error: the explain encoding has a model where the answer has none")
 	}
 	ex := &model.Explanation{Summary: fmt.Sprintf("the request cannot be met: %s", s.p.sentences(core))}
+	blockers, err := s.platformBlockers(x, core)
+	if err != nil {
+		return nil, err
+	}
+	if len(blockers) > 1 {
+		ex.Summary += fmt.Sprintf("; %d modules block the platform upgrade: %s", len(blockers), s.p.sentences(blockers))
+	}
 	for _, f := range chainOrder(core) {
 		ex.Facts = append(ex.Facts, s.p.toModel(f))
 	}
 	if s.cfg.suggest {
-		if ex.Suggestions, err = s.suggest(core); err != nil {
+		if ex.Suggestions, err = s.suggest(core, blockers); err != nil {
 			return nil, err
 		}
 	}
 	return &model.Result{Status: model.StatusUnsatisfiable, Explanation: ex, Stats: s.stats()}, nil
+}
+
+// platformBlockers lists, for a platform upgrade question (R12), the
+// platform requirement of every module that blocks it, not only the one
+// in the first core: each round sets aside the modules already named and
+// asks again, until the rest is satisfiable or the conflict left is not
+// about the platform.
+func (s *session) platformBlockers(x *explainer, core []*fact) ([]*fact, error) {
+	if s.p.req.Platform.Deckhouse == nil && s.p.req.Platform.Kubernetes == nil {
+		return nil, nil
+	}
+	var blockers []*fact
+	aside := map[*view]bool{}
+	for {
+		found := false
+		for _, f := range core {
+			if isPlatformFact(f) && !aside[f.v] {
+				blockers = append(blockers, f)
+				aside[f.v] = true
+				found = true
+			}
+		}
+		if !found {
+			return blockers, nil
+		}
+		var rest []*fact
+		for _, f := range x.inputFacts() {
+			if f.v == nil || !aside[f.v] {
+				rest = append(rest, f)
+			}
+		}
+		var err error
+		if core, err = x.minimalCore(nil, rest); err != nil || core == nil {
+			return blockers, err
+		}
+	}
+}
+
+func isPlatformFact(f *fact) bool {
+	return f.v != nil && (f.kind == model.FactDeckhouseRequirement || f.kind == model.FactKubernetesRequirement)
 }

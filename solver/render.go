@@ -103,9 +103,9 @@ func pathText(v *view, rels []int) string {
 
 func preferenceMessage(f *fact) string {
 	if f.at < 0 {
-		return fmt.Sprintf("%s stays off, as preferred before", f.v.name)
+		return fmt.Sprintf("%s stays off, which the resolver's preferences (R14) rank higher", f.v.name)
 	}
-	return fmt.Sprintf("%s takes %s, as preferred before (R14 serves it first)", f.v.name, f.v.rels[f.at].Version)
+	return fmt.Sprintf("%s is at %s, which the resolver's preferences (R14) rank higher", f.v.name, f.v.rels[f.at].Version)
 }
 
 // requirementMessage renders R2 and R3 facts with DKP's module-dependency

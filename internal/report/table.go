@@ -3,6 +3,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -45,12 +46,19 @@ func (p *printer) table(header string, rows [][]string) {
 	if p.err != nil {
 		return
 	}
-	tw := tabwriter.NewWriter(p.w, 0, 4, 2, ' ', 0)
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, header)
 	for _, r := range rows {
 		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
-	p.err = tw.Flush()
+	if p.err = tw.Flush(); p.err != nil {
+		return
+	}
+	// An empty last column would leave padding at the end of its lines.
+	for line := range strings.Lines(buf.String()) {
+		p.line("%s", strings.TrimRight(line, " \n"))
+	}
 }
 
 func (p *printer) modules(ms []model.ModuleResult) {

@@ -26,6 +26,7 @@ var allowed = map[string][]string{
 	"server":             {"proto/modsolver/v1", "solver", "model"},
 	"bench":              {"solver", "catalog", "model"},
 	"internal/checker":   {"model"},
+	"internal/fixture":   {"model"},
 	"internal/report":    {"model"},
 	"internal/shared":    {},
 	"cmd/modsolver":      {"model", "catalog", "solver", "server", "proto/modsolver/v1", "bench", "internal/report"},

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/modsolver/modsolver/internal/checker"
+	"github.com/modsolver/modsolver/internal/fixture"
 	"github.com/modsolver/modsolver/model"
 	"github.com/modsolver/modsolver/solver"
 )
@@ -50,11 +51,11 @@ func hardProblem(t *testing.T, modules, releases int) (*model.Catalog, *model.Cl
 			m.Releases = append(m.Releases, r)
 		}
 		mods = append(mods, m)
-		states[m.Name] = on("1.0.0")
+		states[m.Name] = fixture.Enabled("1.0.0")
 	}
 	cat, err := model.NewCatalog(mods)
 	require.NoError(t, err)
-	return cat, clusterWith(states), &model.Request{UpdateAll: true, Strategy: model.StrategyDirect}
+	return cat, fixture.Cluster(states), &model.Request{UpdateAll: true, Strategy: model.StrategyDirect}
 }
 
 func TestSolveWithCancelledContext(t *testing.T) {

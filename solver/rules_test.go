@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/modsolver/modsolver/internal/checker"
+	"github.com/modsolver/modsolver/internal/fixture"
 	"github.com/modsolver/modsolver/model"
 	"github.com/modsolver/modsolver/solver"
 )
@@ -18,203 +19,6 @@ import (
 // This file checks Solve rule by rule (DESIGN.md R1–R14, R17, R18) on
 // small hand-built catalogs. Every case's name starts with the rule it
 // checks, and every answer is also verified by the independent checker.
-
-// ---- catalog helpers ----
-
-type relOpt func(*model.Release)
-
-func rel(version string, opts ...relOpt) *model.Release {
-	r := &model.Release{Version: model.MustParseVersion(version)}
-	for _, o := range opts {
-		o(r)
-	}
-	return r
-}
-
-// dep adds a module requirement (R2, or R3 with "!optional").
-func dep(module, constraint string) relOpt {
-	return func(r *model.Release) {
-		r.Requirements.Modules = append(r.Requirements.Modules,
-			model.Dependency{Module: module, Constraint: model.MustParseConstraint(constraint)})
-	}
-}
-
-func needDKP(constraint string) relOpt {
-	return func(r *model.Release) {
-		c := model.MustParseConstraint(constraint)
-		r.Requirements.Deckhouse = &c
-	}
-}
-
-func needKube(constraint string) relOpt {
-	return func(r *model.Release) {
-		c := model.MustParseConstraint(constraint)
-		r.Requirements.Kubernetes = &c
-	}
-}
-
-// jump declares a from-to update rule on the release (R11).
-func jump(from, to string) relOpt {
-	return func(r *model.Release) {
-		f, err := model.ParseMajorMinor(from)
-		if err != nil {
-			panic(err)
-		}
-		tt, err := model.ParseMajorMinor(to)
-		if err != nil {
-			panic(err)
-		}
-		r.UpdateRules = append(r.UpdateRules, model.UpdateRule{From: f, To: tt})
-	}
-}
-
-// onlyIn makes the release available in the listed editions only (R7).
-func onlyIn(editions ...string) relOpt {
-	return func(r *model.Release) {
-		r.Accessibility = onlyInEditions(editions...)
-	}
-}
-
-// relBundles gives the release its own accessibility: available, and on
-// by default in the listed bundles.
-func relBundles(names ...string) relOpt {
-	return func(r *model.Release) {
-		yes := true
-		r.Accessibility = &model.Accessibility{Editions: map[string]model.EditionAccess{
-			model.DefaultEdition: {Available: &yes, EnabledInBundles: names},
-		}}
-	}
-}
-
-func onlyInEditions(editions ...string) *model.Accessibility {
-	no, yes := false, true
-	acc := &model.Accessibility{Editions: map[string]model.EditionAccess{model.DefaultEdition: {Available: &no}}}
-	for _, e := range editions {
-		acc.Editions[e] = model.EditionAccess{Available: &yes}
-	}
-	return acc
-}
-
-type modOpt func(*model.Module)
-
-func mod(name string, opts ...modOpt) *model.Module {
-	m := &model.Module{Name: name}
-	for _, o := range opts {
-		o(m)
-	}
-	return m
-}
-
-// vers adds plain releases.
-func vers(vs ...string) modOpt {
-	return func(m *model.Module) {
-		for _, v := range vs {
-			m.Releases = append(m.Releases, rel(v))
-		}
-	}
-}
-
-func rels(rs ...*model.Release) modOpt {
-	return func(m *model.Module) { m.Releases = append(m.Releases, rs...) }
-}
-
-// builtIn makes a built-in module (R5) whose module-level requirements
-// are set by opts.
-func builtIn(opts ...relOpt) modOpt {
-	return func(m *model.Module) {
-		m.Embedded = true
-		r := &model.Release{}
-		for _, o := range opts {
-			o(r)
-		}
-		m.Requirements = r.Requirements
-	}
-}
-
-func group(g string) modOpt { return func(m *model.Module) { m.ExclusiveGroup = g } }
-func weight(w int) modOpt   { return func(m *model.Module) { m.Weight = w } }
-func access(a *model.Accessibility) modOpt {
-	return func(m *model.Module) { m.Accessibility = a }
-}
-
-// chans takes pairs: channel, version.
-func chans(pairs ...string) modOpt {
-	return func(m *model.Module) {
-		m.Channels = map[string]model.Version{}
-		for i := 0; i < len(pairs); i += 2 {
-			m.Channels[pairs[i]] = model.MustParseVersion(pairs[i+1])
-		}
-	}
-}
-
-// bundles makes the module available everywhere and on by default in the
-// listed bundles.
-func bundles(names ...string) modOpt {
-	return func(m *model.Module) {
-		yes := true
-		m.Accessibility = &model.Accessibility{Editions: map[string]model.EditionAccess{
-			model.DefaultEdition: {Available: &yes, EnabledInBundles: names},
-		}}
-	}
-}
-
-// ---- cluster and request helpers ----
-
-type clusterOpt func(*model.ClusterState)
-
-// clusterWith is DKP 1.73.0 on Kubernetes 1.29.6, edition ce, bundle
-// Default, no release channel.
-func clusterWith(mods map[string]model.ModuleState, opts ...clusterOpt) *model.ClusterState {
-	c := &model.ClusterState{
-		Deckhouse:  model.MustParseVersion("1.73.0"),
-		Kubernetes: model.MustParseVersion("1.29.6"),
-		Edition:    "ce",
-		Bundle:     "Default",
-		Modules:    mods,
-	}
-	for _, o := range opts {
-		o(c)
-	}
-	return c
-}
-
-func channel(ch string) clusterOpt { return func(c *model.ClusterState) { c.ReleaseChannel = ch } }
-func dkpAt(v string) clusterOpt {
-	return func(c *model.ClusterState) { c.Deckhouse = model.MustParseVersion(v) }
-}
-func kubeAt(v string) clusterOpt {
-	return func(c *model.ClusterState) { c.Kubernetes = model.MustParseVersion(v) }
-}
-func edition(e string) clusterOpt { return func(c *model.ClusterState) { c.Edition = e } }
-
-// on is enabled: true at version; "" means not deployed yet (D8).
-func on(version string) model.ModuleState {
-	yes := true
-	s := model.ModuleState{Enabled: &yes}
-	if version != "" {
-		s.Version = model.MustParseVersion(version)
-	}
-	return s
-}
-
-func onChannel(version, ch string) model.ModuleState {
-	s := on(version)
-	s.Channel = ch
-	return s
-}
-
-func off() model.ModuleState {
-	no := false
-	return model.ModuleState{Enabled: &no}
-}
-
-func pins(pairs ...string) map[string]model.Version {
-	out := map[string]model.Version{}
-	for i := 0; i < len(pairs); i += 2 {
-		out[pairs[i]] = model.MustParseVersion(pairs[i+1])
-	}
-	return out
-}
 
 // ---- expectations ----
 
@@ -265,19 +69,19 @@ func TestRules(t *testing.T) {
 		// ---- R1 ----
 		{
 			name:    "R1 install selects exactly one release",
-			mods:    []*model.Module{mod("a", vers("1.0.0", "1.1.0", "1.2.0"))},
-			cluster: clusterWith(nil),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0", "1.2.0"))},
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"a"}},
 			want:    map[string]exp{"a": install("1.2.0")},
 		},
 		{
 			name: "R1 two releases of one module are never selected together",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0", "1.1.0")),
-				mod("b", rels(rel("1.0.0", dep("a", "< 1.1")))),
-				mod("c", rels(rel("1.0.0", dep("a", ">= 1.1")))),
+				fixture.Module("a", fixture.Versions("1.0.0", "1.1.0")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", "< 1.1")))),
+				fixture.Module("c", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 1.1")))),
 			},
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{Enable: []string{"a", "b", "c"}},
 			unsat:    true,
 			mentions: []string{"b 1.0.0 requires a < 1.1", "c 1.0.0 requires a >= 1.1"},
@@ -286,11 +90,11 @@ func TestRules(t *testing.T) {
 		{
 			name: "R1 one release satisfies two dependents at once",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0", "1.1.0", "1.2.0")),
-				mod("b", rels(rel("1.0.0", dep("a", "< 1.2")))),
-				mod("c", rels(rel("1.0.0", dep("a", ">= 1.1")))),
+				fixture.Module("a", fixture.Versions("1.0.0", "1.1.0", "1.2.0")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", "< 1.2")))),
+				fixture.Module("c", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 1.1")))),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"a", "b", "c"}},
 			want:    map[string]exp{"a": install("1.1.0"), "b": install("1.0.0"), "c": install("1.0.0")},
 		},
@@ -299,10 +103,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R2 required dependency not enabled without autoEnable is unsatisfiable",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0")),
-				mod("b", rels(rel("1.0.0", dep("a", ">= 0.0.0")))),
+				fixture.Module("a", fixture.Versions("1.0.0")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 0.0.0")))),
 			},
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{Enable: []string{"b"}},
 			unsat:    true,
 			mentions: []string{"b 1.0.0 requires a", "a is not enabled", "autoEnable"},
@@ -311,10 +115,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R2 required dependency installed with autoEnable",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0", "1.1.0")),
-				mod("b", rels(rel("1.0.0", dep("a", ">= 0.0.0")))),
+				fixture.Module("a", fixture.Versions("1.0.0", "1.1.0")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 0.0.0")))),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"b"}, AutoEnable: true},
 			want:    map[string]exp{"a": install("1.1.0"), "b": install("1.0.0")},
 			plan:    []string{"a", "b"},
@@ -322,10 +126,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R2 required dependency takes a version inside the constraint",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0", "1.5.0", "2.0.0")),
-				mod("b", rels(rel("1.0.0", dep("a", ">= 1.0, < 2.0")))),
+				fixture.Module("a", fixture.Versions("1.0.0", "1.5.0", "2.0.0")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 1.0, < 2.0")))),
 			},
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{Enable: []string{"b"}, AutoEnable: true},
 			want:     map[string]exp{"a": install("1.5.0"), "b": install("1.0.0")},
 			heldBack: map[string][]string{"a": {"2.0.0", "b 1.0.0 requires a"}},
@@ -333,10 +137,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R2 required dependency already enabled at a satisfying version",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0", "1.1.0")),
-				mod("b", rels(rel("1.0.0", dep("a", ">= 1.0")))),
+				fixture.Module("a", fixture.Versions("1.0.0", "1.1.0")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 1.0")))),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Enable: []string{"b"}},
 			want:    map[string]exp{"a": keep("1.0.0"), "b": install("1.0.0")},
 			plan:    []string{"a", "b"},
@@ -344,10 +148,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R2 disabling a required dependency of an enabled module is unsatisfiable",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0")),
-				mod("b", rels(rel("1.0.0", dep("a", ">= 0.0.0")))),
+				fixture.Module("a", fixture.Versions("1.0.0")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 0.0.0")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.0"), "b": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0"), "b": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Disable: []string{"a"}},
 			unsat:    true,
 			mentions: []string{"the request disables a", "b 1.0.0 requires a"},
@@ -356,9 +160,9 @@ func TestRules(t *testing.T) {
 		{
 			name: "R2 release requiring a module missing from the catalog is not selected",
 			mods: []*model.Module{
-				mod("b", rels(rel("1.0.0"), rel("1.1.0", dep("ghost", ">= 1.0")))),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("1.1.0", fixture.Needs("ghost", ">= 1.0")))),
 			},
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{Enable: []string{"b"}},
 			want:     map[string]exp{"b": install("1.0.0")},
 			heldBack: map[string][]string{"b": {"ghost"}},
@@ -368,20 +172,20 @@ func TestRules(t *testing.T) {
 		{
 			name: "R3 optional dependency disabled allows update",
 			mods: []*model.Module{
-				mod("d", vers("1.0.0", "2.0.0")),
-				mod("p", rels(rel("1.0.0"), rel("1.1.0", dep("d", ">= 2.0 !optional")))),
+				fixture.Module("d", fixture.Versions("1.0.0", "2.0.0")),
+				fixture.Module("p", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("1.1.0", fixture.Needs("d", ">= 2.0 !optional")))),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"p": on("1.0.0"), "d": off()}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"p": fixture.Enabled("1.0.0"), "d": fixture.Disabled()}),
 			req:     model.Request{Update: []string{"p"}},
 			want:    map[string]exp{"p": update("1.1.0"), "d": absent()},
 		},
 		{
 			name: "R3 optional dependency disabled allows enabling the dependent",
 			mods: []*model.Module{
-				mod("d", vers("1.0.0", "2.0.0")),
-				mod("p", rels(rel("1.0.0", dep("d", ">= 2.0 !optional")))),
+				fixture.Module("d", fixture.Versions("1.0.0", "2.0.0")),
+				fixture.Module("p", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("d", ">= 2.0 !optional")))),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"p"}},
 			want:    map[string]exp{"p": install("1.0.0"), "d": absent()},
 			plan:    []string{"p"},
@@ -389,10 +193,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R3 optional dependency enabled outside the constraint blocks update",
 			mods: []*model.Module{
-				mod("d", vers("1.0.0", "2.0.0")),
-				mod("p", rels(rel("1.0.0"), rel("1.1.0", dep("d", ">= 2.0 !optional")))),
+				fixture.Module("d", fixture.Versions("1.0.0", "2.0.0")),
+				fixture.Module("p", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("1.1.0", fixture.Needs("d", ">= 2.0 !optional")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"p": on("1.0.0"), "d": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"p": fixture.Enabled("1.0.0"), "d": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Update: []string{"p"}},
 			want:     map[string]exp{"p": keep("1.0.0"), "d": keep("1.0.0")},
 			heldBack: map[string][]string{"p": {"1.1.0", "d"}},
@@ -400,10 +204,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R3 optional dependency enabled outside the constraint blocks enabling",
 			mods: []*model.Module{
-				mod("d", vers("1.0.0", "2.0.0")),
-				mod("p", rels(rel("1.0.0", dep("d", ">= 2.0 !optional")))),
+				fixture.Module("d", fixture.Versions("1.0.0", "2.0.0")),
+				fixture.Module("p", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("d", ">= 2.0 !optional")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"d": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"d": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Enable: []string{"p"}},
 			unsat:    true,
 			mentions: []string{"p 1.0.0 requires d >= 2.0 !optional", "dependency 'd' not meet version constraint"},
@@ -412,10 +216,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R3 optional dependency outside the constraint updates with the dependent",
 			mods: []*model.Module{
-				mod("d", vers("1.0.0", "1.1.0")),
-				mod("p", rels(rel("1.0.0"), rel("1.1.0", dep("d", ">= 1.1 !optional")))),
+				fixture.Module("d", fixture.Versions("1.0.0", "1.1.0")),
+				fixture.Module("p", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("1.1.0", fixture.Needs("d", ">= 1.1 !optional")))),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"p": on("1.0.0"), "d": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"p": fixture.Enabled("1.0.0"), "d": fixture.Enabled("1.0.0")}),
 			req:     model.Request{UpdateAll: true},
 			want:    map[string]exp{"p": update("1.1.0"), "d": update("1.1.0")},
 			plan:    []string{"d", "p"},
@@ -423,20 +227,20 @@ func TestRules(t *testing.T) {
 		{
 			name: "R3 disabling an optional dependency is always allowed",
 			mods: []*model.Module{
-				mod("d", vers("2.0.0")),
-				mod("p", rels(rel("1.1.0", dep("d", ">= 2.0 !optional")))),
+				fixture.Module("d", fixture.Versions("2.0.0")),
+				fixture.Module("p", fixture.Releases(fixture.Release("1.1.0", fixture.Needs("d", ">= 2.0 !optional")))),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"p": on("1.1.0"), "d": on("2.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"p": fixture.Enabled("1.1.0"), "d": fixture.Enabled("2.0.0")}),
 			req:     model.Request{Disable: []string{"d"}},
 			want:    map[string]exp{"p": keep("1.1.0"), "d": disable()},
 		},
 		{
 			name: "R3 with the dependent enabled, the dependency is enabled only inside the constraint",
 			mods: []*model.Module{
-				mod("d", vers("1.0.0", "1.5.0", "2.0.0")),
-				mod("p", rels(rel("1.0.0", dep("d", ">= 1.0, < 2.0 !optional")))),
+				fixture.Module("d", fixture.Versions("1.0.0", "1.5.0", "2.0.0")),
+				fixture.Module("p", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("d", ">= 1.0, < 2.0 !optional")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"p": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"p": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Enable: []string{"d"}},
 			want:     map[string]exp{"p": keep("1.0.0"), "d": install("1.5.0")},
 			heldBack: map[string][]string{"d": {"2.0.0", "p 1.0.0 requires d"}},
@@ -445,10 +249,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R3 with the dependent enabled, the dependency is updated only inside the constraint",
 			mods: []*model.Module{
-				mod("d", vers("1.0.0", "1.0.5", "1.1.0")),
-				mod("p", rels(rel("1.0.0", dep("d", "< 1.1 !optional")))),
+				fixture.Module("d", fixture.Versions("1.0.0", "1.0.5", "1.1.0")),
+				fixture.Module("p", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("d", "< 1.1 !optional")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"p": on("1.0.0"), "d": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"p": fixture.Enabled("1.0.0"), "d": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Update: []string{"d"}},
 			want:     map[string]exp{"p": keep("1.0.0"), "d": update("1.0.5")},
 			heldBack: map[string][]string{"d": {"1.1.0", "p"}},
@@ -456,11 +260,11 @@ func TestRules(t *testing.T) {
 		{
 			name: "R3 with the dependent enabled, pinning the dependency outside the constraint is unsatisfiable",
 			mods: []*model.Module{
-				mod("d", vers("1.0.0", "1.0.5", "1.1.0")),
-				mod("p", rels(rel("1.0.0", dep("d", "< 1.1 !optional")))),
+				fixture.Module("d", fixture.Versions("1.0.0", "1.0.5", "1.1.0")),
+				fixture.Module("p", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("d", "< 1.1 !optional")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"p": on("1.0.0"), "d": on("1.0.0")}),
-			req:      model.Request{Pin: pins("d", "1.1.0")},
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"p": fixture.Enabled("1.0.0"), "d": fixture.Enabled("1.0.0")}),
+			req:      model.Request{Pin: fixture.Pins("d", "1.1.0")},
 			unsat:    true,
 			mentions: []string{"the request pins d to 1.1.0", "p 1.0.0 requires d < 1.1 !optional"},
 			kinds:    []model.FactKind{model.FactRequestPin, model.FactModuleRequirement},
@@ -468,10 +272,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R3 bare !optional allows any version of an enabled dependency",
 			mods: []*model.Module{
-				mod("d", vers("0.1.0")),
-				mod("p", rels(rel("1.0.0", dep("d", "!optional")))),
+				fixture.Module("d", fixture.Versions("0.1.0")),
+				fixture.Module("p", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("d", "!optional")))),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"d": on("0.1.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"d": fixture.Enabled("0.1.0")}),
 			req:     model.Request{Enable: []string{"p"}},
 			want:    map[string]exp{"p": install("1.0.0"), "d": keep("0.1.0")},
 			plan:    []string{"d", "p"},
@@ -479,10 +283,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R3 optional dependency is not auto-enabled",
 			mods: []*model.Module{
-				mod("d", vers("1.0.0")),
-				mod("p", rels(rel("1.0.0", dep("d", ">= 1.0 !optional")))),
+				fixture.Module("d", fixture.Versions("1.0.0")),
+				fixture.Module("p", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("d", ">= 1.0 !optional")))),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"p"}, AutoEnable: true},
 			want:    map[string]exp{"p": install("1.0.0"), "d": absent()},
 		},
@@ -491,9 +295,9 @@ func TestRules(t *testing.T) {
 		{
 			name: "R4 deckhouse requirement excludes newer releases",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", needDKP(">= 1.70")), rel("1.1.0", needDKP(">= 1.75")))),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsDeckhouse(">= 1.70")), fixture.Release("1.1.0", fixture.NeedsDeckhouse(">= 1.75")))),
 			},
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{Enable: []string{"a"}},
 			want:     map[string]exp{"a": install("1.0.0")},
 			heldBack: map[string][]string{"a": {"deckhouse", "1.75"}},
@@ -501,9 +305,9 @@ func TestRules(t *testing.T) {
 		{
 			name: "R4 kubernetes requirement not met is unsatisfiable",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", needKube(">= 1.30")))),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsKubernetes(">= 1.30")))),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"a"}},
 			unsat:   true,
 			mentions: []string{
@@ -514,9 +318,9 @@ func TestRules(t *testing.T) {
 		{
 			name: "R4 deckhouse requirement not met is unsatisfiable",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", needDKP(">= 1.75")))),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsDeckhouse(">= 1.75")))),
 			},
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{Enable: []string{"a"}},
 			unsat:    true,
 			mentions: []string{"deckhouse", "1.73.0"},
@@ -525,18 +329,18 @@ func TestRules(t *testing.T) {
 		{
 			name: "R4 kubernetes candidate version is checked instead of the cluster's",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", needKube(">= 1.30")))),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsKubernetes(">= 1.30")))),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"a"}, Platform: model.Platform{Kubernetes: model.MustParseVersion("1.30.2")}},
 			want:    map[string]exp{"a": install("1.0.0")},
 		},
 		{
 			name: "R4 deckhouse candidate version is checked instead of the cluster's",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", needDKP("< 1.74")))),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsDeckhouse("< 1.74")))),
 			},
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{Enable: []string{"a"}, Platform: model.Platform{Deckhouse: model.MustParseVersion("1.74.0")}},
 			unsat:    true,
 			mentions: []string{"1.74.0 deckhouse version is not suitable"},
@@ -546,8 +350,8 @@ func TestRules(t *testing.T) {
 		// ---- R5 ----
 		{
 			name:     "R5 built-in module runs at the DKP version",
-			mods:     []*model.Module{mod("core", builtIn())},
-			cluster:  clusterWith(map[string]model.ModuleState{"core": on("")}),
+			mods:     []*model.Module{fixture.Module("core", fixture.BuiltIn())},
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"core": fixture.Enabled("")}),
 			req:      model.Request{},
 			want:     map[string]exp{"core": keep("1.73.0")},
 			heldBack: map[string][]string{"core": {}},
@@ -555,10 +359,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R5 requirement on a built-in module is checked against the DKP version",
 			mods: []*model.Module{
-				mod("core", builtIn()),
-				mod("a", rels(rel("1.0.0", dep("core", ">= 1.74")))),
+				fixture.Module("core", fixture.BuiltIn()),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("core", ">= 1.74")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"core": on("")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"core": fixture.Enabled("")}),
 			req:      model.Request{Enable: []string{"a"}},
 			unsat:    true,
 			mentions: []string{"a 1.0.0 requires core >= 1.74", "core is built in"},
@@ -566,10 +370,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R5 built-in module moves with a candidate DKP version",
 			mods: []*model.Module{
-				mod("core", builtIn()),
-				mod("a", rels(rel("1.0.0", dep("core", ">= 1.74")))),
+				fixture.Module("core", fixture.BuiltIn()),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("core", ">= 1.74")))),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"core": on("")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"core": fixture.Enabled("")}),
 			req:     model.Request{Enable: []string{"a"}, Platform: model.Platform{Deckhouse: model.MustParseVersion("1.74.0")}},
 			want:    map[string]exp{"core": update("1.74.0"), "a": install("1.0.0")},
 			plan:    []string{"core", "a"},
@@ -577,9 +381,9 @@ func TestRules(t *testing.T) {
 		{
 			name: "R5 requirements of a built-in module travel with the platform",
 			mods: []*model.Module{
-				mod("core", builtIn(needKube(">= 1.30"))),
+				fixture.Module("core", fixture.BuiltIn(fixture.NeedsKubernetes(">= 1.30"))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"core": on("")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"core": fixture.Enabled("")}),
 			req:      model.Request{Enable: []string{"core"}},
 			unsat:    true,
 			mentions: []string{"core", "kubernetes", "1.29.6 is less than 1.30"},
@@ -588,19 +392,19 @@ func TestRules(t *testing.T) {
 		{
 			name: "R5 requirements of a built-in module hold with a candidate Kubernetes",
 			mods: []*model.Module{
-				mod("core", builtIn(needKube(">= 1.30"))),
+				fixture.Module("core", fixture.BuiltIn(fixture.NeedsKubernetes(">= 1.30"))),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"core": on("")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"core": fixture.Enabled("")}),
 			req:     model.Request{Platform: model.Platform{Kubernetes: model.MustParseVersion("1.30.2")}},
 			want:    map[string]exp{"core": keep("1.73.0")},
 		},
 		{
 			name: "R5 built-in module requires an external module",
 			mods: []*model.Module{
-				mod("core", builtIn(dep("ext", ">= 1.1"))),
-				mod("ext", vers("1.0.0", "1.1.0")),
+				fixture.Module("core", fixture.BuiltIn(fixture.Needs("ext", ">= 1.1"))),
+				fixture.Module("ext", fixture.Versions("1.0.0", "1.1.0")),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"core": on(""), "ext": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"core": fixture.Enabled(""), "ext": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Update: []string{"ext"}},
 			want:    map[string]exp{"core": keep("1.73.0"), "ext": update("1.1.0")},
 			plan:    []string{"ext", "core"},
@@ -610,58 +414,58 @@ func TestRules(t *testing.T) {
 		{
 			name: "R6 OLM-style exclusion skips one version",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0", "1.2.0", "1.2.1")),
-				mod("b", rels(rel("1.0.0", dep("a", "> 1.0.0 !1.2.1")))),
+				fixture.Module("a", fixture.Versions("1.0.0", "1.2.0", "1.2.1")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", "> 1.0.0 !1.2.1")))),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"b"}, AutoEnable: true},
 			want:    map[string]exp{"a": install("1.2.0"), "b": install("1.0.0")},
 		},
 		{
 			name: "R6 || constraint picks the newest of two ranges",
 			mods: []*model.Module{
-				mod("a", vers("0.5.0", "1.5.0", "2.1.0")),
-				mod("b", rels(rel("1.0.0", dep("a", "< 1.0 || >= 3.0")))),
+				fixture.Module("a", fixture.Versions("0.5.0", "1.5.0", "2.1.0")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", "< 1.0 || >= 3.0")))),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"b"}, AutoEnable: true},
 			want:    map[string]exp{"a": install("0.5.0"), "b": install("1.0.0")},
 		},
 		{
 			name: "R6 v prefix and tilde range",
 			mods: []*model.Module{
-				mod("a", vers("v1.2.0", "v1.2.7", "v1.3.0")),
-				mod("b", rels(rel("1.0.0", dep("a", "~v1.2.0")))),
+				fixture.Module("a", fixture.Versions("v1.2.0", "v1.2.7", "v1.3.0")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", "~v1.2.0")))),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"b"}, AutoEnable: true},
 			want:    map[string]exp{"a": install("1.2.7"), "b": install("1.0.0")},
 		},
 		{
 			name: "R6 prerelease is stripped from the DKP version",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", needDKP(">= 1.75")))),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsDeckhouse(">= 1.75")))),
 			},
-			cluster: clusterWith(nil, dkpAt("1.75.0-rc.1")),
+			cluster: fixture.Cluster(nil, fixture.Deckhouse("1.75.0-rc.1")),
 			req:     model.Request{Enable: []string{"a"}},
 			want:    map[string]exp{"a": install("1.0.0")},
 		},
 		{
 			name: "R6 prerelease is stripped from module versions",
 			mods: []*model.Module{
-				mod("a", vers("1.1.0", "1.2.0-rc.1")),
-				mod("b", rels(rel("1.0.0", dep("a", ">= 1.2")))),
+				fixture.Module("a", fixture.Versions("1.1.0", "1.2.0-rc.1")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 1.2")))),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.2.0-rc.1")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.2.0-rc.1")}),
 			req:     model.Request{Enable: []string{"b"}},
 			want:    map[string]exp{"a": keep("1.2.0-rc.1"), "b": install("1.0.0")},
 		},
 		{
 			name: "R6 prerelease is not stripped from the Kubernetes version",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", needKube(">= 1.30")))),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsKubernetes(">= 1.30")))),
 			},
-			cluster:  clusterWith(nil, kubeAt("1.30.0-rc.1")),
+			cluster:  fixture.Cluster(nil, fixture.Kubernetes("1.30.0-rc.1")),
 			req:      model.Request{Enable: []string{"a"}},
 			unsat:    true,
 			mentions: []string{"kubernetes"},
@@ -672,9 +476,9 @@ func TestRules(t *testing.T) {
 		{
 			name: "R7 release unavailable in the edition cannot be selected",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0"), rel("1.1.0", onlyIn("ee")))),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("1.1.0", fixture.OnlyIn("ee")))),
 			},
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{Enable: []string{"a"}},
 			want:     map[string]exp{"a": install("1.0.0")},
 			heldBack: map[string][]string{"a": {"edition ce"}},
@@ -682,9 +486,9 @@ func TestRules(t *testing.T) {
 		{
 			name: "R7 module unavailable in the edition is unsatisfiable",
 			mods: []*model.Module{
-				mod("a", access(onlyInEditions("ee")), vers("1.0.0")),
+				fixture.Module("a", fixture.Access(fixture.Editions("ee")), fixture.Versions("1.0.0")),
 			},
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{Enable: []string{"a"}},
 			unsat:    true,
 			mentions: []string{"not available in edition ce"},
@@ -693,70 +497,70 @@ func TestRules(t *testing.T) {
 		{
 			name: "R7 release available in the cluster's edition by override",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0"), rel("1.1.0", onlyIn("ee")))),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("1.1.0", fixture.OnlyIn("ee")))),
 			},
-			cluster: clusterWith(nil, edition("ee")),
+			cluster: fixture.Cluster(nil, fixture.Edition("ee")),
 			req:     model.Request{Enable: []string{"a"}},
 			want:    map[string]exp{"a": install("1.1.0")},
 		},
 		{
 			name:     "R7 bundle default on installs an unconfigured module",
-			mods:     []*model.Module{mod("a", bundles("Default"), vers("1.0.0", "1.1.0"))},
-			cluster:  clusterWith(nil),
+			mods:     []*model.Module{fixture.Module("a", fixture.Bundles("Default"), fixture.Versions("1.0.0", "1.1.0"))},
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{},
 			want:     map[string]exp{"a": install("1.1.0")},
 			heldBack: map[string][]string{"a": {}},
 		},
 		{
 			name:    "R7 bundle default off in another bundle",
-			mods:    []*model.Module{mod("a", bundles("Managed"), vers("1.0.0"))},
-			cluster: clusterWith(nil),
+			mods:    []*model.Module{fixture.Module("a", fixture.Bundles("Managed"), fixture.Versions("1.0.0"))},
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{},
 			want:    map[string]exp{"a": absent()},
 		},
 		{
 			name:    "R7 module without accessibility data is off by default",
-			mods:    []*model.Module{mod("a", vers("1.0.0"))},
-			cluster: clusterWith(nil),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0"))},
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{},
 			want:    map[string]exp{"a": absent()},
 		},
 		{
 			name: "R7 edition override of bundles turns the default off",
-			mods: []*model.Module{mod("a", vers("1.0.0"), access(&model.Accessibility{Editions: map[string]model.EditionAccess{
+			mods: []*model.Module{fixture.Module("a", fixture.Versions("1.0.0"), fixture.Access(&model.Accessibility{Editions: map[string]model.EditionAccess{
 				model.DefaultEdition: {Available: ptr(true), EnabledInBundles: []string{"Default"}},
 				"ce":                 {EnabledInBundles: []string{}},
 			}}))},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{},
 			want:    map[string]exp{"a": absent()},
 		},
 		{
 			name: "R7 edition override of bundles turns the default on",
-			mods: []*model.Module{mod("a", vers("1.0.0"), access(&model.Accessibility{Editions: map[string]model.EditionAccess{
+			mods: []*model.Module{fixture.Module("a", fixture.Versions("1.0.0"), fixture.Access(&model.Accessibility{Editions: map[string]model.EditionAccess{
 				model.DefaultEdition: {Available: ptr(true), EnabledInBundles: []string{"Managed"}},
 				"ce":                 {EnabledInBundles: []string{"Default"}},
 			}}))},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{},
 			want:    map[string]exp{"a": install("1.0.0")},
 		},
 		{
 			name: "R7 bundle default of a module unavailable in the edition is off",
-			mods: []*model.Module{mod("a", vers("1.0.0"), access(&model.Accessibility{Editions: map[string]model.EditionAccess{
+			mods: []*model.Module{fixture.Module("a", fixture.Versions("1.0.0"), fixture.Access(&model.Accessibility{Editions: map[string]model.EditionAccess{
 				model.DefaultEdition: {Available: ptr(true), EnabledInBundles: []string{"Default"}},
 				"ce":                 {Available: ptr(false)},
 			}}))},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{},
 			want:    map[string]exp{"a": absent()},
 		},
 		{
 			name: "R7 bundle default comes from the newest selectable release",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", relBundles("Default")), rel("1.1.0", relBundles()))),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.ReleaseBundles("Default")), fixture.Release("1.1.0", fixture.ReleaseBundles()))),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{},
 			want:    map[string]exp{"a": absent()},
 		},
@@ -765,10 +569,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R8 required dependency disabled in the cluster is unsatisfiable",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0")),
-				mod("b", rels(rel("1.0.0", dep("a", ">= 0.0.0")))),
+				fixture.Module("a", fixture.Versions("1.0.0")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 0.0.0")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": off()}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Disabled()}),
 			req:      model.Request{Enable: []string{"b"}, AutoEnable: true},
 			unsat:    true,
 			mentions: []string{"a is disabled in the cluster (enabled: false)", "b 1.0.0 requires a"},
@@ -777,33 +581,33 @@ func TestRules(t *testing.T) {
 		{
 			name: "R8 enabled:false keeps a bundle-default module off",
 			mods: []*model.Module{
-				mod("a", bundles("Default"), vers("1.0.0")),
+				fixture.Module("a", fixture.Bundles("Default"), fixture.Versions("1.0.0")),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"a": off()}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Disabled()}),
 			req:     model.Request{},
 			want:    map[string]exp{"a": absent()},
 		},
 		{
 			name:    "R8 request enable overrides enabled:false",
-			mods:    []*model.Module{mod("a", vers("1.0.0"))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": off()}),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0"))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Disabled()}),
 			req:     model.Request{Enable: []string{"a"}},
 			want:    map[string]exp{"a": install("1.0.0")},
 		},
 		{
 			name:    "R8 enabled:true without a version installs the module",
-			mods:    []*model.Module{mod("a", vers("1.0.0", "1.1.0"))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("")}),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0"))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("")}),
 			req:     model.Request{},
 			want:    map[string]exp{"a": install("1.1.0")},
 		},
 		{
 			name: "R8 enabled:true is hard: a conflicting enable is unsatisfiable without allowDisable",
 			mods: []*model.Module{
-				mod("c", vers("1.0.0")),
-				mod("x", rels(rel("1.0.0", dep("c", ">= 9.0 !optional")))),
+				fixture.Module("c", fixture.Versions("1.0.0")),
+				fixture.Module("x", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("c", ">= 9.0 !optional")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"c": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"c": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Enable: []string{"x"}},
 			unsat:    true,
 			mentions: []string{"x 1.0.0 requires c >= 9.0 !optional", "c"},
@@ -811,9 +615,9 @@ func TestRules(t *testing.T) {
 		{
 			name: "R8 bundle-default module whose requirements fail stays off with the reason",
 			mods: []*model.Module{
-				mod("a", bundles("Default"), rels(rel("1.0.0", needKube(">= 1.30")))),
+				fixture.Module("a", fixture.Bundles("Default"), fixture.Releases(fixture.Release("1.0.0", fixture.NeedsKubernetes(">= 1.30")))),
 			},
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{},
 			want:     map[string]exp{"a": absent()},
 			heldBack: map[string][]string{"a": {"on by default", "kubernetes", "1.29.6 is less than 1.30"}},
@@ -822,8 +626,8 @@ func TestRules(t *testing.T) {
 		// ---- R9 ----
 		{
 			name:     "R9 module outside the update set keeps its deployed version",
-			mods:     []*model.Module{mod("a", vers("1.0.0", "1.1.0"))},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			mods:     []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0"))},
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:      model.Request{},
 			want:     map[string]exp{"a": keep("1.0.0")},
 			heldBack: map[string][]string{"a": {"not in the request's update set"}},
@@ -831,10 +635,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R9 module outside the update set is not updated for a dependent",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0", "1.1.0")),
-				mod("b", rels(rel("1.0.0", dep("a", ">= 1.1")))),
+				fixture.Module("a", fixture.Versions("1.0.0", "1.1.0")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 1.1")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Enable: []string{"b"}},
 			unsat:    true,
 			mentions: []string{"a is not in the request's update set, so it stays at 1.0.0"},
@@ -843,10 +647,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R9 no downgrade even in the update set",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0", "1.1.0")),
-				mod("b", rels(rel("1.0.0", dep("a", "< 1.1")))),
+				fixture.Module("a", fixture.Versions("1.0.0", "1.1.0")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", "< 1.1")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.1.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.1.0")}),
 			req:      model.Request{Enable: []string{"b"}, Update: []string{"a"}},
 			unsat:    true,
 			mentions: []string{"a may not go below its deployed version 1.1.0"},
@@ -854,19 +658,19 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name:     "R9 explicit pin downgrades",
-			mods:     []*model.Module{mod("a", vers("1.0.0", "1.1.0"))},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.1.0")}),
-			req:      model.Request{Pin: pins("a", "1.0.0")},
+			mods:     []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0"))},
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.1.0")}),
+			req:      model.Request{Pin: fixture.Pins("a", "1.0.0")},
 			want:     map[string]exp{"a": downgrade("1.0.0")},
 			heldBack: map[string][]string{"a": {"pinned to 1.0.0"}},
 		},
 		{
 			name: "R9 dependency in the update set updates for a dependent",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0", "1.1.0")),
-				mod("b", rels(rel("1.0.0", dep("a", ">= 1.1")))),
+				fixture.Module("a", fixture.Versions("1.0.0", "1.1.0")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 1.1")))),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Enable: []string{"b"}, Update: []string{"a"}},
 			want:    map[string]exp{"a": update("1.1.0"), "b": install("1.0.0")},
 			plan:    []string{"a", "b"},
@@ -875,8 +679,8 @@ func TestRules(t *testing.T) {
 		// ---- R10 ----
 		{
 			name:    "R10 update never goes above the channel head",
-			mods:    []*model.Module{mod("a", vers("1.0.0", "1.0.1", "1.0.2"), chans("stable", "1.0.1", "alpha", "1.0.2"))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}, channel("stable")),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.0.1", "1.0.2"), fixture.Channels("stable", "1.0.1", "alpha", "1.0.2"))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}, fixture.ReleaseChannel("stable")),
 			req:     model.Request{Update: []string{"a"}},
 			want:    map[string]exp{"a": update("1.0.1")},
 			head:    map[string]string{"a": "1.0.1"},
@@ -884,32 +688,32 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name:    "R10 install takes the channel head, not the newest release",
-			mods:    []*model.Module{mod("a", vers("1.0.0", "1.0.1", "1.0.2"), chans("stable", "1.0.1", "alpha", "1.0.2"))},
-			cluster: clusterWith(nil, channel("stable")),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.0.1", "1.0.2"), fixture.Channels("stable", "1.0.1", "alpha", "1.0.2"))},
+			cluster: fixture.Cluster(nil, fixture.ReleaseChannel("stable")),
 			req:     model.Request{Enable: []string{"a"}},
 			want:    map[string]exp{"a": install("1.0.1")},
 			head:    map[string]string{"a": "1.0.1"},
 		},
 		{
 			name:    "R10 module channel overrides the cluster channel",
-			mods:    []*model.Module{mod("a", vers("1.0.0", "1.0.1", "1.0.2"), chans("stable", "1.0.1", "alpha", "1.0.2"))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": onChannel("1.0.0", "alpha")}, channel("stable")),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.0.1", "1.0.2"), fixture.Channels("stable", "1.0.1", "alpha", "1.0.2"))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.EnabledOnChannel("1.0.0", "alpha")}, fixture.ReleaseChannel("stable")),
 			req:     model.Request{Update: []string{"a"}},
 			want:    map[string]exp{"a": update("1.0.2")},
 			head:    map[string]string{"a": "1.0.2"},
 		},
 		{
 			name:    "R10 missing channel falls back to the nearest more stable one",
-			mods:    []*model.Module{mod("a", vers("1.0.0", "1.0.1", "1.0.2"), chans("stable", "1.0.1", "rock-solid", "1.0.0"))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}, channel("alpha")),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.0.1", "1.0.2"), fixture.Channels("stable", "1.0.1", "rock-solid", "1.0.0"))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}, fixture.ReleaseChannel("alpha")),
 			req:     model.Request{Update: []string{"a"}},
 			want:    map[string]exp{"a": update("1.0.1")},
 			head:    map[string]string{"a": "1.0.1"},
 		},
 		{
 			name:     "R10 no channel as stable as the module's lists no release",
-			mods:     []*model.Module{mod("a", vers("1.0.0", "1.0.1"), chans("alpha", "1.0.1"))},
-			cluster:  clusterWith(nil, channel("stable")),
+			mods:     []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.0.1"), fixture.Channels("alpha", "1.0.1"))},
+			cluster:  fixture.Cluster(nil, fixture.ReleaseChannel("stable")),
 			req:      model.Request{Enable: []string{"a"}},
 			unsat:    true,
 			mentions: []string{"channel stable"},
@@ -917,41 +721,41 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name:    "R10 module without channel data may take any release",
-			mods:    []*model.Module{mod("a", vers("1.0.0", "1.0.1", "1.0.2"))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}, channel("stable")),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.0.1", "1.0.2"))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}, fixture.ReleaseChannel("stable")),
 			req:     model.Request{Update: []string{"a"}},
 			want:    map[string]exp{"a": update("1.0.2")},
 			head:    map[string]string{"a": "1.0.2"},
 		},
 		{
 			name:     "R10 deployed version above the head is kept",
-			mods:     []*model.Module{mod("a", vers("1.0.0", "1.0.1", "1.0.2"), chans("stable", "1.0.1", "alpha", "1.0.2"))},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.2")}, channel("stable")),
+			mods:     []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.0.1", "1.0.2"), fixture.Channels("stable", "1.0.1", "alpha", "1.0.2"))},
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.2")}, fixture.ReleaseChannel("stable")),
 			req:      model.Request{Update: []string{"a"}},
 			want:     map[string]exp{"a": keep("1.0.2")},
 			heldBack: map[string][]string{"a": {}},
 		},
 		{
 			name:    "R10 pin may go above the head",
-			mods:    []*model.Module{mod("a", vers("1.0.0", "1.0.1", "1.0.2"), chans("stable", "1.0.1", "alpha", "1.0.2"))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}, channel("stable")),
-			req:     model.Request{Pin: pins("a", "1.0.2")},
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.0.1", "1.0.2"), fixture.Channels("stable", "1.0.1", "alpha", "1.0.2"))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}, fixture.ReleaseChannel("stable")),
+			req:     model.Request{Pin: fixture.Pins("a", "1.0.2")},
 			want:    map[string]exp{"a": update("1.0.2")},
 		},
 
 		// ---- R11 ----
 		{
 			name:    "R11 highest patch of the own minor",
-			mods:    []*model.Module{mod("a", vers("1.0.0", "1.0.1", "1.0.2"))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.0.1", "1.0.2"))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Update: []string{"a"}},
 			want:    map[string]exp{"a": update("1.0.2")},
 			path:    map[string][]string{"a": {"1.0.2"}},
 		},
 		{
 			name:     "R11 highest patch of the next minor, one minor at a time",
-			mods:     []*model.Module{mod("a", vers("1.0.0", "1.0.2", "1.1.0", "1.1.3", "1.2.0"))},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			mods:     []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.0.2", "1.1.0", "1.1.3", "1.2.0"))},
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Update: []string{"a"}},
 			want:     map[string]exp{"a": update("1.1.3")},
 			path:     map[string][]string{"a": {"1.1.3", "1.2.0"}},
@@ -959,71 +763,71 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name:    "R11 next minor is the next one that has a release",
-			mods:    []*model.Module{mod("a", vers("1.0.0", "1.2.0", "1.3.0"))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.2.0", "1.3.0"))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Update: []string{"a"}},
 			want:    map[string]exp{"a": update("1.2.0")},
 			path:    map[string][]string{"a": {"1.2.0", "1.3.0"}},
 		},
 		{
 			name:    "R11 0.x to 1.x",
-			mods:    []*model.Module{mod("a", vers("0.5.0", "0.6.0", "1.0.0", "1.0.3", "1.1.0"))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("0.5.0")}),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("0.5.0", "0.6.0", "1.0.0", "1.0.3", "1.1.0"))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("0.5.0")}),
 			req:     model.Request{Update: []string{"a"}},
 			want:    map[string]exp{"a": update("1.0.3")},
 			path:    map[string][]string{"a": {"1.0.3", "1.1.0"}},
 		},
 		{
 			name:     "R11 major jump waits",
-			mods:     []*model.Module{mod("a", vers("1.2.0", "2.0.0"))},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.2.0")}),
+			mods:     []*model.Module{fixture.Module("a", fixture.Versions("1.2.0", "2.0.0"))},
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.2.0")}),
 			req:      model.Request{Update: []string{"a"}},
 			want:     map[string]exp{"a": keep("1.2.0")},
 			heldBack: map[string][]string{"a": {"2.0.0"}},
 		},
 		{
 			name:    "R11 from-to jump",
-			mods:    []*model.Module{mod("a", rels(rel("1.67.0"), rel("1.68.0"), rel("1.75.0", jump("1.67", "1.75"))))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.67.0")}),
+			mods:    []*model.Module{fixture.Module("a", fixture.Releases(fixture.Release("1.67.0"), fixture.Release("1.68.0"), fixture.Release("1.75.0", fixture.Jump("1.67", "1.75"))))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.67.0")}),
 			req:     model.Request{Update: []string{"a"}},
 			want:    map[string]exp{"a": update("1.75.0")},
 			path:    map[string][]string{"a": {"1.75.0"}},
 		},
 		{
 			name:    "R11 from-to jump does not apply below from",
-			mods:    []*model.Module{mod("a", rels(rel("1.66.0"), rel("1.67.0"), rel("1.68.0"), rel("1.75.0", jump("1.67", "1.75"))))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.66.0")}),
+			mods:    []*model.Module{fixture.Module("a", fixture.Releases(fixture.Release("1.66.0"), fixture.Release("1.67.0"), fixture.Release("1.68.0"), fixture.Release("1.75.0", fixture.Jump("1.67", "1.75"))))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.66.0")}),
 			req:     model.Request{Update: []string{"a"}},
 			want:    map[string]exp{"a": update("1.67.0")},
 			path:    map[string][]string{"a": {"1.67.0", "1.75.0"}},
 		},
 		{
 			name:    "R11 from-to jump across a major",
-			mods:    []*model.Module{mod("a", rels(rel("1.4.0"), rel("1.5.0"), rel("2.0.0", jump("1.4", "2.0"))))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.4.0")}),
+			mods:    []*model.Module{fixture.Module("a", fixture.Releases(fixture.Release("1.4.0"), fixture.Release("1.5.0"), fixture.Release("2.0.0", fixture.Jump("1.4", "2.0"))))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.4.0")}),
 			req:     model.Request{Update: []string{"a"}},
 			want:    map[string]exp{"a": update("2.0.0")},
 		},
 		{
 			name:    "R11 strategy direct allows any release up to the head",
-			mods:    []*model.Module{mod("a", vers("1.0.0", "1.1.0", "1.2.0", "2.0.0", "2.1.0"), chans("stable", "2.0.0"))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}, channel("stable")),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0", "1.2.0", "2.0.0", "2.1.0"), fixture.Channels("stable", "2.0.0"))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}, fixture.ReleaseChannel("stable")),
 			req:     model.Request{Update: []string{"a"}, Strategy: model.StrategyDirect},
 			want:    map[string]exp{"a": update("2.0.0")},
 			path:    map[string][]string{"a": {"2.0.0"}},
 		},
 		{
 			name:     "R11 a step blocked by Kubernetes blocks the update rather than being skipped",
-			mods:     []*model.Module{mod("a", rels(rel("1.0.0"), rel("1.1.0", needKube(">= 1.30")), rel("1.2.0")))},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			mods:     []*model.Module{fixture.Module("a", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("1.1.0", fixture.NeedsKubernetes(">= 1.30")), fixture.Release("1.2.0")))},
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Update: []string{"a"}},
 			want:     map[string]exp{"a": keep("1.0.0")},
 			heldBack: map[string][]string{"a": {"kubernetes"}},
 		},
 		{
 			name:     "R11 install is not limited by update steps",
-			mods:     []*model.Module{mod("a", vers("1.0.0", "1.1.0", "2.0.0"))},
-			cluster:  clusterWith(nil),
+			mods:     []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0", "2.0.0"))},
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{Enable: []string{"a"}},
 			want:     map[string]exp{"a": install("2.0.0")},
 			path:     map[string][]string{"a": {"2.0.0"}},
@@ -1034,9 +838,9 @@ func TestRules(t *testing.T) {
 		{
 			name: "R12 module that cannot follow a Kubernetes upgrade blocks it",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", needKube("< 1.30")), rel("1.1.0", needKube(">= 1.29")))),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsKubernetes("< 1.30")), fixture.Release("1.1.0", fixture.NeedsKubernetes(">= 1.29")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Platform: model.Platform{Kubernetes: model.MustParseVersion("1.30.2")}},
 			unsat:    true,
 			mentions: []string{"requirements of a are not satisfied: 1.30.2 kubernetes version is not suitable"},
@@ -1045,29 +849,29 @@ func TestRules(t *testing.T) {
 		{
 			name: "R12 module in the update set updates to follow a Kubernetes upgrade",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", needKube("< 1.30")), rel("1.1.0", needKube(">= 1.29")))),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsKubernetes("< 1.30")), fixture.Release("1.1.0", fixture.NeedsKubernetes(">= 1.29")))),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:     model.Request{UpdateAll: true, Platform: model.Platform{Kubernetes: model.MustParseVersion("1.30.2")}},
 			want:    map[string]exp{"a": update("1.1.0")},
 		},
 		{
 			name: "R12 module in the update set updates to follow a DKP upgrade",
 			mods: []*model.Module{
-				mod("core", builtIn()),
-				mod("a", rels(rel("1.0.0", needDKP("< 1.74")), rel("1.1.0", needDKP(">= 1.74")))),
+				fixture.Module("core", fixture.BuiltIn()),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsDeckhouse("< 1.74")), fixture.Release("1.1.0", fixture.NeedsDeckhouse(">= 1.74")))),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0"), "core": on("")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0"), "core": fixture.Enabled("")}),
 			req:     model.Request{Update: []string{"a"}, Platform: model.Platform{Deckhouse: model.MustParseVersion("1.74.0")}},
 			want:    map[string]exp{"a": update("1.1.0"), "core": update("1.74.0")},
 		},
 		{
 			name: "R12 DKP upgrade blocked by a module outside the update set",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", needDKP("< 1.74")), rel("1.1.0", needDKP(">= 1.74")))),
-				mod("b", vers("1.0.0")),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsDeckhouse("< 1.74")), fixture.Release("1.1.0", fixture.NeedsDeckhouse(">= 1.74")))),
+				fixture.Module("b", fixture.Versions("1.0.0")),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.0"), "b": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0"), "b": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Update: []string{"b"}, Platform: model.Platform{Deckhouse: model.MustParseVersion("1.74.0")}},
 			unsat:    true,
 			mentions: []string{"a 1.0.0 requires deckhouse < 1.74", "not in the request's update set"},
@@ -1078,10 +882,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R13 enabling a second module of an exclusive group is unsatisfiable",
 			mods: []*model.Module{
-				mod("cni-cilium", group("cni"), vers("1.0.0")),
-				mod("cni-flannel", group("cni"), vers("1.0.0")),
+				fixture.Module("cni-cilium", fixture.Group("cni"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-flannel", fixture.Group("cni"), fixture.Versions("1.0.0")),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"cni-cilium": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"cni-cilium": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Enable: []string{"cni-flannel"}},
 			unsat:    true,
 			mentions: []string{"exclusive group cni"},
@@ -1090,10 +894,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R13 allowDisable switches the module of an exclusive group",
 			mods: []*model.Module{
-				mod("cni-cilium", group("cni"), vers("1.0.0")),
-				mod("cni-flannel", group("cni"), vers("1.0.0")),
+				fixture.Module("cni-cilium", fixture.Group("cni"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-flannel", fixture.Group("cni"), fixture.Versions("1.0.0")),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"cni-cilium": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"cni-cilium": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Enable: []string{"cni-flannel"}, AllowDisable: true},
 			want:    map[string]exp{"cni-cilium": disable(), "cni-flannel": install("1.0.0")},
 			plan:    []string{"cni-cilium", "cni-flannel"},
@@ -1101,10 +905,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R13 two bundle-default modules of a group: one stays off",
 			mods: []*model.Module{
-				mod("cni-cilium", group("cni"), bundles("Default"), vers("1.0.0")),
-				mod("cni-flannel", group("cni"), bundles("Default"), vers("1.0.0")),
+				fixture.Module("cni-cilium", fixture.Group("cni"), fixture.Bundles("Default"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-flannel", fixture.Group("cni"), fixture.Bundles("Default"), fixture.Versions("1.0.0")),
 			},
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{},
 			want:     map[string]exp{"cni-cilium": install("1.0.0"), "cni-flannel": absent()},
 			heldBack: map[string][]string{"cni-flannel": {"exclusive group cni"}},
@@ -1112,10 +916,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R13 modules of different groups coexist",
 			mods: []*model.Module{
-				mod("cni-cilium", group("cni"), vers("1.0.0")),
-				mod("ingress", group("ingress"), vers("1.0.0")),
+				fixture.Module("cni-cilium", fixture.Group("cni"), fixture.Versions("1.0.0")),
+				fixture.Module("ingress", fixture.Group("ingress"), fixture.Versions("1.0.0")),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"cni-cilium": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"cni-cilium": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Enable: []string{"ingress"}},
 			want:    map[string]exp{"cni-cilium": keep("1.0.0"), "ingress": install("1.0.0")},
 		},
@@ -1123,23 +927,23 @@ func TestRules(t *testing.T) {
 		// ---- R14 ----
 		{
 			name:    "R14 newest release preferred",
-			mods:    []*model.Module{mod("a", vers("0.9.0", "1.0.0", "1.0.1"))},
-			cluster: clusterWith(nil),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("0.9.0", "1.0.0", "1.0.1"))},
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"a"}},
 			want:    map[string]exp{"a": install("1.0.1")},
 		},
 		{
 			name: "R14 fewest modules disabled with allowDisable, before newest",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0")),
-				mod("b", vers("1.0.0")),
-				mod("c", vers("1.0.0")),
-				mod("x", rels(
-					rel("1.0.0", dep("c", ">= 9.0 !optional")),
-					rel("2.0.0", dep("a", ">= 9.0 !optional"), dep("b", ">= 9.0 !optional")),
+				fixture.Module("a", fixture.Versions("1.0.0")),
+				fixture.Module("b", fixture.Versions("1.0.0")),
+				fixture.Module("c", fixture.Versions("1.0.0")),
+				fixture.Module("x", fixture.Releases(
+					fixture.Release("1.0.0", fixture.Needs("c", ">= 9.0 !optional")),
+					fixture.Release("2.0.0", fixture.Needs("a", ">= 9.0 !optional"), fixture.Needs("b", ">= 9.0 !optional")),
 				)),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0"), "b": on("1.0.0"), "c": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0"), "b": fixture.Enabled("1.0.0"), "c": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Enable: []string{"x"}, AllowDisable: true},
 			want: map[string]exp{
 				"a": keep("1.0.0"), "b": keep("1.0.0"), "c": disable(), "x": install("1.0.0"),
@@ -1150,25 +954,25 @@ func TestRules(t *testing.T) {
 		{
 			name: "R14 allowDisable disables nothing when nothing needs it",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0")),
-				mod("x", vers("1.0.0")),
+				fixture.Module("a", fixture.Versions("1.0.0")),
+				fixture.Module("x", fixture.Versions("1.0.0")),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Enable: []string{"x"}, AllowDisable: true},
 			want:    map[string]exp{"a": keep("1.0.0"), "x": install("1.0.0")},
 		},
 		{
 			name: "R14 fewest modules auto-enabled with autoEnable, before newest",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0")),
-				mod("b", vers("1.0.0")),
-				mod("c", vers("1.0.0")),
-				mod("x", rels(
-					rel("1.0.0", dep("c", ">= 0.0.0")),
-					rel("2.0.0", dep("a", ">= 0.0.0"), dep("b", ">= 0.0.0")),
+				fixture.Module("a", fixture.Versions("1.0.0")),
+				fixture.Module("b", fixture.Versions("1.0.0")),
+				fixture.Module("c", fixture.Versions("1.0.0")),
+				fixture.Module("x", fixture.Releases(
+					fixture.Release("1.0.0", fixture.Needs("c", ">= 0.0.0")),
+					fixture.Release("2.0.0", fixture.Needs("a", ">= 0.0.0"), fixture.Needs("b", ">= 0.0.0")),
 				)),
 			},
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{Enable: []string{"x"}, AutoEnable: true},
 			want:     map[string]exp{"a": absent(), "b": absent(), "c": install("1.0.0"), "x": install("1.0.0")},
 			heldBack: map[string][]string{"x": {"2.0.0"}},
@@ -1176,20 +980,20 @@ func TestRules(t *testing.T) {
 		{
 			name: "R14 bundle-default modules stay on, before newest",
 			mods: []*model.Module{
-				mod("d", bundles("Default"), vers("1.0.0")),
-				mod("x", rels(rel("1.0.0"), rel("2.0.0", dep("d", ">= 2.0 !optional")))),
+				fixture.Module("d", fixture.Bundles("Default"), fixture.Versions("1.0.0")),
+				fixture.Module("x", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("2.0.0", fixture.Needs("d", ">= 2.0 !optional")))),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"x"}},
 			want:    map[string]exp{"d": install("1.0.0"), "x": install("1.0.0")},
 		},
 		{
 			name: "R14 named modules are served in name order",
 			mods: []*model.Module{
-				mod("alpha", vers("1.0.0", "1.1.0")),
-				mod("beta", rels(rel("1.0.0"), rel("1.1.0", dep("alpha", "< 1.1")))),
+				fixture.Module("alpha", fixture.Versions("1.0.0", "1.1.0")),
+				fixture.Module("beta", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("1.1.0", fixture.Needs("alpha", "< 1.1")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"alpha": on("1.0.0"), "beta": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"alpha": fixture.Enabled("1.0.0"), "beta": fixture.Enabled("1.0.0")}),
 			req:      model.Request{UpdateAll: true},
 			want:     map[string]exp{"alpha": update("1.1.0"), "beta": keep("1.0.0")},
 			heldBack: map[string][]string{"beta": {"1.1.0", "alpha"}, "alpha": {}},
@@ -1197,10 +1001,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R14 named modules are served in name order, either way round",
 			mods: []*model.Module{
-				mod("alpha", rels(rel("1.0.0"), rel("1.1.0", dep("beta", "< 1.1")))),
-				mod("beta", vers("1.0.0", "1.1.0")),
+				fixture.Module("alpha", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("1.1.0", fixture.Needs("beta", "< 1.1")))),
+				fixture.Module("beta", fixture.Versions("1.0.0", "1.1.0")),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"alpha": on("1.0.0"), "beta": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"alpha": fixture.Enabled("1.0.0"), "beta": fixture.Enabled("1.0.0")}),
 			req:      model.Request{UpdateAll: true},
 			want:     map[string]exp{"alpha": update("1.1.0"), "beta": keep("1.0.0")},
 			heldBack: map[string][]string{"beta": {"1.1.0", "alpha"}},
@@ -1208,10 +1012,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R14 named modules are served before others",
 			mods: []*model.Module{
-				mod("a", bundles("Default"), vers("1.0.0", "2.0.0")),
-				mod("z", rels(rel("1.0.0"), rel("2.0.0", dep("a", "< 2.0 !optional")))),
+				fixture.Module("a", fixture.Bundles("Default"), fixture.Versions("1.0.0", "2.0.0")),
+				fixture.Module("z", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("2.0.0", fixture.Needs("a", "< 2.0 !optional")))),
 			},
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{Enable: []string{"z"}},
 			want:     map[string]exp{"a": install("1.0.0"), "z": install("2.0.0")},
 			heldBack: map[string][]string{"a": {"2.0.0", "z"}},
@@ -1219,10 +1023,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R14 fewest changes to modules nobody asked about",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0", "1.1.0")),
-				mod("b", vers("1.0.0")),
+				fixture.Module("a", fixture.Versions("1.0.0", "1.1.0")),
+				fixture.Module("b", fixture.Versions("1.0.0")),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Enable: []string{"b"}},
 			want:    map[string]exp{"a": keep("1.0.0"), "b": install("1.0.0")},
 		},
@@ -1231,10 +1035,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R17 module held back by a dependency outside the update set",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0", "1.1.0")),
-				mod("b", rels(rel("1.0.0"), rel("1.1.0", dep("a", ">= 1.1")))),
+				fixture.Module("a", fixture.Versions("1.0.0", "1.1.0")),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("1.1.0", fixture.Needs("a", ">= 1.1")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.0"), "b": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0"), "b": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Update: []string{"b"}},
 			want:     map[string]exp{"a": keep("1.0.0"), "b": keep("1.0.0")},
 			heldBack: map[string][]string{"b": {"1.1.0 is not possible", "a"}, "a": {"not in the request's update set"}},
@@ -1242,16 +1046,16 @@ func TestRules(t *testing.T) {
 		},
 		{
 			name:     "R17 module at its head is not held back",
-			mods:     []*model.Module{mod("a", vers("1.0.0", "1.1.0"))},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			mods:     []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0"))},
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Update: []string{"a"}},
 			want:     map[string]exp{"a": update("1.1.0")},
 			heldBack: map[string][]string{"a": {}},
 		},
 		{
 			name:     "R17 module held back by the channel is at its head",
-			mods:     []*model.Module{mod("a", vers("1.0.0", "1.1.0"), chans("stable", "1.0.0"))},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}, channel("stable")),
+			mods:     []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0"), fixture.Channels("stable", "1.0.0"))},
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}, fixture.ReleaseChannel("stable")),
 			req:      model.Request{Update: []string{"a"}},
 			want:     map[string]exp{"a": keep("1.0.0")},
 			heldBack: map[string][]string{"a": {}},
@@ -1262,11 +1066,11 @@ func TestRules(t *testing.T) {
 		{
 			name: "R18 dependencies come before dependents",
 			mods: []*model.Module{
-				mod("a-app", rels(rel("1.0.0", dep("m-mid", ">= 0.0.0")))),
-				mod("m-mid", rels(rel("1.0.0", dep("z-lib", ">= 0.0.0")))),
-				mod("z-lib", vers("1.0.0")),
+				fixture.Module("a-app", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("m-mid", ">= 0.0.0")))),
+				fixture.Module("m-mid", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("z-lib", ">= 0.0.0")))),
+				fixture.Module("z-lib", fixture.Versions("1.0.0")),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"a-app", "m-mid", "z-lib"}},
 			want:    map[string]exp{"a-app": install("1.0.0"), "m-mid": install("1.0.0"), "z-lib": install("1.0.0")},
 			plan:    []string{"z-lib", "m-mid", "a-app"},
@@ -1274,10 +1078,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R18 optional dependency counts when both are enabled",
 			mods: []*model.Module{
-				mod("a-app", rels(rel("1.0.0", dep("z-lib", "!optional")))),
-				mod("z-lib", vers("1.0.0")),
+				fixture.Module("a-app", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("z-lib", "!optional")))),
+				fixture.Module("z-lib", fixture.Versions("1.0.0")),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"a-app", "z-lib"}},
 			want:    map[string]exp{"a-app": install("1.0.0"), "z-lib": install("1.0.0")},
 			plan:    []string{"z-lib", "a-app"},
@@ -1285,10 +1089,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R18 disable comes before an enable in the same exclusive group",
 			mods: []*model.Module{
-				mod("cni-a", group("cni"), vers("1.0.0")),
-				mod("cni-z", group("cni"), vers("1.0.0")),
+				fixture.Module("cni-a", fixture.Group("cni"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-z", fixture.Group("cni"), fixture.Versions("1.0.0")),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"cni-z": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"cni-z": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Enable: []string{"cni-a"}, Disable: []string{"cni-z"}},
 			want:    map[string]exp{"cni-a": install("1.0.0"), "cni-z": disable()},
 			plan:    []string{"cni-z", "cni-a"},
@@ -1296,10 +1100,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R18 disable comes before an enable that needs it",
 			mods: []*model.Module{
-				mod("a-x", rels(rel("1.0.0", dep("z-y", ">= 9.0 !optional")))),
-				mod("z-y", vers("1.0.0")),
+				fixture.Module("a-x", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("z-y", ">= 9.0 !optional")))),
+				fixture.Module("z-y", fixture.Versions("1.0.0")),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"z-y": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"z-y": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Enable: []string{"a-x"}, Disable: []string{"z-y"}},
 			want:    map[string]exp{"a-x": install("1.0.0"), "z-y": disable()},
 			plan:    []string{"z-y", "a-x"},
@@ -1307,10 +1111,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R18 a dependent is disabled before what it depends on",
 			mods: []*model.Module{
-				mod("a-lib", vers("1.0.0")),
-				mod("z-app", rels(rel("1.0.0", dep("a-lib", ">= 0.0.0")))),
+				fixture.Module("a-lib", fixture.Versions("1.0.0")),
+				fixture.Module("z-app", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a-lib", ">= 0.0.0")))),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"a-lib": on("1.0.0"), "z-app": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a-lib": fixture.Enabled("1.0.0"), "z-app": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Disable: []string{"a-lib", "z-app"}},
 			want:    map[string]exp{"a-lib": disable(), "z-app": disable()},
 			plan:    []string{"z-app", "a-lib"},
@@ -1318,12 +1122,12 @@ func TestRules(t *testing.T) {
 		{
 			name: "R18 ties break by weight, then by name",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0")),
-				mod("b", vers("1.0.0")),
-				mod("c", weight(100), vers("1.0.0")),
-				mod("d", weight(950), vers("1.0.0")),
+				fixture.Module("a", fixture.Versions("1.0.0")),
+				fixture.Module("b", fixture.Versions("1.0.0")),
+				fixture.Module("c", fixture.Weight(100), fixture.Versions("1.0.0")),
+				fixture.Module("d", fixture.Weight(950), fixture.Versions("1.0.0")),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"d", "b", "c", "a"}},
 			want:    map[string]exp{"a": install("1.0.0"), "b": install("1.0.0"), "c": install("1.0.0"), "d": install("1.0.0")},
 			plan:    []string{"c", "a", "b", "d"},
@@ -1331,10 +1135,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R18 a dependency comes first even when it is heavier",
 			mods: []*model.Module{
-				mod("app", weight(100), rels(rel("1.0.0", dep("lib", ">= 0.0.0")))),
-				mod("lib", weight(999), vers("1.0.0")),
+				fixture.Module("app", fixture.Weight(100), fixture.Releases(fixture.Release("1.0.0", fixture.Needs("lib", ">= 0.0.0")))),
+				fixture.Module("lib", fixture.Weight(999), fixture.Versions("1.0.0")),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"app"}, AutoEnable: true},
 			want:    map[string]exp{"app": install("1.0.0"), "lib": install("1.0.0")},
 			plan:    []string{"lib", "app"},
@@ -1344,11 +1148,11 @@ func TestRules(t *testing.T) {
 		{
 			name: "R2 autoEnable follows a chain of required dependencies",
 			mods: []*model.Module{
-				mod("x", rels(rel("1.0.0", dep("y", ">= 1.0")))),
-				mod("y", rels(rel("1.0.0", dep("z", ">= 2.0")))),
-				mod("z", vers("1.0.0", "2.0.0", "2.1.0")),
+				fixture.Module("x", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("y", ">= 1.0")))),
+				fixture.Module("y", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("z", ">= 2.0")))),
+				fixture.Module("z", fixture.Versions("1.0.0", "2.0.0", "2.1.0")),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"x"}, AutoEnable: true},
 			want:    map[string]exp{"x": install("1.0.0"), "y": install("1.0.0"), "z": install("2.1.0")},
 			plan:    []string{"z", "y", "x"},
@@ -1356,10 +1160,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R8 bundle-default module whose required dependency is disabled stays off",
 			mods: []*model.Module{
-				mod("a", bundles("Default"), rels(rel("1.0.0", dep("b", ">= 1.0")))),
-				mod("b", vers("1.0.0")),
+				fixture.Module("a", fixture.Bundles("Default"), fixture.Releases(fixture.Release("1.0.0", fixture.Needs("b", ">= 1.0")))),
+				fixture.Module("b", fixture.Versions("1.0.0")),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"b": off()}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"b": fixture.Disabled()}),
 			req:      model.Request{},
 			want:     map[string]exp{"a": absent(), "b": absent()},
 			heldBack: map[string][]string{"a": {"on by default", "b"}},
@@ -1367,10 +1171,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R12 modules in the update set update together for a Kubernetes upgrade",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", needKube("< 1.30"), dep("b", ">= 1.0")), rel("1.1.0", dep("b", ">= 1.1")))),
-				mod("b", vers("1.0.0", "1.1.0")),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsKubernetes("< 1.30"), fixture.Needs("b", ">= 1.0")), fixture.Release("1.1.0", fixture.Needs("b", ">= 1.1")))),
+				fixture.Module("b", fixture.Versions("1.0.0", "1.1.0")),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0"), "b": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0"), "b": fixture.Enabled("1.0.0")}),
 			req:     model.Request{UpdateAll: true, Platform: model.Platform{Kubernetes: model.MustParseVersion("1.30.2")}},
 			want:    map[string]exp{"a": update("1.1.0"), "b": update("1.1.0")},
 			plan:    []string{"b", "a"},
@@ -1378,35 +1182,35 @@ func TestRules(t *testing.T) {
 		{
 			name: "R14 allowDisable disables a dependent together with its dependency",
 			mods: []*model.Module{
-				mod("c", vers("1.0.0")),
-				mod("d", rels(rel("1.0.0", dep("c", ">= 1.0")))),
-				mod("x", rels(rel("1.0.0", dep("c", ">= 9.0 !optional")))),
+				fixture.Module("c", fixture.Versions("1.0.0")),
+				fixture.Module("d", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("c", ">= 1.0")))),
+				fixture.Module("x", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("c", ">= 9.0 !optional")))),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"c": on("1.0.0"), "d": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"c": fixture.Enabled("1.0.0"), "d": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Enable: []string{"x"}, AllowDisable: true},
 			want:    map[string]exp{"c": disable(), "d": disable(), "x": install("1.0.0")},
 			plan:    []string{"d", "c", "x"},
 		},
 		{
 			name:    "R10 channel pointing at a prerelease installs it",
-			mods:    []*model.Module{mod("a", vers("1.0.0", "1.1.0-rc.1"), chans("alpha", "1.1.0-rc.1", "stable", "1.0.0"))},
-			cluster: clusterWith(nil, channel("alpha")),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0-rc.1"), fixture.Channels("alpha", "1.1.0-rc.1", "stable", "1.0.0"))},
+			cluster: fixture.Cluster(nil, fixture.ReleaseChannel("alpha")),
 			req:     model.Request{Enable: []string{"a"}},
 			want:    map[string]exp{"a": install("1.1.0-rc.1")},
 			head:    map[string]string{"a": "1.1.0-rc.1"},
 		},
 		{
 			name:    "R14 newest preferred skips a prerelease no channel names",
-			mods:    []*model.Module{mod("a", vers("1.0.0", "1.1.0-rc.1"))},
-			cluster: clusterWith(nil),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0-rc.1"))},
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"a"}},
 			want:    map[string]exp{"a": install("1.0.0")},
 			head:    map[string]string{"a": "1.0.0"},
 		},
 		{
 			name:    "R11 update from a deployed prerelease",
-			mods:    []*model.Module{mod("a", vers("1.0.0", "1.1.0-rc.1", "1.1.0", "1.2.0", "1.3.0"))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.1.0-rc.1")}),
+			mods:    []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0-rc.1", "1.1.0", "1.2.0", "1.3.0"))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.1.0-rc.1")}),
 			req:     model.Request{Update: []string{"a"}},
 			want:    map[string]exp{"a": update("1.2.0")},
 			path:    map[string][]string{"a": {"1.2.0", "1.3.0"}},
@@ -1414,19 +1218,19 @@ func TestRules(t *testing.T) {
 		{
 			name: "R7 bundle default read from the newest release available in the edition",
 			mods: []*model.Module{
-				mod("a", bundles("Default"), rels(rel("1.0.0"), rel("1.1.0", onlyIn("ee")))),
+				fixture.Module("a", fixture.Bundles("Default"), fixture.Releases(fixture.Release("1.0.0"), fixture.Release("1.1.0", fixture.OnlyIn("ee")))),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{},
 			want:    map[string]exp{"a": install("1.0.0")},
 		},
 		{
 			name: "R3 optional dependency in the update set can only take one step",
 			mods: []*model.Module{
-				mod("d", vers("1.0.0", "1.1.0", "1.2.0")),
-				mod("p", rels(rel("1.0.0"), rel("1.1.0", dep("d", ">= 1.1 !optional")), rel("1.2.0", dep("d", ">= 1.2 !optional")))),
+				fixture.Module("d", fixture.Versions("1.0.0", "1.1.0", "1.2.0")),
+				fixture.Module("p", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("1.1.0", fixture.Needs("d", ">= 1.1 !optional")), fixture.Release("1.2.0", fixture.Needs("d", ">= 1.2 !optional")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"p": on("1.0.0"), "d": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"p": fixture.Enabled("1.0.0"), "d": fixture.Enabled("1.0.0")}),
 			req:      model.Request{UpdateAll: true, Strategy: model.StrategySequential},
 			want:     map[string]exp{"p": update("1.1.0"), "d": update("1.1.0")},
 			path:     map[string][]string{"p": {"1.1.0", "1.2.0"}, "d": {"1.1.0", "1.2.0"}},
@@ -1435,10 +1239,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R13 bundle-default module of a group whose member is enabled stays off",
 			mods: []*model.Module{
-				mod("cni-cilium", group("cni"), vers("1.0.0")),
-				mod("cni-flannel", group("cni"), bundles("Default"), vers("1.0.0")),
+				fixture.Module("cni-cilium", fixture.Group("cni"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-flannel", fixture.Group("cni"), fixture.Bundles("Default"), fixture.Versions("1.0.0")),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"cni-cilium": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"cni-cilium": fixture.Enabled("1.0.0")}),
 			req:      model.Request{},
 			want:     map[string]exp{"cni-cilium": keep("1.0.0"), "cni-flannel": absent()},
 			heldBack: map[string][]string{"cni-flannel": {"on by default", "exclusive group cni"}},
@@ -1446,46 +1250,46 @@ func TestRules(t *testing.T) {
 		{
 			name: "R14 fewest enabled modules disabled comes before most bundle defaults on",
 			mods: []*model.Module{
-				mod("c", vers("1.0.0")),
-				mod("d1", bundles("Default"), vers("1.0.0")),
-				mod("d2", bundles("Default"), vers("1.0.0")),
-				mod("x", rels(
-					rel("1.0.0", dep("d1", ">= 9.0 !optional"), dep("d2", ">= 9.0 !optional")),
-					rel("2.0.0", dep("c", ">= 9.0 !optional")),
+				fixture.Module("c", fixture.Versions("1.0.0")),
+				fixture.Module("d1", fixture.Bundles("Default"), fixture.Versions("1.0.0")),
+				fixture.Module("d2", fixture.Bundles("Default"), fixture.Versions("1.0.0")),
+				fixture.Module("x", fixture.Releases(
+					fixture.Release("1.0.0", fixture.Needs("d1", ">= 9.0 !optional"), fixture.Needs("d2", ">= 9.0 !optional")),
+					fixture.Release("2.0.0", fixture.Needs("c", ">= 9.0 !optional")),
 				)),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"c": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"c": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Enable: []string{"x"}, AllowDisable: true},
 			want:    map[string]exp{"c": keep("1.0.0"), "d1": absent(), "d2": absent(), "x": install("1.0.0")},
 		},
 		{
 			name: "R14 most bundle defaults on comes before newest",
 			mods: []*model.Module{
-				mod("d1", bundles("Default"), vers("1.0.0")),
-				mod("d2", bundles("Default"), vers("1.0.0")),
-				mod("x", rels(
-					rel("1.0.0", dep("d1", ">= 9.0 !optional")),
-					rel("2.0.0", dep("d1", ">= 9.0 !optional"), dep("d2", ">= 9.0 !optional")),
+				fixture.Module("d1", fixture.Bundles("Default"), fixture.Versions("1.0.0")),
+				fixture.Module("d2", fixture.Bundles("Default"), fixture.Versions("1.0.0")),
+				fixture.Module("x", fixture.Releases(
+					fixture.Release("1.0.0", fixture.Needs("d1", ">= 9.0 !optional")),
+					fixture.Release("2.0.0", fixture.Needs("d1", ">= 9.0 !optional"), fixture.Needs("d2", ">= 9.0 !optional")),
 				)),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"x"}},
 			want:    map[string]exp{"d1": absent(), "d2": install("1.0.0"), "x": install("1.0.0")},
 		},
 		{
 			name:    "R5 built-in module on by default is installed at the DKP version",
-			mods:    []*model.Module{mod("core", builtIn(), bundles("Default"))},
-			cluster: clusterWith(nil),
+			mods:    []*model.Module{fixture.Module("core", fixture.BuiltIn(), fixture.Bundles("Default"))},
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{},
 			want:    map[string]exp{"core": install("1.73.0")},
 		},
 		{
 			name: "R18 a dependency cycle breaks by weight, then name",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", dep("b", ">= 0.0.0")))),
-				mod("b", weight(100), rels(rel("1.0.0", dep("a", ">= 0.0.0")))),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("b", ">= 0.0.0")))),
+				fixture.Module("b", fixture.Weight(100), fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 0.0.0")))),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"a", "b"}},
 			want:    map[string]exp{"a": install("1.0.0"), "b": install("1.0.0")},
 			plan:    []string{"b", "a"},
@@ -1493,10 +1297,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R8 disabling a module turns off the bundle-default modules that need it",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0")),
-				mod("d", bundles("Default"), rels(rel("1.0.0", dep("a", ">= 1.0")))),
+				fixture.Module("a", fixture.Versions("1.0.0")),
+				fixture.Module("d", fixture.Bundles("Default"), fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 1.0")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Disable: []string{"a"}},
 			want:     map[string]exp{"a": disable(), "d": absent()},
 			heldBack: map[string][]string{"d": {"on by default", "the request disables a"}},
@@ -1504,10 +1308,10 @@ func TestRules(t *testing.T) {
 		{
 			name: "R14 allowDisable cannot disable a dependency that the request needs",
 			mods: []*model.Module{
-				mod("a", vers("1.0.0", "1.1.0")),
-				mod("x", rels(rel("1.0.0", dep("a", ">= 1.1")))),
+				fixture.Module("a", fixture.Versions("1.0.0", "1.1.0")),
+				fixture.Module("x", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 1.1")))),
 			},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:      model.Request{Enable: []string{"x"}, AllowDisable: true},
 			unsat:    true,
 			mentions: []string{"x 1.0.0 requires a >= 1.1", "a is not in the request's update set"},
@@ -1515,17 +1319,17 @@ func TestRules(t *testing.T) {
 		{
 			name: "R12 allowDisable disables a module that blocks a Kubernetes upgrade",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", needKube("< 1.30")))),
-				mod("b", vers("1.0.0")),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsKubernetes("< 1.30")))),
+				fixture.Module("b", fixture.Versions("1.0.0")),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0"), "b": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0"), "b": fixture.Enabled("1.0.0")}),
 			req:     model.Request{AllowDisable: true, Platform: model.Platform{Kubernetes: model.MustParseVersion("1.30.2")}},
 			want:    map[string]exp{"a": disable(), "b": keep("1.0.0")},
 		},
 		{
 			name:     "R10 deployed module with no release on its channel keeps its version",
-			mods:     []*model.Module{mod("a", vers("1.0.0", "1.0.1"), chans("alpha", "1.0.1"))},
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}, channel("stable")),
+			mods:     []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.0.1"), fixture.Channels("alpha", "1.0.1"))},
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}, fixture.ReleaseChannel("stable")),
 			req:      model.Request{Update: []string{"a"}},
 			want:     map[string]exp{"a": keep("1.0.0")},
 			head:     map[string]string{"a": ""},
@@ -1534,16 +1338,16 @@ func TestRules(t *testing.T) {
 		{
 			name: "R13 at most one module of a large exclusive group",
 			mods: []*model.Module{
-				mod("cni-1", group("cni"), bundles("Default"), vers("1.0.0")),
-				mod("cni-2", group("cni"), bundles("Default"), vers("1.0.0")),
-				mod("cni-3", group("cni"), bundles("Default"), vers("1.0.0")),
-				mod("cni-4", group("cni"), bundles("Default"), vers("1.0.0")),
-				mod("cni-5", group("cni"), bundles("Default"), vers("1.0.0")),
-				mod("cni-6", group("cni"), bundles("Default"), vers("1.0.0")),
-				mod("cni-7", group("cni"), bundles("Default"), vers("1.0.0")),
-				mod("cni-8", group("cni"), vers("1.0.0")),
+				fixture.Module("cni-1", fixture.Group("cni"), fixture.Bundles("Default"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-2", fixture.Group("cni"), fixture.Bundles("Default"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-3", fixture.Group("cni"), fixture.Bundles("Default"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-4", fixture.Group("cni"), fixture.Bundles("Default"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-5", fixture.Group("cni"), fixture.Bundles("Default"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-6", fixture.Group("cni"), fixture.Bundles("Default"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-7", fixture.Group("cni"), fixture.Bundles("Default"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-8", fixture.Group("cni"), fixture.Versions("1.0.0")),
 			},
-			cluster: clusterWith(nil),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"cni-8"}},
 			want: map[string]exp{
 				"cni-1": absent(), "cni-2": absent(), "cni-3": absent(), "cni-4": absent(),
@@ -1553,16 +1357,16 @@ func TestRules(t *testing.T) {
 		{
 			name: "R13 two modules of a large exclusive group cannot both be enabled",
 			mods: []*model.Module{
-				mod("cni-1", group("cni"), vers("1.0.0")),
-				mod("cni-2", group("cni"), vers("1.0.0")),
-				mod("cni-3", group("cni"), vers("1.0.0")),
-				mod("cni-4", group("cni"), vers("1.0.0")),
-				mod("cni-5", group("cni"), vers("1.0.0")),
-				mod("cni-6", group("cni"), vers("1.0.0")),
-				mod("cni-7", group("cni"), vers("1.0.0")),
-				mod("cni-8", group("cni"), vers("1.0.0")),
+				fixture.Module("cni-1", fixture.Group("cni"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-2", fixture.Group("cni"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-3", fixture.Group("cni"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-4", fixture.Group("cni"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-5", fixture.Group("cni"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-6", fixture.Group("cni"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-7", fixture.Group("cni"), fixture.Versions("1.0.0")),
+				fixture.Module("cni-8", fixture.Group("cni"), fixture.Versions("1.0.0")),
 			},
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      model.Request{Enable: []string{"cni-3", "cni-7"}},
 			unsat:    true,
 			mentions: []string{"exclusive group cni", "the request enables cni-3", "the request enables cni-7"},
@@ -1571,33 +1375,33 @@ func TestRules(t *testing.T) {
 
 		{
 			name:    "R8 bundle default applies to a module whose cluster entry sets only a channel",
-			mods:    []*model.Module{mod("a", bundles("Default"), vers("1.0.0", "1.1.0"), chans("alpha", "1.1.0", "stable", "1.0.0"))},
-			cluster: clusterWith(map[string]model.ModuleState{"a": {Channel: "alpha"}}, channel("stable")),
+			mods:    []*model.Module{fixture.Module("a", fixture.Bundles("Default"), fixture.Versions("1.0.0", "1.1.0"), fixture.Channels("alpha", "1.1.0", "stable", "1.0.0"))},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": {Channel: "alpha"}}, fixture.ReleaseChannel("stable")),
 			req:     model.Request{},
 			want:    map[string]exp{"a": install("1.1.0")},
 			head:    map[string]string{"a": "1.1.0"},
 		},
 		{
 			name:    "R5 built-in module is enabled at a prerelease DKP version",
-			mods:    []*model.Module{mod("core", builtIn())},
-			cluster: clusterWith(nil, dkpAt("1.75.0-rc.1")),
+			mods:    []*model.Module{fixture.Module("core", fixture.BuiltIn())},
+			cluster: fixture.Cluster(nil, fixture.Deckhouse("1.75.0-rc.1")),
 			req:     model.Request{Enable: []string{"core"}},
 			want:    map[string]exp{"core": install("1.75.0-rc.1")},
 		},
 		{
 			name:    "R5 built-in module on by default at a prerelease DKP version is installed",
-			mods:    []*model.Module{mod("core", builtIn(), bundles("Default"))},
-			cluster: clusterWith(nil, dkpAt("1.75.0-rc.1")),
+			mods:    []*model.Module{fixture.Module("core", fixture.BuiltIn(), fixture.Bundles("Default"))},
+			cluster: fixture.Cluster(nil, fixture.Deckhouse("1.75.0-rc.1")),
 			req:     model.Request{},
 			want:    map[string]exp{"core": install("1.75.0-rc.1")},
 		},
 		{
 			name: "R12 every blocker of a platform upgrade is reported with its reason",
 			mods: []*model.Module{
-				mod("a", rels(rel("1.0.0", needKube("< 1.30")))),
-				mod("b", rels(rel("1.0.0", needKube("< 1.30")))),
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsKubernetes("< 1.30")))),
+				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsKubernetes("< 1.30")))),
 			},
-			cluster: clusterWith(map[string]model.ModuleState{"a": on("1.0.0"), "b": on("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0"), "b": fixture.Enabled("1.0.0")}),
 			req:     model.Request{UpdateAll: true, Platform: model.Platform{Kubernetes: model.MustParseVersion("1.30.2")}},
 			unsat:   true,
 			mentions: []string{
@@ -1723,9 +1527,9 @@ func ptr[T any](v T) *T { return &v }
 // R16 as far as R4 goes: suggestions of an unsatisfiable Kubernetes
 // requirement name the version to upgrade to.
 func TestR4UnsatisfiableSuggestsKubernetesUpgrade(t *testing.T) {
-	cat, err := model.NewCatalog([]*model.Module{mod("a", rels(rel("1.0.0", needKube(">= 1.30"))))})
+	cat, err := model.NewCatalog([]*model.Module{fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsKubernetes(">= 1.30"))))})
 	require.NoError(t, err)
-	cluster := clusterWith(nil)
+	cluster := fixture.Cluster(nil)
 	req := &model.Request{Enable: []string{"a"}}
 	res, err := solver.Solve(context.Background(), cat, cluster, req)
 	require.NoError(t, err)
@@ -1741,11 +1545,11 @@ func TestR4UnsatisfiableSuggestsKubernetesUpgrade(t *testing.T) {
 // R1: the plan and the module list hold each module once.
 func TestR1EachModuleOnce(t *testing.T) {
 	cat, err := model.NewCatalog([]*model.Module{
-		mod("a", vers("1.0.0", "1.1.0")),
-		mod("b", rels(rel("1.0.0", dep("a", ">= 1.0")))),
+		fixture.Module("a", fixture.Versions("1.0.0", "1.1.0")),
+		fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 1.0")))),
 	})
 	require.NoError(t, err)
-	cluster := clusterWith(map[string]model.ModuleState{"a": on("1.0.0")})
+	cluster := fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")})
 	req := &model.Request{Enable: []string{"b"}, UpdateAll: true}
 	res, err := solver.Solve(context.Background(), cat, cluster, req)
 	require.NoError(t, err)
@@ -1766,7 +1570,7 @@ func TestR1EachModuleOnce(t *testing.T) {
 // unsatisfiable answer.
 func TestBadInput(t *testing.T) {
 	mods := func() []*model.Module {
-		return []*model.Module{mod("a", vers("1.0.0", "1.1.0"))}
+		return []*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0"))}
 	}
 	tests := []struct {
 		name     string
@@ -1777,43 +1581,43 @@ func TestBadInput(t *testing.T) {
 	}{
 		{
 			name:     "unknown module in request enable",
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      &model.Request{Enable: []string{"ghost"}},
 			sentinel: model.ErrUnknownModule,
 		},
 		{
 			name:     "unknown module in request update",
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      &model.Request{Update: []string{"ghost"}},
 			sentinel: model.ErrUnknownModule,
 		},
 		{
 			name:     "unknown module in request pin",
-			cluster:  clusterWith(nil),
-			req:      &model.Request{Pin: pins("ghost", "1.0.0")},
+			cluster:  fixture.Cluster(nil),
+			req:      &model.Request{Pin: fixture.Pins("ghost", "1.0.0")},
 			sentinel: model.ErrUnknownModule,
 		},
 		{
 			name:     "deployed version not in the catalog",
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.5")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.5")}),
 			req:      &model.Request{},
 			sentinel: model.ErrUnknownVersion,
 		},
 		{
 			name:     "pinned version not in the catalog",
-			cluster:  clusterWith(map[string]model.ModuleState{"a": on("1.0.0")}),
-			req:      &model.Request{Pin: pins("a", "9.9.9")},
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
+			req:      &model.Request{Pin: fixture.Pins("a", "9.9.9")},
 			sentinel: model.ErrUnknownVersion,
 		},
 		{
 			name:     "enabled module unknown to the catalog",
-			cluster:  clusterWith(map[string]model.ModuleState{"ghost": on("1.0.0")}),
+			cluster:  fixture.Cluster(map[string]model.ModuleState{"ghost": fixture.Enabled("1.0.0")}),
 			req:      &model.Request{},
 			sentinel: model.ErrUnknownModule,
 		},
 		{
 			name:     "module both enabled and disabled",
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      &model.Request{Enable: []string{"a"}, Disable: []string{"a"}},
 			sentinel: model.ErrConflict,
 		},
@@ -1824,12 +1628,12 @@ func TestBadInput(t *testing.T) {
 		},
 		{
 			name:     "missing request",
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			sentinel: model.ErrMissingField,
 		},
 		{
 			name:     "missing catalog",
-			cluster:  clusterWith(nil),
+			cluster:  fixture.Cluster(nil),
 			req:      &model.Request{},
 			nilCat:   true,
 			sentinel: model.ErrMissingField,

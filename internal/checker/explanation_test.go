@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/modsolver/modsolver/internal/fixture"
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -35,7 +36,7 @@ func TestCheckExplanation(t *testing.T) {
 
 func TestCheckUnsatisfiableChecksExplanation(t *testing.T) {
 	cat := newCatalog(t, promModules()...)
-	got := Check(cat, cluster(nil), nil, unsatisfiable(nil))
+	got := Check(cat, fixture.Cluster(nil), nil, unsatisfiable(nil))
 	assert.Equal(t, []string{"R16"}, rulesOf(got))
 }
 

@@ -3,6 +3,7 @@ package checker
 import (
 	"testing"
 
+	"github.com/modsolver/modsolver/internal/fixture"
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -11,15 +12,15 @@ func TestCheckRules(t *testing.T) {
 	runCases(t, []checkCase{
 		{
 			name:    "R1 version that is no release",
-			modules: promModules(), cluster: cluster(nil),
+			modules: promModules(), cluster: fixture.Cluster(nil),
 			req:  model.Request{Enable: []string{"test"}},
 			res:  resolved(install("test", "0.9.5")),
 			want: []string{"R1"},
 		},
 		{
 			name:    "R5 built-in module not at the candidate DKP version",
-			modules: []*model.Module{module("ingress-nginx", builtIn())},
-			cluster: cluster(map[string]model.ModuleState{"ingress-nginx": enabled("")}),
+			modules: []*model.Module{fixture.Module("ingress-nginx", fixture.BuiltIn())},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"ingress-nginx": fixture.Enabled("")}),
 			req:     model.Request{Platform: model.Platform{Deckhouse: model.MustParseVersion("1.74.0")}},
 			res:     resolved(keep("ingress-nginx", "1.73.0")),
 			want:    []string{"R5"},
@@ -27,17 +28,17 @@ func TestCheckRules(t *testing.T) {
 		{
 			name: "R5 requirement on a built-in module is on the DKP version",
 			modules: []*model.Module{
-				module("ingress-nginx", builtIn()),
-				module("hello-world", releases(release("1.0.0", needs("ingress-nginx", "> 1.73.0")))),
+				fixture.Module("ingress-nginx", fixture.BuiltIn()),
+				fixture.Module("hello-world", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("ingress-nginx", "> 1.73.0")))),
 			},
-			cluster: cluster(map[string]model.ModuleState{"ingress-nginx": enabled("")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"ingress-nginx": fixture.Enabled("")}),
 			req:     model.Request{Enable: []string{"hello-world"}},
 			res:     resolved(keep("ingress-nginx", "1.73.0"), install("hello-world", "1.0.0")),
 			want:    []string{"R2"},
 		},
 		{
 			name:    "R2 required dependency disabled",
-			modules: promModules(), cluster: cluster(nil),
+			modules: promModules(), cluster: fixture.Cluster(nil),
 			req:  model.Request{Enable: []string{"prometheus"}},
 			res:  resolved(install("prometheus", "2.0.0")),
 			want: []string{"R2"},
@@ -45,15 +46,15 @@ func TestCheckRules(t *testing.T) {
 		{
 			name:    "R2 required dependency outside the range",
 			modules: promModules(),
-			cluster: cluster(map[string]model.ModuleState{"prometheus": enabled("2.0.0"), "operator-prometheus": enabled("0.4.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"prometheus": fixture.Enabled("2.0.0"), "operator-prometheus": fixture.Enabled("0.4.0")}),
 			req:     model.Request{Update: []string{"prometheus"}},
 			res:     resolved(keep("operator-prometheus", "0.4.0"), update("prometheus", "2.0.0", "2.1.0")),
 			want:    []string{"R2"},
 		},
 		{
 			name:    "R2 required module missing from the catalog",
-			modules: demoModule(releases(release("1.0.0", needs("ghost", ">= 1.0")))),
-			cluster: cluster(nil),
+			modules: demoModule(fixture.Releases(fixture.Release("1.0.0", fixture.Needs("ghost", ">= 1.0")))),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"demo"}},
 			res:     resolved(install("demo", "1.0.0")),
 			want:    []string{"R2"},
@@ -61,31 +62,31 @@ func TestCheckRules(t *testing.T) {
 		{
 			name:    "R3 optional dependency enabled outside the range",
 			modules: promModules(),
-			cluster: cluster(map[string]model.ModuleState{"prometheus": enabled("2.0.0"), "operator-prometheus": enabled("0.5.0"), "test": enabled("0.9.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"prometheus": fixture.Enabled("2.0.0"), "operator-prometheus": fixture.Enabled("0.5.0"), "test": fixture.Enabled("0.9.0")}),
 			req:     model.Request{Update: []string{"prometheus"}},
 			res:     resolved(keep("operator-prometheus", "0.5.0"), keep("test", "0.9.0"), update("prometheus", "2.0.0", "2.1.0")),
 			want:    []string{"R3"},
 		},
 		{
 			name:    "R4 DKP version too old",
-			modules: demoModule(releases(release("1.0.0", needsDeckhouse(">= 1.74")))),
-			cluster: cluster(nil),
+			modules: demoModule(fixture.Releases(fixture.Release("1.0.0", fixture.NeedsDeckhouse(">= 1.74")))),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"demo"}},
 			res:     resolved(install("demo", "1.0.0")),
 			want:    []string{"R4"},
 		},
 		{
 			name:    "R4 R12 candidate Kubernetes version too new",
-			modules: demoModule(releases(release("1.0.0", needsKubernetes("< 1.30")))),
-			cluster: cluster(map[string]model.ModuleState{"demo": enabled("1.0.0")}),
+			modules: demoModule(fixture.Releases(fixture.Release("1.0.0", fixture.NeedsKubernetes("< 1.30")))),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"demo": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Platform: model.Platform{Kubernetes: model.MustParseVersion("1.30.2")}},
 			res:     resolved(keep("demo", "1.0.0")),
 			want:    []string{"R4"},
 		},
 		{
 			name:    "R7 release not available in the edition",
-			modules: demoModule(releases(release("1.0.0", onlyIn("ee")))),
-			cluster: cluster(nil),
+			modules: demoModule(fixture.Releases(fixture.Release("1.0.0", fixture.OnlyIn("ee")))),
+			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"demo"}},
 			res:     resolved(install("demo", "1.0.0")),
 			want:    []string{"R7"},
@@ -93,21 +94,21 @@ func TestCheckRules(t *testing.T) {
 		{
 			name:    "R8 enabled module disabled without allowDisable",
 			modules: promModules(),
-			cluster: cluster(map[string]model.ModuleState{"test": enabled("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"test": fixture.Enabled("1.0.0")}),
 			res:     resolved(disable("test", "1.0.0")),
 			want:    []string{"R8"},
 		},
 		{
 			name:    "R8 module the cluster disables is enabled",
 			modules: promModules(),
-			cluster: cluster(map[string]model.ModuleState{"test": disabled()}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"test": fixture.Disabled()}),
 			req:     model.Request{AutoEnable: true},
 			res:     resolved(install("test", "1.0.0")),
 			want:    []string{"R8"},
 		},
 		{
 			name:    "R8 request to enable ignored",
-			modules: promModules(), cluster: cluster(nil),
+			modules: promModules(), cluster: fixture.Cluster(nil),
 			req:  model.Request{Enable: []string{"test"}},
 			res:  resolved(),
 			want: []string{"R8"},
@@ -115,7 +116,7 @@ func TestCheckRules(t *testing.T) {
 		{
 			name:    "R8 request to disable ignored",
 			modules: promModules(),
-			cluster: cluster(map[string]model.ModuleState{"test": enabled("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"test": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Disable: []string{"test"}},
 			res:     resolved(keep("test", "1.0.0")),
 			want:    []string{"R8"},
@@ -123,28 +124,28 @@ func TestCheckRules(t *testing.T) {
 		{
 			name:    "R8 pin ignored",
 			modules: promModules(),
-			cluster: cluster(map[string]model.ModuleState{"test": enabled("0.9.0")}),
-			req:     model.Request{Pin: pins("test", "1.0.0")},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"test": fixture.Enabled("0.9.0")}),
+			req:     model.Request{Pin: fixture.Pins("test", "1.0.0")},
 			res:     resolved(keep("test", "0.9.0")),
 			want:    []string{"R8"},
 		},
 		{
 			name:    "R8 dependency enabled without autoEnable",
-			modules: promModules(), cluster: cluster(nil),
+			modules: promModules(), cluster: fixture.Cluster(nil),
 			req:  model.Request{Enable: []string{"prometheus"}},
 			res:  resolved(install("operator-prometheus", "0.5.0"), install("prometheus", "2.0.0")),
 			want: []string{"R8"},
 		},
 		{
 			name:    "R8 autoEnable enables a module nothing requires",
-			modules: promModules(), cluster: cluster(nil),
+			modules: promModules(), cluster: fixture.Cluster(nil),
 			req:  model.Request{Enable: []string{"operator-prometheus"}, AutoEnable: true},
 			res:  resolved(install("operator-prometheus", "0.5.0"), install("test", "1.0.0")),
 			want: []string{"R8"},
 		},
 		{
 			name:    "R8 autoEnable does not follow an optional requirement",
-			modules: promModules(), cluster: cluster(nil),
+			modules: promModules(), cluster: fixture.Cluster(nil),
 			req:  model.Request{Enable: []string{"prometheus"}, AutoEnable: true},
 			res:  resolved(install("operator-prometheus", "0.5.0"), install("test", "1.0.0"), install("prometheus", "2.1.0")),
 			want: []string{"R8"},
@@ -152,79 +153,79 @@ func TestCheckRules(t *testing.T) {
 		{
 			name:    "R9 module outside the update set changes",
 			modules: promModules(),
-			cluster: cluster(map[string]model.ModuleState{"test": enabled("0.9.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"test": fixture.Enabled("0.9.0")}),
 			res:     resolved(update("test", "0.9.0", "1.0.0")),
 			want:    []string{"R9"},
 		},
 		{
 			name:    "R9 downgrade without a pin",
 			modules: promModules(),
-			cluster: cluster(map[string]model.ModuleState{"test": enabled("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"test": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Update: []string{"test"}},
 			res:     resolved(downgrade("test", "1.0.0", "0.9.0")),
 			want:    []string{"R9"},
 		},
 		{
 			name:    "R10 install above the channel head",
-			modules: demoModule(versions("1.0.0", "1.1.0", "1.2.0"), channels("stable", "1.1.0")),
-			cluster: cluster(nil, releaseChannel("stable")),
+			modules: demoModule(fixture.Versions("1.0.0", "1.1.0", "1.2.0"), fixture.Channels("stable", "1.1.0")),
+			cluster: fixture.Cluster(nil, fixture.ReleaseChannel("stable")),
 			req:     model.Request{Enable: []string{"demo"}},
 			res:     resolved(install("demo", "1.2.0")),
 			want:    []string{"R10"},
 		},
 		{
 			name:    "R10 D10 no release on a channel this stable",
-			modules: demoModule(versions("1.0.0"), channels("alpha", "1.0.0")),
-			cluster: cluster(map[string]model.ModuleState{"demo": {Channel: "stable"}}, releaseChannel("alpha")),
+			modules: demoModule(fixture.Versions("1.0.0"), fixture.Channels("alpha", "1.0.0")),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"demo": {Channel: "stable"}}, fixture.ReleaseChannel("alpha")),
 			req:     model.Request{Enable: []string{"demo"}},
 			res:     resolved(install("demo", "1.0.0")),
 			want:    []string{"R10"},
 		},
 		{
 			name:    "R10 R11 update above the channel head",
-			modules: demoModule(versions("1.0.0", "1.1.0"), channels("stable", "1.0.0")),
-			cluster: cluster(map[string]model.ModuleState{"demo": enabled("1.0.0")}, releaseChannel("stable")),
+			modules: demoModule(fixture.Versions("1.0.0", "1.1.0"), fixture.Channels("stable", "1.0.0")),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"demo": fixture.Enabled("1.0.0")}, fixture.ReleaseChannel("stable")),
 			req:     model.Request{Update: []string{"demo"}},
 			res:     resolved(update("demo", "1.0.0", "1.1.0")),
 			want:    []string{"R10", "R11"},
 		},
 		{
 			name:    "R11 skips a minor",
-			modules: demoModule(versions("1.67.5", "1.68.4", "1.69.10", "1.70.1"), channels("stable", "1.70.1")),
-			cluster: cluster(map[string]model.ModuleState{"demo": enabled("1.67.5")}, releaseChannel("stable")),
+			modules: demoModule(fixture.Versions("1.67.5", "1.68.4", "1.69.10", "1.70.1"), fixture.Channels("stable", "1.70.1")),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"demo": fixture.Enabled("1.67.5")}, fixture.ReleaseChannel("stable")),
 			req:     model.Request{Update: []string{"demo"}},
 			res:     resolved(update("demo", "1.67.5", "1.69.10")),
 			want:    []string{"R11"},
 		},
 		{
 			name:    "R11 not the highest patch of the next minor",
-			modules: demoModule(versions("1.67.5", "1.68.1", "1.68.4")),
-			cluster: cluster(map[string]model.ModuleState{"demo": enabled("1.67.5")}),
+			modules: demoModule(fixture.Versions("1.67.5", "1.68.1", "1.68.4")),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"demo": fixture.Enabled("1.67.5")}),
 			req:     model.Request{Update: []string{"demo"}},
 			res:     resolved(update("demo", "1.67.5", "1.68.1")),
 			want:    []string{"R11"},
 		},
 		{
 			name: "R11 from-to rule needs the deployed version at or above from",
-			modules: demoModule(releases(release("1.66.25"), release("1.67.0"), release("1.68.4"), release("1.75.2", jump("1.67", "1.75"))),
-				channels("stable", "1.75.2")),
-			cluster: cluster(map[string]model.ModuleState{"demo": enabled("1.66.25")}, releaseChannel("stable")),
+			modules: demoModule(fixture.Releases(fixture.Release("1.66.25"), fixture.Release("1.67.0"), fixture.Release("1.68.4"), fixture.Release("1.75.2", fixture.Jump("1.67", "1.75"))),
+				fixture.Channels("stable", "1.75.2")),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"demo": fixture.Enabled("1.66.25")}, fixture.ReleaseChannel("stable")),
 			req:     model.Request{Update: []string{"demo"}},
 			res:     resolved(update("demo", "1.66.25", "1.75.2")),
 			want:    []string{"R11"},
 		},
 		{
 			name:    "R11 D13 major jump without a rule",
-			modules: demoModule(versions("1.9.0", "2.0.0")),
-			cluster: cluster(map[string]model.ModuleState{"demo": enabled("1.9.0")}),
+			modules: demoModule(fixture.Versions("1.9.0", "2.0.0")),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"demo": fixture.Enabled("1.9.0")}),
 			req:     model.Request{UpdateAll: true},
 			res:     resolved(update("demo", "1.9.0", "2.0.0")),
 			want:    []string{"R11"},
 		},
 		{
 			name:    "D1 prerelease not named by the channel",
-			modules: demoModule(versions("0.1.0-rc.1", "0.1.0-rc.2"), channels("alpha", "0.1.0-rc.2")),
-			cluster: cluster(nil, releaseChannel("alpha")),
+			modules: demoModule(fixture.Versions("0.1.0-rc.1", "0.1.0-rc.2"), fixture.Channels("alpha", "0.1.0-rc.2")),
+			cluster: fixture.Cluster(nil, fixture.ReleaseChannel("alpha")),
 			req:     model.Request{Enable: []string{"demo"}},
 			res:     resolved(install("demo", "0.1.0-rc.1")),
 			want:    []string{"D1"},
@@ -232,7 +233,7 @@ func TestCheckRules(t *testing.T) {
 		{
 			name:    "R13 two modules of one exclusive group",
 			modules: cniModules(),
-			cluster: cluster(map[string]model.ModuleState{"cni-flannel": enabled("1.0.0")}),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"cni-flannel": fixture.Enabled("1.0.0")}),
 			req:     model.Request{Enable: []string{"cni-cilium"}},
 			res:     resolved(keep("cni-flannel", "1.0.0"), install("cni-cilium", "1.0.0")),
 			want:    []string{"R13"},
@@ -241,10 +242,10 @@ func TestCheckRules(t *testing.T) {
 }
 
 func TestCheckPlan(t *testing.T) {
-	running := cluster(map[string]model.ModuleState{"prometheus": enabled("2.0.0"), "operator-prometheus": enabled("0.4.0")})
+	running := fixture.Cluster(map[string]model.ModuleState{"prometheus": fixture.Enabled("2.0.0"), "operator-prometheus": fixture.Enabled("0.4.0")})
 	autoEnable := model.Request{Enable: []string{"prometheus"}, AutoEnable: true}
 	swap := model.Request{Enable: []string{"cni-cilium"}, Disable: []string{"cni-flannel"}}
-	cniRunning := cluster(map[string]model.ModuleState{"cni-flannel": enabled("1.0.0")})
+	cniRunning := fixture.Cluster(map[string]model.ModuleState{"cni-flannel": fixture.Enabled("1.0.0")})
 	runCases(t, []checkCase{
 		{
 			name:    "R18 step missing",
@@ -269,8 +270,8 @@ func TestCheckPlan(t *testing.T) {
 		},
 		{
 			name:    "R18 step for an absent module",
-			modules: []*model.Module{module("descheduler", bundles("Default"), versions("0.3.0"))},
-			cluster: cluster(nil),
+			modules: []*model.Module{fixture.Module("descheduler", fixture.Bundles("Default"), fixture.Versions("0.3.0"))},
+			cluster: fixture.Cluster(nil),
 			res: edited(resolved(absent("descheduler")), func(r *model.Result) {
 				r.Plan = []model.PlanStep{{Module: "descheduler", Action: model.ActionAbsent}}
 			}),
@@ -278,13 +279,13 @@ func TestCheckPlan(t *testing.T) {
 		},
 		{
 			name:    "R18 dependent before its dependency",
-			modules: promModules(), cluster: cluster(nil), req: autoEnable,
+			modules: promModules(), cluster: fixture.Cluster(nil), req: autoEnable,
 			res:  resolved(install("prometheus", "2.1.0"), install("operator-prometheus", "0.5.0")),
 			want: []string{"R18"},
 		},
 		{
 			name:    "R3 R18 enabled optional dependency comes first",
-			modules: promModules(), cluster: cluster(nil),
+			modules: promModules(), cluster: fixture.Cluster(nil),
 			req:  model.Request{Enable: []string{"prometheus", "test"}, AutoEnable: true},
 			res:  resolved(install("operator-prometheus", "0.5.0"), install("prometheus", "2.1.0"), install("test", "1.0.0")),
 			want: []string{"R18"},

@@ -15,6 +15,7 @@ run: ## resolve the demo request on the embedded demo catalog
 	$(GO) run ./cmd/modsolver resolve
 
 test: vet ## run every test, including the shared acceptance scenarios
+	@test -d ../shared/scenarios || test -n "$$MODSOLVER_SHARED" || echo "NOTICE: ../shared is missing: the shared acceptance suites are skipped (go test -v names them)"
 	$(GO) test -count=1 ./...
 
 vet:

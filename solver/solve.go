@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"errors"
+	"runtime"
 	"time"
 
 	"github.com/modsolver/modsolver/model"
@@ -14,6 +15,15 @@ type Option func(*settings)
 type settings struct {
 	explainHeldBack bool
 	suggest         bool
+	workers         int
+}
+
+func newSettings(opts []Option) settings {
+	s := settings{explainHeldBack: true, suggest: true, workers: runtime.GOMAXPROCS(0)}
+	for _, o := range opts {
+		o(&s)
+	}
+	return s
 }
 
 // WithoutHeldBack skips the R17 search for what holds modules back, for
@@ -23,16 +33,17 @@ func WithoutHeldBack() Option { return func(s *settings) { s.explainHeldBack = f
 // WithoutSuggestions skips verifying suggestions for unsatisfiable answers.
 func WithoutSuggestions() Option { return func(s *settings) { s.suggest = false } }
 
+// WithWorkers sets how many scenarios WhatIf solves at once (default: one
+// per usable core). Each worker has its own solver.
+func WithWorkers(n int) Option { return func(s *settings) { s.workers = max(n, 1) } }
+
 // Solve resolves req against cat and the cluster's state. Bad input is an
 // error that wraps model.ErrInvalidInput; a request that cannot be met is
 // a Result with StatusUnsatisfiable and an explanation. ctx ends the solve
 // early with ctx.Err().
 func Solve(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, req *model.Request, opts ...Option) (*model.Result, error) {
 	start := time.Now()
-	cfg := settings{explainHeldBack: true, suggest: true}
-	for _, o := range opts {
-		o(&cfg)
-	}
+	cfg := newSettings(opts)
 	if err := validate(cat, cluster, req); err != nil {
 		return nil, err
 	}

@@ -120,6 +120,10 @@ func requestFromNode(file string, node *yaml.Node) (*model.Request, error) {
 	if err := decodeStrict(file, node, &fr); err != nil {
 		return nil, err
 	}
+	return fr.toModel(file)
+}
+
+func (fr *fileRequest) toModel(file string) (*model.Request, error) {
 	r := &model.Request{
 		Enable:       fr.Enable,
 		Disable:      fr.Disable,

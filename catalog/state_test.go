@@ -102,3 +102,20 @@ func parseRequestErr(name string, data []byte) error {
 	_, err := ParseRequest(name, data)
 	return err
 }
+
+func TestParseWhatIf(t *testing.T) {
+	reqs, err := ParseWhatIf("w.yaml", []byte("scenarios:\n  - name: console\n    request: {enable: [console]}\n  - request: {platform: {kubernetes: 1.31.0}, updateAll: true}\n"))
+	require.NoError(t, err)
+	require.Len(t, reqs, 2)
+	assert.Equal(t, "console", reqs[0].Name)
+	assert.Equal(t, []string{"console"}, reqs[0].Request.Enable)
+	assert.Equal(t, "scenario 2", reqs[1].Name)
+	assert.Equal(t, "1.31.0", reqs[1].Request.Platform.Kubernetes.String())
+
+	_, err = ParseWhatIf("w.yaml", []byte("scenarios:\n  - name: x\n    requets: {}\n"))
+	assert.ErrorIs(t, err, ErrUnknownKey)
+	_, err = ParseWhatIf("w.yaml", []byte("scenarios: []\n"))
+	assert.ErrorIs(t, err, model.ErrMissingField)
+	_, err = ParseWhatIf("w.yaml", []byte("scenarios:\n  - request: {pin: {a: soon}}\n"))
+	assert.ErrorIs(t, err, model.ErrInvalidVersion)
+}

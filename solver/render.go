@@ -47,7 +47,11 @@ func (p *problem) moduleMessage(f *fact) string {
 	case model.FactKeepVersion:
 		return fmt.Sprintf("%s is not in the request's update set, so it stays at %s", v.name, v.deployedVersion())
 	case model.FactNoDowngrade:
-		return fmt.Sprintf("%s may not go below its deployed version %s (%s is older)", v.name, v.deployedVersion(), rels)
+		verb := "is"
+		if len(f.rels) > 1 {
+			verb = "are"
+		}
+		return fmt.Sprintf("%s may not go below its deployed version %s (%s %s older)", v.name, v.deployedVersion(), rels, verb)
 	case model.FactChannelHead:
 		return channelMessage(v, rels)
 	case model.FactUpdateStep:

@@ -33,6 +33,7 @@ Usage:
 
 Commands:
   resolve   resolve one request against a catalog and a cluster state
+  whatif    answer many what-if questions: the upgrade readiness matrix
   version   print the version
   help      print this help, or the help of a command: modsolver help resolve
 
@@ -52,6 +53,7 @@ type command struct {
 
 var commands = []command{
 	{"resolve", runResolve},
+	{"whatif", runWhatIf},
 }
 
 func main() {

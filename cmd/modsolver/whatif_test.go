@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/modsolver/modsolver/internal/shared"
+	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
+)
+
+func whatif(t *testing.T, args ...string) (code int, out, errOut string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(context.Background(), append([]string{"whatif"}, args...), &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestWhatIfMatrixOnDemo(t *testing.T) {
+	code, out, errOut := whatif(t, "--deckhouse", "1.72.4,1.73.0", "--kubernetes", "1.31.2,1.32.1", "--no-timing")
+	require.Equal(t, exitResolved, code, errOut)
+	lines := strings.Split(out, "\n")
+	assert.Regexp(t, `^DKP \\ KUBERNETES\s+1\.31\.2\s+1\.32\.1$`, lines[0])
+	assert.Regexp(t, `^1\.72\.4\s+ok, \d+ to update\s+blocked: csi-ceph$`, lines[1])
+	assert.Contains(t, out, "deckhouse 1.73.0, kubernetes 1.31.2: ok")
+	assert.Contains(t, out, "commander-agent update: 1.4.0 → 1.5.0", "DKP 1.73 lets commander-agent reach 1.5.0")
+	assert.Contains(t, out, "requirements of csi-ceph are not satisfied: 1.32.1 kubernetes version is not suitable")
+
+	code, again, _ := whatif(t, "--deckhouse", "1.73.0,1.72.4", "--kubernetes", "1.32.1,1.31.2", "--no-timing")
+	require.Equal(t, exitResolved, code)
+	assert.Contains(t, again, "deckhouse 1.72.4, kubernetes 1.32.1: blocked", "the grid follows the order given")
+}
+
+func TestWhatIfJSON(t *testing.T) {
+	code, out, errOut := whatif(t, "--kubernetes", "1.31.2,1.32.1", "-o", "json", "--no-timing", "--workers", "1")
+	require.Equal(t, exitResolved, code, errOut)
+	var doc struct {
+		Results []json.RawMessage `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	require.Len(t, doc.Results, 2)
+	statuses := []modsolverv1.Status{modsolverv1.Status_STATUS_RESOLVED, modsolverv1.Status_STATUS_UNSATISFIABLE}
+	for i, raw := range doc.Results {
+		var r modsolverv1.WhatIfResult
+		require.NoError(t, protojson.Unmarshal(raw, &r), "each result is a WhatIfResult")
+		assert.Equal(t, uint32(i), r.GetIndex())
+		assert.Equal(t, statuses[i], r.GetResponse().GetStatus())
+	}
+	_, again, _ := whatif(t, "--kubernetes", "1.31.2,1.32.1", "-o", "json", "--no-timing")
+	assert.Equal(t, out, again, "the output does not depend on the number of workers")
+}
+
+func TestWhatIfScenariosFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "w.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(`
+scenarios:
+  - name: enable console
+    request: {enable: [console]}
+  - name: enable observability
+    request: {enable: [observability]}
+  - name: enable a module that does not exist
+    request: {enable: [nope]}
+`), 0o644))
+	code, out, errOut := whatif(t, "--scenarios", file)
+	require.Equal(t, exitResolved, code, errOut)
+	assert.Contains(t, out, "enable console: ok")
+	assert.Contains(t, out, "enable observability: blocked")
+	assert.Contains(t, out, "upgrade Kubernetes to at least 1.31")
+	assert.Contains(t, out, `enable a module that does not exist: bad input: request.enable[0]`)
+}
+
+func TestWhatIfBadInput(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"nothing to ask", nil, "give --deckhouse and/or --kubernetes"},
+		{"bad version", []string{"--kubernetes", "1.31,next"}, "--kubernetes"},
+		{"scenarios with matrix", []string{"--scenarios", "x.yaml", "--deckhouse", "1.74.0"}, "do not combine"},
+		{"bad format", []string{"--kubernetes", "1.31.0", "-o", "xml"}, `-o "xml"`},
+		{"missing scenarios file", []string{"--scenarios", "no/such.yaml"}, "no/such.yaml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := whatif(t, tt.args...)
+			assert.Equal(t, exitBadInput, code)
+			assert.Empty(t, out)
+			assert.Contains(t, errOut, tt.want)
+		})
+	}
+}
+
+// The matrix runs on the real DKP tree as well.
+func TestWhatIfMatrixOnDKP(t *testing.T) {
+	dkp := shared.Path(t, "data", "dkp")
+	cluster := filepath.Join(t.TempDir(), "cluster.yaml")
+	require.NoError(t, os.WriteFile(cluster, []byte(`
+deckhouse: 1.74.2
+kubernetes: 1.31.4
+edition: ee
+bundle: Default
+modules:
+  cni-cilium: {enabled: true}
+  virtualization: {enabled: true, version: 0.17.0}
+  storage-foundation: {enabled: true, version: 0.1.3}
+  state-snapshotter: {enabled: true, version: 0.1.7}
+`), 0o644))
+	code, out, errOut := whatif(t, "--catalog", dkp, "--cluster", cluster, "--deckhouse", "1.74.2,1.77.0", "--kubernetes", "1.31.4,1.33.0")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.Contains(t, out, "DKP \\ KUBERNETES")
+	assert.Contains(t, out, "deckhouse 1.77.0, kubernetes 1.33.0")
+}

@@ -1,0 +1,99 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modsolver/modsolver/catalog"
+	"github.com/modsolver/modsolver/internal/shared"
+	"github.com/modsolver/modsolver/model"
+)
+
+// TestWhatIfMatchesSolve checks that every answer of a what-if batch is
+// the answer Solve gives for that request alone, on every scenario: the
+// scenario's request, and the same request on a few candidate platforms.
+func TestWhatIfMatchesSolve(t *testing.T) {
+	dirs := []string{filepath.Join("..", "testdata", "scenarios")}
+	t.Run("shared", func(t *testing.T) { dirs = append(dirs, shared.Path(t, "scenarios")) })
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+		require.NoError(t, err)
+		for _, file := range files {
+			sc, err := catalog.LoadScenario(file)
+			if sc.Expect.Error {
+				continue
+			}
+			require.NoError(t, err)
+			t.Run(filepath.Base(file), func(t *testing.T) { checkWhatIf(t, sc) })
+		}
+	}
+}
+
+func checkWhatIf(t *testing.T, sc *catalog.Scenario) {
+	reqs := []*model.Request{sc.Request}
+	for _, k := range []string{"1.29.0", "1.31.0", "1.33.0"} {
+		r := sc.Request.Clone()
+		r.Platform.Kubernetes = model.MustParseVersion(k)
+		reqs = append(reqs, r)
+	}
+	next := 0
+	err := WhatIf(context.Background(), sc.Catalog, sc.Cluster, reqs, func(i int, a Answer) error {
+		assert.Equal(t, next, i, "answers come in request order")
+		next++
+		want, wantErr := Solve(context.Background(), sc.Catalog, sc.Cluster, reqs[i])
+		require.Equal(t, wantErr, a.Err)
+		if wantErr == nil {
+			want.Stats.SolveMicros, a.Result.Stats.SolveMicros = 0, 0
+			assert.Equal(t, want, a.Result, "scenario %d", i)
+		}
+		return nil
+	}, WithWorkers(3))
+	require.NoError(t, err)
+	assert.Equal(t, len(reqs), next)
+}
+
+func TestWhatIfStops(t *testing.T) {
+	cat, err := model.NewCatalog([]*model.Module{{Name: "a", Releases: []*model.Release{{Version: model.MustParseVersion("1.0.0")}}}})
+	require.NoError(t, err)
+	cluster := &model.ClusterState{Deckhouse: model.MustParseVersion("1.73.0"), Kubernetes: model.MustParseVersion("1.30.0")}
+	reqs := make([]*model.Request, 50)
+	for i := range reqs {
+		reqs[i] = &model.Request{Enable: []string{"a"}}
+	}
+	reqs[1] = &model.Request{Enable: []string{"nope"}}
+
+	t.Run("bad input is an answer, and the batch goes on", func(t *testing.T) {
+		n := 0
+		require.NoError(t, WhatIf(context.Background(), cat, cluster, reqs, func(i int, a Answer) error {
+			if i == 1 {
+				assert.ErrorIs(t, a.Err, model.ErrUnknownModule)
+			} else {
+				assert.Equal(t, model.StatusResolved, a.Result.Status)
+			}
+			n++
+			return nil
+		}))
+		assert.Equal(t, len(reqs), n)
+	})
+	t.Run("an emit error stops the batch", func(t *testing.T) {
+		stop := errors.New("stop")
+		n := 0
+		err := WhatIf(context.Background(), cat, cluster, reqs, func(int, Answer) error { n++; return stop })
+		assert.ErrorIs(t, err, stop)
+		assert.Equal(t, 1, n)
+	})
+	t.Run("a cancelled context stops the batch", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		err := WhatIf(ctx, cat, cluster, reqs, func(int, Answer) error { return nil })
+		assert.ErrorIs(t, err, context.Canceled)
+	})
+	t.Run("an empty batch", func(t *testing.T) {
+		assert.NoError(t, WhatIf(context.Background(), cat, cluster, nil, func(int, Answer) error { t.Fatal("no answers"); return nil }))
+	})
+}

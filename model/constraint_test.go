@@ -140,3 +140,10 @@ func FuzzParseConstraint(f *testing.F) {
 		}
 	})
 }
+
+func TestVersionStringMatchesString(t *testing.T) {
+	for _, text := range []string{"1.2.3", "v0.0.1-rc.0", "1.30", "2.0.0+build.5", "1.10.3-rc.5+meta", "v3"} {
+		v := MustParseVersion(text)
+		assert.Equal(t, v.String(), VersionString(v), text)
+	}
+}

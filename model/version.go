@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
@@ -65,12 +66,26 @@ func CompareVersions(a, b Version) int {
 	return strings.Compare(a.Metadata(), b.Metadata())
 }
 
-// VersionString is the canonical text of v ("1.2.3", no "v"), or "" for nil.
+// VersionString is the canonical text of v ("1.2.3", no "v"), or "" for
+// nil. It gives what v.String() gives, without its fmt-based formatting,
+// which shows in profiles of large answers.
 func VersionString(v Version) string {
 	if v == nil {
 		return ""
 	}
-	return v.String()
+	b := make([]byte, 0, 16)
+	b = strconv.AppendUint(b, v.Major(), 10)
+	b = append(b, '.')
+	b = strconv.AppendUint(b, v.Minor(), 10)
+	b = append(b, '.')
+	b = strconv.AppendUint(b, v.Patch(), 10)
+	if pre := v.Prerelease(); pre != "" {
+		b = append(append(b, '-'), pre...)
+	}
+	if meta := v.Metadata(); meta != "" {
+		b = append(append(b, '+'), meta...)
+	}
+	return string(b)
 }
 
 // MajorMinor is a "major.minor" pair, used by from-to update rules (R11).

@@ -17,15 +17,20 @@ import (
 // In explain mode every clause of a fact is guarded by the fact's
 // selector literal, so that gini's Why() names facts (R16).
 type encoder struct {
-	p       *problem
-	explain bool
-	g       *gini.Gini
-	top     z.Lit
-	mods    []*modVars
-	byName  map[string]*modVars
-	sel     map[*fact]z.Lit
-	owner   map[z.Lit]*fact
-	ivCache map[ivKey]z.Lit
+	p        *problem
+	explain  bool
+	g        *gini.Gini
+	top      z.Lit
+	mods     []*modVars
+	byName   map[string]*modVars
+	sel      map[*fact]z.Lit
+	owner    map[z.Lit]*fact
+	ivCache  map[ivKey]z.Lit
+	chains   map[string][]z.Lit // at-most-one chains by exclusive group
+	satCache map[satKey][]int
+	// shared is set on a what-if encoding: clauses of facts are collected
+	// in pending and added once per distinct content (whatif.go).
+	shared  *sharing
 	clauses int
 	solves  int
 	buf     []z.Lit
@@ -46,7 +51,7 @@ type ivKey struct {
 
 func newEncoder(p *problem, explain bool) *encoder {
 	e := &encoder{p: p, explain: explain, g: gini.New(), byName: map[string]*modVars{},
-		sel: map[*fact]z.Lit{}, owner: map[z.Lit]*fact{}, ivCache: map[ivKey]z.Lit{}}
+		sel: map[*fact]z.Lit{}, owner: map[z.Lit]*fact{}, ivCache: map[ivKey]z.Lit{}, chains: map[string][]z.Lit{}, satCache: map[satKey][]int{}}
 	e.top = e.g.Lit()
 	e.g.Add(e.top)
 	e.g.Add(z.LitNull)
@@ -120,6 +125,10 @@ func (e *encoder) selector(f *fact) z.Lit {
 // add adds the clause lits, guarded by f. Literals that are constantly
 // false are dropped, and a clause with a true literal is skipped.
 func (e *encoder) add(f *fact, lits ...z.Lit) {
+	if e.shared != nil && f != nil {
+		e.shared.collect(e, f, lits)
+		return
+	}
 	c := e.buf[:0]
 	if s := e.selector(f); s != z.LitNull {
 		c = append(c, s.Not())
@@ -196,7 +205,27 @@ func runsOf(ps []int) [][2]int {
 }
 
 // satisfying returns the positions of d whose version satisfies c, with
-// prerelease and metadata stripped (R6).
+// prerelease and metadata stripped (R6). Answers for modules with a
+// release list are cached: they depend only on the catalog, so a shared
+// what-if encoding computes each once.
+func (e *encoder) satisfying(d *modVars, c *model.Constraint) []int {
+	if d.v.m.Embedded {
+		return satisfying(d, c) // the version is the request's DKP version
+	}
+	k := satKey{d, c.Text}
+	if out, ok := e.satCache[k]; ok {
+		return out
+	}
+	out := satisfying(d, c)
+	e.satCache[k] = out
+	return out
+}
+
+type satKey struct {
+	mod  *modVars
+	text string
+}
+
 func satisfying(d *modVars, c *model.Constraint) []int {
 	var out []int
 	for j, r := range d.dom {

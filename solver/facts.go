@@ -96,7 +96,7 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, get func(model.
 	var texts []string
 	for i, r := range v.rels {
 		c := get(r.Requirements)
-		if c == nil || c.Allows(platform) {
+		if c == nil || p.allows(c, platform) {
 			continue
 		}
 		if _, seen := byText[c.Text]; !seen {
@@ -159,3 +159,18 @@ func (p *problem) addVersionFacts(v *view) {
 		}), nil)
 	}
 }
+
+// allows is c.Allows(v), remembered by constraint text and version: many
+// releases share a requirement text, and a shared what-if encoding meets
+// the same candidate versions again and again.
+func (p *problem) allows(c *model.Constraint, v model.Version) bool {
+	key := allowKey{c.Text, model.VersionString(v)}
+	ok, seen := p.memo[key]
+	if !seen {
+		ok = c.Allows(v)
+		p.memo[key] = ok
+	}
+	return ok
+}
+
+type allowKey struct{ constraint, version string }

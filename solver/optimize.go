@@ -19,12 +19,16 @@ type optimizer struct {
 	commits []z.Lit
 	// order is the R14 level-4 order in which versions were maximised.
 	order []*modVars
+	// scope, when set, limits level 4 to these modules: on a shared
+	// what-if encoding, the modules outside the request's closure are off
+	// in every optimal answer, and maximising them would only cost solves.
+	scope map[string]bool
 }
 
 // run optimises and leaves the final model in the solver. It returns
 // errUnsat when the hard facts conflict.
 func (o *optimizer) run() error {
-	ok, err := o.e.solve(o.ctx, nil)
+	ok, err := o.e.solve(o.ctx, o.commits)
 	if err != nil {
 		return err
 	}
@@ -52,6 +56,9 @@ func (o *optimizer) run() error {
 func (o *optimizer) cardinalityLevels() [][]z.Lit {
 	var disabled, defaultOff, auto []z.Lit
 	for _, mv := range o.e.mods {
+		if o.scope != nil && !o.scope[mv.v.name] {
+			continue // off by assumption
+		}
 		switch mv.v.intent {
 		case intentKeepSoft:
 			disabled = append(disabled, o.e.on(mv).Not())
@@ -143,7 +150,7 @@ func (o *optimizer) with(extra ...z.Lit) []z.Lit {
 func (o *optimizer) versionOrder() []*modVars {
 	var named, rest []*modVars
 	for _, mv := range o.e.mods {
-		if len(mv.dom) == 0 {
+		if o.top(mv) < 0 || (o.scope != nil && !o.scope[mv.v.name]) {
 			continue
 		}
 		if mv.v.named {
@@ -181,9 +188,27 @@ func (o *optimizer) maximizeVersions(order []*modVars) error {
 func (o *optimizer) newest(mods []*modVars) []z.Lit {
 	out := make([]z.Lit, len(mods))
 	for i, mv := range mods {
-		out[i] = o.e.ge(mv, len(mv.dom)-1)
+		out[i] = o.e.ge(mv, o.top(mv))
 	}
 	return out
+}
+
+// top is the newest position mv may take: the last of its domain, or on a
+// shared what-if encoding, whose domain holds every release, the last
+// release no static fact of this request forbids; -1 when mv must be off.
+func (o *optimizer) top(mv *modVars) int {
+	if o.scope == nil {
+		return len(mv.dom) - 1
+	}
+	if mv.v.intent == intentOff {
+		return -1
+	}
+	for j := len(mv.dom) - 1; j >= 0; j-- {
+		if mv.v.allowed[mv.dom[j]] {
+			return j
+		}
+	}
+	return -1
 }
 
 // longestNewestPrefix returns the largest n such that the first n modules
@@ -223,7 +248,7 @@ func (o *optimizer) lastInCore(mods []*modVars) int {
 // maximizeOne finds the newest position mv can take under the commits,
 // starting from the model in the solver, and commits it.
 func (o *optimizer) maximizeOne(mv *modVars) error {
-	lo, hi := o.e.position(mv), len(mv.dom)-2
+	lo, hi := o.e.position(mv), o.top(mv)-1
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
 		ok, err := o.e.solve(o.ctx, o.with(o.e.ge(mv, mid)))

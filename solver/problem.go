@@ -36,6 +36,9 @@ type problem struct {
 
 	views map[string]*view
 	facts []*fact
+	// memo remembers constraint checks (facts.go); a shared what-if
+	// encoding hands the same memo to every problem it answers.
+	memo map[allowKey]bool
 }
 
 // view is one module as this resolution sees it.
@@ -66,7 +69,7 @@ type view struct {
 }
 
 func newProblem(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) *problem {
-	p := &problem{cat: cat, cluster: cluster, req: req, views: map[string]*view{}}
+	p := &problem{cat: cat, cluster: cluster, req: req, views: map[string]*view{}, memo: map[allowKey]bool{}}
 	p.deckhouse, p.kubernetes = cluster.Deckhouse, cluster.Kubernetes
 	if req.Platform.Deckhouse != nil {
 		p.deckhouse = req.Platform.Deckhouse

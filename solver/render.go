@@ -100,7 +100,7 @@ func (p *problem) stepMessage(v *view, rels string) string {
 func pathText(v *view, rels []int) string {
 	vs := make([]string, len(rels))
 	for i, r := range rels {
-		vs[i] = v.rels[r].Version.String()
+		vs[i] = model.VersionString(v.rels[r].Version)
 	}
 	return strings.Join(vs, " → ")
 }
@@ -170,10 +170,10 @@ func (p *problem) toModel(f *fact) model.Fact {
 	case f.kind == model.FactExclusiveGroup:
 		mf.Constraint = "exclusiveGroup: " + f.group
 	case f.kind == model.FactChannelHead && !f.v.noChannel:
-		mf.Constraint = "<= " + f.v.headVersion.String()
+		mf.Constraint = "<= " + model.VersionString(f.v.headVersion)
 	}
 	if f.at >= 0 && f.v != nil {
-		mf.Version = f.v.rels[f.at].Version.String()
+		mf.Version = model.VersionString(f.v.rels[f.at].Version)
 	}
 	return mf
 }
@@ -215,7 +215,7 @@ func releasesText(v *view, rels []int) string {
 	for i, r := range rels {
 		switch {
 		case len(rels) <= most || i < most/2 || i >= len(rels)-most/2:
-			vs = append(vs, v.rels[r].Version.String())
+			vs = append(vs, model.VersionString(v.rels[r].Version))
 		case i == most/2:
 			vs = append(vs, "…")
 		}

@@ -66,7 +66,7 @@ func (e *encoder) encodeDependency(f *fact, mv *modVars, run [2]int, d *modVars,
 	if c.Optional {
 		base = append(base, e.on(d).Not())
 	}
-	ivs := runsOf(satisfying(d, c))
+	ivs := runsOf(e.satisfying(d, c))
 	switch len(ivs) {
 	case 0:
 		e.add(f, base...)
@@ -127,13 +127,14 @@ func (e *encoder) encodeGroups() {
 				f.members = append(f.members, mv.v)
 			}
 		}
-		e.atMostOne(f, members)
+		e.atMostOne(f, g, members)
 	}
 }
 
 // atMostOne adds a sequential at-most-one constraint over the members'
-// "on" literals, guarded by f.
-func (e *encoder) atMostOne(f *fact, members []*modVars) {
+// "on" literals, guarded by f. The chain literals of a group are made
+// once per encoding, so that a shared encoding reuses them (whatif.go).
+func (e *encoder) atMostOne(f *fact, group string, members []*modVars) {
 	if len(members) <= 6 {
 		for i, a := range members {
 			for _, b := range members[i+1:] {
@@ -142,12 +143,23 @@ func (e *encoder) atMostOne(f *fact, members []*modVars) {
 		}
 		return
 	}
-	prev := e.on(members[0])
-	for _, mv := range members[1:] {
-		e.add(f, prev.Not(), e.on(mv).Not())
-		next := e.g.Lit()
-		e.add(nil, prev.Not(), next)
-		e.add(nil, e.on(mv).Not(), next)
-		prev = next
+	key := group
+	for _, mv := range members {
+		key += "\x00" + mv.v.name
+	}
+	chain, made := e.chains[key]
+	if !made {
+		prev := e.on(members[0])
+		for _, mv := range members[1:] {
+			next := e.g.Lit()
+			e.add(nil, prev.Not(), next)
+			e.add(nil, e.on(mv).Not(), next)
+			chain = append(chain, prev)
+			prev = next
+		}
+		e.chains[key] = chain
+	}
+	for i, mv := range members[1:] {
+		e.add(f, chain[i].Not(), e.on(mv).Not())
 	}
 }

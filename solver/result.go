@@ -17,6 +17,9 @@ func (s *session) resolved() (*model.Result, error) {
 	var outs []*outcome
 	s.final = map[*view]int{}
 	for _, mv := range s.fast.mods {
+		if s.scope != nil && !s.scope[mv.v.name] {
+			continue
+		}
 		o := &outcome{v: mv.v, sel: s.fast.release(mv)}
 		s.final[mv.v] = o.sel
 		o.action = actionOf(o)
@@ -107,7 +110,7 @@ func (s *session) path(o *outcome) []string {
 	}
 	out := make([]string, len(idx))
 	for i, r := range idx {
-		out[i] = v.rels[r].Version.String()
+		out[i] = model.VersionString(v.rels[r].Version)
 	}
 	return out
 }

@@ -77,6 +77,12 @@ type session struct {
 	fast *encoder
 	opt  *optimizer
 	expl *explainer
+	// solvesBefore is the solve count of a shared what-if encoding before
+	// this session, so that its stats count only its own solves.
+	solvesBefore int
+	// scope, on a shared encoding, names the modules of this request's
+	// closure; the others are off and not part of the answer.
+	scope map[string]bool
 	// final maps every encoded module to its selected release (-1: off).
 	final map[*view]int
 }
@@ -84,7 +90,12 @@ type session struct {
 func (s *session) run() (*model.Result, error) {
 	s.fast = newEncoder(s.p, false)
 	s.fast.encode()
-	s.opt = &optimizer{e: s.fast, ctx: s.ctx}
+	return s.optimize(&optimizer{e: s.fast, ctx: s.ctx})
+}
+
+// optimize runs the R14 levels with o, then builds the answer.
+func (s *session) optimize(o *optimizer) (*model.Result, error) {
+	s.opt = o
 	err := s.opt.run()
 	switch {
 	case errors.Is(err, errUnsat):
@@ -97,7 +108,7 @@ func (s *session) run() (*model.Result, error) {
 
 // stats sums the work of every encoding this session built.
 func (s *session) stats() model.Stats {
-	st := model.Stats{Variables: int(s.fast.g.MaxVar()), Clauses: s.fast.clauses, Solves: s.fast.solves}
+	st := model.Stats{Variables: int(s.fast.g.MaxVar()), Clauses: s.fast.clauses, Solves: s.fast.solves - s.solvesBefore}
 	if s.expl != nil {
 		st.Variables += int(s.expl.e.g.MaxVar())
 		st.Clauses += s.expl.e.clauses

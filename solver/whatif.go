@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -18,8 +19,11 @@ type Answer struct {
 // calls emit once per request, in request order, from the calling
 // goroutine; an error from emit stops the batch and is returned. A
 // scenario that is bad input gets an Answer with Err set and the batch
-// goes on; a cancelled ctx stops the batch with ctx.Err(). Every answer is
-// the one Solve gives for that request alone.
+// goes on; a cancelled ctx stops the batch with ctx.Err().
+//
+// Each worker encodes its share of the requests once (shared.go) and
+// answers every request of it with assumptions. Every answer is the one
+// Solve gives for that request alone, apart from its stats.
 func WhatIf(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request, emit func(i int, a Answer) error, opts ...Option) error {
 	ctx, cancel := context.WithCancel(ctx)
 	cfg := newSettings(opts)
@@ -27,28 +31,19 @@ func WhatIf(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState
 	for i := range answers {
 		answers[i] = make(chan Answer, 1)
 	}
-	jobs := make(chan int)
+	workers := min(cfg.workers, max(len(reqs), 1))
 	var wg sync.WaitGroup
-	for range min(cfg.workers, max(len(reqs), 1)) {
+	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range jobs {
-				res, err := Solve(ctx, cat, cluster, reqs[i], opts...)
-				answers[i] <- Answer{Result: res, Err: err}
+			var mine []int
+			for i := w; i < len(reqs); i += workers {
+				mine = append(mine, i)
 			}
+			answerAll(ctx, cfg, cat, cluster, reqs, mine, answers)
 		}()
 	}
-	go func() {
-		defer close(jobs)
-		for i := range reqs {
-			select {
-			case jobs <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
 	defer func() { cancel(); wg.Wait() }()
 	for i := range reqs {
 		select {
@@ -64,4 +59,25 @@ func WhatIf(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState
 		}
 	}
 	return nil
+}
+
+// answerAll answers the requests at indices mine on one shared encoding,
+// in order, and sends each answer to its channel.
+func answerAll(ctx context.Context, cfg settings, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request, mine []int, answers []chan Answer) {
+	se := newShared(cat, cluster)
+	for _, i := range mine {
+		if err := validate(cat, cluster, reqs[i]); err != nil {
+			answers[i] <- Answer{Err: err}
+			continue
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		start := time.Now()
+		res, err := se.solve(ctx, cfg, reqs[i])
+		if res != nil {
+			res.Stats.SolveMicros = time.Since(start).Microseconds()
+		}
+		answers[i] <- Answer{Result: res, Err: err}
+	}
 }

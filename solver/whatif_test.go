@@ -48,7 +48,8 @@ func checkWhatIf(t *testing.T, sc *catalog.Scenario) {
 		want, wantErr := Solve(context.Background(), sc.Catalog, sc.Cluster, reqs[i])
 		require.Equal(t, wantErr, a.Err)
 		if wantErr == nil {
-			want.Stats.SolveMicros, a.Result.Stats.SolveMicros = 0, 0
+			// Stats describe the work, which differs on a shared encoding.
+			want.Stats, a.Result.Stats = model.Stats{}, model.Stats{}
 			assert.Equal(t, want, a.Result, "scenario %d", i)
 		}
 		return nil
@@ -96,4 +97,45 @@ func TestWhatIfStops(t *testing.T) {
 	t.Run("an empty batch", func(t *testing.T) {
 		assert.NoError(t, WhatIf(context.Background(), cat, cluster, nil, func(int, Answer) error { t.Fatal("no answers"); return nil }))
 	})
+}
+
+// TestWhatIfOneEncodingManyRequests answers a varied batch on the demo
+// catalog with one worker, so that every request reuses one shared
+// encoding, and compares each answer with Solve's.
+func TestWhatIfOneEncodingManyRequests(t *testing.T) {
+	cat, err := catalog.Demo()
+	require.NoError(t, err)
+	cluster, base, err := catalog.DemoState()
+	require.NoError(t, err)
+	reqs := []*model.Request{base, {}, {UpdateAll: true}, {UpdateAll: true, Strategy: model.StrategyDirect}}
+	for _, m := range cat.Modules() {
+		reqs = append(reqs, &model.Request{Enable: []string{m.Name}}, &model.Request{Disable: []string{m.Name}, AllowDisable: true})
+		if len(m.Releases) > 0 {
+			reqs = append(reqs, &model.Request{Pin: map[string]model.Version{m.Name: m.Releases[0].Version}, AutoEnable: true})
+		}
+	}
+	for _, d := range []string{"1.71.0", "1.73.0", "1.75.0"} {
+		for _, k := range []string{"1.29.0", "1.31.0", "1.32.0"} {
+			reqs = append(reqs, &model.Request{UpdateAll: true, Platform: model.Platform{Deckhouse: model.MustParseVersion(d), Kubernetes: model.MustParseVersion(k)}})
+		}
+	}
+	statuses := map[model.Status]int{}
+	errs := 0
+	err = WhatIf(context.Background(), cat, cluster, reqs, func(i int, a Answer) error {
+		want, wantErr := Solve(context.Background(), cat, cluster, reqs[i])
+		if wantErr != nil {
+			assert.Equal(t, wantErr.Error(), a.Err.Error())
+			errs++
+			return nil
+		}
+		require.NoError(t, a.Err, "request %d", i)
+		want.Stats, a.Result.Stats = model.Stats{}, model.Stats{}
+		assert.Equal(t, want, a.Result, "request %d: %+v", i, reqs[i])
+		statuses[want.Status]++
+		return nil
+	}, WithWorkers(1))
+	require.NoError(t, err)
+	assert.Positive(t, statuses[model.StatusResolved])
+	assert.Positive(t, statuses[model.StatusUnsatisfiable], "the batch must hold unsatisfiable requests too")
+	t.Logf("%d requests: %v, %d bad input", len(reqs), statuses, errs)
 }

@@ -1,0 +1,200 @@
+package solver
+
+import (
+	"context"
+	"encoding/binary"
+	"slices"
+	"strings"
+
+	"github.com/go-air/gini/z"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// A shared encoding answers many requests against one catalog and cluster
+// state on one gini solver (DESIGN §6, what-if). It is built like an
+// explain encoding: every module of the union of the requests' closures
+// has variables over all its releases, and the clauses of every fact are
+// guarded by a selector literal. Facts with the same clauses, such as the
+// catalog's requirements, share one selector; facts that differ between
+// requests, such as a platform requirement checked against another
+// candidate version, get their own. A request is then answered under the
+// assumption of its facts' selectors, and the solver, with everything it
+// has learnt, is kept for the next request.
+//
+// A shared encoding belongs to one goroutine; WhatIf builds one per
+// worker, never a copy (gini's Copy loses its heuristic state).
+type sharedEncoding struct {
+	e     *encoder
+	cat   *model.Catalog
+	state *model.ClusterState
+	// fixed holds the selectors of facts that are the same for every
+	// request: the requirements of a module none of whose dependencies is
+	// built in (a built-in's version is the request's DKP version), and
+	// the exclusive groups.
+	fixed     map[string][]z.Lit
+	groups    []z.Lit
+	groupsFor int // the number of modules the groups were encoded for
+	memo      map[allowKey]bool
+}
+
+// sharing collects the clauses of each fact while one request's facts are
+// encoded, and gives each distinct clause set one selector.
+type sharing struct {
+	pending map[*fact][][]z.Lit
+	bySet   map[string]z.Lit
+	key     []byte
+}
+
+// newShared starts an empty shared encoding; modules get their variables
+// when a request first needs them.
+func newShared(cat *model.Catalog, cluster *model.ClusterState) *sharedEncoding {
+	e := newEncoder(newProblem(cat, cluster, &model.Request{}), true)
+	e.shared = &sharing{pending: map[*fact][][]z.Lit{}, bySet: map[string]z.Lit{}}
+	return &sharedEncoding{e: e, cat: cat, state: cluster, fixed: map[string][]z.Lit{}, memo: map[allowKey]bool{}}
+}
+
+// include gives every module of scope its variables, keeping the modules
+// sorted by name, the order the optimiser relies on.
+func (se *sharedEncoding) include(scope []*view) {
+	e := se.e
+	for _, v := range scope {
+		if _, ok := e.byName[v.name]; ok {
+			continue
+		}
+		e.addModule(v)
+		mv := e.mods[len(e.mods)-1]
+		e.mods = e.mods[:len(e.mods)-1]
+		i, _ := slices.BinarySearchFunc(e.mods, v.name, func(m *modVars, name string) int { return strings.Compare(m.v.name, name) })
+		e.mods = slices.Insert(e.mods, i, mv)
+	}
+}
+
+// collect records one clause of f, dropping constant literals as add does.
+func (sh *sharing) collect(e *encoder, f *fact, lits []z.Lit) {
+	c := make([]z.Lit, 0, len(lits))
+	for _, m := range lits {
+		switch m {
+		case e.top:
+			return
+		case e.top.Not():
+			continue
+		}
+		c = append(c, m)
+	}
+	sh.pending[f] = append(sh.pending[f], c)
+}
+
+// assume encodes the facts of p on the shared variables and returns the
+// selectors to assume for p. Modules outside p's closure are assumed off:
+// nothing in p's closure can require them, so they are off in every
+// optimal answer, as they are in Solve, which does not encode them.
+func (se *sharedEncoding) assume(p *problem, scope map[string]bool) []z.Lit {
+	e := se.e
+	e.p = p
+	var assume []z.Lit
+	var mine []*modVars
+	for _, mv := range e.mods {
+		if !scope[mv.v.name] {
+			assume = append(assume, e.on(mv).Not())
+			continue
+		}
+		mv.v = p.view(mv.v.name)
+		mine = append(mine, mv)
+	}
+	assume = append(assume, se.flush(p, func() {
+		for _, mv := range mine {
+			e.encodeIntent(mv)
+			e.encodeStatics(mv)
+		}
+	})...)
+	for _, mv := range mine {
+		if sels, ok := se.fixed[mv.v.name]; ok {
+			assume = append(assume, sels...)
+		} else if !se.requiresBuiltIn(mv) {
+			se.fixed[mv.v.name] = se.flush(p, func() { e.encodeRequirements(mv) })
+			assume = append(assume, se.fixed[mv.v.name]...)
+		} else {
+			e.encodeRequirements(mv)
+		}
+	}
+	if se.groups == nil || se.groupsFor != len(e.mods) {
+		se.groups, se.groupsFor = se.flush(p, e.encodeGroups), len(e.mods)
+	}
+	assume = append(assume, se.groups...)
+	return append(assume, se.flush(p, func() {})...)
+}
+
+// requiresBuiltIn reports whether some release of mv requires a built-in
+// module, whose version changes with the request.
+func (se *sharedEncoding) requiresBuiltIn(mv *modVars) bool {
+	for _, r := range mv.v.rels {
+		for _, d := range r.Requirements.Modules {
+			if m := se.cat.Module(d.Module); m != nil && m.Embedded {
+				return true
+			}
+		}
+	}
+	return mv.v.m.Embedded
+}
+
+// flush runs encode, then turns the clauses collected so far into
+// selectors, one per distinct clause set, in the order of p's facts.
+func (se *sharedEncoding) flush(p *problem, encode func()) []z.Lit {
+	encode()
+	sh := se.e.shared
+	sels := []z.Lit{}
+	for _, f := range p.facts {
+		clauses, ok := sh.pending[f]
+		if !ok {
+			continue
+		}
+		sel := sh.selectorFor(se.e, clauses)
+		if !slices.Contains(sels, sel) {
+			sels = append(sels, sel)
+		}
+	}
+	clear(sh.pending)
+	return sels
+}
+
+// selectorFor returns the selector of a clause set, adding the clauses,
+// guarded by a new selector, the first time the set is met.
+func (sh *sharing) selectorFor(e *encoder, clauses [][]z.Lit) z.Lit {
+	sh.key = sh.key[:0]
+	for _, c := range clauses {
+		for _, m := range c {
+			sh.key = binary.AppendUvarint(sh.key, uint64(m))
+		}
+		sh.key = append(sh.key, 0)
+	}
+	if sel, ok := sh.bySet[string(sh.key)]; ok {
+		return sel
+	}
+	sel := e.g.Lit()
+	sh.bySet[string(sh.key)] = sel
+	shared := e.shared
+	e.shared = nil // add the guarded clauses for real
+	for _, c := range clauses {
+		e.add(nil, append([]z.Lit{sel.Not()}, c...)...)
+	}
+	e.shared = shared
+	return sel
+}
+
+// solve answers req on the shared encoding. The answer is the one Solve
+// gives, apart from stats: variables and clauses are the shared
+// encoding's, solves are this request's own.
+func (se *sharedEncoding) solve(ctx context.Context, cfg settings, req *model.Request) (*model.Result, error) {
+	p := newProblem(se.cat, se.state, req)
+	p.memo = se.memo
+	closure := p.closure(true)
+	se.include(closure)
+	scope := make(map[string]bool, len(closure))
+	for _, v := range closure {
+		scope[v.name] = true
+	}
+	base := se.assume(p, scope)
+	s := &session{ctx: ctx, cfg: cfg, p: p, fast: se.e, solvesBefore: se.e.solves, scope: scope}
+	return s.optimize(&optimizer{e: se.e, ctx: ctx, commits: base, scope: scope})
+}

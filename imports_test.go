@@ -36,7 +36,7 @@ var allowed = map[string][]string{
 var onlyIn = map[string][]string{
 	"github.com/go-air/gini":              {"solver"},
 	"github.com/operator-framework/deppy": {"bench"},
-	"google.golang.org/grpc":              {"server", "cmd/modsolver"},
+	"google.golang.org/grpc":              {"proto/modsolver/v1", "server", "cmd/modsolver"},
 }
 
 func TestImportRules(t *testing.T) {

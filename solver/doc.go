@@ -26,9 +26,15 @@
 //     request in DKP's words, with verified suggestions.
 //   - heldback.go: why a module ends below its head (R17).
 //   - result.go, plan.go: actions, paths, and the ordered plan (R18).
+//   - whatif.go, shared.go: batches. Each worker builds one shared
+//     encoding, where facts are selector-guarded as in an explanation and
+//     facts with equal clauses share a selector, and answers every request
+//     of its share under assumptions, keeping what gini has learnt.
 //
-// Two encodings of the same problem exist. The fast one applies the static
-// facts as domain filters and adds the others as plain clauses; it finds
-// the answer. The explain one keeps every release and guards every fact's
-// clauses with a selector literal; it is built only to explain.
+// Two encodings of one problem exist, and a third kind spans many. The
+// fast one applies the static facts as domain filters and adds the others
+// as plain clauses; it finds the answer. The explain one keeps every
+// release and guards every fact's clauses with a selector literal; it is
+// built only to explain. The shared one (shared.go) is built like the
+// explain one, for all the requests of a what-if worker.
 package solver

@@ -1,7 +1,10 @@
 package server
 
 import (
+	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
@@ -158,5 +161,265 @@ func explanationToProto(e *model.Explanation) *modsolverv1.Explanation {
 			})
 		}
 	}
+	return out
+}
+
+// catalogRef reads the catalog oneof of a request: the name of a served
+// catalog, or an inline catalog document.
+type catalogRef struct {
+	name     string
+	inline   string
+	isInline bool
+}
+
+func catalogRefOf(oneof any) catalogRef {
+	switch c := oneof.(type) {
+	case *modsolverv1.ResolveRequest_CatalogName:
+		return catalogRef{name: c.CatalogName}
+	case *modsolverv1.ResolveRequest_InlineCatalog:
+		return catalogRef{inline: c.InlineCatalog, isInline: true}
+	case *modsolverv1.WhatIfRequest_CatalogName:
+		return catalogRef{name: c.CatalogName}
+	case *modsolverv1.WhatIfRequest_InlineCatalog:
+		return catalogRef{inline: c.InlineCatalog, isInline: true}
+	case *modsolverv1.ExplainRequest_CatalogName:
+		return catalogRef{name: c.CatalogName}
+	case *modsolverv1.ExplainRequest_InlineCatalog:
+		return catalogRef{inline: c.InlineCatalog, isInline: true}
+	}
+	return catalogRef{} // unset: the default catalog
+}
+
+// parseVersion reads an optional version: "" is nil. A bad one is a
+// *model.FieldError at field.
+func parseVersion(field, text string) (model.Version, error) {
+	if text == "" {
+		return nil, nil
+	}
+	v, err := model.ParseVersion(text)
+	if err != nil {
+		return nil, &model.FieldError{Field: field, Err: err}
+	}
+	return v, nil
+}
+
+// clusterFromProto converts a cluster state. It reports every version it
+// cannot read; what the versions mean is checked later, by the solver.
+func clusterFromProto(pc *modsolverv1.ClusterState) (*model.ClusterState, error) {
+	if pc == nil {
+		return nil, &model.FieldError{Field: "cluster", Err: fmt.Errorf("%w: the cluster state is required", model.ErrMissingField)}
+	}
+	var errs model.InputErrors
+	version := func(field, text string) model.Version {
+		v, err := parseVersion(field, text)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return v
+	}
+	out := &model.ClusterState{
+		Deckhouse:      version("cluster.deckhouse", pc.GetDeckhouse()),
+		Kubernetes:     version("cluster.kubernetes", pc.GetKubernetes()),
+		Edition:        pc.GetEdition(),
+		Bundle:         pc.GetBundle(),
+		ReleaseChannel: pc.GetReleaseChannel(),
+		Modules:        make(map[string]model.ModuleState, len(pc.GetModules())),
+	}
+	for _, name := range slices.Sorted(maps.Keys(pc.GetModules())) {
+		pm := pc.GetModules()[name]
+		s := model.ModuleState{
+			Version: version(fmt.Sprintf("cluster.modules[%q].version", name), pm.GetVersion()),
+			Channel: pm.GetChannel(),
+		}
+		if pm.Enabled != nil {
+			s.Enabled = new(pm.GetEnabled())
+		}
+		out.Modules[name] = s
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// requestFromProto converts a request; nil is the empty request, which
+// asks for nothing but a consistent answer.
+func requestFromProto(pr *modsolverv1.Request) (*model.Request, error) {
+	out := &model.Request{
+		Enable:       slices.Clone(pr.GetEnable()),
+		Disable:      slices.Clone(pr.GetDisable()),
+		Update:       slices.Clone(pr.GetUpdate()),
+		UpdateAll:    pr.GetUpdateAll(),
+		Strategy:     model.Strategy(pr.GetStrategy()),
+		AllowDisable: pr.GetAllowDisable(),
+		AutoEnable:   pr.GetAutoEnable(),
+	}
+	var errs model.InputErrors
+	var err error
+	if out.Platform.Deckhouse, err = parseVersion("request.platform.deckhouse", pr.GetPlatform().GetDeckhouse()); err != nil {
+		errs = append(errs, err)
+	}
+	if out.Platform.Kubernetes, err = parseVersion("request.platform.kubernetes", pr.GetPlatform().GetKubernetes()); err != nil {
+		errs = append(errs, err)
+	}
+	if len(pr.GetPin()) > 0 {
+		out.Pin = make(map[string]model.Version, len(pr.GetPin()))
+	}
+	for _, name := range slices.Sorted(maps.Keys(pr.GetPin())) {
+		v, err := parseVersion(fmt.Sprintf("request.pin[%q]", name), pr.GetPin()[name])
+		if err != nil {
+			errs = append(errs, err)
+		}
+		out.Pin[name] = v
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ClusterProto converts a model cluster state into its proto form, for
+// clients and tests that hold model values.
+func ClusterProto(c *model.ClusterState) *modsolverv1.ClusterState {
+	if c == nil {
+		return nil
+	}
+	out := &modsolverv1.ClusterState{
+		Deckhouse:      model.VersionString(c.Deckhouse),
+		Kubernetes:     model.VersionString(c.Kubernetes),
+		Edition:        c.Edition,
+		Bundle:         c.Bundle,
+		ReleaseChannel: c.ReleaseChannel,
+	}
+	if len(c.Modules) > 0 {
+		out.Modules = make(map[string]*modsolverv1.ModuleState, len(c.Modules))
+	}
+	for name, s := range c.Modules {
+		pm := &modsolverv1.ModuleState{Version: model.VersionString(s.Version), Channel: s.Channel}
+		if s.Enabled != nil {
+			pm.Enabled = new(*s.Enabled)
+		}
+		out.Modules[name] = pm
+	}
+	return out
+}
+
+// RequestProto converts a model request into its proto form, for clients
+// and tests that hold model values.
+func RequestProto(r *model.Request) *modsolverv1.Request {
+	if r == nil {
+		return nil
+	}
+	out := &modsolverv1.Request{
+		Enable:       slices.Clone(r.Enable),
+		Disable:      slices.Clone(r.Disable),
+		Update:       slices.Clone(r.Update),
+		UpdateAll:    r.UpdateAll,
+		Strategy:     string(r.Strategy),
+		AllowDisable: r.AllowDisable,
+		AutoEnable:   r.AutoEnable,
+	}
+	if r.Platform.Deckhouse != nil || r.Platform.Kubernetes != nil {
+		out.Platform = &modsolverv1.Platform{
+			Deckhouse:  model.VersionString(r.Platform.Deckhouse),
+			Kubernetes: model.VersionString(r.Platform.Kubernetes),
+		}
+	}
+	if len(r.Pin) > 0 {
+		out.Pin = make(map[string]string, len(r.Pin))
+	}
+	for name, v := range r.Pin {
+		out.Pin[name] = model.VersionString(v)
+	}
+	return out
+}
+
+// explainToProto keeps what Explain returns of a result: no module list
+// and no plan.
+func explainToProto(res *model.Result) *modsolverv1.ExplainResponse {
+	full := resultToProto(res)
+	return &modsolverv1.ExplainResponse{Status: full.GetStatus(), Explanation: full.GetExplanation(), Stats: full.GetStats()}
+}
+
+// catalogInfoToProto describes a served catalog, with counts taken from
+// the catalog itself.
+func catalogInfoToProto(c *Catalog, isDefault bool) *modsolverv1.CatalogInfo {
+	out := &modsolverv1.CatalogInfo{
+		Name:    c.Name,
+		Source:  c.Source,
+		Format:  c.Format,
+		Notes:   slices.Clone(c.Notes),
+		Default: isDefault,
+	}
+	for _, m := range c.Catalog.Modules() {
+		out.Modules++
+		if m.Embedded {
+			out.BuiltInModules++
+		}
+		for _, r := range m.Releases {
+			out.Releases++
+			if model.IsPrerelease(r.Version) {
+				out.Prereleases++
+			}
+		}
+	}
+	return out
+}
+
+// moduleToProto converts one catalog module.
+func moduleToProto(m *model.Module) *modsolverv1.Module {
+	out := &modsolverv1.Module{
+		Name:           m.Name,
+		BuiltIn:        m.Embedded,
+		Weight:         int32(min(max(m.Weight, math.MinInt32), math.MaxInt32)),
+		ExclusiveGroup: m.ExclusiveGroup,
+		Requirements:   requirementsToProto(m.Requirements),
+	}
+	if len(m.Channels) > 0 {
+		out.Channels = make(map[string]string, len(m.Channels))
+	}
+	for ch, v := range m.Channels {
+		out.Channels[ch] = model.VersionString(v)
+	}
+	for _, r := range m.Releases {
+		pr := &modsolverv1.Release{Version: model.VersionString(r.Version), Requirements: requirementsToProto(r.Requirements)}
+		for _, u := range r.UpdateRules {
+			pr.UpdateRules = append(pr.UpdateRules, &modsolverv1.UpdateRule{From: u.From.String(), To: u.To.String()})
+		}
+		out.Releases = append(out.Releases, pr)
+	}
+	return out
+}
+
+// requirementsToProto gives nil for no requirements at all.
+func requirementsToProto(r model.Requirements) *modsolverv1.Requirements {
+	if r.Deckhouse == nil && r.Kubernetes == nil && len(r.Modules) == 0 {
+		return nil
+	}
+	out := &modsolverv1.Requirements{}
+	if r.Deckhouse != nil {
+		out.Deckhouse = r.Deckhouse.Text
+	}
+	if r.Kubernetes != nil {
+		out.Kubernetes = r.Kubernetes.Text
+	}
+	if len(r.Modules) > 0 {
+		out.Modules = make(map[string]string, len(r.Modules))
+	}
+	for _, d := range r.Modules {
+		out.Modules[d.Module] = d.Constraint.Text
+	}
+	return out
+}
+
+// whatIfResultToProto is the result of scenario i: its answer, or what
+// makes it bad input, in the words of an InvalidArgument status.
+func whatIfResultToProto(i int, name string, res *model.Result, err error) *modsolverv1.WhatIfResult {
+	out := &modsolverv1.WhatIfResult{Index: uint32(i), Name: name}
+	if err != nil {
+		out.Error = describe(err, violations(err, ""))
+		return out
+	}
+	out.Response = resultToProto(res)
 	return out
 }

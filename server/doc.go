@@ -1,6 +1,35 @@
-// Package server serves modsolver over gRPC and owns the conversion between
-// model and proto types and the single error→status mapping.
+// Package server serves modsolver over gRPC: the modsolver.v1.Resolver
+// service, with the standard health service and server reflection. It
+// owns the conversion between model and proto types and the single
+// error→status mapping.
 //
-// For now it holds only the conversion from model results to proto messages
-// and their JSON rendering; the gRPC service comes later.
+// A tour of the files:
+//
+//   - server.go: New and its options (solve timeout, logger, inline
+//     catalog parser, request size), the configured *grpc.Server, and
+//     graceful Shutdown that turns health NOT_SERVING first.
+//   - catalogs.go: Catalogs, the named catalogs a server answers from. The
+//     set is an immutable snapshot behind an atomic pointer, so a reload
+//     (SIGHUP in `modsolver serve`) swaps it as a whole.
+//   - handlers.go: the Resolver handlers. Each one validates, converts,
+//     calls solver.Solve or solver.WhatIf, and converts back. WhatIf
+//     streams one result per scenario in request order; a scenario that
+//     is bad input carries its error and the stream goes on.
+//   - convert.go: proto↔model conversion, all of it unexported except
+//     Response, ClusterProto and RequestProto for callers that hold model
+//     values. Versions are parsed here; a bad one is a *model.FieldError
+//     named by its proto field path, such as `request.pin["x"]`.
+//   - status.go: toStatus, the one mapping from errors to gRPC status
+//     codes (STYLE 8): bad input is InvalidArgument with BadRequest field
+//     violations, deadlines and cancellation keep their codes, an unknown
+//     catalog or module is NotFound, and anything else is Internal, logged
+//     but not leaked. An unsatisfiable answer is a normal response.
+//   - interceptors.go: panic recovery (Internal, logged with the stack)
+//     and one structured log line per call (method, code, duration, peer).
+//   - render.go: MarshalJSON, the JSON form the CLI prints with -o json.
+//
+// The package reads no catalog files itself: it imports only model,
+// solver and the generated proto package. Inline catalogs are parsed by
+// a CatalogParser that the caller supplies (cmd/modsolver adapts
+// catalog.Parse).
 package server

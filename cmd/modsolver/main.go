@@ -33,6 +33,7 @@ Usage:
 
 Commands:
   resolve   resolve one request against a catalog and a cluster state
+  serve     serve the gRPC service modsolver.v1.Resolver
   whatif    answer many what-if questions: the upgrade readiness matrix
   version   print the version
   help      print this help, or the help of a command: modsolver help resolve
@@ -53,6 +54,7 @@ type command struct {
 
 var commands = []command{
 	{"resolve", runResolve},
+	{"serve", runServe},
 	{"whatif", runWhatIf},
 }
 

@@ -1,0 +1,281 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/modsolver/modsolver/catalog"
+	"github.com/modsolver/modsolver/model"
+	"github.com/modsolver/modsolver/server"
+)
+
+const serveUsage = `Usage:
+  modsolver serve [--listen ADDR] [--catalog [NAME=]PATH]... [flags]
+
+Serves the gRPC service modsolver.v1.Resolver, with the standard health
+service (grpc.health.v1) and server reflection, so that grpcurl works.
+
+Catalogs: each --catalog is a single YAML or JSON file in modsolver's
+format, or a directory in DKP's module-source layout. NAME=PATH serves it
+under NAME; a bare PATH is named after its base name without extension
+(/data/dkp serves as "dkp", catalogs/prod.yaml as "prod"). The first
+catalog is the default, used when a request names none. Without --catalog,
+the embedded demo catalog is served as "demo". Requests may also carry an
+inline catalog in the single-file format.
+
+Every resolution is bounded by --timeout, or by the client's deadline when
+that is sooner. Requests larger than --max-request-bytes are refused.
+
+Signals:
+  SIGHUP            reload every catalog from its path and swap the whole
+                    set at once; if any catalog fails to load, the previous
+                    set keeps serving and the log says why
+  SIGINT, SIGTERM   stop gracefully: health turns NOT_SERVING, new calls are
+                    refused, in-flight calls finish; after --shutdown-timeout
+                    the rest are cancelled
+
+Logs go to stderr, one line per call (method, code, duration, peer), as
+text or JSON. Once listening, serve prints the address on stderr:
+  modsolver: serving modsolver.v1.Resolver on 127.0.0.1:50051 (catalogs: demo)
+(with --log-format json, as a JSON record with the same fields). Use
+--listen 127.0.0.1:0 to pick a free port.
+
+Exit codes: 0 after a clean shutdown, 2 bad flags or a bad catalog, 3 the
+server could not listen or failed.
+
+Flags:
+`
+
+type serveFlags struct {
+	listen          string
+	catalogs        []catalogSource
+	timeout         time.Duration
+	shutdownTimeout time.Duration
+	maxRequestBytes int
+	logFormat       string
+}
+
+// catalogSource is one --catalog flag; path "" is the embedded demo.
+type catalogSource struct {
+	name, path string
+}
+
+func runServe(ctx context.Context, args []string, out, errOut io.Writer) int {
+	f, code, done := parseServeFlags(args, out, errOut)
+	if done {
+		return code
+	}
+	errOut = &lockedWriter{w: errOut} // shared by the log and the announcement
+	log := newLogger(errOut, f.logFormat)
+	cats, err := loadServed(f.catalogs, log)
+	if err != nil {
+		return fail(errOut, err)
+	}
+	reg, err := server.NewCatalogs(cats...)
+	if err != nil {
+		return fail(errOut, fmt.Errorf("%w: %w", model.ErrInvalidInput, err))
+	}
+	srv := server.New(reg,
+		server.WithSolveTimeout(f.timeout),
+		server.WithLogger(log),
+		server.WithCatalogParser(parseInlineCatalog),
+		server.WithMaxRequestBytes(f.maxRequestBytes),
+	)
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	lis, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		return fail(errOut, fmt.Errorf("listen: %w", err))
+	}
+	announce(errOut, log, f.logFormat, lis.Addr(), reg.Names())
+	return serveUntilDone(ctx, srv, lis, hup, func() { reload(reg, f.catalogs, log) }, f.shutdownTimeout, log, errOut)
+}
+
+func parseServeFlags(args []string, out, errOut io.Writer) (f serveFlags, code int, done bool) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), serveUsage); fs.PrintDefaults() }
+	fs.StringVar(&f.listen, "listen", ":50051", "`address` to listen on (host:port)")
+	fs.Func("catalog", "catalog to serve, as `[NAME=]PATH`; repeatable, the first is the default (default: the embedded demo catalog)", func(arg string) error {
+		src, err := parseCatalogArg(arg)
+		if err == nil {
+			f.catalogs = append(f.catalogs, src)
+		}
+		return err
+	})
+	fs.DurationVar(&f.timeout, "timeout", server.DefaultSolveTimeout, "bound every resolution by this `duration` (a sooner client deadline wins)")
+	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGINT or SIGTERM, wait this `duration` for in-flight calls")
+	fs.IntVar(&f.maxRequestBytes, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request message in `bytes`, inline catalogs included")
+	fs.StringVar(&f.logFormat, "log-format", "text", "log `format`: text or json")
+	if code, done := parseFlags(fs, args, out, errOut); done {
+		return f, code, true
+	}
+	if err := f.check(); err != nil {
+		return f, fail(errOut, err), true
+	}
+	if len(f.catalogs) == 0 {
+		f.catalogs = []catalogSource{{name: "demo"}}
+	}
+	return f, 0, false
+}
+
+func (f *serveFlags) check() error {
+	switch {
+	case f.listen == "":
+		return fmt.Errorf("%w: --listen: want host:port", errUsage)
+	case f.timeout <= 0:
+		return fmt.Errorf("%w: --timeout %s: want a positive duration", errUsage, f.timeout)
+	case f.shutdownTimeout <= 0:
+		return fmt.Errorf("%w: --shutdown-timeout %s: want a positive duration", errUsage, f.shutdownTimeout)
+	case f.maxRequestBytes <= 0:
+		return fmt.Errorf("%w: --max-request-bytes %d: want a positive number", errUsage, f.maxRequestBytes)
+	case f.logFormat != "text" && f.logFormat != "json":
+		return fmt.Errorf("%w: --log-format %q: want text or json", errUsage, f.logFormat)
+	}
+	seen := map[string]string{}
+	for _, src := range f.catalogs {
+		if prev, dup := seen[src.name]; dup {
+			return fmt.Errorf("%w: --catalog: %s and %s are both named %q; name one with NAME=PATH", errUsage, prev, src.path, src.name)
+		}
+		seen[src.name] = src.path
+	}
+	return nil
+}
+
+// parseCatalogArg reads "NAME=PATH" or a bare PATH, named after its base
+// name without extension. A "=" after a path separator belongs to PATH.
+func parseCatalogArg(arg string) (catalogSource, error) {
+	if name, path, ok := strings.Cut(arg, "="); ok && name != "" && !strings.ContainsAny(name, `/\`) {
+		if path == "" {
+			return catalogSource{}, fmt.Errorf("%q: want NAME=PATH", arg)
+		}
+		return catalogSource{name: name, path: path}, nil
+	}
+	if arg == "" {
+		return catalogSource{}, fmt.Errorf("empty path")
+	}
+	base := filepath.Base(filepath.Clean(arg))
+	name := strings.TrimSuffix(base, filepath.Ext(base))
+	if name == "" || name == "." || name == string(filepath.Separator) {
+		return catalogSource{}, fmt.Errorf("%q: cannot name a catalog after this path; use NAME=PATH", arg)
+	}
+	return catalogSource{name: name, path: arg}, nil
+}
+
+// loadServed loads every source; the first error stops it.
+func loadServed(srcs []catalogSource, log *slog.Logger) ([]server.Catalog, error) {
+	cats := make([]server.Catalog, 0, len(srcs))
+	for _, src := range srcs {
+		cat, err := loadServedOne(src, log)
+		if err != nil {
+			return nil, fmt.Errorf("catalog %s: %w", src.name, err)
+		}
+		cats = append(cats, cat)
+	}
+	return cats, nil
+}
+
+func loadServedOne(src catalogSource, log *slog.Logger) (server.Catalog, error) {
+	if src.path == "" {
+		cat, err := catalog.Demo()
+		return server.Catalog{Name: src.name, Source: "embedded", Format: "embedded", Catalog: cat}, err
+	}
+	cat, rep, err := catalog.Load(src.path)
+	if err != nil {
+		return server.Catalog{}, err
+	}
+	var notes []string
+	for _, s := range rep.Skipped {
+		notes = append(notes, fmt.Sprintf("skipped %s: %s", s.Path, s.Reason))
+	}
+	notes = append(notes, rep.Warnings...)
+	if len(notes) > 0 {
+		log.Warn("catalog loaded with notes", "catalog", src.name, "skipped", len(rep.Skipped), "warnings", len(rep.Warnings), "report", rep.Summary())
+	}
+	return server.Catalog{Name: src.name, Source: src.path, Format: string(rep.Format), Notes: notes, Catalog: cat}, nil
+}
+
+// parseInlineCatalog adapts catalog.Parse to server.CatalogParser.
+func parseInlineCatalog(name string, data []byte) (*model.Catalog, error) {
+	cat, _, err := catalog.Parse(name, data)
+	return cat, err
+}
+
+// reload reads every catalog again and swaps the set; on any error the
+// old set keeps serving.
+func reload(reg *server.Catalogs, srcs []catalogSource, log *slog.Logger) {
+	cats, err := loadServed(srcs, log)
+	if err == nil {
+		err = reg.Replace(cats...)
+	}
+	if err != nil {
+		log.Error("reload failed; still serving the previous catalogs", "error", err)
+		return
+	}
+	log.Info("catalogs reloaded", "catalogs", strings.Join(reg.Names(), ","))
+}
+
+// serveUntilDone serves until ctx ends (a graceful stop, exit 0) or the
+// server fails (exit 3), reloading on every signal from hup.
+func serveUntilDone(ctx context.Context, srv *server.Server, lis net.Listener, hup <-chan os.Signal, reload func(),
+	grace time.Duration, log *slog.Logger, errOut io.Writer) int {
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(lis) }()
+	for {
+		select {
+		case <-hup:
+			reload()
+		case err := <-served:
+			return fail(errOut, fmt.Errorf("serve: %w", err))
+		case <-ctx.Done():
+			log.Info("shutting down", "grace", grace.String())
+			sctx, cancel := context.WithTimeout(context.Background(), grace)
+			srv.Shutdown(sctx)
+			cancel()
+			if err := <-served; err != nil {
+				return fail(errOut, fmt.Errorf("serve: %w", err))
+			}
+			log.Info("stopped")
+			return exitResolved
+		}
+	}
+}
+
+func announce(errOut io.Writer, log *slog.Logger, format string, addr net.Addr, names []string) {
+	if format == "json" {
+		log.Info("serving", "service", server.ServiceName, "addr", addr.String(), "catalogs", strings.Join(names, ","))
+		return
+	}
+	fmt.Fprintf(errOut, "modsolver: serving %s on %s (catalogs: %s)\n", server.ServiceName, addr, strings.Join(names, ", "))
+}
+
+func newLogger(w io.Writer, format string) *slog.Logger {
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, nil))
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
+}
+
+// lockedWriter serialises writes from the log and the announcement.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

@@ -1,0 +1,215 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+
+	"github.com/modsolver/modsolver/model"
+	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
+	"github.com/modsolver/modsolver/solver"
+)
+
+// resolver implements modsolver.v1.Resolver. Each handler validates,
+// converts, calls the solver and converts back; errors go through
+// toStatus.
+type resolver struct {
+	modsolverv1.UnimplementedResolverServer
+	catalogs *Catalogs
+	cfg      config
+}
+
+func (r *resolver) Resolve(ctx context.Context, in *modsolverv1.ResolveRequest) (*modsolverv1.ResolveResponse, error) {
+	res, err := r.solve(ctx, catalogRefOf(in.GetCatalog()), in.GetCluster(), in.GetRequest())
+	if err != nil {
+		return nil, r.fail(ctx, err)
+	}
+	return resultToProto(res), nil
+}
+
+func (r *resolver) Explain(ctx context.Context, in *modsolverv1.ExplainRequest) (*modsolverv1.ExplainResponse, error) {
+	res, err := r.solve(ctx, catalogRefOf(in.GetCatalog()), in.GetCluster(), in.GetRequest(), solver.WithoutHeldBack())
+	if err != nil {
+		return nil, r.fail(ctx, err)
+	}
+	return explainToProto(res), nil
+}
+
+func (r *resolver) WhatIf(in *modsolverv1.WhatIfRequest, stream grpc.ServerStreamingServer[modsolverv1.WhatIfResult]) error {
+	ctx := stream.Context()
+	if err := r.whatIf(ctx, in, stream.Send); err != nil {
+		return r.fail(ctx, err)
+	}
+	return nil
+}
+
+func (r *resolver) ListCatalogs(context.Context, *modsolverv1.ListCatalogsRequest) (*modsolverv1.ListCatalogsResponse, error) {
+	set := r.catalogs.load()
+	out := &modsolverv1.ListCatalogsResponse{Catalogs: make([]*modsolverv1.CatalogInfo, 0, len(set.sorted))}
+	for _, c := range set.sorted {
+		out.Catalogs = append(out.Catalogs, catalogInfoToProto(c, c == set.def))
+	}
+	return out, nil
+}
+
+func (r *resolver) GetModule(ctx context.Context, in *modsolverv1.GetModuleRequest) (*modsolverv1.GetModuleResponse, error) {
+	cat, err := r.catalogs.load().lookup(in.GetCatalogName())
+	if err != nil {
+		return nil, r.fail(ctx, err)
+	}
+	if in.GetName() == "" {
+		return nil, r.fail(ctx, &model.FieldError{Field: "name", Err: fmt.Errorf("%w: a module name is required", model.ErrMissingField)})
+	}
+	m := cat.Catalog.Module(in.GetName())
+	if m == nil {
+		return nil, r.fail(ctx, fmt.Errorf("%w: catalog %s has no module %q", ErrNotFound, cat.Name, in.GetName()))
+	}
+	return &modsolverv1.GetModuleResponse{Module: moduleToProto(m)}, nil
+}
+
+// fail maps err to the call's status.
+func (r *resolver) fail(ctx context.Context, err error) error {
+	method, _ := grpc.Method(ctx)
+	return toStatus(r.cfg.log, method, err)
+}
+
+// solve converts one request and resolves it within the solve timeout.
+func (r *resolver) solve(ctx context.Context, ref catalogRef, pc *modsolverv1.ClusterState, pr *modsolverv1.Request, opts ...solver.Option) (*model.Result, error) {
+	cat, err := r.catalog(ref)
+	if err != nil {
+		return nil, err
+	}
+	cluster, clusterErr := clusterFromProto(pc)
+	req, reqErr := requestFromProto(pr)
+	if err := errors.Join(clusterErr, reqErr); err != nil {
+		return nil, err
+	}
+	ctx, cancel := r.withTimeout(ctx)
+	defer cancel()
+	res, err := solver.Solve(ctx, cat, cluster, req, opts...)
+	return res, timeoutCause(ctx, err)
+}
+
+// whatIf answers a batch, calling send once per scenario in order. A
+// scenario that is bad input gets its error in its result; a bad catalog
+// or cluster state fails the whole call. The solve timeout bounds the
+// whole batch.
+func (r *resolver) whatIf(ctx context.Context, in *modsolverv1.WhatIfRequest, send func(*modsolverv1.WhatIfResult) error) error {
+	cat, err := r.catalog(catalogRefOf(in.GetCatalog()))
+	if err != nil {
+		return err
+	}
+	cluster, err := clusterFromProto(in.GetCluster())
+	if err != nil {
+		return err
+	}
+	if err := cluster.Validate(cat); err != nil {
+		return err
+	}
+	b := newBatch(in.GetScenarios(), send)
+	ctx, cancel := r.withTimeout(ctx)
+	defer cancel()
+	if err := solver.WhatIf(ctx, cat, cluster, b.reqs, b.emit); err != nil {
+		return timeoutCause(ctx, err)
+	}
+	return b.flush(len(b.scenarios))
+}
+
+// catalog finds the catalog a request names, or parses its inline one.
+func (r *resolver) catalog(ref catalogRef) (*model.Catalog, error) {
+	if !ref.isInline {
+		return r.catalogs.Lookup(ref.name)
+	}
+	if r.cfg.parse == nil {
+		return nil, &model.FieldError{Field: "inline_catalog", Err: fmt.Errorf("%w: this server takes no inline catalogs; name one of %s",
+			ErrUnsupported, strings.Join(r.catalogs.Names(), ", "))}
+	}
+	cat, err := r.cfg.parse("inline_catalog", []byte(ref.inline))
+	switch {
+	case err != nil:
+		return nil, &model.FieldError{Field: "inline_catalog", Err: err}
+	case cat == nil:
+		return nil, errors.New("catalog parser returned neither a catalog nor an error")
+	}
+	return cat, nil
+}
+
+// withTimeout applies the solve timeout, unless the client's deadline is
+// sooner. Its expiry is named in the error.
+func (r *resolver) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	d := r.cfg.solveTimeout
+	return context.WithTimeoutCause(ctx, d, fmt.Errorf("no answer within the server's solve timeout of %s: %w", d, context.DeadlineExceeded))
+}
+
+// timeoutCause names why a solve ended early. The server's own timeout
+// names itself. A client whose deadline passes cancels its call, so the
+// handler sees context.Canceled; that is reported as the deadline it is.
+func timeoutCause(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
+		return err
+	}
+	if cause := context.Cause(ctx); errors.Is(cause, context.DeadlineExceeded) {
+		return cause
+	}
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		return fmt.Errorf("the client's deadline passed: %w", context.DeadlineExceeded)
+	}
+	return err
+}
+
+// batch streams what-if results in scenario order, interleaving the
+// scenarios that could not be converted with the solver's answers.
+type batch struct {
+	scenarios []*modsolverv1.Scenario
+	send      func(*modsolverv1.WhatIfResult) error
+	reqs      []*model.Request
+	at        []int         // at[j] is the scenario index of reqs[j]
+	bad       map[int]error // conversion errors by scenario index
+	next      int           // the next scenario index to send
+}
+
+func newBatch(scenarios []*modsolverv1.Scenario, send func(*modsolverv1.WhatIfResult) error) *batch {
+	b := &batch{scenarios: scenarios, send: send, bad: map[int]error{}}
+	for i, sc := range scenarios {
+		req, err := requestFromProto(sc.GetRequest())
+		if err != nil {
+			b.bad[i] = err
+			continue
+		}
+		b.reqs = append(b.reqs, req)
+		b.at = append(b.at, i)
+	}
+	return b
+}
+
+// emit sends the answer to reqs[j], after the bad scenarios before it. An
+// answer whose error is not bad input stops the batch.
+func (b *batch) emit(j int, a solver.Answer) error {
+	i := b.at[j]
+	if a.Err != nil && !errors.Is(a.Err, model.ErrInvalidInput) {
+		return a.Err
+	}
+	if err := b.flush(i); err != nil {
+		return err
+	}
+	b.next = i + 1
+	return b.send(whatIfResultToProto(i, b.scenarios[i].GetName(), a.Result, a.Err))
+}
+
+// flush sends the results of the bad scenarios before index upto.
+func (b *batch) flush(upto int) error {
+	for ; b.next < upto; b.next++ {
+		err, ok := b.bad[b.next]
+		if !ok {
+			return fmt.Errorf("internal error: scenario %d has no answer", b.next)
+		}
+		if err := b.send(whatIfResultToProto(b.next, b.scenarios[b.next].GetName(), nil, err)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,178 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// Sentinel errors of the service. Bad input is model.ErrInvalidInput;
+// these are the other categories a handler can end in.
+var (
+	// ErrNotFound is a catalog or module the server does not hold.
+	ErrNotFound = errors.New("not found")
+	// ErrUnknownCatalog is a catalog name the server does not serve.
+	ErrUnknownCatalog = fmt.Errorf("%w: unknown catalog", ErrNotFound)
+	// ErrUnsupported is a request this server is not set up to answer,
+	// such as an inline catalog without a catalog parser.
+	ErrUnsupported = errors.New("unsupported")
+)
+
+// internalMessage is all a client learns of an internal error; the error
+// itself goes to the log.
+const internalMessage = "internal error; the server log has the details"
+
+// toStatus maps a handler's error to the gRPC status the client sees. It
+// is the one place that decides codes (STYLE 8). An unsatisfiable answer
+// is never an error, so it never gets here.
+func toStatus(log *slog.Logger, method string, err error) error {
+	var grpcErr interface{ GRPCStatus() *status.Status }
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		return status.Error(codes.DeadlineExceeded, err.Error())
+	case errors.Is(err, context.Canceled):
+		return status.Error(codes.Canceled, err.Error())
+	case errors.Is(err, ErrNotFound):
+		return status.Error(codes.NotFound, err.Error())
+	case errors.Is(err, ErrUnsupported):
+		return status.Error(codes.Unimplemented, err.Error())
+	case errors.Is(err, model.ErrInvalidInput):
+		return invalidArgument(err)
+	case errors.As(err, &grpcErr):
+		return err // already a status, e.g. from a failed Send
+	}
+	log.Error("internal error", "method", method, "error", err)
+	return status.Error(codes.Internal, internalMessage)
+}
+
+// invalidArgument is InvalidArgument with one BadRequest field violation
+// per problem found in err.
+func invalidArgument(err error) error {
+	vs := violations(err, "")
+	st := status.New(codes.InvalidArgument, describe(err, vs))
+	if len(vs) == 0 {
+		return st.Err()
+	}
+	withDetails, detailErr := st.WithDetails(&errdetails.BadRequest{FieldViolations: vs})
+	if detailErr != nil {
+		return st.Err()
+	}
+	return withDetails.Err()
+}
+
+// describe renders bad input as "field: what is wrong", one per
+// violation, or as err's own message when it names no field.
+func describe(err error, vs []*errdetails.BadRequest_FieldViolation) string {
+	if len(vs) == 0 {
+		return err.Error()
+	}
+	msgs := make([]string, len(vs))
+	for i, v := range vs {
+		msgs[i] = v.GetField() + ": " + v.GetDescription()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// violations walks err's tree (model.InputErrors, errors.Join and %w
+// chains) for *model.FieldError and *model.ConstraintError. A field error
+// that holds more of them, such as an inline catalog with several
+// problems, gives one violation for each, all under its own field: the
+// inner paths point into a document, not into the request. field, when
+// not empty, is that outer field.
+func violations(err error, field string) []*errdetails.BadRequest_FieldViolation {
+	var fe *model.FieldError
+	var ce *model.ConstraintError
+	switch {
+	case asDirect(err, &fe) && field != "":
+		// Inside another field: fe's own path goes into the description.
+		if inner := violations(fe.Err, field); len(inner) > 0 {
+			return inner
+		}
+		return []*errdetails.BadRequest_FieldViolation{{Field: field, Description: fe.Error()}}
+	case asDirect(err, &fe):
+		field = protoField(fe.Field)
+		if inner := violations(fe.Err, field); len(inner) > 0 {
+			return inner
+		}
+		return []*errdetails.BadRequest_FieldViolation{{Field: field, Description: fe.Err.Error()}}
+	case asDirect(err, &ce):
+		if field == "" {
+			field = "catalog"
+		}
+		return []*errdetails.BadRequest_FieldViolation{{Field: field, Description: ce.Error()}}
+	}
+	var out []*errdetails.BadRequest_FieldViolation
+	switch u := err.(type) {
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			out = append(out, violations(e, field)...)
+		}
+	case interface{ Unwrap() error }:
+		out = violations(u.Unwrap(), field)
+	}
+	return out
+}
+
+// asDirect is errors.As for err itself, without following its chain, so
+// that violations sees every error of a tree exactly once.
+func asDirect[T error](err error, target *T) bool {
+	t, ok := err.(T)
+	if ok {
+		*target = t
+	}
+	return ok
+}
+
+// protoField turns a model field path into the request's proto field path:
+// "cluster.releaseChannel" becomes "cluster.release_channel",
+// "cluster.modules.x.version" becomes `cluster.modules["x"].version` and
+// "request.pin.x" becomes `request.pin["x"]`. A path already in proto form
+// stays as it is.
+func protoField(path string) string {
+	if rest, ok := strings.CutPrefix(path, "cluster.modules."); ok {
+		name, suffix := rest, ""
+		for _, f := range []string{".enabled", ".version", ".channel"} {
+			if n, ok := strings.CutSuffix(rest, f); ok {
+				name, suffix = n, f
+				break
+			}
+		}
+		return `cluster.modules["` + name + `"]` + suffix
+	}
+	if name, ok := strings.CutPrefix(path, "request.pin."); ok {
+		return `request.pin["` + name + `"]`
+	}
+	return snakeCase(path)
+}
+
+// snakeCase lowers camelCase words outside brackets: "request.updateAll"
+// becomes "request.update_all"; map keys in brackets keep their case.
+func snakeCase(path string) string {
+	var b strings.Builder
+	depth := 0
+	for i, r := range path {
+		switch {
+		case r == '[':
+			depth++
+		case r == ']':
+			depth--
+		case depth == 0 && r >= 'A' && r <= 'Z':
+			if i > 0 && path[i-1] != '.' {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -6,17 +6,18 @@ BIN       := $(CURDIR)/bin
 BUF       := $(GO) run github.com/bufbuild/buf/cmd/buf@v1.75.0
 FUZZTIME  ?= 60s
 
-.PHONY: run test vet bench fuzz proto proto-tools proto-lint proto-check build clean help
+.PHONY: run test vet bench fuzz proto proto-tools proto-lint proto-check ci build clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-run: ## resolve the demo request on the embedded demo catalog
-	$(GO) run ./cmd/modsolver resolve
+run: ## serve gRPC on :50051 with the embedded demo catalog
+	$(GO) run ./cmd/modsolver serve
 
 test: vet ## run every test, including the shared acceptance scenarios
 	@test -d ../shared/scenarios || test -n "$$MODSOLVER_SHARED" || echo "NOTICE: ../shared is missing: the shared acceptance suites are skipped (go test -v names them)"
 	$(GO) test -count=1 ./...
+	$(GO) test -race -count=1 ./server/...
 
 vet:
 	$(GO) vet ./...
@@ -45,8 +46,11 @@ proto-lint: ## lint the proto files with buf
 proto: proto-tools proto-lint ## regenerate proto/modsolver/v1 (the result is committed)
 	$(BUF) generate
 
-proto-check: proto ## fail if the committed generated code is stale
+proto-check: proto ## fail if the generated code is stale or the API broke compatibility
 	@git diff --exit-code -- proto/ && test -z "$$(git status --porcelain -- proto/)" || { git status --porcelain -- proto/; echo "generated proto code is stale: run make proto"; exit 1; }
+	$(BUF) breaking --against '.git#ref=HEAD'
+
+ci: test proto-check ## what CI runs (.ci/run)
 
 clean:
 	rm -rf $(BIN)

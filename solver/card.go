@@ -1,6 +1,10 @@
 package solver
 
-import "github.com/go-air/gini/z"
+import (
+	"encoding/binary"
+
+	"github.com/go-air/gini/z"
+)
 
 // atLeast builds a totalizer over ins, truncated at limit, and returns
 // outs with outs[k-1] implied by "at least k of ins are true" for k in
@@ -32,4 +36,23 @@ func (e *encoder) atLeast(ins []z.Lit, limit int) []z.Lit {
 		}
 	}
 	return outs
+}
+
+// counter is atLeast for the optimiser. On a shared what-if encoding it
+// builds the full totalizer of a literal set once and reuses it for every
+// request that minimises the same set, so that the encoding stops growing.
+func (e *encoder) counter(ins []z.Lit, limit int) []z.Lit {
+	if e.shared == nil {
+		return e.atLeast(ins, limit)
+	}
+	key := make([]byte, 0, 4*len(ins))
+	for _, m := range ins {
+		key = binary.AppendUvarint(key, uint64(m))
+	}
+	outs, ok := e.counters[string(key)]
+	if !ok {
+		outs = e.atLeast(ins, len(ins))
+		e.counters[string(key)] = outs
+	}
+	return outs[:min(limit, len(outs))]
 }

@@ -28,6 +28,7 @@ type encoder struct {
 	ivCache  map[ivKey]z.Lit
 	chains   map[string][]z.Lit // at-most-one chains by exclusive group
 	satCache map[satKey][]int
+	counters map[string][]z.Lit // totalizers of a shared encoding (card.go)
 	// shared is set on a what-if encoding: clauses of facts are collected
 	// in pending and added once per distinct content (whatif.go).
 	shared  *sharing
@@ -51,7 +52,7 @@ type ivKey struct {
 
 func newEncoder(p *problem, explain bool) *encoder {
 	e := &encoder{p: p, explain: explain, g: gini.New(), byName: map[string]*modVars{},
-		sel: map[*fact]z.Lit{}, owner: map[z.Lit]*fact{}, ivCache: map[ivKey]z.Lit{}, chains: map[string][]z.Lit{}, satCache: map[satKey][]int{}}
+		sel: map[*fact]z.Lit{}, owner: map[z.Lit]*fact{}, ivCache: map[ivKey]z.Lit{}, chains: map[string][]z.Lit{}, satCache: map[satKey][]int{}, counters: map[string][]z.Lit{}}
 	e.top = e.g.Lit()
 	e.g.Add(e.top)
 	e.g.Add(z.LitNull)

@@ -89,7 +89,7 @@ func (o *optimizer) minimize(bads []z.Lit) error {
 	if err != nil {
 		return err
 	}
-	outs := o.e.atLeast(bads, cost+1)
+	outs := o.e.counter(bads, cost+1)
 	for k := 1; k < cost; k++ {
 		ok, err := o.e.solve(o.ctx, o.with(outs[k].Not()))
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/modsolver/modsolver/catalog"
+	"github.com/modsolver/modsolver/internal/shared"
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -78,6 +79,65 @@ func BenchmarkSolve1000Bare(b *testing.B) {
 	for b.Loop() {
 		for _, r := range reqs {
 			if _, err := Solve(context.Background(), cat, cluster, r, WithoutHeldBack(), WithoutSuggestions()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// dkpMatrix1000 is a 1,000-scenario matrix on the real DKP tree, read in
+// place from ../shared/data/dkp.
+func dkpMatrix1000(b *testing.B) (*model.Catalog, *model.ClusterState, []*model.Request) {
+	cat, _, err := catalog.Load(shared.Path(b, "data", "dkp"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cluster, err := catalog.ParseCluster("cluster.yaml", []byte(`
+deckhouse: 1.74.2
+kubernetes: 1.31.4
+edition: ee
+bundle: Default
+modules:
+  cni-cilium: {enabled: true}
+  virtualization: {enabled: true, version: 0.17.0}
+  csi-ceph: {enabled: true, version: 0.4.2}
+  storage-foundation: {enabled: true, version: 0.1.3}
+  state-snapshotter: {enabled: true, version: 0.1.7}
+`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var reqs []*model.Request
+	for d := 70; d < 80; d++ {
+		for k := range 100 {
+			reqs = append(reqs, &model.Request{UpdateAll: true, Platform: model.Platform{
+				Deckhouse:  model.MustParseVersion(fmt.Sprintf("1.%d.0", d)),
+				Kubernetes: model.MustParseVersion(fmt.Sprintf("1.%d.%d", 28+k/20, k%20)),
+			}})
+		}
+	}
+	return cat, cluster, reqs
+}
+
+func BenchmarkWhatIf1000DKP(b *testing.B) {
+	cat, cluster, reqs := dkpMatrix1000(b)
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			for b.Loop() {
+				err := WhatIf(context.Background(), cat, cluster, reqs, func(int, Answer) error { return nil }, WithWorkers(workers))
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkSolve1000DKP(b *testing.B) {
+	cat, cluster, reqs := dkpMatrix1000(b)
+	for b.Loop() {
+		for _, r := range reqs {
+			if _, err := Solve(context.Background(), cat, cluster, r); err != nil {
 				b.Fatal(err)
 			}
 		}

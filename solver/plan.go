@@ -2,6 +2,7 @@ package solver
 
 import (
 	"cmp"
+	"container/heap"
 	"slices"
 
 	"github.com/modsolver/modsolver/model"
@@ -11,63 +12,96 @@ import (
 // modules its selected release requires (an optional dependency counts
 // when both are on); a disable before an enable that needs it; a
 // dependent disabled before what it depended on. Ties, and cycles, break
-// by weight, then name.
+// by weight, then name. It is Kahn's algorithm with the ready steps in a
+// heap, so that large answers plan in n log n.
 func plan(outs []*outcome) []model.PlanStep {
 	nodes := map[string]*outcome{}
+	var order []*outcome // the steps, sorted by weight and name
 	for _, o := range outs {
 		if o.action != model.ActionAbsent {
 			nodes[o.v.name] = o
+			order = append(order, o)
 		}
 	}
-	after := planEdges(nodes)
+	slices.SortFunc(order, compareWeight)
+	after := planEdges(nodes, order)
 	indeg := map[string]int{}
 	for _, tos := range after {
 		for _, to := range tos {
 			indeg[to]++
 		}
 	}
-	var steps []model.PlanStep
-	for len(nodes) > 0 {
-		o := nextStep(nodes, indeg)
-		delete(nodes, o.v.name)
-		for _, to := range after[o.v.name] {
-			indeg[to]--
+	ready := &stepHeap{}
+	for _, o := range order {
+		if indeg[o.v.name] == 0 {
+			heap.Push(ready, o)
 		}
+	}
+	done := map[string]bool{}
+	steps := make([]model.PlanStep, 0, len(order))
+	next := 0 // the lightest step not yet done, for breaking cycles
+	for len(steps) < len(order) {
+		var o *outcome
+		if ready.Len() > 0 {
+			o = heap.Pop(ready).(*outcome)
+		} else { // a cycle: take the lightest remaining step
+			for done[order[next].v.name] {
+				next++
+			}
+			o = order[next]
+		}
+		if done[o.v.name] {
+			continue
+		}
+		done[o.v.name] = true
 		steps = append(steps, planStep(o))
+		for _, to := range after[o.v.name] {
+			if indeg[to]--; indeg[to] == 0 && !done[to] {
+				heap.Push(ready, nodes[to])
+			}
+		}
 	}
 	return steps
 }
 
-// nextStep picks the lightest ready step; if none is ready (a cycle), the
-// lightest remaining one.
-func nextStep(nodes map[string]*outcome, indeg map[string]int) *outcome {
-	var best *outcome
-	bestReady := false
-	for _, o := range nodes {
-		ready := indeg[o.v.name] == 0
-		if best == nil || (ready && !bestReady) || (ready == bestReady && lighter(o, best)) {
-			best, bestReady = o, ready
-		}
-	}
-	return best
-}
-
-func lighter(a, b *outcome) bool {
+func compareWeight(a, b *outcome) int {
 	if c := cmp.Compare(a.v.m.Weight, b.v.m.Weight); c != 0 {
-		return c < 0
+		return c
 	}
-	return a.v.name < b.v.name
+	return cmp.Compare(a.v.name, b.v.name)
 }
 
-// planEdges maps each module to the modules whose steps must come after it.
-func planEdges(nodes map[string]*outcome) map[string][]string {
+// stepHeap holds the ready steps, lightest first.
+type stepHeap []*outcome
+
+func (h stepHeap) Len() int           { return len(h) }
+func (h stepHeap) Less(i, j int) bool { return compareWeight(h[i], h[j]) < 0 }
+func (h stepHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *stepHeap) Push(x any)        { *h = append(*h, x.(*outcome)) }
+func (h *stepHeap) Pop() any {
+	old := *h
+	o := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return o
+}
+
+// planEdges maps each module to the modules whose steps must come after
+// it, in a fixed order.
+func planEdges(nodes map[string]*outcome, order []*outcome) map[string][]string {
 	after := map[string][]string{}
 	link := func(from, to string) {
 		if from != to && !slices.Contains(after[from], to) {
 			after[from] = append(after[from], to)
 		}
 	}
-	for name, o := range nodes {
+	disabled := map[string][]*outcome{} // disabled modules by exclusive group
+	for _, o := range order {
+		if g := o.v.m.ExclusiveGroup; g != "" && o.action == model.ActionDisable {
+			disabled[g] = append(disabled[g], o)
+		}
+	}
+	for _, o := range order {
+		name := o.v.name
 		switch {
 		case o.sel >= 0:
 			for _, d := range o.v.rels[o.sel].Requirements.Modules {
@@ -75,8 +109,8 @@ func planEdges(nodes map[string]*outcome) map[string][]string {
 					link(d.Module, name) // a dependency first, or a disable before the enable
 				}
 			}
-			for _, other := range nodes {
-				if other.action == model.ActionDisable && sameGroup(o.v, other.v) {
+			if g := o.v.m.ExclusiveGroup; g != "" {
+				for _, other := range disabled[g] {
 					link(other.v.name, name)
 				}
 			}
@@ -89,10 +123,6 @@ func planEdges(nodes map[string]*outcome) map[string][]string {
 		}
 	}
 	return after
-}
-
-func sameGroup(a, b *view) bool {
-	return a.m.ExclusiveGroup != "" && a.m.ExclusiveGroup == b.m.ExclusiveGroup
 }
 
 func planStep(o *outcome) model.PlanStep {

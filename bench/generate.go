@@ -189,12 +189,15 @@ func (g *generator) requirements(in *Instance, i int, frac float64, versions [][
 		}
 		req.Kubernetes = &kube
 	}
+	// Requirements change a few times in a module's history, not with
+	// every release, as in the real DKP data: the floor moves in fifths.
+	step := float64(int(frac*5)) / 5
 	for _, d := range in.deps[i] {
 		dv := versions[d.on]
-		floor := dv[int(frac*0.8*float64(len(dv)))]
+		floor := dv[int(step*0.8*float64(len(dv)))]
 		text := rangeText(floor, dv[len(dv)-1], d.form)
 		if d.on%embeddedRate == embeddedRate-1 {
-			text = fmt.Sprintf(">= 1.%d", 50+int(frac*20)) // a built-in module runs at the DKP version
+			text = fmt.Sprintf(">= 1.%d", 50+int(step*20)) // a built-in module runs at the DKP version
 		}
 		if d.optional {
 			text += " !optional"

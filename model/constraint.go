@@ -25,6 +25,9 @@ type Constraint struct {
 
 	ranges   *semver.Constraints // nil: every version
 	excluded []Version
+	// simple holds the same range as plain comparisons when it is an AND
+	// of them (see simple.go); nil otherwise.
+	simple []term
 }
 
 // exclusionRE finds OLM-style exclusions: "!1.2.1" or "!v1.2.1", but not "!=".
@@ -58,6 +61,7 @@ func ParseConstraint(text string) (Constraint, error) {
 		return Constraint{}, fmt.Errorf("%w: %q: %v", ErrInvalidConstraint, text, err)
 	}
 	c.ranges = ranges
+	c.simple = simpleTerms(rest)
 	return c, nil
 }
 
@@ -101,6 +105,9 @@ func (c Constraint) Allows(v Version) bool {
 		if v.Equal(x) {
 			return false
 		}
+	}
+	if c.simple != nil && v.Prerelease() == "" {
+		return allTerms(c.simple, v)
 	}
 	return c.ranges == nil || c.ranges.Check(v)
 }

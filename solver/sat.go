@@ -7,15 +7,22 @@ import (
 	"github.com/go-air/gini/z"
 )
 
-// slice is how long one gini Try may run before the context is checked.
-// gini keeps a Try's deadline after it expires, so every call gets a fresh
-// budget (DESIGN §6).
-const slice = 25 * time.Millisecond
+// firstSlice is how long the first gini Try of a solve may run before the
+// context is checked. gini keeps a Try's deadline after it expires, so
+// every call gets a fresh budget (DESIGN §6); and since every Try starts
+// its search again (keeping what it learnt), the budget doubles after each
+// one that runs out, up to maxSlice, so that a long solve on a large
+// catalog is not restarted forever.
+const (
+	firstSlice = 25 * time.Millisecond
+	maxSlice   = 500 * time.Millisecond
+)
 
 // solve runs gini under assumptions until it answers or ctx ends. It
 // returns true for SAT and false for UNSAT.
 func (e *encoder) solve(ctx context.Context, assume []z.Lit) (bool, error) {
-	for {
+	e.solves++
+	for slice := firstSlice; ; slice = min(2*slice, maxSlice) {
 		if err := ctx.Err(); err != nil {
 			return false, err
 		}
@@ -24,7 +31,6 @@ func (e *encoder) solve(ctx context.Context, assume []z.Lit) (bool, error) {
 			budget = min(budget, max(time.Until(dl), time.Millisecond))
 		}
 		e.g.Assume(assume...)
-		e.solves++
 		switch e.g.Try(budget) {
 		case 1:
 			return true, nil

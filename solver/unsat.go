@@ -48,7 +48,7 @@ func (s *session) platformBlockers(x *explainer, core []*fact) ([]*fact, error) 
 	}
 	var blockers []*fact
 	aside := map[*view]bool{}
-	for {
+	for len(blockers) < maxBlockers {
 		found := false
 		for _, f := range core {
 			if isPlatformFact(f) && !aside[f.v] {
@@ -71,7 +71,13 @@ func (s *session) platformBlockers(x *explainer, core []*fact) ([]*fact, error) 
 			return blockers, err
 		}
 	}
+	return blockers, nil
 }
+
+// maxBlockers bounds the blockers a platform question names: each costs a
+// minimal core, and an operator facing more than this many has the list
+// to start with.
+const maxBlockers = 10
 
 func isPlatformFact(f *fact) bool {
 	return f.v != nil && (f.kind == model.FactDeckhouseRequirement || f.kind == model.FactKubernetesRequirement)

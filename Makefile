@@ -26,8 +26,9 @@ vet:
 build: ## build bin/modsolver
 	$(GO) build -o $(BIN)/modsolver ./cmd/modsolver
 
-bench: ## run the benchmarks (not part of make test)
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+bench: ## run the benchmarks side by side with deppy (not part of make test)
+	$(GO) run ./cmd/modsolver bench --size S --size M --vs deppy --runs 5
+	$(GO) test -run '^$$' -bench . -benchmem ./bench/
 
 fuzz: ## run every fuzz target for FUZZTIME each
 	$(GO) test -run '^$$' -fuzz '^FuzzParseConstraint$$' -fuzztime $(FUZZTIME) ./model

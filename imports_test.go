@@ -24,7 +24,7 @@ var allowed = map[string][]string{
 	"solver":             {"model"},
 	"proto/modsolver/v1": {},
 	"server":             {"proto/modsolver/v1", "solver", "model"},
-	"bench":              {"solver", "catalog", "model"},
+	"bench":              {"solver", "catalog", "model", "internal/checker"},
 	"internal/checker":   {"model"},
 	"internal/fixture":   {"model"},
 	"internal/report":    {"model"},

@@ -35,6 +35,7 @@ Commands:
   resolve   resolve one request against a catalog and a cluster state
   serve     serve the gRPC service modsolver.v1.Resolver
   whatif    answer many what-if questions: the upgrade readiness matrix
+  bench     measure modsolver on generated or real catalogs, side by side with deppy
   version   print the version
   help      print this help, or the help of a command: modsolver help resolve
 
@@ -56,6 +57,7 @@ var commands = []command{
 	{"resolve", runResolve},
 	{"serve", runServe},
 	{"whatif", runWhatIf},
+	{"bench", runBench},
 }
 
 func main() {

@@ -1,0 +1,347 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modsolver/modsolver/catalog"
+	"github.com/modsolver/modsolver/internal/checker"
+	"github.com/modsolver/modsolver/internal/shared"
+	"github.com/modsolver/modsolver/model"
+	"github.com/modsolver/modsolver/solver"
+)
+
+// tinyCatalog exercises every part of the translation: a built-in module
+// (R5), an exclusive group (R13), channels (R10), an optional dependency
+// (R3), platform requirements (R4), a required module the catalog lacks,
+// and update steps (R11).
+const tinyCatalog = `
+modules:
+  - name: core
+    embedded: true
+    requirements: {kubernetes: ">= 1.28"}
+  - name: cni-a
+    exclusiveGroup: cni
+    releases: [{version: 1.0.0}, {version: 1.1.0}]
+  - name: cni-b
+    exclusiveGroup: cni
+    releases: [{version: 2.0.0}]
+  - name: prometheus
+    channels: {stable: 2.4.1, alpha: 2.5.0}
+    releases:
+      - version: 2.3.0
+        requirements: {modules: {operator: ">= 1.0", grafana: "< 8.0 !optional"}}
+      - version: 2.4.0
+        requirements: {modules: {operator: ">= 1.1", grafana: ">= 8.0 !optional"}}
+      - version: 2.4.1
+        requirements: {deckhouse: ">= 1.70", modules: {operator: ">= 1.1", grafana: ">= 8.0 !optional"}}
+      - version: 2.5.0
+        requirements: {modules: {operator: ">= 1.2"}}
+  - name: operator
+    releases:
+      - version: 1.0.0
+      - version: 1.1.0
+      - version: 1.2.0
+        requirements: {kubernetes: ">= 1.31"}
+  - name: grafana
+    releases: [{version: 7.0.0}, {version: 8.0.0}]
+  - name: logging
+    releases:
+      - version: 1.0.0
+        requirements: {modules: {core: ">= 1.60"}}
+      - version: 1.1.0
+        requirements: {modules: {core: ">= 1.60", ghost: ">= 1.0"}}
+  - name: dashboards
+    releases:
+      - version: 1.0.0
+        requirements: {modules: {grafana: ">= 8.0"}}
+  - name: alerts
+    releases:
+      - version: 0.1.0
+        requirements: {modules: {logging: ">= 1.0"}}
+`
+
+const tinyCluster = `
+deckhouse: 1.69.0
+kubernetes: 1.30.1
+releaseChannel: stable
+modules:
+  core: {enabled: true}
+  prometheus: {enabled: true, version: 2.3.0}
+  operator: {enabled: true, version: 1.0.0}
+  grafana: {enabled: true, version: 7.0.0}
+  cni-a: {enabled: true, version: 1.1.0}
+  cni-b: {enabled: false}
+`
+
+func tinyInputs(t *testing.T) (*model.Catalog, *model.ClusterState) {
+	t.Helper()
+	cat, _, err := catalog.Parse("tiny.yaml", []byte(tinyCatalog))
+	require.NoError(t, err)
+	cluster, err := catalog.ParseCluster("cluster.yaml", []byte(tinyCluster))
+	require.NoError(t, err)
+	return cat, cluster
+}
+
+// enabledAfter maps each module a resolved answer enables to its version.
+func enabledAfter(res *model.Result) map[string]string {
+	out := map[string]string{}
+	for _, m := range res.Modules {
+		if m.ToVersion != "" {
+			out[m.Name] = m.ToVersion
+		}
+	}
+	return out
+}
+
+// solveBoth answers req with modsolver and with deppy (both translations),
+// checks every answer, and returns modsolver's and the default deppy's.
+func solveBoth(t *testing.T, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) (*model.Result, *PeerAnswer) {
+	t.Helper()
+	res, err := solver.Solve(context.Background(), cat, cluster, req)
+	require.NoError(t, err)
+	require.Empty(t, checker.Check(cat, cluster, req, res), "modsolver's answer")
+	var first *PeerAnswer
+	for _, opts := range [][]DeppyOption{nil, {WithPruning()}} {
+		peer, err := Deppy(context.Background(), cat, cluster, req, opts...)
+		require.NoError(t, err)
+		require.Empty(t, CheckPeer(cat, cluster, req, peer, res.Status), "deppy's answer (pruned: %v)", len(opts) > 0)
+		if res.Status == model.StatusResolved {
+			assert.Equal(t, keys(enabledAfter(res)), keys(enabledAfter(peer.Result)), "the same modules are enabled")
+		}
+		if first == nil {
+			first = peer
+		}
+	}
+	return res, first
+}
+
+func keys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
+
+func TestDeppyAgreesOnTinyCatalog(t *testing.T) {
+	tests := []struct {
+		name   string
+		req    *model.Request
+		status model.Status
+		// want holds versions both answers must have ("" for off).
+		want map[string]string
+	}{
+		{
+			name:   "nothing asked",
+			req:    &model.Request{},
+			status: model.StatusResolved,
+			want:   map[string]string{"prometheus": "2.3.0", "operator": "1.0.0", "grafana": "7.0.0", "core": "1.69.0", "logging": ""},
+		},
+		{
+			name:   "update-all, sequential: 2.4.1 is the step from 2.3 but needs DKP 1.70, and grafana 8 is a major jump",
+			req:    &model.Request{UpdateAll: true},
+			status: model.StatusResolved,
+			want:   map[string]string{"prometheus": "2.3.0", "operator": "1.1.0", "grafana": "7.0.0", "cni-a": "1.1.0", "core": "1.69.0"},
+		},
+		{
+			name:   "update-all, direct: prometheus 2.4.0 takes grafana 8 along (R3)",
+			req:    &model.Request{UpdateAll: true, Strategy: model.StrategyDirect},
+			status: model.StatusResolved,
+			want:   map[string]string{"prometheus": "2.4.0", "operator": "1.1.0", "grafana": "8.0.0"},
+		},
+		{
+			name:   "platform upgrade: the channel head and the newest operator fit",
+			req:    &model.Request{UpdateAll: true, Strategy: model.StrategyDirect, Platform: model.Platform{Deckhouse: model.MustParseVersion("1.70.0"), Kubernetes: model.MustParseVersion("1.31.0")}},
+			status: model.StatusResolved,
+			want:   map[string]string{"prometheus": "2.4.1", "operator": "1.2.0", "grafana": "8.0.0", "core": "1.70.0"},
+		},
+		{
+			name:   "enable a module whose newest release requires a missing module",
+			req:    &model.Request{Enable: []string{"logging"}},
+			status: model.StatusResolved,
+			want:   map[string]string{"logging": "1.0.0"},
+		},
+		{
+			name:   "a module that needs a newer grafana, which keeps its version (R9)",
+			req:    &model.Request{Enable: []string{"dashboards"}},
+			status: model.StatusUnsatisfiable,
+		},
+		{
+			name:   "the same with every module free to update",
+			req:    &model.Request{Enable: []string{"dashboards"}, UpdateAll: true, Strategy: model.StrategyDirect},
+			status: model.StatusResolved,
+			want:   map[string]string{"dashboards": "1.0.0", "grafana": "8.0.0", "prometheus": "2.4.0"},
+		},
+		{
+			name:   "a required module nobody configures stays off without autoEnable",
+			req:    &model.Request{Enable: []string{"alerts"}},
+			status: model.StatusUnsatisfiable,
+		},
+		{
+			name:   "autoEnable turns it on",
+			req:    &model.Request{Enable: []string{"alerts"}, AutoEnable: true},
+			status: model.StatusResolved,
+			want:   map[string]string{"alerts": "0.1.0", "logging": "1.0.0"},
+		},
+		{
+			name:   "two modules of one exclusive group (R13)",
+			req:    &model.Request{Enable: []string{"cni-b"}},
+			status: model.StatusUnsatisfiable,
+		},
+		{
+			name:   "disabling a required module",
+			req:    &model.Request{Disable: []string{"operator"}},
+			status: model.StatusUnsatisfiable,
+		},
+		{
+			name:   "pin below the deployed version",
+			req:    &model.Request{Pin: map[string]model.Version{"cni-a": model.MustParseVersion("1.0.0")}, UpdateAll: true},
+			status: model.StatusResolved,
+			want:   map[string]string{"cni-a": "1.0.0"},
+		},
+	}
+	cat, cluster := tinyInputs(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, peer := solveBoth(t, cat, cluster, tt.req)
+			require.Equal(t, tt.status, res.Status, "modsolver: %+v", res.Explanation)
+			require.Equal(t, tt.status, peer.Result.Status, "deppy: %v", peer.Conflicts)
+			if tt.status == model.StatusUnsatisfiable {
+				assert.NotEmpty(t, peer.Conflicts, "deppy says why")
+				return
+			}
+			for name, v := range tt.want {
+				assert.Equal(t, v, enabledAfter(res)[name], "modsolver: %s", name)
+				assert.Equal(t, v, enabledAfter(peer.Result)[name], "deppy: %s", name)
+			}
+		})
+	}
+}
+
+// Every generated request kind, on a small instance, with both
+// translations.
+func TestDeppyAgreesOnGeneratedInstance(t *testing.T) {
+	in := Generate(Size{Name: "40x8", Modules: 40, Releases: 8}, 3)
+	reqs := map[string]*model.Request{
+		CaseUpdateAll:       in.UpdateAll(),
+		CaseInstallOne:      in.InstallOne(),
+		CasePlatformUpgrade: in.PlatformUpgrade(),
+		CaseUnsatisfiable:   in.Unsatisfiable(),
+		"direct":            {UpdateAll: true, Strategy: model.StrategyDirect},
+	}
+	for name, req := range reqs {
+		t.Run(name, func(t *testing.T) {
+			res, peer := solveBoth(t, in.Catalog, in.Cluster, req)
+			assert.Equal(t, res.Status, peer.Result.Status)
+		})
+	}
+}
+
+// The acceptance scenarios make a broad test of the translation: where
+// modsolver finds an answer, so must deppy, and each answer passes its
+// check. Modules that modsolver only prefers on (bundle defaults,
+// allowDisable) may be off in deppy's answer, so only statuses and checks
+// are compared.
+func TestDeppyOnScenarios(t *testing.T) {
+	var files []string
+	for _, dir := range []string{shared.Path(t, "scenarios"), filepath.Join("..", "testdata", "scenarios")} {
+		found, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+		require.NoError(t, err)
+		files = append(files, found...)
+	}
+	require.NotEmpty(t, files)
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			sc, err := catalog.LoadScenario(file)
+			if err != nil || sc.Expect.Error {
+				t.Skip("bad input by design")
+			}
+			res, err := solver.Solve(context.Background(), sc.Catalog, sc.Cluster, sc.Request)
+			if err != nil {
+				_, perr := Deppy(context.Background(), sc.Catalog, sc.Cluster, sc.Request)
+				assert.ErrorIs(t, perr, model.ErrInvalidInput, "bad input for both")
+				return
+			}
+			for _, opts := range [][]DeppyOption{nil, {WithPruning()}} {
+				peer, err := Deppy(context.Background(), sc.Catalog, sc.Cluster, sc.Request, opts...)
+				require.NoError(t, err)
+				assert.Empty(t, CheckPeer(sc.Catalog, sc.Cluster, sc.Request, peer, res.Status), "conflicts: %v", peer.Conflicts)
+			}
+		})
+	}
+}
+
+func TestDeppyBadInputAndCancel(t *testing.T) {
+	cat, cluster := tinyInputs(t)
+	_, err := Deppy(context.Background(), cat, cluster, &model.Request{Enable: []string{"ghost"}})
+	assert.ErrorIs(t, err, model.ErrInvalidInput)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = Deppy(ctx, cat, cluster, &model.Request{UpdateAll: true})
+	assert.True(t, errors.Is(err, context.Canceled), "got %v", err)
+}
+
+// A variable whose stop flag is set abandons deppy's run.
+func TestSolveDeppyStops(t *testing.T) {
+	cat, cluster := tinyInputs(t)
+	tr := newTranslation(cat, cluster, &model.Request{UpdateAll: true}, deppyConfig{})
+	tr.translate()
+	ctx, cancel := context.WithCancel(context.Background())
+	tr.stop.Store(true)
+	cancel()
+	_, err := solveDeppy(ctx, tr.vars, tr.stop)
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func TestStepTargets(t *testing.T) {
+	rels := func(vs ...string) []*model.Release {
+		out := make([]*model.Release, len(vs))
+		for i, v := range vs {
+			out[i] = &model.Release{Version: model.MustParseVersion(v)}
+		}
+		return out
+	}
+	versions := func(rs []*model.Release, idx []int) []string {
+		var out []string
+		for _, i := range idx {
+			out = append(out, rs[i].Version.String())
+		}
+		return out
+	}
+	jump := rels("1.1.0", "1.1.3", "1.2.0", "1.2.5", "1.3.0", "1.4.1", "2.0.0")
+	jump[5].UpdateRules = []model.UpdateRule{{From: model.MajorMinor{Major: 1, Minor: 1}, To: model.MajorMinor{Major: 1, Minor: 4}}}
+	zero := rels("0.8.0", "0.8.2", "0.9.1", "1.0.0", "1.0.4", "1.1.0")
+	tests := []struct {
+		name       string
+		rels       []*model.Release
+		head, from int
+		want       []string
+	}{
+		{"own patch, next minor and a from-to jump", jump, 6, 0, []string{"1.1.3", "1.2.5", "1.4.1"}},
+		{"a major waits", jump, 6, 5, nil},
+		{"the head bounds the steps", jump, 2, 1, []string{"1.2.0"}},
+		{"0.x may go to the lowest 1.x minor", zero, 5, 1, []string{"0.9.1", "1.0.4"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, versions(tt.rels, stepTargets(tt.rels, tt.head, tt.from)))
+		})
+	}
+}
+
+func TestRunOnSmallInstance(t *testing.T) {
+	in := Generate(Size{Name: "20x5", Modules: 20, Releases: 5}, 1)
+	o, err := Run(context.Background(), in, CaseUpdateAll, WithRuns(1), WithDeppy(0))
+	require.NoError(t, err)
+	assert.Equal(t, "ok", o.Checked(), "%v %v", o.ModsolverViolations, o.DeppyViolations)
+	assert.True(t, o.DeppyDone())
+	assert.Positive(t, o.Ratio())
+	assert.Positive(t, o.Variables)
+	assert.Positive(t, o.PeakBytes)
+
+	_, err = Run(context.Background(), in, "nope")
+	assert.ErrorIs(t, err, model.ErrInvalidInput)
+}

@@ -1,0 +1,52 @@
+package bench
+
+import (
+	"context"
+
+	"github.com/modsolver/modsolver/catalog"
+	"github.com/modsolver/modsolver/model"
+)
+
+// dkpCluster is a representative cluster on the real DKP tree: a recent
+// DKP, the Default bundle (which turns many built-in modules on), one CNI
+// and a storage and virtualization stack of external modules.
+const dkpCluster = `
+deckhouse: 1.74.2
+kubernetes: 1.31.4
+edition: ee
+bundle: Default
+releaseChannel: stable
+modules:
+  cni-cilium: {enabled: true}
+  virtualization: {enabled: true, version: 0.17.0}
+  csi-ceph: {enabled: true, version: 0.4.2}
+  storage-foundation: {enabled: true, version: 0.1.3}
+  state-snapshotter: {enabled: true, version: 0.1.7}
+`
+
+// DKPCluster returns the cluster state RunDKP resolves against, keeping
+// only the modules cat has at the versions it lists.
+func DKPCluster(cat *model.Catalog) (*model.ClusterState, error) {
+	cluster, err := catalog.ParseCluster("resolve-dkp cluster", []byte(dkpCluster))
+	if err != nil {
+		return nil, err
+	}
+	for name, st := range cluster.Modules {
+		m := cat.Module(name)
+		if m == nil || (st.Version != nil && m.Release(st.Version) == nil) {
+			delete(cluster.Modules, name)
+		}
+	}
+	return cluster, nil
+}
+
+// RunDKP measures CaseResolveDKP: update-all on cat, normally the real
+// DKP tree read with catalog.Load, against DKPCluster.
+func RunDKP(ctx context.Context, cat *model.Catalog, opts ...RunOption) (*Outcome, error) {
+	cluster, err := DKPCluster(cat)
+	if err != nil {
+		return nil, err
+	}
+	w := &workload{name: CaseResolveDKP, size: "dkp", cat: cat, cluster: cluster, reqs: []*model.Request{{UpdateAll: true}}}
+	return w.measure(ctx, newRunConfig(opts))
+}

@@ -1,0 +1,28 @@
+// Package bench generates seeded catalogs and measures modsolver, side by
+// side with deppy.
+//
+// It is the only package that imports github.com/operator-framework/deppy,
+// the peer DESIGN.md §8 compares modsolver with. A tour of the files:
+//
+//   - generate.go: Generate builds an Instance, a catalog and a consistent
+//     cluster state, of a Size (S, M, L or NxR) from a seed, and the
+//     requests of each case: UpdateAll, InstallOne, PlatformUpgrade,
+//     Unsatisfiable and WhatIf.
+//   - run.go: Run measures one case on an instance (RunDKP on the real DKP
+//     tree, dkp.go): the median time of modsolver over several runs after
+//     a warm-up, and deppy's if asked, the size of the encoding, the peak
+//     memory (peak.go), and both answers checked. outcome.go holds the
+//     Outcome.
+//   - deppy.go: Deppy translates the same inputs into deppy variables and
+//     constraints, solves them with deppy's solver in this process, and
+//     says where the translation is weaker than modsolver. domain.go and
+//     steps.go compute what each module may be from the inputs alone: the
+//     releases modsolver's static facts leave (R4, R7, R9–R11).
+//   - peer.go: deppy's selection back as a model.Result, and CheckPeer,
+//     the part of internal/checker's checks that applies to it.
+//
+// The Go benchmarks (bench_test.go) time encode+solve, explanations,
+// what-if batches and the deppy peer at S and M; L runs only when asked
+// for (MODSOLVER_BENCH_L=1 and a -bench pattern that names L). The
+// command `modsolver bench` prints the same figures as a table.
+package bench

@@ -1,0 +1,60 @@
+package bench
+
+import (
+	"fmt"
+	"time"
+)
+
+// Outcome is the measurement of one case.
+type Outcome struct {
+	Case, Size string
+	// Runs is the number of timed runs per solver, after one warm-up.
+	Runs int
+	// Modsolver and Deppy are the median times of one run: one request, or
+	// the whole batch of a what-if case. Deppy is zero unless DeppyRan and
+	// not DeppyTimeout.
+	Modsolver, Deppy time.Duration
+	// DeppyRan is set when deppy was asked to run; DeppyTimeout when a run
+	// hit its cap, which ends deppy's part of the case.
+	DeppyRan, DeppyTimeout bool
+	// Variables and Clauses are the size of modsolver's encoding, from its
+	// answer's stats (the largest over a batch).
+	Variables, Clauses int
+	// PeakBytes is the peak of the memory the process holds from the OS
+	// during modsolver's runs, catalog included (see peakSampler).
+	PeakBytes uint64
+	// ModsolverViolations are internal/checker's findings on modsolver's
+	// answers; DeppyViolations CheckPeer's on deppy's. Empty means checked.
+	ModsolverViolations, DeppyViolations []string
+	// DeppyDiffers counts the modules whose state after differs between
+	// the two answers. That is not an error: deppy has no R14 preferences.
+	DeppyDiffers int
+}
+
+// DeppyDone reports whether deppy ran to an answer, so that Deppy and
+// Ratio mean something.
+func (o *Outcome) DeppyDone() bool { return o.DeppyRan && !o.DeppyTimeout }
+
+// Ratio is deppy's time over modsolver's: how many times faster modsolver is.
+func (o *Outcome) Ratio() float64 {
+	if !o.DeppyDone() || o.Modsolver <= 0 {
+		return 0
+	}
+	return float64(o.Deppy) / float64(o.Modsolver)
+}
+
+// PeakMiB is PeakBytes in MiB.
+func (o *Outcome) PeakMiB() float64 { return float64(o.PeakBytes) / (1 << 20) }
+
+// Checked is "ok" when every answer passed its check, or else counts the
+// violations of each solver.
+func (o *Outcome) Checked() string {
+	m, d := len(o.ModsolverViolations), len(o.DeppyViolations)
+	switch {
+	case m == 0 && d == 0:
+		return "ok"
+	case !o.DeppyRan:
+		return fmt.Sprintf("%d violations", m)
+	}
+	return fmt.Sprintf("modsolver %d, deppy %d violations", m, d)
+}

@@ -1,0 +1,98 @@
+package bench
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/operator-framework/deppy/pkg/deppy"
+
+	"github.com/modsolver/modsolver/internal/checker"
+	"github.com/modsolver/modsolver/model"
+)
+
+// result turns deppy's selection into a Result: every module enabled
+// before or after, sorted by name, with the action its versions before
+// and after call for. A module with several selected releases is named in
+// multiple and reported at the newest.
+func (t *translation) result(sel []deppy.Variable) (res *model.Result, multiple []string) {
+	after := map[string][]int{}
+	for _, v := range sel {
+		if p, ok := t.picks[v.Identifier()]; ok {
+			after[p.d.m.Name] = append(after[p.d.m.Name], p.i)
+		}
+	}
+	res = &model.Result{Status: model.StatusResolved}
+	for _, m := range t.ds.cat.Modules() {
+		picked := after[m.Name]
+		if len(picked) > 1 {
+			multiple = append(multiple, m.Name)
+		}
+		st := t.ds.cluster.Modules[m.Name]
+		from, running := t.ds.cluster.Deployed(m)
+		if len(picked) == 0 && !st.On() && !running {
+			continue
+		}
+		r := model.ModuleResult{Name: m.Name}
+		if running {
+			r.FromVersion = model.VersionString(from)
+		}
+		var to model.Version
+		if len(picked) > 0 {
+			d := t.ds.of(m.Name)
+			to = d.rels[slices.Max(picked)].Version
+			r.ToVersion = model.VersionString(to)
+		}
+		r.Action = actionOf(from, running, to)
+		res.Modules = append(res.Modules, r)
+	}
+	return res, multiple
+}
+
+// actionOf is the action that the versions before and after call for.
+func actionOf(from model.Version, running bool, to model.Version) model.Action {
+	switch {
+	case to == nil && running:
+		return model.ActionDisable
+	case to == nil:
+		return model.ActionAbsent
+	case !running:
+		return model.ActionInstall
+	}
+	switch d := model.CompareVersions(to, from); {
+	case d > 0:
+		return model.ActionUpdate
+	case d < 0:
+		return model.ActionDowngrade
+	}
+	return model.ActionKeep
+}
+
+// RuleStatus labels a peer answer whose status disagrees with modsolver's.
+const RuleStatus = "status"
+
+// CheckPeer checks a peer's answer with the rules a translation to deppy
+// can honour: internal/checker's checks of R1–R13 and the output's shape,
+// without R18 (deppy has no plan), plus R1 for a module with several
+// selected releases, and that its status agrees with modsolver's answer
+// want (which checker.Check has verified on its own). No violations (nil)
+// means the answer is consistent. Preferences (R14) are not checked:
+// deppy's answer may be older than modsolver's and still be correct.
+func CheckPeer(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, peer *PeerAnswer, want model.Status) []checker.Violation {
+	var out []checker.Violation
+	for _, name := range peer.Multiple {
+		out = append(out, checker.Violation{Rule: "R1", Module: name, Message: "deppy selected more than one release"})
+	}
+	got := peer.Result.Status
+	if got != want {
+		out = append(out, checker.Violation{Rule: RuleStatus, Message: fmt.Sprintf("deppy's answer is %s, modsolver's is %s", got, want)})
+	}
+	if got != model.StatusResolved {
+		return out
+	}
+	for _, v := range checker.Check(cat, cluster, req, peer.Result) {
+		if v.Rule != "R18" {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,285 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/modsolver/modsolver/internal/checker"
+	"github.com/modsolver/modsolver/model"
+	"github.com/modsolver/modsolver/solver"
+)
+
+// The cases Run measures.
+const (
+	// CaseUpdateAll: every enabled module may update (updateAll).
+	CaseUpdateAll = "update-all"
+	// CaseInstallOne: enable one module that is off, with autoEnable.
+	CaseInstallOne = "install-one"
+	// CasePlatformUpgrade: update-all on a newer DKP and Kubernetes (R12).
+	CasePlatformUpgrade = "platform-upgrade"
+	// CaseUnsatisfiable: a request with no answer, explained by a minimal
+	// core (R16). Suggestions are not verified: DESIGN.md §8 times the core.
+	CaseUnsatisfiable = "unsatisfiable"
+	// CaseWhatIf: 1,000 platform scenarios in one solver.WhatIf batch,
+	// timed in total.
+	CaseWhatIf = "whatif-1000"
+	// CaseResolveDKP: update-all on the real DKP tree (RunDKP).
+	CaseResolveDKP = "resolve-dkp"
+)
+
+// GeneratedCases lists the cases that run on a generated instance, in
+// the order a benchmark runs them.
+func GeneratedCases() []string {
+	return []string{CaseUpdateAll, CaseInstallOne, CasePlatformUpgrade, CaseUnsatisfiable, CaseWhatIf}
+}
+
+// DefaultDeppyTimeout caps one deppy run.
+const DefaultDeppyTimeout = time.Minute
+
+// RunOption tunes Run and RunDKP.
+type RunOption func(*runConfig)
+
+type runConfig struct {
+	runs         int
+	deppy        bool
+	deppyTimeout time.Duration
+	deppyOpts    []DeppyOption
+	progress     func(string)
+}
+
+// WithRuns sets how many timed runs each solver makes after its warm-up
+// (default 5); the median is reported.
+func WithRuns(n int) RunOption { return func(c *runConfig) { c.runs = max(n, 1) } }
+
+// WithDeppy also runs deppy on every request, each run capped at timeout
+// (DefaultDeppyTimeout when 0). A run that hits the cap ends deppy's part
+// of the case: it is reported as a timeout and not repeated.
+func WithDeppy(timeout time.Duration, opts ...DeppyOption) RunOption {
+	return func(c *runConfig) {
+		c.deppy, c.deppyOpts = true, opts
+		if timeout > 0 {
+			c.deppyTimeout = timeout
+		}
+	}
+}
+
+// WithProgress calls report before every run, with a line such as
+// "M update-all: deppy run 2/6".
+func WithProgress(report func(msg string)) RunOption {
+	return func(c *runConfig) { c.progress = report }
+}
+
+func newRunConfig(opts []RunOption) runConfig {
+	c := runConfig{runs: 5, deppyTimeout: DefaultDeppyTimeout, progress: func(string) {}}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// Run measures case name on the generated instance in.
+func Run(ctx context.Context, in *Instance, name string, opts ...RunOption) (*Outcome, error) {
+	w := &workload{name: name, size: in.Size.Name, cat: in.Catalog, cluster: in.Cluster}
+	switch name {
+	case CaseUpdateAll:
+		w.reqs = []*model.Request{in.UpdateAll()}
+	case CaseInstallOne:
+		w.reqs = []*model.Request{in.InstallOne()}
+	case CasePlatformUpgrade:
+		w.reqs = []*model.Request{in.PlatformUpgrade()}
+	case CaseUnsatisfiable:
+		w.reqs = []*model.Request{in.Unsatisfiable()}
+		w.solveOpts = []solver.Option{solver.WithoutSuggestions()}
+	case CaseWhatIf:
+		w.reqs, w.batch = in.WhatIf(1000), true
+	default:
+		return nil, fmt.Errorf("%w: unknown case %q (want one of %v)", model.ErrInvalidInput, name, GeneratedCases())
+	}
+	return w.measure(ctx, newRunConfig(opts))
+}
+
+// workload is one case ready to measure: the inputs and the requests.
+type workload struct {
+	name, size string
+	cat        *model.Catalog
+	cluster    *model.ClusterState
+	reqs       []*model.Request
+	// batch answers reqs with one solver.WhatIf call; otherwise each
+	// request is one solver.Solve call.
+	batch     bool
+	solveOpts []solver.Option
+}
+
+// measure times modsolver, then deppy if asked, and checks both answers.
+// Peak memory is sampled over modsolver's runs only.
+func (w *workload) measure(ctx context.Context, cfg runConfig) (*Outcome, error) {
+	o := &Outcome{Case: w.name, Size: w.size, Runs: cfg.runs}
+	debug.FreeOSMemory()
+	peak := startPeakSampler()
+	answers, times, err := repeat(cfg, w.label("modsolver"), func() ([]*model.Result, error) { return w.modsolver(ctx) })
+	o.PeakBytes = peak.Stop()
+	if err != nil {
+		return nil, err
+	}
+	o.Modsolver = median(times)
+	for _, res := range answers {
+		o.Variables, o.Clauses = max(o.Variables, res.Stats.Variables), max(o.Clauses, res.Stats.Clauses)
+	}
+	o.ModsolverViolations = w.check(answers)
+	if cfg.deppy {
+		debug.FreeOSMemory()
+		if err := w.vsDeppy(ctx, cfg, o, answers); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
+func (w *workload) label(solverName string) string {
+	return fmt.Sprintf("%s %s: %s", w.size, w.name, solverName)
+}
+
+// modsolver answers every request once.
+func (w *workload) modsolver(ctx context.Context) ([]*model.Result, error) {
+	out := make([]*model.Result, len(w.reqs))
+	if w.batch {
+		err := solver.WhatIf(ctx, w.cat, w.cluster, w.reqs, func(i int, a solver.Answer) error {
+			out[i] = a.Result
+			return a.Err
+		}, w.solveOpts...)
+		return out, err
+	}
+	for i, r := range w.reqs {
+		res, err := solver.Solve(ctx, w.cat, w.cluster, r, w.solveOpts...)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = res
+	}
+	return out, nil
+}
+
+// deppy answers every request once, within one deppy timeout.
+func (w *workload) deppy(ctx context.Context, cfg runConfig) ([]*PeerAnswer, error) {
+	ctx, cancel := context.WithTimeout(ctx, cfg.deppyTimeout)
+	defer cancel()
+	out := make([]*PeerAnswer, len(w.reqs))
+	for i, r := range w.reqs {
+		a, err := Deppy(ctx, w.cat, w.cluster, r, cfg.deppyOpts...)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = a
+	}
+	return out, nil
+}
+
+// vsDeppy times deppy on the same requests and checks its answers
+// against modsolver's.
+func (w *workload) vsDeppy(ctx context.Context, cfg runConfig, o *Outcome, answers []*model.Result) error {
+	o.DeppyRan = true
+	peers, times, err := repeat(cfg, w.label("deppy"), func() ([]*PeerAnswer, error) { return w.deppy(ctx, cfg) })
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		o.DeppyTimeout = true
+		return nil
+	case err != nil:
+		return err
+	}
+	o.Deppy = median(times)
+	for i, p := range peers {
+		o.DeppyViolations = append(o.DeppyViolations, w.prefix(i, CheckPeer(w.cat, w.cluster, w.reqs[i], p, answers[i].Status))...)
+		o.DeppyDiffers += differences(answers[i], p.Result)
+	}
+	return nil
+}
+
+// repeat makes one warm-up run and cfg.runs timed runs of run, and returns
+// the warm-up's answer with the timed runs' durations. It stops at the
+// first error.
+func repeat[T any](cfg runConfig, label string, run func() (T, error)) (T, []time.Duration, error) {
+	var first T
+	var times []time.Duration
+	for i := range cfg.runs + 1 {
+		cfg.progress(fmt.Sprintf("%s run %d/%d", label, i+1, cfg.runs+1))
+		start := time.Now()
+		got, err := run()
+		elapsed := time.Since(start)
+		if err != nil {
+			return first, nil, err
+		}
+		if i == 0 {
+			first = got
+			continue
+		}
+		times = append(times, elapsed)
+	}
+	return first, times, nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// check runs the independent checker on each of modsolver's answers.
+func (w *workload) check(answers []*model.Result) []string {
+	var out []string
+	for i, res := range answers {
+		out = append(out, w.prefix(i, checker.Check(w.cat, w.cluster, w.reqs[i], res))...)
+	}
+	return out
+}
+
+// prefix renders violations, naming the scenario in a batch.
+func (w *workload) prefix(i int, vs []checker.Violation) []string {
+	out := make([]string, len(vs))
+	for k, v := range vs {
+		out[k] = v.String()
+		if w.batch {
+			out[k] = fmt.Sprintf("scenario %d: %s", i, v)
+		}
+	}
+	return out
+}
+
+// differences counts the modules whose state after differs between two
+// resolved answers: another version, or on in one and off in the other.
+func differences(a, b *model.Result) int {
+	if a.Status != model.StatusResolved || b.Status != model.StatusResolved {
+		return 0
+	}
+	after := func(res *model.Result) map[string]string {
+		m := map[string]string{}
+		for _, r := range res.Modules {
+			if r.ToVersion != "" {
+				m[r.Name] = r.ToVersion
+			}
+		}
+		return m
+	}
+	x, y := after(a), after(b)
+	n := 0
+	for name, v := range x {
+		if y[name] != v {
+			n++
+		}
+	}
+	for name := range y {
+		if _, ok := x[name]; !ok {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,377 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modsolver/modsolver/bench"
+)
+
+const benchUsage = `Usage:
+  modsolver bench [--size S|M|L|NxR]... [--seed N] [--runs N] [--cases a,b]
+                  [--vs deppy|deppy-pruned] [--deppy-timeout D]
+                  [--catalog PATH] [--json] [--cpuprofile FILE]
+
+Measures modsolver on seeded, generated catalogs and on a real DKP tree,
+optionally side by side with operator-framework/deppy v0.3.0 in the same
+process, and prints one row per case and size.
+
+Sizes (DESIGN.md §8): S is 100 modules × 20 releases, M 2,000 × 30, L
+10,000 × 50, and NxR is N modules × R releases. --size may repeat (default
+S). The same --seed gives the same catalogs and cluster states.
+
+Cases (--cases, comma-separated; default all, resolve-dkp only with --catalog):
+  update-all        every enabled module may update (updateAll)
+  install-one       enable one module that is off, with autoEnable
+  platform-upgrade  update-all on a newer DKP and Kubernetes
+  unsatisfiable     a request with no answer, explained by a minimal core
+                    (suggestions are not verified)
+  whatif-1000       1,000 platform scenarios in one what-if batch, in total
+  resolve-dkp       update-all on the catalog at --catalog, such as the real
+                    DKP tree ../shared/data/dkp, with a representative cluster
+
+Columns:
+  MODSOLVER MS, DEPPY MS  median of --runs timed runs, each after one warm-up
+  RATIO                   deppy's time over modsolver's
+  VARIABLES, CLAUSES      the size of modsolver's encoding (its answer's stats)
+  PEAK MIB                peak memory the process holds from the OS during
+                          modsolver's runs, sampled every millisecond, with
+                          the catalog
+  CHECKED                 ok when every answer passed its check: modsolver's
+                          with the independent checker (R1–R13, R18, shape),
+                          deppy's with what its translation can honour (the
+                          same without the plan, and the same status)
+
+--vs deppy translates each request to deppy: one variable per release, the
+releases a module's own rules forbid (platform, channel head, no downgrade,
+update steps, pins) marked Prohibited. --vs deppy-pruned leaves those
+releases out instead, which gives deppy a much smaller problem. deppy has
+no preferences beyond "newest candidate first", so its answers may differ
+from modsolver's; the differences are counted below the table. A deppy run
+longer than --deppy-timeout is reported as a timeout and not repeated.
+
+Progress goes to stderr, at most once a second.
+
+Exit codes: 0 every answer checked, 1 some answer failed its check, 2 bad
+input, 3 no answer (interrupted).
+
+Flags:
+`
+
+type benchFlags struct {
+	sizes        sizeList
+	seed         uint64
+	runs         int
+	cases        string
+	vs           string
+	deppyTimeout time.Duration
+	catalog      string
+	json         bool
+	cpuprofile   string
+}
+
+// sizeList collects repeated --size flags.
+type sizeList []string
+
+func (s *sizeList) String() string     { return strings.Join(*s, ",") }
+func (s *sizeList) Set(v string) error { *s = append(*s, v); return nil }
+
+func runBench(ctx context.Context, args []string, out, errOut io.Writer) int {
+	var f benchFlags
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), benchUsage); fs.PrintDefaults() }
+	fs.Var(&f.sizes, "size", "catalog `size`: S, M, L or NxR; repeat for several (default S)")
+	fs.Uint64Var(&f.seed, "seed", 1, "generator `seed`")
+	fs.IntVar(&f.runs, "runs", 5, "timed runs per solver and case, after one warm-up")
+	fs.StringVar(&f.cases, "cases", "", "`cases` to run, comma-separated (default all)")
+	fs.StringVar(&f.vs, "vs", "", "peer to compare with: deppy or deppy-pruned")
+	fs.DurationVar(&f.deppyTimeout, "deppy-timeout", bench.DefaultDeppyTimeout, "cap on one deppy run (`duration`)")
+	fs.StringVar(&f.catalog, "catalog", "", "catalog `path` for resolve-dkp, such as ../shared/data/dkp")
+	fs.BoolVar(&f.json, "json", false, "print JSON instead of a table")
+	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the runs to `file`")
+	if code, done := parseFlags(fs, args, out, errOut); done {
+		return code
+	}
+	p, err := f.plan()
+	if err != nil {
+		return fail(errOut, err)
+	}
+	if f.cpuprofile != "" {
+		stop, err := startCPUProfile(f.cpuprofile)
+		if err != nil {
+			return fail(errOut, err)
+		}
+		defer stop()
+	}
+	outcomes, err := p.run(ctx, errOut)
+	if err != nil {
+		return fail(errOut, err)
+	}
+	if !f.json {
+		printBenchTable(out, p, outcomes)
+	} else if err := printBenchJSON(out, outcomes); err != nil {
+		return fail(errOut, err)
+	}
+	for _, o := range outcomes {
+		if o.Checked() != "ok" {
+			return exitUnsatisfiable
+		}
+	}
+	return exitResolved
+}
+
+// benchPlan is a validated command line: what to generate and run.
+type benchPlan struct {
+	sizes   []bench.Size
+	seed    uint64
+	cases   []string
+	dkp     bool
+	catalog string
+	opts    []bench.RunOption
+	header  string
+}
+
+func (f *benchFlags) plan() (*benchPlan, error) {
+	p := &benchPlan{seed: f.seed, catalog: f.catalog}
+	if f.runs < 1 {
+		return nil, fmt.Errorf("%w: --runs %d: want at least 1", errUsage, f.runs)
+	}
+	if len(f.sizes) == 0 {
+		f.sizes = sizeList{"S"}
+	}
+	for _, s := range f.sizes {
+		z, err := bench.ParseSize(s)
+		if err != nil {
+			return nil, err
+		}
+		p.sizes = append(p.sizes, z)
+	}
+	if err := p.selectCases(f.cases, f.catalog); err != nil {
+		return nil, err
+	}
+	p.opts = []bench.RunOption{bench.WithRuns(f.runs)}
+	p.header = fmt.Sprintf("seed %d; median of %d runs after a warm-up", f.seed, f.runs)
+	switch f.vs {
+	case "":
+	case "deppy":
+		p.opts = append(p.opts, bench.WithDeppy(f.deppyTimeout))
+		p.header += "; deppy v0.3.0, one variable per release, forbidden ones Prohibited"
+	case "deppy-pruned":
+		p.opts = append(p.opts, bench.WithDeppy(f.deppyTimeout, bench.WithPruning()))
+		p.header += "; deppy v0.3.0, forbidden releases left out"
+	default:
+		return nil, fmt.Errorf("%w: --vs %q: want deppy or deppy-pruned", errUsage, f.vs)
+	}
+	if f.deppyTimeout <= 0 {
+		return nil, fmt.Errorf("%w: --deppy-timeout %s: want a positive duration", errUsage, f.deppyTimeout)
+	}
+	return p, nil
+}
+
+// selectCases reads --cases; resolve-dkp needs --catalog, and runs by
+// default when it is given.
+func (p *benchPlan) selectCases(list, catalogPath string) error {
+	known := append(bench.GeneratedCases(), bench.CaseResolveDKP)
+	names := known
+	if strings.TrimSpace(list) != "" {
+		names = nil
+		for _, c := range strings.Split(list, ",") {
+			c = strings.TrimSpace(c)
+			if !slices.Contains(known, c) {
+				return fmt.Errorf("%w: --cases: unknown case %q (want %s)", errUsage, c, strings.Join(known, ", "))
+			}
+			names = append(names, c)
+		}
+		if slices.Contains(names, bench.CaseResolveDKP) && catalogPath == "" {
+			return fmt.Errorf("%w: --cases %s needs --catalog", errUsage, bench.CaseResolveDKP)
+		}
+	}
+	for _, c := range names {
+		if c == bench.CaseResolveDKP {
+			p.dkp = catalogPath != ""
+		} else if !slices.Contains(p.cases, c) {
+			p.cases = append(p.cases, c)
+		}
+	}
+	return nil
+}
+
+// run generates each size and runs its cases, then resolve-dkp.
+func (p *benchPlan) run(ctx context.Context, errOut io.Writer) ([]*bench.Outcome, error) {
+	prog := newThrottle(errOut)
+	opts := append(slices.Clone(p.opts), bench.WithProgress(prog.report))
+	var out []*bench.Outcome
+	for _, size := range p.sizes {
+		if len(p.cases) == 0 {
+			break
+		}
+		prog.report(fmt.Sprintf("%s: generating %d modules × %d releases", size.Name, size.Modules, size.Releases))
+		in := bench.Generate(size, p.seed)
+		for _, c := range p.cases {
+			o, err := bench.Run(ctx, in, c, opts...)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", size.Name, c, err)
+			}
+			out = append(out, o)
+		}
+	}
+	if p.dkp {
+		cat, err := loadCatalog(p.catalog, errOut)
+		if err != nil {
+			return nil, err
+		}
+		o, err := bench.RunDKP(ctx, cat, opts...)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", bench.CaseResolveDKP, err)
+		}
+		out = append(out, o)
+	}
+	prog.finish()
+	return out, nil
+}
+
+// throttle prints progress lines to w at most once a second, starting
+// after the first second.
+type throttle struct {
+	w            io.Writer
+	start, shown time.Time
+	printed      bool
+}
+
+func newThrottle(w io.Writer) *throttle {
+	now := time.Now()
+	return &throttle{w: w, start: now, shown: now}
+}
+
+func (t *throttle) report(msg string) {
+	if now := time.Now(); now.Sub(t.shown) >= time.Second {
+		t.shown, t.printed = now, true
+		fmt.Fprintf(t.w, "bench: %s (%s)\n", msg, now.Sub(t.start).Round(time.Second))
+	}
+}
+
+func (t *throttle) finish() {
+	if t.printed {
+		fmt.Fprintf(t.w, "bench: done in %s\n", time.Since(t.start).Round(time.Millisecond))
+	}
+}
+
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// printBenchTable prints one row per outcome, then the violations and
+// the cases where deppy's answer differs from modsolver's.
+func printBenchTable(out io.Writer, p *benchPlan, outcomes []*bench.Outcome) {
+	fmt.Fprintln(out, p.header)
+	rows := [][]string{{"CASE", "SIZE", "MODSOLVER MS", "DEPPY MS", "RATIO", "VARIABLES", "CLAUSES", "PEAK MIB", "CHECKED"}}
+	for _, o := range outcomes {
+		deppy, ratio := "-", "-"
+		switch {
+		case o.DeppyTimeout:
+			deppy = "timeout"
+		case o.DeppyRan:
+			deppy, ratio = millis(o.Deppy), ratioText(o.Ratio())
+		}
+		rows = append(rows, []string{o.Case, o.Size, millis(o.Modsolver), deppy, ratio,
+			fmt.Sprint(o.Variables), fmt.Sprint(o.Clauses), fmt.Sprintf("%.1f", o.PeakMiB()), o.Checked()})
+	}
+	printColumns(out, rows)
+	for _, o := range outcomes {
+		if o.DeppyDiffers > 0 {
+			fmt.Fprintf(out, "%s %s: deppy's answer differs from modsolver's in %d modules (deppy has no preferences beyond candidate order)\n", o.Case, o.Size, o.DeppyDiffers)
+		}
+		const most = 10
+		for i, v := range slices.Concat(o.ModsolverViolations, o.DeppyViolations) {
+			if i == most {
+				fmt.Fprintf(out, "  … and %d more\n", len(o.ModsolverViolations)+len(o.DeppyViolations)-most)
+				break
+			}
+			fmt.Fprintf(out, "%s %s violation: %s\n", o.Case, o.Size, v)
+		}
+	}
+}
+
+func millis(d time.Duration) string {
+	return significant(float64(d) / float64(time.Millisecond))
+}
+
+// significant prints x with about three significant digits.
+func significant(x float64) string {
+	switch {
+	case x >= 100:
+		return fmt.Sprintf("%.0f", x)
+	case x >= 10:
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmt.Sprintf("%.2f", x)
+}
+
+func ratioText(x float64) string {
+	if x < 10 {
+		return fmt.Sprintf("%.1f×", x)
+	}
+	return fmt.Sprintf("%.0f×", x)
+}
+
+// benchResult is one row of --json.
+type benchResult struct {
+	Case         string   `json:"case"`
+	Size         string   `json:"size"`
+	ModsolverMs  float64  `json:"modsolverMs"`
+	DeppyMs      *float64 `json:"deppyMs"`
+	Ratio        *float64 `json:"ratio"`
+	Variables    int      `json:"variables"`
+	Clauses      int      `json:"clauses"`
+	PeakMiB      float64  `json:"peakMiB"`
+	Checked      string   `json:"checked"`
+	DeppyTimeout bool     `json:"deppyTimeout,omitempty"`
+	DeppyDiffers int      `json:"deppyDiffers,omitempty"`
+	Violations   []string `json:"violations,omitempty"`
+}
+
+// printBenchJSON prints {"results": [...]}; deppyMs and ratio are null
+// when deppy did not run or timed out.
+func printBenchJSON(out io.Writer, outcomes []*bench.Outcome) error {
+	results := make([]benchResult, len(outcomes))
+	for i, o := range outcomes {
+		r := benchResult{Case: o.Case, Size: o.Size, ModsolverMs: round(float64(o.Modsolver)/float64(time.Millisecond), 3),
+			Variables: o.Variables, Clauses: o.Clauses, PeakMiB: round(o.PeakMiB(), 1), Checked: o.Checked(),
+			DeppyTimeout: o.DeppyTimeout, DeppyDiffers: o.DeppyDiffers, Violations: slices.Concat(o.ModsolverViolations, o.DeppyViolations)}
+		if o.DeppyDone() {
+			ms, ratio := round(float64(o.Deppy)/float64(time.Millisecond), 3), round(o.Ratio(), 1)
+			r.DeppyMs, r.Ratio = &ms, &ratio
+		}
+		results[i] = r
+	}
+	data, err := json.MarshalIndent(struct {
+		Results []benchResult `json:"results"`
+	}{results}, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(out, "%s\n", data)
+	return err
+}
+
+func round(x float64, digits int) float64 {
+	p := math.Pow(10, float64(digits))
+	return math.Round(x*p) / p
+}

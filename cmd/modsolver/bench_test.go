@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modsolver/modsolver/internal/shared"
+)
+
+func benchCmd(t *testing.T, args ...string) (code int, out, errOut string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(context.Background(), append([]string{"bench"}, args...), &o, &e)
+	return code, o.String(), e.String()
+}
+
+// benchRow is one row of bench --json, with the keys it must have.
+type benchRow struct {
+	Case        *string  `json:"case"`
+	Size        *string  `json:"size"`
+	ModsolverMs *float64 `json:"modsolverMs"`
+	DeppyMs     *float64 `json:"deppyMs"`
+	Ratio       *float64 `json:"ratio"`
+	Variables   *int     `json:"variables"`
+	Clauses     *int     `json:"clauses"`
+	PeakMiB     *float64 `json:"peakMiB"`
+	Checked     *string  `json:"checked"`
+}
+
+func TestBenchJSON(t *testing.T) {
+	code, out, errOut := benchCmd(t, "--size", "20x5", "--runs", "1", "--vs", "deppy", "--json")
+	require.Equal(t, exitResolved, code, errOut)
+	var doc struct {
+		Results []benchRow `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	var cases []string
+	for _, r := range doc.Results {
+		require.NotNil(t, r.Case)
+		cases = append(cases, *r.Case)
+		require.NotNil(t, r.Size)
+		assert.Equal(t, "20x5", *r.Size)
+		for name, v := range map[string]*float64{"modsolverMs": r.ModsolverMs, "deppyMs": r.DeppyMs, "ratio": r.Ratio, "peakMiB": r.PeakMiB} {
+			if assert.NotNil(t, v, "%s: %s", *r.Case, name) {
+				assert.Positive(t, *v, "%s: %s", *r.Case, name)
+			}
+		}
+		require.NotNil(t, r.Variables)
+		require.NotNil(t, r.Clauses)
+		assert.Positive(t, *r.Variables, *r.Case)
+		require.NotNil(t, r.Checked)
+		assert.Equal(t, "ok", *r.Checked, "%s: every answer passes its check", *r.Case)
+	}
+	assert.Equal(t, []string{"update-all", "install-one", "platform-upgrade", "unsatisfiable", "whatif-1000"}, cases)
+}
+
+func TestBenchTable(t *testing.T) {
+	code, out, errOut := benchCmd(t, "--size", "12x4", "--runs", "1", "--cases", "update-all,unsatisfiable")
+	require.Equal(t, exitResolved, code, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 4, out)
+	assert.Contains(t, lines[0], "median of 1 runs")
+	assert.Regexp(t, `^CASE\s+SIZE\s+MODSOLVER MS\s+DEPPY MS\s+RATIO\s+VARIABLES\s+CLAUSES\s+PEAK MIB\s+CHECKED$`, lines[1])
+	assert.Regexp(t, `^update-all\s+12x4\s+[0-9.]+\s+-\s+-\s+\d+\s+\d+\s+[0-9.]+\s+ok$`, lines[2])
+	assert.Regexp(t, `^unsatisfiable\s+12x4\s`, lines[3])
+}
+
+func TestBenchOnDKP(t *testing.T) {
+	dkp := shared.Path(t, "data", "dkp")
+	code, out, errOut := benchCmd(t, "--cases", "resolve-dkp", "--catalog", dkp, "--runs", "1", "--vs", "deppy-pruned", "--json")
+	require.Equal(t, exitResolved, code, errOut)
+	var doc struct {
+		Results []benchRow `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	require.Len(t, doc.Results, 1)
+	assert.Equal(t, "resolve-dkp", *doc.Results[0].Case)
+	assert.Equal(t, "ok", *doc.Results[0].Checked)
+}
+
+func TestBenchBadInput(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown size", []string{"--size", "XL"}, `size "XL"`},
+		{"unknown case", []string{"--cases", "update-all,nope"}, `unknown case "nope"`},
+		{"resolve-dkp without a catalog", []string{"--cases", "resolve-dkp"}, "needs --catalog"},
+		{"unknown peer", []string{"--vs", "olm"}, `--vs "olm"`},
+		{"no runs", []string{"--runs", "0"}, "--runs 0"},
+		{"stray argument", []string{"S"}, `unexpected argument "S"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := benchCmd(t, tt.args...)
+			assert.Equal(t, exitBadInput, code)
+			assert.Empty(t, out)
+			assert.Contains(t, errOut, tt.want)
+		})
+	}
+}
+
+func TestBenchHelp(t *testing.T) {
+	code, out, _ := benchCmd(t, "--help")
+	require.Equal(t, exitResolved, code)
+	for _, s := range []string{"--vs deppy", "whatif-1000", "PEAK MIB", "-deppy-timeout", "Exit codes"} {
+		assert.Contains(t, out, s)
+	}
+	var o, e bytes.Buffer
+	require.Equal(t, exitResolved, run(context.Background(), []string{"help"}, &o, &e))
+	assert.Contains(t, o.String(), "bench     measure modsolver")
+}

@@ -21,16 +21,7 @@ func matrix1000(b *testing.B) (*model.Catalog, *model.ClusterState, []*model.Req
 	if err != nil {
 		b.Fatal(err)
 	}
-	var reqs []*model.Request
-	for d := 70; d < 80; d++ {
-		for k := range 100 {
-			reqs = append(reqs, &model.Request{UpdateAll: true, Platform: model.Platform{
-				Deckhouse:  model.MustParseVersion(fmt.Sprintf("1.%d.0", d)),
-				Kubernetes: model.MustParseVersion(fmt.Sprintf("1.%d.%d", 28+k/20, k%20)),
-			}})
-		}
-	}
-	return cat, cluster, reqs
+	return cat, cluster, platformMatrix()
 }
 
 // BenchmarkWhatIf1000 answers the matrix on shared encodings.
@@ -107,16 +98,7 @@ modules:
 	if err != nil {
 		b.Fatal(err)
 	}
-	var reqs []*model.Request
-	for d := 70; d < 80; d++ {
-		for k := range 100 {
-			reqs = append(reqs, &model.Request{UpdateAll: true, Platform: model.Platform{
-				Deckhouse:  model.MustParseVersion(fmt.Sprintf("1.%d.0", d)),
-				Kubernetes: model.MustParseVersion(fmt.Sprintf("1.%d.%d", 28+k/20, k%20)),
-			}})
-		}
-	}
-	return cat, cluster, reqs
+	return cat, cluster, platformMatrix()
 }
 
 func BenchmarkWhatIf1000DKP(b *testing.B) {
@@ -142,4 +124,19 @@ func BenchmarkSolve1000DKP(b *testing.B) {
 			}
 		}
 	}
+}
+
+// platformMatrix is update-all on 10 DKP versions × 100 Kubernetes
+// versions.
+func platformMatrix() []*model.Request {
+	var reqs []*model.Request
+	for d := 70; d < 80; d++ {
+		for k := range 100 {
+			reqs = append(reqs, &model.Request{UpdateAll: true, Platform: model.Platform{
+				Deckhouse:  model.MustParseVersion(fmt.Sprintf("1.%d.0", d)),
+				Kubernetes: model.MustParseVersion(fmt.Sprintf("1.%d.%d", 28+k/20, k%20)),
+			}})
+		}
+	}
+	return reqs
 }

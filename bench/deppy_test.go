@@ -331,17 +331,3 @@ func TestStepTargets(t *testing.T) {
 		})
 	}
 }
-
-func TestRunOnSmallInstance(t *testing.T) {
-	in := Generate(Size{Name: "20x5", Modules: 20, Releases: 5}, 1)
-	o, err := Run(context.Background(), in, CaseUpdateAll, WithRuns(1), WithDeppy(0))
-	require.NoError(t, err)
-	assert.Equal(t, "ok", o.Checked(), "%v %v", o.ModsolverViolations, o.DeppyViolations)
-	assert.True(t, o.DeppyDone())
-	assert.Positive(t, o.Ratio())
-	assert.Positive(t, o.Variables)
-	assert.Positive(t, o.PeakBytes)
-
-	_, err = Run(context.Background(), in, "nope")
-	assert.ErrorIs(t, err, model.ErrInvalidInput)
-}

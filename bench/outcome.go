@@ -10,13 +10,23 @@ type Outcome struct {
 	Case, Size string
 	// Runs is the number of timed runs per solver, after one warm-up.
 	Runs int
+	// Requests is the number of requests one run answers: 1, or the size
+	// of a what-if batch.
+	Requests int
 	// Modsolver and Deppy are the median times of one run: one request, or
-	// the whole batch of a what-if case. Deppy is zero unless DeppyRan and
-	// not DeppyTimeout.
+	// the whole batch of a what-if case. Modsolver is zero when
+	// ModsolverTimeout; Deppy is zero unless DeppyDone.
 	Modsolver, Deppy time.Duration
-	// DeppyRan is set when deppy was asked to run; DeppyTimeout when a run
-	// hit its cap, which ends deppy's part of the case.
+	// ModsolverTimeout is set when a modsolver run hit its cap, which ends
+	// the case. Answered counts the requests it answered in time.
+	ModsolverTimeout bool
+	Answered         int
+	// DeppyRan is set when deppy was asked to run and had an answer of
+	// modsolver's to be checked against; DeppyTimeout when a run hit its
+	// cap, which ends deppy's part of the case, after DeppyAnswered
+	// requests.
 	DeppyRan, DeppyTimeout bool
+	DeppyAnswered          int
 	// Variables and Clauses are the size of modsolver's encoding, from its
 	// answer's stats (the largest over a batch).
 	Variables, Clauses int
@@ -37,7 +47,7 @@ func (o *Outcome) DeppyDone() bool { return o.DeppyRan && !o.DeppyTimeout }
 
 // Ratio is deppy's time over modsolver's: how many times faster modsolver is.
 func (o *Outcome) Ratio() float64 {
-	if !o.DeppyDone() || o.Modsolver <= 0 {
+	if !o.DeppyDone() || o.ModsolverTimeout || o.Modsolver <= 0 {
 		return 0
 	}
 	return float64(o.Deppy) / float64(o.Modsolver)
@@ -46,11 +56,16 @@ func (o *Outcome) Ratio() float64 {
 // PeakMiB is PeakBytes in MiB.
 func (o *Outcome) PeakMiB() float64 { return float64(o.PeakBytes) / (1 << 20) }
 
-// Checked is "ok" when every answer passed its check, or else counts the
-// violations of each solver.
+// Failed reports whether some answer failed its check.
+func (o *Outcome) Failed() bool { return len(o.ModsolverViolations)+len(o.DeppyViolations) > 0 }
+
+// Checked is "ok" when every answer passed its check, "-" when modsolver
+// had no answer in time, or else counts the violations of each solver.
 func (o *Outcome) Checked() string {
 	m, d := len(o.ModsolverViolations), len(o.DeppyViolations)
 	switch {
+	case o.ModsolverTimeout:
+		return "-"
 	case m == 0 && d == 0:
 		return "ok"
 	case !o.DeppyRan:

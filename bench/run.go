@@ -37,14 +37,19 @@ func GeneratedCases() []string {
 	return []string{CaseUpdateAll, CaseInstallOne, CasePlatformUpgrade, CaseUnsatisfiable, CaseWhatIf}
 }
 
-// DefaultDeppyTimeout caps one deppy run.
-const DefaultDeppyTimeout = time.Minute
+// DefaultDeppyTimeout caps one deppy run, and DefaultTimeout one
+// modsolver run: a case that long is far off every target of DESIGN.md §8.
+const (
+	DefaultDeppyTimeout = time.Minute
+	DefaultTimeout      = 2 * time.Minute
+)
 
 // RunOption tunes Run and RunDKP.
 type RunOption func(*runConfig)
 
 type runConfig struct {
 	runs         int
+	timeout      time.Duration
 	deppy        bool
 	deppyTimeout time.Duration
 	deppyOpts    []DeppyOption
@@ -54,6 +59,18 @@ type runConfig struct {
 // WithRuns sets how many timed runs each solver makes after its warm-up
 // (default 5); the median is reported.
 func WithRuns(n int) RunOption { return func(c *runConfig) { c.runs = max(n, 1) } }
+
+// WithTimeout caps one modsolver run (DefaultTimeout when 0). A run that
+// hits the cap ends the case: it is reported as a timeout, with the
+// number of requests answered in time, and deppy does not run, as there
+// is no answer to check it against.
+func WithTimeout(d time.Duration) RunOption {
+	return func(c *runConfig) {
+		if d > 0 {
+			c.timeout = d
+		}
+	}
+}
 
 // WithDeppy also runs deppy on every request, each run capped at timeout
 // (DefaultDeppyTimeout when 0). A run that hits the cap ends deppy's part
@@ -74,7 +91,7 @@ func WithProgress(report func(msg string)) RunOption {
 }
 
 func newRunConfig(opts []RunOption) runConfig {
-	c := runConfig{runs: 5, deppyTimeout: DefaultDeppyTimeout, progress: func(string) {}}
+	c := runConfig{runs: 5, timeout: DefaultTimeout, deppyTimeout: DefaultDeppyTimeout, progress: func(string) {}}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -117,12 +134,18 @@ type workload struct {
 // measure times modsolver, then deppy if asked, and checks both answers.
 // Peak memory is sampled over modsolver's runs only.
 func (w *workload) measure(ctx context.Context, cfg runConfig) (*Outcome, error) {
-	o := &Outcome{Case: w.name, Size: w.size, Runs: cfg.runs}
+	o := &Outcome{Case: w.name, Size: w.size, Runs: cfg.runs, Requests: len(w.reqs)}
 	debug.FreeOSMemory()
 	peak := startPeakSampler()
-	answers, times, err := repeat(cfg, w.label("modsolver"), func() ([]*model.Result, error) { return w.modsolver(ctx) })
+	answers, times, err := repeat(cfg, w.label("modsolver"), func() ([]*model.Result, error) {
+		return w.modsolver(ctx, cfg.timeout, &o.Answered)
+	})
 	o.PeakBytes = peak.Stop()
-	if err != nil {
+	switch {
+	case timedOut(ctx, err):
+		o.ModsolverTimeout = true
+		return o, nil
+	case err != nil:
 		return nil, err
 	}
 	o.Modsolver = median(times)
@@ -143,12 +166,23 @@ func (w *workload) label(solverName string) string {
 	return fmt.Sprintf("%s %s: %s", w.size, w.name, solverName)
 }
 
-// modsolver answers every request once.
-func (w *workload) modsolver(ctx context.Context) ([]*model.Result, error) {
+// timedOut reports whether err is a run's own cap rather than the
+// caller's context ending.
+func timedOut(ctx context.Context, err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil
+}
+
+// modsolver answers every request once within timeout, counting the
+// answers in answered.
+func (w *workload) modsolver(ctx context.Context, timeout time.Duration, answered *int) ([]*model.Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	out := make([]*model.Result, len(w.reqs))
+	*answered = 0
 	if w.batch {
 		err := solver.WhatIf(ctx, w.cat, w.cluster, w.reqs, func(i int, a solver.Answer) error {
 			out[i] = a.Result
+			*answered++
 			return a.Err
 		}, w.solveOpts...)
 		return out, err
@@ -159,21 +193,25 @@ func (w *workload) modsolver(ctx context.Context) ([]*model.Result, error) {
 			return nil, err
 		}
 		out[i] = res
+		*answered++
 	}
 	return out, nil
 }
 
-// deppy answers every request once, within one deppy timeout.
-func (w *workload) deppy(ctx context.Context, cfg runConfig) ([]*PeerAnswer, error) {
+// deppy answers every request once within one deppy timeout, counting
+// the answers in answered.
+func (w *workload) deppy(ctx context.Context, cfg runConfig, answered *int) ([]*PeerAnswer, error) {
 	ctx, cancel := context.WithTimeout(ctx, cfg.deppyTimeout)
 	defer cancel()
 	out := make([]*PeerAnswer, len(w.reqs))
+	*answered = 0
 	for i, r := range w.reqs {
 		a, err := Deppy(ctx, w.cat, w.cluster, r, cfg.deppyOpts...)
 		if err != nil {
 			return nil, err
 		}
 		out[i] = a
+		*answered++
 	}
 	return out, nil
 }
@@ -182,9 +220,9 @@ func (w *workload) deppy(ctx context.Context, cfg runConfig) ([]*PeerAnswer, err
 // against modsolver's.
 func (w *workload) vsDeppy(ctx context.Context, cfg runConfig, o *Outcome, answers []*model.Result) error {
 	o.DeppyRan = true
-	peers, times, err := repeat(cfg, w.label("deppy"), func() ([]*PeerAnswer, error) { return w.deppy(ctx, cfg) })
+	peers, times, err := repeat(cfg, w.label("deppy"), func() ([]*PeerAnswer, error) { return w.deppy(ctx, cfg, &o.DeppyAnswered) })
 	switch {
-	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+	case timedOut(ctx, err):
 		o.DeppyTimeout = true
 		return nil
 	case err != nil:

@@ -18,7 +18,7 @@ import (
 
 const benchUsage = `Usage:
   modsolver bench [--size S|M|L|NxR]... [--seed N] [--runs N] [--cases a,b]
-                  [--vs deppy|deppy-pruned] [--deppy-timeout D]
+                  [--vs deppy|deppy-pruned] [--timeout D] [--deppy-timeout D]
                   [--catalog PATH] [--json] [--cpuprofile FILE]
 
 Measures modsolver on seeded, generated catalogs and on a real DKP tree,
@@ -56,8 +56,12 @@ releases a module's own rules forbid (platform, channel head, no downgrade,
 update steps, pins) marked Prohibited. --vs deppy-pruned leaves those
 releases out instead, which gives deppy a much smaller problem. deppy has
 no preferences beyond "newest candidate first", so its answers may differ
-from modsolver's; the differences are counted below the table. A deppy run
-longer than --deppy-timeout is reported as a timeout and not repeated.
+from modsolver's; the differences are counted below the table.
+
+A modsolver run longer than --timeout, or a deppy run longer than
+--deppy-timeout, is reported as a timeout, with the number of requests
+answered in time for a what-if batch, and not repeated; deppy does not run
+where modsolver timed out, as there is no answer to check it against.
 
 Progress goes to stderr, at most once a second.
 
@@ -73,6 +77,7 @@ type benchFlags struct {
 	runs         int
 	cases        string
 	vs           string
+	timeout      time.Duration
 	deppyTimeout time.Duration
 	catalog      string
 	json         bool
@@ -94,6 +99,7 @@ func runBench(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.IntVar(&f.runs, "runs", 5, "timed runs per solver and case, after one warm-up")
 	fs.StringVar(&f.cases, "cases", "", "`cases` to run, comma-separated (default all)")
 	fs.StringVar(&f.vs, "vs", "", "peer to compare with: deppy or deppy-pruned")
+	fs.DurationVar(&f.timeout, "timeout", bench.DefaultTimeout, "cap on one modsolver run (`duration`)")
 	fs.DurationVar(&f.deppyTimeout, "deppy-timeout", bench.DefaultDeppyTimeout, "cap on one deppy run (`duration`)")
 	fs.StringVar(&f.catalog, "catalog", "", "catalog `path` for resolve-dkp, such as ../shared/data/dkp")
 	fs.BoolVar(&f.json, "json", false, "print JSON instead of a table")
@@ -122,7 +128,7 @@ func runBench(ctx context.Context, args []string, out, errOut io.Writer) int {
 		return fail(errOut, err)
 	}
 	for _, o := range outcomes {
-		if o.Checked() != "ok" {
+		if o.Failed() {
 			return exitUnsatisfiable
 		}
 	}
@@ -158,7 +164,10 @@ func (f *benchFlags) plan() (*benchPlan, error) {
 	if err := p.selectCases(f.cases, f.catalog); err != nil {
 		return nil, err
 	}
-	p.opts = []bench.RunOption{bench.WithRuns(f.runs)}
+	if f.timeout <= 0 {
+		return nil, fmt.Errorf("%w: --timeout %s: want a positive duration", errUsage, f.timeout)
+	}
+	p.opts = []bench.RunOption{bench.WithRuns(f.runs), bench.WithTimeout(f.timeout)}
 	p.header = fmt.Sprintf("seed %d; median of %d runs after a warm-up", f.seed, f.runs)
 	switch f.vs {
 	case "":
@@ -283,14 +292,16 @@ func printBenchTable(out io.Writer, p *benchPlan, outcomes []*bench.Outcome) {
 	fmt.Fprintln(out, p.header)
 	rows := [][]string{{"CASE", "SIZE", "MODSOLVER MS", "DEPPY MS", "RATIO", "VARIABLES", "CLAUSES", "PEAK MIB", "CHECKED"}}
 	for _, o := range outcomes {
-		deppy, ratio := "-", "-"
+		modsolver, deppy, ratio := millis(o.Modsolver), "-", "-"
 		switch {
+		case o.ModsolverTimeout:
+			modsolver = timeoutText(o.Answered, o.Requests)
 		case o.DeppyTimeout:
-			deppy = "timeout"
+			deppy = timeoutText(o.DeppyAnswered, o.Requests)
 		case o.DeppyRan:
 			deppy, ratio = millis(o.Deppy), ratioText(o.Ratio())
 		}
-		rows = append(rows, []string{o.Case, o.Size, millis(o.Modsolver), deppy, ratio,
+		rows = append(rows, []string{o.Case, o.Size, modsolver, deppy, ratio,
 			fmt.Sprint(o.Variables), fmt.Sprint(o.Clauses), fmt.Sprintf("%.1f", o.PeakMiB()), o.Checked()})
 	}
 	printColumns(out, rows)
@@ -309,6 +320,14 @@ func printBenchTable(out io.Writer, p *benchPlan, outcomes []*bench.Outcome) {
 	}
 }
 
+// timeoutText says a run timed out, and for a batch how far it got.
+func timeoutText(answered, requests int) string {
+	if requests > 1 {
+		return fmt.Sprintf("timeout (%d/%d)", answered, requests)
+	}
+	return "timeout"
+}
+
 func millis(d time.Duration) string {
 	return significant(float64(d) / float64(time.Millisecond))
 }
@@ -325,7 +344,10 @@ func significant(x float64) string {
 }
 
 func ratioText(x float64) string {
-	if x < 10 {
+	switch {
+	case x < 1:
+		return fmt.Sprintf("%.2f×", x)
+	case x < 10:
 		return fmt.Sprintf("%.1f×", x)
 	}
 	return fmt.Sprintf("%.0f×", x)
@@ -333,28 +355,42 @@ func ratioText(x float64) string {
 
 // benchResult is one row of --json.
 type benchResult struct {
-	Case         string   `json:"case"`
-	Size         string   `json:"size"`
-	ModsolverMs  float64  `json:"modsolverMs"`
-	DeppyMs      *float64 `json:"deppyMs"`
-	Ratio        *float64 `json:"ratio"`
-	Variables    int      `json:"variables"`
-	Clauses      int      `json:"clauses"`
-	PeakMiB      float64  `json:"peakMiB"`
-	Checked      string   `json:"checked"`
-	DeppyTimeout bool     `json:"deppyTimeout,omitempty"`
-	DeppyDiffers int      `json:"deppyDiffers,omitempty"`
-	Violations   []string `json:"violations,omitempty"`
+	Case             string   `json:"case"`
+	Size             string   `json:"size"`
+	ModsolverMs      *float64 `json:"modsolverMs"`
+	DeppyMs          *float64 `json:"deppyMs"`
+	Ratio            *float64 `json:"ratio"`
+	Variables        int      `json:"variables"`
+	Clauses          int      `json:"clauses"`
+	PeakMiB          float64  `json:"peakMiB"`
+	Checked          string   `json:"checked"`
+	ModsolverTimeout bool     `json:"modsolverTimeout,omitempty"`
+	DeppyTimeout     bool     `json:"deppyTimeout,omitempty"`
+	Answered         *int     `json:"answered,omitempty"`
+	DeppyDiffers     int      `json:"deppyDiffers,omitempty"`
+	Violations       []string `json:"violations,omitempty"`
 }
 
-// printBenchJSON prints {"results": [...]}; deppyMs and ratio are null
-// when deppy did not run or timed out.
+// printBenchJSON prints {"results": [...]}. modsolverMs is null when
+// modsolver timed out, deppyMs and ratio when deppy did not run or timed
+// out; answered then counts the requests answered in time.
 func printBenchJSON(out io.Writer, outcomes []*bench.Outcome) error {
 	results := make([]benchResult, len(outcomes))
 	for i, o := range outcomes {
-		r := benchResult{Case: o.Case, Size: o.Size, ModsolverMs: round(float64(o.Modsolver)/float64(time.Millisecond), 3),
+		r := benchResult{Case: o.Case, Size: o.Size,
 			Variables: o.Variables, Clauses: o.Clauses, PeakMiB: round(o.PeakMiB(), 1), Checked: o.Checked(),
-			DeppyTimeout: o.DeppyTimeout, DeppyDiffers: o.DeppyDiffers, Violations: slices.Concat(o.ModsolverViolations, o.DeppyViolations)}
+			ModsolverTimeout: o.ModsolverTimeout, DeppyTimeout: o.DeppyTimeout, DeppyDiffers: o.DeppyDiffers,
+			Violations: slices.Concat(o.ModsolverViolations, o.DeppyViolations)}
+		switch {
+		case o.ModsolverTimeout:
+			r.Answered = &o.Answered
+		case o.DeppyTimeout:
+			r.Answered = &o.DeppyAnswered
+		}
+		if !o.ModsolverTimeout {
+			ms := round(float64(o.Modsolver)/float64(time.Millisecond), 3)
+			r.ModsolverMs = &ms
+		}
 		if o.DeppyDone() {
 			ms, ratio := round(float64(o.Deppy)/float64(time.Millisecond), 3), round(o.Ratio(), 1)
 			r.DeppyMs, r.Ratio = &ms, &ratio

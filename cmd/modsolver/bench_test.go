@@ -71,6 +71,18 @@ func TestBenchTable(t *testing.T) {
 	assert.Regexp(t, `^unsatisfiable\s+12x4\s`, lines[3])
 }
 
+// A run over its cap is a timeout, with how far a batch got; it is not a
+// failed check.
+func TestBenchTimeouts(t *testing.T) {
+	code, out, errOut := benchCmd(t, "--size", "12x4", "--runs", "1", "--cases", "whatif-1000", "--timeout", "1ms")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.Regexp(t, `whatif-1000\s+12x4\s+timeout \(\d+/1000\)\s+-\s+-\s+0\s+0\s+[0-9.]+\s+-\n`, out)
+
+	code, out, errOut = benchCmd(t, "--size", "12x4", "--runs", "1", "--cases", "whatif-1000", "--vs", "deppy", "--deppy-timeout", "1ms")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.Regexp(t, `whatif-1000\s+12x4\s+[0-9.]+\s+timeout \(\d+/1000\)\s+-\s+`, out)
+}
+
 func TestBenchOnDKP(t *testing.T) {
 	dkp := shared.Path(t, "data", "dkp")
 	code, out, errOut := benchCmd(t, "--cases", "resolve-dkp", "--catalog", dkp, "--runs", "1", "--vs", "deppy-pruned", "--json")
@@ -95,6 +107,7 @@ func TestBenchBadInput(t *testing.T) {
 		{"resolve-dkp without a catalog", []string{"--cases", "resolve-dkp"}, "needs --catalog"},
 		{"unknown peer", []string{"--vs", "olm"}, `--vs "olm"`},
 		{"no runs", []string{"--runs", "0"}, "--runs 0"},
+		{"no time", []string{"--timeout", "0s"}, "--timeout 0s"},
 		{"stray argument", []string{"S"}, `unexpected argument "S"`},
 	}
 	for _, tt := range tests {

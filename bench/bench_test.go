@@ -3,11 +3,14 @@ package bench
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/modsolver/modsolver/catalog"
+	"github.com/modsolver/modsolver/internal/shared"
 	"github.com/modsolver/modsolver/model"
 	"github.com/modsolver/modsolver/solver"
 )
@@ -124,6 +127,40 @@ func BenchmarkWhatIf1000(b *testing.B) {
 			err := solver.WhatIf(context.Background(), in.Catalog, in.Cluster, reqs, func(_ int, a solver.Answer) error { return a.Err })
 			if err != nil {
 				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkWhatIf1000DKP answers 1,000 platform scenarios on the real
+// DKP tree, read in place, against DKPCluster: one batch with one and two
+// workers, and the same requests resolved one by one.
+func BenchmarkWhatIf1000DKP(b *testing.B) {
+	cat, _, err := catalog.Load(shared.Path(b, "data", "dkp"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cluster, err := DKPCluster(cat)
+	if err != nil {
+		b.Fatal(err)
+	}
+	reqs := PlatformScenarios(1000)
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			for b.Loop() {
+				err := solver.WhatIf(context.Background(), cat, cluster, reqs, func(_ int, a solver.Answer) error { return a.Err }, solver.WithWorkers(workers))
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("one-by-one", func(b *testing.B) {
+		for b.Loop() {
+			for _, r := range reqs {
+				if _, err := solver.Solve(context.Background(), cat, cluster, r); err != nil {
+					b.Fatal(err)
+				}
 			}
 		}
 	})

@@ -300,9 +300,12 @@ func (in *Instance) Unsatisfiable() *model.Request {
 	return &model.Request{Enable: []string{in.names[0]}, Disable: []string{in.names[0]}}
 }
 
-// WhatIf makes n platform scenarios: update-all on DKP 1.70 to 1.79 and
-// Kubernetes 1.28 to 1.33, at varying patch versions.
-func (in *Instance) WhatIf(n int) []*model.Request {
+// WhatIf makes n platform scenarios for the instance (PlatformScenarios).
+func (in *Instance) WhatIf(n int) []*model.Request { return PlatformScenarios(n) }
+
+// PlatformScenarios makes n what-if scenarios: update-all on DKP 1.70 to
+// 1.79 and Kubernetes 1.28 to 1.33, at varying patch versions.
+func PlatformScenarios(n int) []*model.Request {
 	out := make([]*model.Request, n)
 	for i := range out {
 		out[i] = &model.Request{UpdateAll: true, Platform: model.Platform{

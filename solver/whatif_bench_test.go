@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/modsolver/modsolver/catalog"
-	"github.com/modsolver/modsolver/internal/shared"
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -70,56 +69,6 @@ func BenchmarkSolve1000Bare(b *testing.B) {
 	for b.Loop() {
 		for _, r := range reqs {
 			if _, err := Solve(context.Background(), cat, cluster, r, WithoutHeldBack(), WithoutSuggestions()); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-}
-
-// dkpMatrix1000 is a 1,000-scenario matrix on the real DKP tree, read in
-// place from ../shared/data/dkp.
-func dkpMatrix1000(b *testing.B) (*model.Catalog, *model.ClusterState, []*model.Request) {
-	cat, _, err := catalog.Load(shared.Path(b, "data", "dkp"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	cluster, err := catalog.ParseCluster("cluster.yaml", []byte(`
-deckhouse: 1.74.2
-kubernetes: 1.31.4
-edition: ee
-bundle: Default
-modules:
-  cni-cilium: {enabled: true}
-  virtualization: {enabled: true, version: 0.17.0}
-  csi-ceph: {enabled: true, version: 0.4.2}
-  storage-foundation: {enabled: true, version: 0.1.3}
-  state-snapshotter: {enabled: true, version: 0.1.7}
-`))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return cat, cluster, platformMatrix()
-}
-
-func BenchmarkWhatIf1000DKP(b *testing.B) {
-	cat, cluster, reqs := dkpMatrix1000(b)
-	for _, workers := range []int{1, 2} {
-		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			for b.Loop() {
-				err := WhatIf(context.Background(), cat, cluster, reqs, func(int, Answer) error { return nil }, WithWorkers(workers))
-				if err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-func BenchmarkSolve1000DKP(b *testing.B) {
-	cat, cluster, reqs := dkpMatrix1000(b)
-	for b.Loop() {
-		for _, r := range reqs {
-			if _, err := Solve(context.Background(), cat, cluster, r); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modsolver/modsolver/bench"
+	"github.com/modsolver/modsolver/internal/report"
 )
 
 const benchUsage = `Usage:
@@ -304,7 +305,7 @@ func printBenchTable(out io.Writer, p *benchPlan, outcomes []*bench.Outcome) {
 		rows = append(rows, []string{o.Case, o.Size, modsolver, deppy, ratio,
 			fmt.Sprint(o.Variables), fmt.Sprint(o.Clauses), fmt.Sprintf("%.1f", o.PeakMiB()), o.Checked()})
 	}
-	printColumns(out, rows)
+	report.Columns(out, rows)
 	for _, o := range outcomes {
 		if o.DeppyDiffers > 0 {
 			fmt.Fprintf(out, "%s %s: deppy's answer differs from modsolver's in %d modules (deppy has no preferences beyond candidate order)\n", o.Case, o.Size, o.DeppyDiffers)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modsolver/modsolver/catalog"
+	"github.com/modsolver/modsolver/internal/report"
 	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
 	"github.com/modsolver/modsolver/server"
@@ -270,7 +271,7 @@ func (b *batch) printGrid(out io.Writer, answers []solver.Answer) {
 		}
 		rows = append(rows, row)
 	}
-	printColumns(out, rows)
+	report.Columns(out, rows)
 	fmt.Fprintln(out)
 }
 
@@ -353,29 +354,6 @@ func dashIfEmpty(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// printColumns prints rows as left-aligned columns two spaces apart.
-func printColumns(out io.Writer, rows [][]string) {
-	var widths []int
-	for _, r := range rows {
-		for i, c := range r {
-			if i >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		for i, c := range r {
-			b.WriteString(c)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-len([]rune(c))+2))
-			}
-		}
-		fmt.Fprintln(out, b.String())
-	}
 }
 
 // progress prints "whatif: n/total scenarios" to w at most once a second,

@@ -43,22 +43,29 @@ func (p *printer) line(format string, args ...any) {
 }
 
 func (p *printer) table(header string, rows [][]string) {
-	if p.err != nil {
-		return
+	if p.err == nil {
+		p.err = Columns(p.w, append([][]string{strings.Split(header, "\t")}, rows...))
 	}
+}
+
+// Columns writes rows as left-aligned columns two spaces apart, with no
+// padding at the ends of lines.
+func Columns(w io.Writer, rows [][]string) error {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, header)
 	for _, r := range rows {
 		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
-	if p.err = tw.Flush(); p.err != nil {
-		return
+	if err := tw.Flush(); err != nil {
+		return err
 	}
 	// An empty last column would leave padding at the end of its lines.
 	for line := range strings.Lines(buf.String()) {
-		p.line("%s", strings.TrimRight(line, " \n"))
+		if _, err := fmt.Fprintln(w, strings.TrimRight(line, " \n")); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 func (p *printer) modules(ms []model.ModuleResult) {

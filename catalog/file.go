@@ -22,6 +22,7 @@ type fileModule struct {
 	ExclusiveGroup string             `yaml:"exclusiveGroup"`
 	Accessibility  *fileAccessibility `yaml:"accessibility"`
 	Channels       map[string]string  `yaml:"channels"`
+	DefaultChannel string             `yaml:"defaultChannel"`
 	Releases       []fileRelease      `yaml:"releases"`
 	// Requirements of a built-in module (D5).
 	Requirements *fileRequirements `yaml:"requirements"`
@@ -34,14 +35,22 @@ type fileRelease struct {
 	Requirements  *fileRequirements  `yaml:"requirements"`
 	Update        *fileUpdate        `yaml:"update"`
 	Accessibility *fileAccessibility `yaml:"accessibility"`
+	// Provides lists capabilities (R19).
+	Provides []string `yaml:"provides"`
+	// Replaces, Skips and SkipRange are update edges (R21).
+	Replaces  string   `yaml:"replaces"`
+	Skips     []string `yaml:"skips"`
+	SkipRange string   `yaml:"skipRange"`
 
 	line int
 }
 
 type fileRequirements struct {
-	Deckhouse  *string           `yaml:"deckhouse"`
-	Kubernetes *string           `yaml:"kubernetes"`
-	Modules    map[string]string `yaml:"modules"`
+	Deckhouse    *string           `yaml:"deckhouse"`
+	Kubernetes   *string           `yaml:"kubernetes"`
+	Modules      map[string]string `yaml:"modules"`
+	Capabilities []string          `yaml:"capabilities"`
+	Platform     map[string]string `yaml:"platform"`
 }
 
 type fileUpdate struct {
@@ -109,6 +118,7 @@ func (fm *fileModule) toModel(file string) (*model.Module, error) {
 		Weight:         fm.Weight,
 		ExclusiveGroup: fm.ExclusiveGroup,
 		Accessibility:  fm.Accessibility.toModel(),
+		DefaultChannel: fm.DefaultChannel,
 	}
 	var err error
 	if m.Channels, err = parseChannels(fm.Channels); err != nil {
@@ -134,9 +144,12 @@ func (fr *fileRelease) toModel(loc place) (*model.Release, error) {
 		return nil, &ParseError{File: loc.file, Line: fr.line, Err: fmt.Errorf("module %s: release: %w", loc.module, err)}
 	}
 	loc.release = model.VersionString(v)
-	r := &model.Release{Version: v, Accessibility: fr.Accessibility.toModel()}
+	r := &model.Release{Version: v, Accessibility: fr.Accessibility.toModel(), Provides: fr.Provides}
 	if r.Requirements, err = fr.Requirements.toModel(loc); err != nil {
 		return nil, err
+	}
+	if r.Edges, err = fr.edges(loc); err != nil {
+		return nil, &ParseError{File: loc.file, Line: fr.line, Err: err}
 	}
 	if fr.Update != nil {
 		if r.UpdateRules, err = parseUpdateRules(fr.Update.Versions); err != nil {
@@ -144,6 +157,33 @@ func (fr *fileRelease) toModel(loc place) (*model.Release, error) {
 		}
 	}
 	return r, nil
+}
+
+// edges reads the release's update edges (R21), or nil when it has none.
+func (fr *fileRelease) edges(loc place) (*model.UpdateEdges, error) {
+	if fr.Replaces == "" && len(fr.Skips) == 0 && fr.SkipRange == "" {
+		return nil, nil
+	}
+	e := &model.UpdateEdges{}
+	var err error
+	if e.Replaces, err = optionalVersion(fr.Replaces); err != nil {
+		return nil, fmt.Errorf("module %s: release %s: replaces: %w", loc.module, loc.release, err)
+	}
+	for _, text := range fr.Skips {
+		v, err := model.ParseVersion(text)
+		if err != nil {
+			return nil, fmt.Errorf("module %s: release %s: skips: %w", loc.module, loc.release, err)
+		}
+		e.Skips = append(e.Skips, v)
+	}
+	if fr.SkipRange != "" {
+		c, err := loc.constraint("skipRange", fr.SkipRange)
+		if err != nil {
+			return nil, err
+		}
+		e.SkipRange = &c
+	}
+	return e, nil
 }
 
 // place is where a requirement was read, for *model.ConstraintError.
@@ -171,8 +211,22 @@ func (fr *fileRequirements) toModel(loc place) (model.Requirements, error) {
 	if req.Kubernetes, err = loc.platform("kubernetes", fr.Kubernetes); err != nil {
 		return req, err
 	}
-	req.Modules, err = loc.dependencies(fr.Modules)
-	return req, err
+	if req.Modules, err = loc.dependencies(fr.Modules); err != nil {
+		return req, err
+	}
+	req.Capabilities = fr.Capabilities
+	for _, name := range slices.Sorted(maps.Keys(fr.Platform)) {
+		text := fr.Platform[name]
+		c, err := loc.platform("platform."+name, &text)
+		if err != nil {
+			return req, err
+		}
+		if req.Platform == nil {
+			req.Platform = map[string]*model.Constraint{}
+		}
+		req.Platform[name] = c
+	}
+	return req, nil
 }
 
 // platform parses an optional deckhouse or kubernetes requirement.

@@ -84,7 +84,8 @@ func TestParseCatalogErrors(t *testing.T) {
 		{"bad version", "modules:\n  - name: a\n    releases:\n      - version: 0.2.3.1\n", model.ErrInvalidVersion, 4},
 		{"no name", "modules:\n  - releases: []\n", model.ErrMissingField, 2},
 		{"duplicate module", "modules:\n  - name: a\n  - name: a\n", model.ErrDuplicate, 0},
-		{"unknown channel", "modules:\n  - name: a\n    channels: {nightly: 1.0.0}\n", model.ErrInvalidValue, 0},
+		{"default channel not among the channels (D32)", "modules:\n  - name: a\n    releases: [{version: 1.0.0}]\n    channels: {nightly: 1.0.0}\n    defaultChannel: stable\n", model.ErrInvalidValue, 0},
+		{"bad skipRange (R21)", "modules:\n  - name: a\n    releases:\n      - version: 1.0.0\n        skipRange: '>>1'\n", model.ErrInvalidConstraint, 0},
 		{"bad from-to", "modules:\n  - name: a\n    releases:\n      - version: 1.0.0\n        update: {versions: [{from: x, to: '1.0'}]}\n", model.ErrInvalidInput, 4},
 	}
 	for _, tt := range tests {

@@ -17,6 +17,8 @@ type fileCluster struct {
 	Bundle         string                     `yaml:"bundle"`
 	ReleaseChannel string                     `yaml:"releaseChannel"`
 	Modules        map[string]fileModuleState `yaml:"modules"`
+	// Platform holds other platform components, such as openshift (R22).
+	Platform map[string]string `yaml:"platform"`
 }
 
 type fileModuleState struct {
@@ -38,9 +40,12 @@ type fileRequest struct {
 	AutoEnable   bool              `yaml:"autoEnable"`
 }
 
+// filePlatform holds candidate versions: deckhouse, kubernetes, and any
+// other component the cluster state declares (R22).
 type filePlatform struct {
-	Deckhouse  string `yaml:"deckhouse"`
-	Kubernetes string `yaml:"kubernetes"`
+	Deckhouse  string            `yaml:"deckhouse"`
+	Kubernetes string            `yaml:"kubernetes"`
+	Components map[string]string `yaml:",inline"`
 }
 
 // LoadCluster reads a cluster state file.
@@ -105,6 +110,9 @@ func clusterFromNode(file string, node *yaml.Node) (*model.ClusterState, error) 
 	if c.Kubernetes, err = optionalVersion(fc.Kubernetes); err != nil {
 		return nil, placed(file, "cluster.kubernetes", err)
 	}
+	if c.Platform, err = componentVersions(file, "cluster.platform", fc.Platform); err != nil {
+		return nil, err
+	}
 	for name, fs := range fc.Modules {
 		s := model.ModuleState{Enabled: fs.Enabled, Channel: fs.Channel}
 		if s.Version, err = optionalVersion(fs.Version); err != nil {
@@ -140,6 +148,9 @@ func (fr *fileRequest) toModel(file string) (*model.Request, error) {
 	if r.Platform.Kubernetes, err = optionalVersion(fr.Platform.Kubernetes); err != nil {
 		return nil, placed(file, "request.platform.kubernetes", err)
 	}
+	if r.Platform.Components, err = componentVersions(file, "request.platform", fr.Platform.Components); err != nil {
+		return nil, err
+	}
 	if len(fr.Pin) > 0 {
 		r.Pin = make(map[string]model.Version, len(fr.Pin))
 		for name, text := range fr.Pin {
@@ -149,6 +160,22 @@ func (fr *fileRequest) toModel(file string) (*model.Request, error) {
 		}
 	}
 	return r, nil
+}
+
+// componentVersions parses the versions of platform components (R22).
+func componentVersions(file, field string, texts map[string]string) (map[string]model.Version, error) {
+	if len(texts) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]model.Version, len(texts))
+	for name, text := range texts {
+		v, err := model.ParseVersion(text)
+		if err != nil {
+			return nil, placed(file, field+"."+name, err)
+		}
+		out[name] = v
+	}
+	return out, nil
 }
 
 // optionalVersion parses a version that may be left out.

@@ -15,10 +15,12 @@ const DefaultWeight = 900
 // without an entry of its own (R7).
 const DefaultEdition = "_default"
 
-// Channels lists the release channels from the least to the most stable (R10).
+// Channels lists DKP's release channels from the least to the most stable
+// (R10). A module may also name channels of its own, as OLM packages do
+// (D32).
 var Channels = []string{"alpha", "beta", "early-access", "stable", "rock-solid"}
 
-// IsChannel reports whether name is one of Channels.
+// IsChannel reports whether name is one of DKP's Channels.
 func IsChannel(name string) bool { return slices.Contains(Channels, name) }
 
 // Catalog is a read-only set of modules, sorted by name. Build it with
@@ -26,6 +28,9 @@ func IsChannel(name string) bool { return slices.Contains(Channels, name) }
 type Catalog struct {
 	modules []*Module
 	index   map[string]*Module
+	// providers maps a capability to the modules that provide it in some
+	// release, sorted by name (R19).
+	providers map[string][]string
 }
 
 // Module is one module: either built in (Embedded, R5) with a single
@@ -40,6 +45,9 @@ type Module struct {
 	Accessibility *Accessibility
 	// Channels maps a channel name to the version it points at (R10).
 	Channels map[string]Version
+	// DefaultChannel is the channel the module follows when the cluster
+	// names none that the module has (OLM's defaultChannel, D32).
+	DefaultChannel string
 	// Releases are sorted by ascending version; empty for a built-in module.
 	Releases []*Release
 	// Requirements of a built-in module, which travel with the platform (R5).
@@ -52,16 +60,52 @@ type Release struct {
 	Requirements Requirements
 	// UpdateRules are the from-to jumps declared by this release (R11).
 	UpdateRules []UpdateRule
+	// Edges are the update edges into this release (R21); nil when it
+	// declares none.
+	Edges *UpdateEdges
+	// Provides lists the capabilities this release provides, such as the
+	// GVKs of an OLM bundle (R19, R20); sorted.
+	Provides []string
 	// Accessibility overrides the module's, if set.
 	Accessibility *Accessibility
 }
 
-// Requirements are what a release needs (R2–R4). Nil constraints mean none.
+// Requirements are what a release needs (R2–R4, R19, R22). Nil
+// constraints mean none.
 type Requirements struct {
 	Deckhouse  *Constraint
 	Kubernetes *Constraint
 	// Modules are sorted by module name.
 	Modules []Dependency
+	// Capabilities must each be provided by an enabled module (R19); sorted.
+	Capabilities []string
+	// Platform holds requirements on platform components other than DKP
+	// and Kubernetes, such as openshift (R22), by component name.
+	Platform map[string]*Constraint
+}
+
+// UpdateEdges are the update edges a release declares, as OLM's replaces,
+// skips and skipRange do (R21): each names the versions an update may come
+// from in one step.
+type UpdateEdges struct {
+	Replaces  Version
+	Skips     []Version
+	SkipRange *Constraint
+}
+
+// From reports whether one update step may go from v to the release that
+// declares e.
+func (e *UpdateEdges) From(v Version) bool {
+	if e == nil {
+		return false
+	}
+	if e.Replaces != nil && SameVersion(e.Replaces, v) {
+		return true
+	}
+	if slices.ContainsFunc(e.Skips, func(s Version) bool { return SameVersion(s, v) }) {
+		return true
+	}
+	return e.SkipRange != nil && e.SkipRange.Allows(v)
 }
 
 // Dependency is a requirement on another module (R2, or R3 when optional).
@@ -117,6 +161,36 @@ func (m *Module) Access(r *Release) *Accessibility {
 	return m.Accessibility
 }
 
+// HasUpdateGraph reports whether any release of m declares update edges,
+// which then replace the sequential rule for m (R21).
+func (m *Module) HasUpdateGraph() bool {
+	return slices.ContainsFunc(m.Releases, func(r *Release) bool { return r.Edges != nil })
+}
+
+// ChannelVersion returns the version channel points at for m: the channel
+// itself, or for a DKP channel the nearest more stable one m lists (D10).
+// It returns nil when m has no such channel.
+func (m *Module) ChannelVersion(channel string) Version {
+	if v, ok := m.Channels[channel]; ok || !IsChannel(channel) {
+		return v
+	}
+	start := slices.Index(Channels, channel)
+	for _, ch := range Channels[start:] {
+		if v, ok := m.Channels[ch]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+// channels returns m's channels; nil for a nil module.
+func (m *Module) channels() map[string]Version {
+	if m == nil {
+		return nil
+	}
+	return m.Channels
+}
+
 // Release returns the release with exactly version v, or nil.
 func (m *Module) Release(v Version) *Release {
 	i, ok := slices.BinarySearchFunc(m.Releases, v, func(r *Release, v Version) int {
@@ -145,8 +219,27 @@ func NewCatalog(modules []*Module) (*Catalog, error) {
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
+	c.indexProviders()
 	return c, nil
 }
+
+func (c *Catalog) indexProviders() {
+	c.providers = map[string][]string{}
+	for _, m := range c.modules {
+		for _, r := range m.Releases {
+			for _, cap := range r.Provides {
+				ps := c.providers[cap]
+				if len(ps) == 0 || ps[len(ps)-1] != m.Name {
+					c.providers[cap] = append(ps, m.Name)
+				}
+			}
+		}
+	}
+}
+
+// Providers returns the modules that provide capability in some release,
+// sorted by name. The slice is shared: do not modify it.
+func (c *Catalog) Providers(capability string) []string { return c.providers[capability] }
 
 // normalize sorts a module's releases and checks what a single module can
 // get wrong on its own.
@@ -165,13 +258,18 @@ func (m *Module) normalize() InputErrors {
 	slices.SortFunc(m.Releases, func(a, b *Release) int { return CompareVersions(a.Version, b.Version) })
 	for _, ch := range slices.Sorted(maps.Keys(m.Channels)) {
 		switch {
-		case !IsChannel(ch):
-			errs = append(errs, fieldErr(field+".channels", ErrInvalidValue, "unknown channel %q (want one of %v)", ch, Channels))
+		case ch == "":
+			errs = append(errs, fieldErr(field+".channels", ErrInvalidValue, "a channel has no name"))
 		case !m.Embedded && m.Release(m.Channels[ch]) == nil:
 			errs = append(errs, fieldErr(field+".channels."+ch, ErrUnknownVersion, "channel %s points at %s, which is not a release of %s", ch, m.Channels[ch], m.Name))
 		}
 	}
+	if _, ok := m.Channels[m.DefaultChannel]; m.DefaultChannel != "" && !ok {
+		errs = append(errs, fieldErr(field+".defaultChannel", ErrInvalidValue, "default channel %q is not one of the module's channels", m.DefaultChannel))
+	}
 	for i, r := range m.Releases {
+		slices.Sort(r.Provides)
+		r.Provides = slices.Compact(r.Provides)
 		if i > 0 && SameVersion(m.Releases[i-1].Version, r.Version) {
 			errs = append(errs, fieldErr(field+".releases", ErrDuplicate, "release %s is listed twice", r.Version))
 		}
@@ -183,6 +281,12 @@ func (m *Module) normalize() InputErrors {
 
 func (m *Module) checkRequirements(field string, req Requirements) InputErrors {
 	var errs InputErrors
+	slices.Sort(req.Capabilities)
+	for name := range req.Platform {
+		if name == "" || name == PlatformDeckhouse || name == PlatformKubernetes {
+			errs = append(errs, fieldErr(field+".requirements.platform", ErrInvalidValue, "platform component %q: use requirements.deckhouse and requirements.kubernetes for DKP and Kubernetes", name))
+		}
+	}
 	slices.SortFunc(req.Modules, func(a, b Dependency) int { return cmp.Compare(a.Module, b.Module) })
 	for i, d := range req.Modules {
 		switch {

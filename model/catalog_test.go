@@ -145,9 +145,9 @@ func TestNewCatalogErrors(t *testing.T) {
 			want: []wantErr{{ErrDuplicate, "modules.a.releases"}},
 		},
 		{
-			name: "unknown channel name",
-			mods: []*Module{{Name: "a", Releases: releasesOf("1.0.0"), Channels: map[string]Version{"nightly": MustParseVersion("1.0.0")}}},
-			want: []wantErr{{ErrInvalidValue, "modules.a.channels"}},
+			name: "default channel that the module does not list (D32)",
+			mods: []*Module{{Name: "a", Releases: releasesOf("1.0.0"), Channels: map[string]Version{"nightly": MustParseVersion("1.0.0")}, DefaultChannel: "stable"}},
+			want: []wantErr{{ErrInvalidValue, "modules.a.defaultChannel"}},
 		},
 		{
 			name: "channel pointing at a version that is not a release (D24)",
@@ -187,12 +187,13 @@ func TestNewCatalogErrors(t *testing.T) {
 			mods: []*Module{
 				{Name: "b", Releases: releasesOf("1.0.0", "1.0.0")},
 				{Name: "a"},
-				{Name: "c", Channels: map[string]Version{"lts": MustParseVersion("1.0.0")}},
+				{Name: "c", Channels: map[string]Version{"lts": MustParseVersion("1.0.0")}, DefaultChannel: "stable"},
 				{Name: "core", Embedded: true, Releases: releasesOf("1.0.0")},
 				{Name: "a"},
 			},
 			want: []wantErr{
-				{ErrInvalidValue, "modules.c.channels"},
+				{ErrInvalidValue, "modules.c.defaultChannel"},
+				{ErrUnknownVersion, "modules.c.channels.lts"},
 				{ErrDuplicate, "modules.a"},
 				{ErrDuplicate, "modules.b.releases"},
 				{ErrInvalidValue, "modules.core.releases"},

@@ -16,7 +16,16 @@ type ClusterState struct {
 	// ReleaseChannel is the default channel of every module (R10).
 	ReleaseChannel string
 	Modules        map[string]ModuleState
+	// Platform holds the versions of platform components other than DKP
+	// and Kubernetes, such as openshift, by name (R22).
+	Platform map[string]Version
 }
+
+// The names of the two platform components every cluster has.
+const (
+	PlatformDeckhouse  = "deckhouse"
+	PlatformKubernetes = "kubernetes"
+)
 
 // ModuleState is the cluster's configuration of one module. A module the
 // cluster does not list follows its bundle default (R8).
@@ -56,6 +65,7 @@ func (c *ClusterState) Validate(cat *Catalog) error {
 	if c.ReleaseChannel != "" && !IsChannel(c.ReleaseChannel) {
 		errs = append(errs, fieldErr("cluster.releaseChannel", ErrInvalidValue, "unknown channel %q (want one of %s)", c.ReleaseChannel, strings.Join(Channels, ", ")))
 	}
+	errs = append(errs, validateComponents("cluster.platform", c.Platform)...)
 	for _, name := range c.ModuleNames() {
 		errs = append(errs, c.validateModule(cat, name)...)
 	}
@@ -66,10 +76,10 @@ func (c *ClusterState) validateModule(cat *Catalog, name string) InputErrors {
 	var errs InputErrors
 	s := c.Modules[name]
 	field := "cluster.modules." + name
-	if s.Channel != "" && !IsChannel(s.Channel) {
-		errs = append(errs, fieldErr(field+".channel", ErrInvalidValue, "unknown channel %q (want one of %s)", s.Channel, strings.Join(Channels, ", ")))
-	}
 	m := cat.Module(name)
+	if _, own := m.channels()[s.Channel]; s.Channel != "" && !IsChannel(s.Channel) && !own {
+		errs = append(errs, fieldErr(field+".channel", ErrInvalidValue, "unknown channel %q (want one of %s, or a channel of the module)", s.Channel, strings.Join(Channels, ", ")))
+	}
 	switch {
 	case m == nil && (s.On() || s.Version != nil):
 		errs = append(errs, fieldErr(field, ErrUnknownModule, "module %s is enabled in the cluster, but the catalog has no module %s", name, name))
@@ -133,9 +143,24 @@ func (c *ClusterState) String() string {
 // Clone returns a copy that shares no maps with c.
 func (c *ClusterState) Clone() *ClusterState {
 	out := *c
-	out.Modules = make(map[string]ModuleState, len(c.Modules))
-	for n, s := range c.Modules {
-		out.Modules[n] = s
+	out.Modules = maps.Clone(c.Modules)
+	if out.Modules == nil {
+		out.Modules = map[string]ModuleState{}
 	}
+	out.Platform = maps.Clone(c.Platform)
 	return &out
+}
+
+// validateComponents checks a map of platform component versions.
+func validateComponents(field string, components map[string]Version) InputErrors {
+	var errs InputErrors
+	for _, name := range slices.Sorted(maps.Keys(components)) {
+		switch {
+		case name == "" || name == PlatformDeckhouse || name == PlatformKubernetes:
+			errs = append(errs, fieldErr(field, ErrInvalidValue, "platform component %q: DKP and Kubernetes have fields of their own", name))
+		case components[name] == nil:
+			errs = append(errs, fieldErr(field+"."+name, ErrMissingField, "platform component %s has no version", name))
+		}
+	}
+	return errs
 }

@@ -41,6 +41,9 @@ type Request struct {
 type Platform struct {
 	Deckhouse  Version
 	Kubernetes Version
+	// Components holds candidate versions of other platform components,
+	// such as openshift (R22), by name.
+	Components map[string]Version
 }
 
 // PinnedNames returns the pinned modules, sorted.
@@ -72,6 +75,12 @@ func (r *Request) Validate(cat *Catalog, cluster *ClusterState) error {
 	}
 	for _, name := range r.PinnedNames() {
 		errs = append(errs, r.validatePin(cat, name)...)
+	}
+	errs = append(errs, validateComponents("request.platform", r.Platform.Components)...)
+	for _, name := range slices.Sorted(maps.Keys(r.Platform.Components)) {
+		if _, runs := cluster.Platform[name]; !runs {
+			errs = append(errs, fieldErr("request.platform."+name, ErrInvalidValue, "platform component %s: the cluster state does not declare it (set cluster.platform.%s)", name, name))
+		}
 	}
 	return errs.Err()
 }
@@ -123,11 +132,7 @@ func (r *Request) Clone() *Request {
 	out.Enable = slices.Clone(r.Enable)
 	out.Disable = slices.Clone(r.Disable)
 	out.Update = slices.Clone(r.Update)
-	if r.Pin != nil {
-		out.Pin = make(map[string]Version, len(r.Pin))
-		for n, v := range r.Pin {
-			out.Pin[n] = v
-		}
-	}
+	out.Pin = maps.Clone(r.Pin)
+	out.Platform.Components = maps.Clone(r.Platform.Components)
 	return &out
 }

@@ -15,6 +15,13 @@ const (
 	FormatFile Format = "file"
 	// FormatDKP is a directory in DKP's module-source layout.
 	FormatDKP Format = "dkp"
+	// FormatOLMBundles is a JSON dump of OLM bundle metadata: packages with
+	// their channels, and one entry per bundle.
+	FormatOLMBundles Format = "olm-bundles"
+	// FormatOLMFBC is an OLM file-based catalog, as `opm render` emits it.
+	FormatOLMFBC Format = "olm-fbc"
+	// FormatHelmIndex is a Helm repository index.yaml.
+	FormatHelmIndex Format = "helm-index"
 )
 
 // Report says what a catalog load read, what it skipped and why. Loading
@@ -31,6 +38,17 @@ type Report struct {
 	Skipped []Skipped
 	// Warnings list what was loaded with a part ignored.
 	Warnings []string
+	// Counts are what an importer counted that the catalog itself does not
+	// hold, such as dependencies bundled inside a Helm chart; by phrase.
+	Counts map[string]int
+}
+
+// add counts n more of what.
+func (r *Report) add(what string, n int) {
+	if r.Counts == nil {
+		r.Counts = map[string]int{}
+	}
+	r.Counts[what] += n
 }
 
 // Skipped is one file or folder that a load left out.

@@ -144,6 +144,18 @@ const (
 	FactPrerelease
 	// FactPreference: a module named earlier took this version first (R14).
 	FactPreference
+	// FactPlatformRequirement: a release requires a version of a platform
+	// component other than DKP and Kubernetes (R22).
+	FactPlatformRequirement
+	// FactCapabilityRequirement: a release requires a capability that an
+	// enabled module must provide (R19).
+	FactCapabilityRequirement
+	// FactMissingCapability: a release requires a capability that no module
+	// in the catalog provides (R19).
+	FactMissingCapability
+	// FactCapabilityConflict: two enabled modules may not provide the same
+	// capability (R20).
+	FactCapabilityConflict
 )
 
 var factKindNames = map[FactKind]string{
@@ -165,6 +177,10 @@ var factKindNames = map[FactKind]string{
 	FactMissingModule:         "missing-module",
 	FactPrerelease:            "prerelease",
 	FactPreference:            "preference",
+	FactPlatformRequirement:   "platform-requirement",
+	FactCapabilityRequirement: "capability-requirement",
+	FactMissingCapability:     "missing-capability",
+	FactCapabilityConflict:    "capability-conflict",
 }
 
 func (k FactKind) String() string {
@@ -177,7 +193,7 @@ func (k FactKind) String() string {
 // FactKinds lists every kind, in declaration order.
 func FactKinds() []FactKind {
 	kinds := make([]FactKind, 0, len(factKindNames))
-	for k := FactRequestEnable; k <= FactPreference; k++ {
+	for k := FactRequestEnable; k <= FactCapabilityConflict; k++ {
 		kinds = append(kinds, k)
 	}
 	return kinds
@@ -207,6 +223,7 @@ const (
 	SuggestChangeEdition
 	SuggestAutoEnable
 	SuggestPinModule
+	SuggestUpgradePlatform
 )
 
 var suggestionKindNames = map[SuggestionKind]string{
@@ -220,6 +237,7 @@ var suggestionKindNames = map[SuggestionKind]string{
 	SuggestChangeEdition:     "change-edition",
 	SuggestAutoEnable:        "auto-enable",
 	SuggestPinModule:         "pin-module",
+	SuggestUpgradePlatform:   "upgrade-platform",
 }
 
 func (k SuggestionKind) String() string {

@@ -47,6 +47,10 @@ var factKindToProto = map[model.FactKind]modsolverv1.FactKind{
 	model.FactMissingModule:         modsolverv1.FactKind_FACT_KIND_MISSING_MODULE,
 	model.FactPrerelease:            modsolverv1.FactKind_FACT_KIND_PRERELEASE,
 	model.FactPreference:            modsolverv1.FactKind_FACT_KIND_PREFERENCE,
+	model.FactPlatformRequirement:   modsolverv1.FactKind_FACT_KIND_PLATFORM_REQUIREMENT,
+	model.FactCapabilityRequirement: modsolverv1.FactKind_FACT_KIND_CAPABILITY_REQUIREMENT,
+	model.FactMissingCapability:     modsolverv1.FactKind_FACT_KIND_MISSING_CAPABILITY,
+	model.FactCapabilityConflict:    modsolverv1.FactKind_FACT_KIND_CAPABILITY_CONFLICT,
 }
 
 var suggestionKindToProto = map[model.SuggestionKind]modsolverv1.SuggestionKind{
@@ -60,6 +64,7 @@ var suggestionKindToProto = map[model.SuggestionKind]modsolverv1.SuggestionKind{
 	model.SuggestChangeEdition:     modsolverv1.SuggestionKind_SUGGESTION_KIND_CHANGE_EDITION,
 	model.SuggestAutoEnable:        modsolverv1.SuggestionKind_SUGGESTION_KIND_AUTO_ENABLE,
 	model.SuggestPinModule:         modsolverv1.SuggestionKind_SUGGESTION_KIND_PIN_MODULE,
+	model.SuggestUpgradePlatform:   modsolverv1.SuggestionKind_SUGGESTION_KIND_UPGRADE_PLATFORM,
 }
 
 func statusProto(s model.Status) modsolverv1.Status {
@@ -236,10 +241,40 @@ func clusterFromProto(pc *modsolverv1.ClusterState) (*model.ClusterState, error)
 		}
 		out.Modules[name] = s
 	}
+	out.Platform = componentsFromProto("cluster.platform", pc.GetPlatform(), &errs)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// componentsFromProto reads platform component versions (R22), adding
+// what it cannot read to errs; nil for none.
+func componentsFromProto(field string, in map[string]string, errs *model.InputErrors) map[string]model.Version {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make(map[string]model.Version, len(in))
+	for _, name := range slices.Sorted(maps.Keys(in)) {
+		v, err := parseVersion(fmt.Sprintf("%s[%q]", field, name), in[name])
+		if err != nil {
+			*errs = append(*errs, err)
+		}
+		out[name] = v
+	}
+	return out
+}
+
+// componentsToProto renders platform component versions; nil for none.
+func componentsToProto(in map[string]model.Version) map[string]string {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(in))
+	for name, v := range in {
+		out[name] = model.VersionString(v)
+	}
+	return out
 }
 
 // requestFromProto converts a request; nil is the empty request, which
@@ -262,6 +297,7 @@ func requestFromProto(pr *modsolverv1.Request) (*model.Request, error) {
 	if out.Platform.Kubernetes, err = parseVersion("request.platform.kubernetes", pr.GetPlatform().GetKubernetes()); err != nil {
 		errs = append(errs, err)
 	}
+	out.Platform.Components = componentsFromProto("request.platform.components", pr.GetPlatform().GetComponents(), &errs)
 	if len(pr.GetPin()) > 0 {
 		out.Pin = make(map[string]model.Version, len(pr.GetPin()))
 	}
@@ -290,6 +326,7 @@ func ClusterProto(c *model.ClusterState) *modsolverv1.ClusterState {
 		Edition:        c.Edition,
 		Bundle:         c.Bundle,
 		ReleaseChannel: c.ReleaseChannel,
+		Platform:       componentsToProto(c.Platform),
 	}
 	if len(c.Modules) > 0 {
 		out.Modules = make(map[string]*modsolverv1.ModuleState, len(c.Modules))
@@ -319,10 +356,11 @@ func RequestProto(r *model.Request) *modsolverv1.Request {
 		AllowDisable: r.AllowDisable,
 		AutoEnable:   r.AutoEnable,
 	}
-	if r.Platform.Deckhouse != nil || r.Platform.Kubernetes != nil {
+	if r.Platform.Deckhouse != nil || r.Platform.Kubernetes != nil || len(r.Platform.Components) > 0 {
 		out.Platform = &modsolverv1.Platform{
 			Deckhouse:  model.VersionString(r.Platform.Deckhouse),
 			Kubernetes: model.VersionString(r.Platform.Kubernetes),
+			Components: componentsToProto(r.Platform.Components),
 		}
 	}
 	if len(r.Pin) > 0 {
@@ -374,6 +412,7 @@ func moduleToProto(m *model.Module) *modsolverv1.Module {
 		Weight:         int32(min(max(m.Weight, math.MinInt32), math.MaxInt32)),
 		ExclusiveGroup: m.ExclusiveGroup,
 		Requirements:   requirementsToProto(m.Requirements),
+		DefaultChannel: m.DefaultChannel,
 	}
 	if len(m.Channels) > 0 {
 		out.Channels = make(map[string]string, len(m.Channels))
@@ -386,17 +425,40 @@ func moduleToProto(m *model.Module) *modsolverv1.Module {
 		for _, u := range r.UpdateRules {
 			pr.UpdateRules = append(pr.UpdateRules, &modsolverv1.UpdateRule{From: u.From.String(), To: u.To.String()})
 		}
+		pr.Provides = slices.Clone(r.Provides)
+		pr.Edges = edgesToProto(r.Edges)
 		out.Releases = append(out.Releases, pr)
+	}
+	return out
+}
+
+// edgesToProto converts a release's update edges; nil for none.
+func edgesToProto(e *model.UpdateEdges) *modsolverv1.UpdateEdges {
+	if e == nil {
+		return nil
+	}
+	out := &modsolverv1.UpdateEdges{Replaces: model.VersionString(e.Replaces)}
+	for _, v := range e.Skips {
+		out.Skips = append(out.Skips, model.VersionString(v))
+	}
+	if e.SkipRange != nil {
+		out.SkipRange = e.SkipRange.Text
 	}
 	return out
 }
 
 // requirementsToProto gives nil for no requirements at all.
 func requirementsToProto(r model.Requirements) *modsolverv1.Requirements {
-	if r.Deckhouse == nil && r.Kubernetes == nil && len(r.Modules) == 0 {
+	if r.Deckhouse == nil && r.Kubernetes == nil && len(r.Modules) == 0 && len(r.Capabilities) == 0 && len(r.Platform) == 0 {
 		return nil
 	}
-	out := &modsolverv1.Requirements{}
+	out := &modsolverv1.Requirements{Capabilities: slices.Clone(r.Capabilities)}
+	for name, c := range r.Platform {
+		if out.Platform == nil {
+			out.Platform = make(map[string]string, len(r.Platform))
+		}
+		out.Platform[name] = c.Text
+	}
 	if r.Deckhouse != nil {
 		out.Deckhouse = r.Deckhouse.Text
 	}

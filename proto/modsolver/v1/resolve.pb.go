@@ -164,6 +164,10 @@ const (
 	FactKind_FACT_KIND_MISSING_MODULE         FactKind = 16
 	FactKind_FACT_KIND_PRERELEASE             FactKind = 17
 	FactKind_FACT_KIND_PREFERENCE             FactKind = 18
+	FactKind_FACT_KIND_PLATFORM_REQUIREMENT   FactKind = 19
+	FactKind_FACT_KIND_CAPABILITY_REQUIREMENT FactKind = 20
+	FactKind_FACT_KIND_MISSING_CAPABILITY     FactKind = 21
+	FactKind_FACT_KIND_CAPABILITY_CONFLICT    FactKind = 22
 )
 
 // Enum value maps for FactKind.
@@ -188,6 +192,10 @@ var (
 		16: "FACT_KIND_MISSING_MODULE",
 		17: "FACT_KIND_PRERELEASE",
 		18: "FACT_KIND_PREFERENCE",
+		19: "FACT_KIND_PLATFORM_REQUIREMENT",
+		20: "FACT_KIND_CAPABILITY_REQUIREMENT",
+		21: "FACT_KIND_MISSING_CAPABILITY",
+		22: "FACT_KIND_CAPABILITY_CONFLICT",
 	}
 	FactKind_value = map[string]int32{
 		"FACT_KIND_UNSPECIFIED":            0,
@@ -209,6 +217,10 @@ var (
 		"FACT_KIND_MISSING_MODULE":         16,
 		"FACT_KIND_PRERELEASE":             17,
 		"FACT_KIND_PREFERENCE":             18,
+		"FACT_KIND_PLATFORM_REQUIREMENT":   19,
+		"FACT_KIND_CAPABILITY_REQUIREMENT": 20,
+		"FACT_KIND_MISSING_CAPABILITY":     21,
+		"FACT_KIND_CAPABILITY_CONFLICT":    22,
 	}
 )
 
@@ -254,6 +266,7 @@ const (
 	SuggestionKind_SUGGESTION_KIND_CHANGE_EDITION     SuggestionKind = 8
 	SuggestionKind_SUGGESTION_KIND_AUTO_ENABLE        SuggestionKind = 9
 	SuggestionKind_SUGGESTION_KIND_PIN_MODULE         SuggestionKind = 10
+	SuggestionKind_SUGGESTION_KIND_UPGRADE_PLATFORM   SuggestionKind = 11
 )
 
 // Enum value maps for SuggestionKind.
@@ -270,6 +283,7 @@ var (
 		8:  "SUGGESTION_KIND_CHANGE_EDITION",
 		9:  "SUGGESTION_KIND_AUTO_ENABLE",
 		10: "SUGGESTION_KIND_PIN_MODULE",
+		11: "SUGGESTION_KIND_UPGRADE_PLATFORM",
 	}
 	SuggestionKind_value = map[string]int32{
 		"SUGGESTION_KIND_UNSPECIFIED":        0,
@@ -283,6 +297,7 @@ var (
 		"SUGGESTION_KIND_CHANGE_EDITION":     8,
 		"SUGGESTION_KIND_AUTO_ENABLE":        9,
 		"SUGGESTION_KIND_PIN_MODULE":         10,
+		"SUGGESTION_KIND_UPGRADE_PLATFORM":   11,
 	}
 )
 
@@ -909,7 +924,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vACTION_KEEP\x10\x03\x12\x12\n" +
 	"\x0eACTION_DISABLE\x10\x04\x12\x14\n" +
 	"\x10ACTION_DOWNGRADE\x10\x05\x12\x11\n" +
-	"\rACTION_ABSENT\x10\x06*\xbb\x04\n" +
+	"\rACTION_ABSENT\x10\x06*\xca\x05\n" +
 	"\bFactKind\x12\x19\n" +
 	"\x15FACT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18FACT_KIND_REQUEST_ENABLE\x10\x01\x12\x1d\n" +
@@ -930,7 +945,11 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x19FACT_KIND_EXCLUSIVE_GROUP\x10\x0f\x12\x1c\n" +
 	"\x18FACT_KIND_MISSING_MODULE\x10\x10\x12\x18\n" +
 	"\x14FACT_KIND_PRERELEASE\x10\x11\x12\x18\n" +
-	"\x14FACT_KIND_PREFERENCE\x10\x12*\x98\x03\n" +
+	"\x14FACT_KIND_PREFERENCE\x10\x12\x12\"\n" +
+	"\x1eFACT_KIND_PLATFORM_REQUIREMENT\x10\x13\x12$\n" +
+	" FACT_KIND_CAPABILITY_REQUIREMENT\x10\x14\x12 \n" +
+	"\x1cFACT_KIND_MISSING_CAPABILITY\x10\x15\x12!\n" +
+	"\x1dFACT_KIND_CAPABILITY_CONFLICT\x10\x16*\xbe\x03\n" +
 	"\x0eSuggestionKind\x12\x1f\n" +
 	"\x1bSUGGESTION_KIND_UNSPECIFIED\x10\x00\x12&\n" +
 	"\"SUGGESTION_KIND_UPGRADE_KUBERNETES\x10\x01\x12%\n" +
@@ -943,7 +962,8 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x1eSUGGESTION_KIND_CHANGE_EDITION\x10\b\x12\x1f\n" +
 	"\x1bSUGGESTION_KIND_AUTO_ENABLE\x10\t\x12\x1e\n" +
 	"\x1aSUGGESTION_KIND_PIN_MODULE\x10\n" +
-	"B?Z=github.com/modsolver/modsolver/proto/modsolver/v1;modsolverv1b\x06proto3"
+	"\x12$\n" +
+	" SUGGESTION_KIND_UPGRADE_PLATFORM\x10\vB?Z=github.com/modsolver/modsolver/proto/modsolver/v1;modsolverv1b\x06proto3"
 
 var (
 	file_modsolver_v1_resolve_proto_rawDescOnce sync.Once

@@ -133,8 +133,10 @@ type ClusterState struct {
 	// The default release channel of every module.
 	ReleaseChannel string                  `protobuf:"bytes,5,opt,name=release_channel,json=releaseChannel,proto3" json:"release_channel,omitempty"`
 	Modules        map[string]*ModuleState `protobuf:"bytes,6,rep,name=modules,proto3" json:"modules,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Other platform components, such as openshift, to their versions.
+	Platform      map[string]string `protobuf:"bytes,7,rep,name=platform,proto3" json:"platform,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ClusterState) Reset() {
@@ -205,6 +207,13 @@ func (x *ClusterState) GetReleaseChannel() string {
 func (x *ClusterState) GetModules() map[string]*ModuleState {
 	if x != nil {
 		return x.Modules
+	}
+	return nil
+}
+
+func (x *ClusterState) GetPlatform() map[string]string {
+	if x != nil {
+		return x.Platform
 	}
 	return nil
 }
@@ -387,9 +396,11 @@ func (x *Request) GetAutoEnable() bool {
 
 // Platform holds candidate platform versions for an upgrade question.
 type Platform struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Deckhouse     string                 `protobuf:"bytes,1,opt,name=deckhouse,proto3" json:"deckhouse,omitempty"`
-	Kubernetes    string                 `protobuf:"bytes,2,opt,name=kubernetes,proto3" json:"kubernetes,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Deckhouse  string                 `protobuf:"bytes,1,opt,name=deckhouse,proto3" json:"deckhouse,omitempty"`
+	Kubernetes string                 `protobuf:"bytes,2,opt,name=kubernetes,proto3" json:"kubernetes,omitempty"`
+	// Candidate versions of other platform components the cluster declares.
+	Components    map[string]string `protobuf:"bytes,3,rep,name=components,proto3" json:"components,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -436,6 +447,13 @@ func (x *Platform) GetKubernetes() string {
 		return x.Kubernetes
 	}
 	return ""
+}
+
+func (x *Platform) GetComponents() map[string]string {
+	if x != nil {
+		return x.Components
+	}
+	return nil
 }
 
 // WhatIfRequest is a batch of scenarios against one catalog and cluster.
@@ -1130,9 +1148,11 @@ type Module struct {
 	// Sorted by ascending version.
 	Releases []*Release `protobuf:"bytes,6,rep,name=releases,proto3" json:"releases,omitempty"`
 	// The requirements of a built-in module.
-	Requirements  *Requirements `protobuf:"bytes,7,opt,name=requirements,proto3" json:"requirements,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Requirements *Requirements `protobuf:"bytes,7,opt,name=requirements,proto3" json:"requirements,omitempty"`
+	// The channel followed when the cluster names none the module has.
+	DefaultChannel string `protobuf:"bytes,8,opt,name=default_channel,json=defaultChannel,proto3" json:"default_channel,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Module) Reset() {
@@ -1214,13 +1234,24 @@ func (x *Module) GetRequirements() *Requirements {
 	return nil
 }
 
+func (x *Module) GetDefaultChannel() string {
+	if x != nil {
+		return x.DefaultChannel
+	}
+	return ""
+}
+
 // Release is one version of a module.
 type Release struct {
 	state        protoimpl.MessageState `protogen:"open.v1"`
 	Version      string                 `protobuf:"bytes,1,opt,name=version,proto3" json:"version,omitempty"`
 	Requirements *Requirements          `protobuf:"bytes,2,opt,name=requirements,proto3" json:"requirements,omitempty"`
 	// From-to update rules: "1.67" to "1.75".
-	UpdateRules   []*UpdateRule `protobuf:"bytes,3,rep,name=update_rules,json=updateRules,proto3" json:"update_rules,omitempty"`
+	UpdateRules []*UpdateRule `protobuf:"bytes,3,rep,name=update_rules,json=updateRules,proto3" json:"update_rules,omitempty"`
+	// Capabilities the release provides, such as "group/version/Kind".
+	Provides []string `protobuf:"bytes,4,rep,name=provides,proto3" json:"provides,omitempty"`
+	// Update edges into this release; unset when it declares none.
+	Edges         *UpdateEdges `protobuf:"bytes,5,opt,name=edges,proto3" json:"edges,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1276,20 +1307,99 @@ func (x *Release) GetUpdateRules() []*UpdateRule {
 	return nil
 }
 
+func (x *Release) GetProvides() []string {
+	if x != nil {
+		return x.Provides
+	}
+	return nil
+}
+
+func (x *Release) GetEdges() *UpdateEdges {
+	if x != nil {
+		return x.Edges
+	}
+	return nil
+}
+
+// UpdateEdges name the versions one update may come from.
+type UpdateEdges struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Replaces      string                 `protobuf:"bytes,1,opt,name=replaces,proto3" json:"replaces,omitempty"`
+	Skips         []string               `protobuf:"bytes,2,rep,name=skips,proto3" json:"skips,omitempty"`
+	SkipRange     string                 `protobuf:"bytes,3,opt,name=skip_range,json=skipRange,proto3" json:"skip_range,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateEdges) Reset() {
+	*x = UpdateEdges{}
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateEdges) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateEdges) ProtoMessage() {}
+
+func (x *UpdateEdges) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateEdges.ProtoReflect.Descriptor instead.
+func (*UpdateEdges) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *UpdateEdges) GetReplaces() string {
+	if x != nil {
+		return x.Replaces
+	}
+	return ""
+}
+
+func (x *UpdateEdges) GetSkips() []string {
+	if x != nil {
+		return x.Skips
+	}
+	return nil
+}
+
+func (x *UpdateEdges) GetSkipRange() string {
+	if x != nil {
+		return x.SkipRange
+	}
+	return ""
+}
+
 // Requirements are what a release needs.
 type Requirements struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	Deckhouse  string                 `protobuf:"bytes,1,opt,name=deckhouse,proto3" json:"deckhouse,omitempty"`
 	Kubernetes string                 `protobuf:"bytes,2,opt,name=kubernetes,proto3" json:"kubernetes,omitempty"`
 	// Module name to constraint, as written in the catalog.
-	Modules       map[string]string `protobuf:"bytes,3,rep,name=modules,proto3" json:"modules,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Modules map[string]string `protobuf:"bytes,3,rep,name=modules,proto3" json:"modules,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Capabilities an enabled module must provide.
+	Capabilities []string `protobuf:"bytes,4,rep,name=capabilities,proto3" json:"capabilities,omitempty"`
+	// Other platform components to constraints.
+	Platform      map[string]string `protobuf:"bytes,5,rep,name=platform,proto3" json:"platform,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Requirements) Reset() {
 	*x = Requirements{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1301,7 +1411,7 @@ func (x *Requirements) String() string {
 func (*Requirements) ProtoMessage() {}
 
 func (x *Requirements) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1314,7 +1424,7 @@ func (x *Requirements) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Requirements.ProtoReflect.Descriptor instead.
 func (*Requirements) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{17}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Requirements) GetDeckhouse() string {
@@ -1338,6 +1448,20 @@ func (x *Requirements) GetModules() map[string]string {
 	return nil
 }
 
+func (x *Requirements) GetCapabilities() []string {
+	if x != nil {
+		return x.Capabilities
+	}
+	return nil
+}
+
+func (x *Requirements) GetPlatform() map[string]string {
+	if x != nil {
+		return x.Platform
+	}
+	return nil
+}
+
 // UpdateRule allows a jump from any version in [from, to) to the release.
 type UpdateRule struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1349,7 +1473,7 @@ type UpdateRule struct {
 
 func (x *UpdateRule) Reset() {
 	*x = UpdateRule{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1361,7 +1485,7 @@ func (x *UpdateRule) String() string {
 func (*UpdateRule) ProtoMessage() {}
 
 func (x *UpdateRule) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1374,7 +1498,7 @@ func (x *UpdateRule) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateRule.ProtoReflect.Descriptor instead.
 func (*UpdateRule) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{18}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *UpdateRule) GetFrom() string {
@@ -1401,7 +1525,7 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\x0einline_catalog\x18\x02 \x01(\tH\x00R\rinlineCatalog\x124\n" +
 	"\acluster\x18\x03 \x01(\v2\x1a.modsolver.v1.ClusterStateR\acluster\x12/\n" +
 	"\arequest\x18\x04 \x01(\v2\x15.modsolver.v1.RequestR\arequestB\t\n" +
-	"\acatalog\"\xc1\x02\n" +
+	"\acatalog\"\xc4\x03\n" +
 	"\fClusterState\x12\x1c\n" +
 	"\tdeckhouse\x18\x01 \x01(\tR\tdeckhouse\x12\x1e\n" +
 	"\n" +
@@ -1410,10 +1534,14 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\aedition\x18\x03 \x01(\tR\aedition\x12\x16\n" +
 	"\x06bundle\x18\x04 \x01(\tR\x06bundle\x12'\n" +
 	"\x0frelease_channel\x18\x05 \x01(\tR\x0ereleaseChannel\x12A\n" +
-	"\amodules\x18\x06 \x03(\v2'.modsolver.v1.ClusterState.ModulesEntryR\amodules\x1aU\n" +
+	"\amodules\x18\x06 \x03(\v2'.modsolver.v1.ClusterState.ModulesEntryR\amodules\x12D\n" +
+	"\bplatform\x18\a \x03(\v2(.modsolver.v1.ClusterState.PlatformEntryR\bplatform\x1aU\n" +
 	"\fModulesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12/\n" +
-	"\x05value\x18\x02 \x01(\v2\x19.modsolver.v1.ModuleStateR\x05value:\x028\x01\"l\n" +
+	"\x05value\x18\x02 \x01(\v2\x19.modsolver.v1.ModuleStateR\x05value:\x028\x01\x1a;\n" +
+	"\rPlatformEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"l\n" +
 	"\vModuleState\x12\x1d\n" +
 	"\aenabled\x18\x01 \x01(\bH\x00R\aenabled\x88\x01\x01\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x18\n" +
@@ -1434,12 +1562,18 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"autoEnable\x1a6\n" +
 	"\bPinEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"H\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xcf\x01\n" +
 	"\bPlatform\x12\x1c\n" +
 	"\tdeckhouse\x18\x01 \x01(\tR\tdeckhouse\x12\x1e\n" +
 	"\n" +
 	"kubernetes\x18\x02 \x01(\tR\n" +
-	"kubernetes\"\xd4\x01\n" +
+	"kubernetes\x12F\n" +
+	"\n" +
+	"components\x18\x03 \x03(\v2&.modsolver.v1.Platform.ComponentsEntryR\n" +
+	"components\x1a=\n" +
+	"\x0fComponentsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xd4\x01\n" +
 	"\rWhatIfRequest\x12#\n" +
 	"\fcatalog_name\x18\x01 \x01(\tH\x00R\vcatalogName\x12'\n" +
 	"\x0einline_catalog\x18\x02 \x01(\tH\x00R\rinlineCatalog\x124\n" +
@@ -1481,7 +1615,7 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\fcatalog_name\x18\x01 \x01(\tR\vcatalogName\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\"A\n" +
 	"\x11GetModuleResponse\x12,\n" +
-	"\x06module\x18\x01 \x01(\v2\x14.modsolver.v1.ModuleR\x06module\"\xe8\x02\n" +
+	"\x06module\x18\x01 \x01(\v2\x14.modsolver.v1.ModuleR\x06module\"\x91\x03\n" +
 	"\x06Module\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x19\n" +
 	"\bbuilt_in\x18\x02 \x01(\bR\abuiltIn\x12\x16\n" +
@@ -1489,21 +1623,34 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\x0fexclusive_group\x18\x04 \x01(\tR\x0eexclusiveGroup\x12>\n" +
 	"\bchannels\x18\x05 \x03(\v2\".modsolver.v1.Module.ChannelsEntryR\bchannels\x121\n" +
 	"\breleases\x18\x06 \x03(\v2\x15.modsolver.v1.ReleaseR\breleases\x12>\n" +
-	"\frequirements\x18\a \x01(\v2\x1a.modsolver.v1.RequirementsR\frequirements\x1a;\n" +
+	"\frequirements\x18\a \x01(\v2\x1a.modsolver.v1.RequirementsR\frequirements\x12'\n" +
+	"\x0fdefault_channel\x18\b \x01(\tR\x0edefaultChannel\x1a;\n" +
 	"\rChannelsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa0\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xed\x01\n" +
 	"\aRelease\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12>\n" +
 	"\frequirements\x18\x02 \x01(\v2\x1a.modsolver.v1.RequirementsR\frequirements\x12;\n" +
-	"\fupdate_rules\x18\x03 \x03(\v2\x18.modsolver.v1.UpdateRuleR\vupdateRules\"\xcb\x01\n" +
+	"\fupdate_rules\x18\x03 \x03(\v2\x18.modsolver.v1.UpdateRuleR\vupdateRules\x12\x1a\n" +
+	"\bprovides\x18\x04 \x03(\tR\bprovides\x12/\n" +
+	"\x05edges\x18\x05 \x01(\v2\x19.modsolver.v1.UpdateEdgesR\x05edges\"^\n" +
+	"\vUpdateEdges\x12\x1a\n" +
+	"\breplaces\x18\x01 \x01(\tR\breplaces\x12\x14\n" +
+	"\x05skips\x18\x02 \x03(\tR\x05skips\x12\x1d\n" +
+	"\n" +
+	"skip_range\x18\x03 \x01(\tR\tskipRange\"\xf2\x02\n" +
 	"\fRequirements\x12\x1c\n" +
 	"\tdeckhouse\x18\x01 \x01(\tR\tdeckhouse\x12\x1e\n" +
 	"\n" +
 	"kubernetes\x18\x02 \x01(\tR\n" +
 	"kubernetes\x12A\n" +
-	"\amodules\x18\x03 \x03(\v2'.modsolver.v1.Requirements.ModulesEntryR\amodules\x1a:\n" +
+	"\amodules\x18\x03 \x03(\v2'.modsolver.v1.Requirements.ModulesEntryR\amodules\x12\"\n" +
+	"\fcapabilities\x18\x04 \x03(\tR\fcapabilities\x12D\n" +
+	"\bplatform\x18\x05 \x03(\v2(.modsolver.v1.Requirements.PlatformEntryR\bplatform\x1a:\n" +
 	"\fModulesEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a;\n" +
+	"\rPlatformEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"0\n" +
 	"\n" +
@@ -1529,7 +1676,7 @@ func file_modsolver_v1_resolver_proto_rawDescGZIP() []byte {
 	return file_modsolver_v1_resolver_proto_rawDescData
 }
 
-var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_modsolver_v1_resolver_proto_goTypes = []any{
 	(*ResolveRequest)(nil),       // 0: modsolver.v1.ResolveRequest
 	(*ClusterState)(nil),         // 1: modsolver.v1.ClusterState
@@ -1548,56 +1695,64 @@ var file_modsolver_v1_resolver_proto_goTypes = []any{
 	(*GetModuleResponse)(nil),    // 14: modsolver.v1.GetModuleResponse
 	(*Module)(nil),               // 15: modsolver.v1.Module
 	(*Release)(nil),              // 16: modsolver.v1.Release
-	(*Requirements)(nil),         // 17: modsolver.v1.Requirements
-	(*UpdateRule)(nil),           // 18: modsolver.v1.UpdateRule
-	nil,                          // 19: modsolver.v1.ClusterState.ModulesEntry
-	nil,                          // 20: modsolver.v1.Request.PinEntry
-	nil,                          // 21: modsolver.v1.Module.ChannelsEntry
-	nil,                          // 22: modsolver.v1.Requirements.ModulesEntry
-	(*ResolveResponse)(nil),      // 23: modsolver.v1.ResolveResponse
-	(Status)(0),                  // 24: modsolver.v1.Status
-	(*Explanation)(nil),          // 25: modsolver.v1.Explanation
-	(*Stats)(nil),                // 26: modsolver.v1.Stats
+	(*UpdateEdges)(nil),          // 17: modsolver.v1.UpdateEdges
+	(*Requirements)(nil),         // 18: modsolver.v1.Requirements
+	(*UpdateRule)(nil),           // 19: modsolver.v1.UpdateRule
+	nil,                          // 20: modsolver.v1.ClusterState.ModulesEntry
+	nil,                          // 21: modsolver.v1.ClusterState.PlatformEntry
+	nil,                          // 22: modsolver.v1.Request.PinEntry
+	nil,                          // 23: modsolver.v1.Platform.ComponentsEntry
+	nil,                          // 24: modsolver.v1.Module.ChannelsEntry
+	nil,                          // 25: modsolver.v1.Requirements.ModulesEntry
+	nil,                          // 26: modsolver.v1.Requirements.PlatformEntry
+	(*ResolveResponse)(nil),      // 27: modsolver.v1.ResolveResponse
+	(Status)(0),                  // 28: modsolver.v1.Status
+	(*Explanation)(nil),          // 29: modsolver.v1.Explanation
+	(*Stats)(nil),                // 30: modsolver.v1.Stats
 }
 var file_modsolver_v1_resolver_proto_depIdxs = []int32{
 	1,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
 	3,  // 1: modsolver.v1.ResolveRequest.request:type_name -> modsolver.v1.Request
-	19, // 2: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
-	20, // 3: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
-	4,  // 4: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
-	1,  // 5: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
-	6,  // 6: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
-	3,  // 7: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
-	23, // 8: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
-	1,  // 9: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
-	3,  // 10: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
-	24, // 11: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
-	25, // 12: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
-	26, // 13: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
-	12, // 14: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
-	15, // 15: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
-	21, // 16: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
-	16, // 17: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
-	17, // 18: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
-	17, // 19: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
-	18, // 20: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
-	22, // 21: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
-	2,  // 22: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
-	0,  // 23: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
-	5,  // 24: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
-	8,  // 25: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
-	10, // 26: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
-	13, // 27: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
-	23, // 28: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
-	7,  // 29: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
-	9,  // 30: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
-	11, // 31: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
-	14, // 32: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
-	28, // [28:33] is the sub-list for method output_type
-	23, // [23:28] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	20, // 2: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
+	21, // 3: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
+	22, // 4: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
+	4,  // 5: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
+	23, // 6: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
+	1,  // 7: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
+	6,  // 8: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
+	3,  // 9: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
+	27, // 10: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
+	1,  // 11: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
+	3,  // 12: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
+	28, // 13: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
+	29, // 14: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
+	30, // 15: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
+	12, // 16: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
+	15, // 17: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
+	24, // 18: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
+	16, // 19: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
+	18, // 20: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
+	18, // 21: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
+	19, // 22: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
+	17, // 23: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
+	25, // 24: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
+	26, // 25: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
+	2,  // 26: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
+	0,  // 27: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
+	5,  // 28: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
+	8,  // 29: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
+	10, // 30: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
+	13, // 31: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
+	27, // 32: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
+	7,  // 33: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
+	9,  // 34: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
+	11, // 35: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
+	14, // 36: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
+	32, // [32:37] is the sub-list for method output_type
+	27, // [27:32] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolver_proto_init() }
@@ -1625,7 +1780,7 @@ func file_modsolver_v1_resolver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modsolver_v1_resolver_proto_rawDesc), len(file_modsolver_v1_resolver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   23,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -102,9 +102,13 @@ func checkKeys(file string, node *yaml.Node, t reflect.Type) error {
 
 func checkStruct(file string, node *yaml.Node, t reflect.Type) error {
 	fields := yamlFields(t)
+	inline, hasInline := inlineMap(t)
 	for i := 0; i+1 < len(node.Content); i += 2 {
 		key := node.Content[i]
 		field, ok := fields[key.Value]
+		if !ok && hasInline {
+			field, ok = reflect.StructField{Type: inline.Type.Elem()}, true
+		}
 		if !ok {
 			return &ParseError{File: file, Line: key.Line, Err: fmt.Errorf("%w %q (known keys: %s)", ErrUnknownKey, key.Value, knownKeys(t))}
 		}
@@ -120,8 +124,8 @@ func yamlFields(t reflect.Type) map[string]reflect.StructField {
 	fields := make(map[string]reflect.StructField, t.NumField())
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name == "-" || !f.IsExported() {
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" || opts == "inline" || !f.IsExported() {
 			continue
 		}
 		if name == "" {
@@ -130,6 +134,18 @@ func yamlFields(t reflect.Type) map[string]reflect.StructField {
 		fields[name] = f
 	}
 	return fields
+}
+
+// inlineMap returns the field of struct type t that collects the keys no
+// other field names (`yaml:",inline"` on a map), if there is one.
+func inlineMap(t reflect.Type) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if _, opts, _ := strings.Cut(f.Tag.Get("yaml"), ","); opts == "inline" && f.Type.Kind() == reflect.Map {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
 }
 
 // knownKeys lists the keys of struct type t in declaration order, for

@@ -31,8 +31,14 @@ func (p *problem) closure(explain bool) []*view {
 	for i := 0; i < len(queue); i++ {
 		v := queue[i]
 		for _, r := range v.candidates(explain) {
-			for _, d := range v.rels[r].Requirements.Modules {
+			req := v.rels[r].Requirements
+			for _, d := range req.Modules {
 				push(d.Module)
+			}
+			for _, c := range req.Capabilities {
+				for _, name := range p.cat.Providers(c) {
+					push(name)
+				}
 			}
 		}
 	}

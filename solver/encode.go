@@ -70,9 +70,23 @@ func (e *encoder) encode() {
 		if e.explain {
 			e.encodeStatics(mv)
 		}
-		e.encodeRequirements(mv)
+		e.encodeNeeds(mv)
 	}
+	e.encodeAcross()
+}
+
+// encodeNeeds adds what mv's candidates need of other modules: module
+// requirements (R2, R3) and capabilities (R19).
+func (e *encoder) encodeNeeds(mv *modVars) {
+	e.encodeRequirements(mv)
+	e.encodeCapabilities(mv)
+}
+
+// encodeAcross adds the rules that span modules: exclusive groups (R13)
+// and capability uniqueness (R20).
+func (e *encoder) encodeAcross() {
 	e.encodeGroups()
+	e.encodeUniqueness()
 }
 
 func (e *encoder) addModule(v *view) {

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/modsolver/modsolver/model"
@@ -70,7 +71,9 @@ func (p *problem) addStaticFacts(v *view) {
 	}), nil)
 	p.addPlatformFacts(v, model.FactDeckhouseRequirement, func(r model.Requirements) *model.Constraint { return r.Deckhouse }, model.Core(p.deckhouse))
 	p.addPlatformFacts(v, model.FactKubernetesRequirement, func(r model.Requirements) *model.Constraint { return r.Kubernetes }, p.kubernetes)
+	p.addComponentFacts(v)
 	p.addMissingModuleFacts(v)
+	p.addMissingCapabilityFacts(v)
 	p.addVersionFacts(v)
 }
 
@@ -108,6 +111,54 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, get func(model.
 		rels := byText[t]
 		cons := get(v.rels[rels[0]].Requirements)
 		p.forbid(v, kind, rels, func(f *fact) { f.cons = cons })
+	}
+}
+
+// addComponentFacts adds R22: one fact per platform component and
+// failing constraint text. A component the cluster does not run fails
+// every requirement on it (D33).
+func (p *problem) addComponentFacts(v *view) {
+	type key struct{ component, text string }
+	byKey := map[key][]int{}
+	var keys []key
+	for i, r := range v.rels {
+		for name, c := range r.Requirements.Platform {
+			if ver := p.components[name]; ver != nil && p.allows(c, ver) {
+				continue
+			}
+			k := key{name, c.Text}
+			if _, seen := byKey[k]; !seen {
+				keys = append(keys, k)
+			}
+			byKey[k] = append(byKey[k], i)
+		}
+	}
+	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(a.component, b.component), cmp.Compare(a.text, b.text)) })
+	for _, k := range keys {
+		rels := byKey[k]
+		cons := v.rels[rels[0]].Requirements.Platform[k.component]
+		p.forbid(v, model.FactPlatformRequirement, rels, func(f *fact) { f.dep, f.cons = k.component, cons })
+	}
+}
+
+// addMissingCapabilityFacts forbids releases that require a capability no
+// module in the catalog provides (R19).
+func (p *problem) addMissingCapabilityFacts(v *view) {
+	byCap := map[string][]int{}
+	var caps []string
+	for i, r := range v.rels {
+		for _, c := range r.Requirements.Capabilities {
+			if len(p.cat.Providers(c)) > 0 {
+				continue
+			}
+			if _, seen := byCap[c]; !seen {
+				caps = append(caps, c)
+			}
+			byCap[c] = append(byCap[c], i)
+		}
+	}
+	for _, c := range caps {
+		p.forbid(v, model.FactMissingCapability, byCap[c], func(f *fact) { f.dep = c })
 	}
 }
 

@@ -100,6 +100,7 @@ func planEdges(nodes map[string]*outcome, order []*outcome) map[string][]string 
 			disabled[g] = append(disabled[g], o)
 		}
 	}
+	caps := capabilityIndex(order)
 	for _, o := range order {
 		name := o.v.name
 		switch {
@@ -107,6 +108,16 @@ func planEdges(nodes map[string]*outcome, order []*outcome) map[string][]string 
 			for _, d := range o.v.rels[o.sel].Requirements.Modules {
 				if dep, ok := nodes[d.Module]; ok && (dep.sel >= 0 || d.Constraint.Optional) {
 					link(d.Module, name) // a dependency first, or a disable before the enable
+				}
+			}
+			for _, c := range o.v.rels[o.sel].Requirements.Capabilities {
+				for _, p := range caps.on[c] {
+					link(p.v.name, name) // the provider first (R19)
+				}
+			}
+			for _, c := range o.v.rels[o.sel].Provides {
+				for _, p := range caps.off[c] {
+					link(p.v.name, name) // the old provider goes before (R20)
 				}
 			}
 			if g := o.v.m.ExclusiveGroup; g != "" {
@@ -120,9 +131,38 @@ func planEdges(nodes map[string]*outcome, order []*outcome) map[string][]string 
 					link(name, d.Module) // the dependent goes first
 				}
 			}
+			for _, c := range o.v.rels[o.v.deployed].Requirements.Capabilities {
+				for _, p := range caps.off[c] {
+					link(name, p.v.name)
+				}
+			}
 		}
 	}
 	return after
+}
+
+// capProviders lists, by capability, the steps whose release provides it
+// after the answer (on) and the disabled steps whose deployed release
+// provided it (off).
+type capProviders struct {
+	on, off map[string][]*outcome
+}
+
+func capabilityIndex(order []*outcome) capProviders {
+	idx := capProviders{on: map[string][]*outcome{}, off: map[string][]*outcome{}}
+	for _, o := range order {
+		switch {
+		case o.sel >= 0:
+			for _, c := range o.v.rels[o.sel].Provides {
+				idx.on[c] = append(idx.on[c], o)
+			}
+		case o.v.deployed >= 0:
+			for _, c := range o.v.rels[o.v.deployed].Provides {
+				idx.off[c] = append(idx.off[c], o)
+			}
+		}
+	}
+	return idx
 }
 
 func planStep(o *outcome) model.PlanStep {

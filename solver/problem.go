@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/modsolver/modsolver/model"
@@ -32,6 +33,9 @@ type problem struct {
 
 	deckhouse  model.Version // effective DKP version (R12)
 	kubernetes model.Version // effective Kubernetes version (R12)
+	// components are the effective versions of other platform components
+	// (R22): the cluster's, overridden by the request's candidates.
+	components map[string]model.Version
 	sequential bool
 
 	views map[string]*view
@@ -76,6 +80,11 @@ func newProblem(cat *model.Catalog, cluster *model.ClusterState, req *model.Requ
 	}
 	if req.Platform.Kubernetes != nil {
 		p.kubernetes = req.Platform.Kubernetes
+	}
+	p.components = cluster.Platform
+	if len(req.Platform.Components) > 0 {
+		p.components = maps.Clone(cluster.Platform)
+		maps.Copy(p.components, req.Platform.Components)
 	}
 	p.sequential = req.EffectiveStrategy() == model.StrategySequential
 	return p
@@ -139,10 +148,17 @@ func (p *problem) setHead(v *view) {
 	}
 	v.channel = p.cluster.ChannelOf(v.name)
 	if v.channel != "" && len(v.m.Channels) > 0 {
-		v.headVersion = channelVersion(v.m.Channels, v.channel)
-		v.noChannel = v.headVersion == nil
-	} else {
+		v.headVersion = v.m.ChannelVersion(v.channel)
+	}
+	if v.headVersion == nil && v.m.DefaultChannel != "" && p.cluster.Modules[v.name].Channel == "" {
+		// The cluster-wide channel is not one the module has (D32).
+		v.channel, v.headVersion = v.m.DefaultChannel, v.m.Channels[v.m.DefaultChannel]
+	}
+	switch {
+	case v.channel == "" || len(v.m.Channels) == 0:
 		v.channel = ""
+	case v.headVersion == nil:
+		v.noChannel = true
 	}
 	if v.headVersion == nil {
 		v.headVersion = newestFinal(v.rels)
@@ -155,18 +171,6 @@ func (p *problem) setHead(v *view) {
 	if v.noChannel {
 		v.head = -1
 	}
-}
-
-// channelVersion returns the version of channel, or of the nearest more
-// stable channel listed (D10), or nil.
-func channelVersion(channels map[string]model.Version, channel string) model.Version {
-	start := slices.Index(model.Channels, channel)
-	for _, ch := range model.Channels[max(start, 0):] {
-		if v, ok := channels[ch]; ok {
-			return v
-		}
-	}
-	return nil
 }
 
 // newestFinal is the newest release that is not a prerelease, or the

@@ -24,6 +24,12 @@ func (p *problem) message(f *fact) string {
 		return p.platformMessage(f, "kubernetes", p.kubernetes, p.req.Platform.Kubernetes != nil)
 	case model.FactExclusiveGroup:
 		return fmt.Sprintf("at most one module of exclusive group %s may be enabled: %s", f.group, strings.Join(viewNames(f.members), ", "))
+	case model.FactPlatformRequirement:
+		return p.componentMessage(f)
+	case model.FactCapabilityRequirement:
+		return p.capabilityMessage(f)
+	case model.FactCapabilityConflict:
+		return fmt.Sprintf("capability %s may be provided by one enabled module only, but %s provide it", f.group, strings.Join(viewNames(f.members), " and "))
 	}
 	return p.moduleMessage(f)
 }
@@ -63,6 +69,8 @@ func (p *problem) moduleMessage(f *fact) string {
 		return fmt.Sprintf("%s %s is not available in edition %s", v.name, rels, p.cluster.Edition)
 	case model.FactMissingModule:
 		return fmt.Sprintf("%s %s requires %s, which is not in the catalog: dependency '%s' not found", v.name, rels, f.dep, f.dep)
+	case model.FactMissingCapability:
+		return fmt.Sprintf("%s %s requires capability %s, which no module in the catalog provides", v.name, rels, f.dep)
 	case model.FactPrerelease:
 		return fmt.Sprintf("%s %s is a prerelease; a prerelease is taken only when it is deployed, pinned or named by the module's channel", v.name, rels)
 	case model.FactPreference:
@@ -89,6 +97,14 @@ func channelMessage(v *view, rels string) string {
 func (p *problem) stepMessage(v *view, rels string) string {
 	st := newStepper(v.rels, v.head)
 	next := releasesText(v, st.targets(v.deployed))
+	if st.graph {
+		if next == "" {
+			return fmt.Sprintf("%s updates along its update graph (replaces, skips, skipRange), and no edge leads from %s to a newer release; %s cannot be reached without strategy: direct",
+				v.name, v.deployedVersion(), rels)
+		}
+		return fmt.Sprintf("%s updates along its update graph (replaces, skips, skipRange): from %s it can reach %s, by the path %s; no edge leads to %s",
+			v.name, v.deployedVersion(), next, pathText(v, st.path(v.deployed, v.head)), rels)
+	}
 	if next == "" {
 		return fmt.Sprintf("%s updates one step at a time from %s (sequential update rule), and no release is one step away; %s must wait for a from-to rule or strategy: direct",
 			v.name, v.deployedVersion(), rels)
@@ -157,6 +173,28 @@ func (p *problem) platformMessage(f *fact, what string, ver model.Version, candi
 	return fmt.Sprintf("%s %s requires %s %s: %s", f.v.name, releasesText(f.v, f.rels), what, f.cons.Text, dkp)
 }
 
+// componentMessage renders R22 facts in DKP's words, naming the component
+// the way R4 names kubernetes.
+func (p *problem) componentMessage(f *fact) string {
+	head := fmt.Sprintf("%s %s requires %s %s", f.v.name, releasesText(f.v, f.rels), f.dep, f.cons.Text)
+	ver := p.components[f.dep]
+	switch {
+	case ver == nil:
+		return fmt.Sprintf("%s: requirements are not satisfied: the cluster does not run %s (cluster.platform.%s is not set)", head, f.dep, f.dep)
+	case p.req.Platform.Components[f.dep] != nil:
+		return fmt.Sprintf("%s: requirements of %s are not satisfied: %s %s version is not suitable: %s", head, f.v.name, ver, f.dep, f.cons.Why(ver))
+	}
+	return fmt.Sprintf("%s: requirements are not satisfied: current %s version is not suitable: %s", head, f.dep, f.cons.Why(ver))
+}
+
+// capabilityMessage renders R19 facts: who could provide the capability,
+// and why none does now.
+func (p *problem) capabilityMessage(f *fact) string {
+	providers := p.cat.Providers(f.dep)
+	return fmt.Sprintf("%s %s requires capability %s, which an enabled module must provide (provided by %s)",
+		f.v.name, releasesText(f.v, f.rels), f.dep, strings.Join(providers, ", "))
+}
+
 // toModel turns a fact into its structured form.
 func (p *problem) toModel(f *fact) model.Fact {
 	mf := model.Fact{Kind: f.kind, Message: p.message(f)}
@@ -169,6 +207,10 @@ func (p *problem) toModel(f *fact) model.Fact {
 		mf.Constraint = f.cons.Text
 	case f.kind == model.FactExclusiveGroup:
 		mf.Constraint = "exclusiveGroup: " + f.group
+	case f.kind == model.FactCapabilityConflict:
+		mf.Constraint = "provides: " + f.group
+	case f.kind == model.FactCapabilityRequirement || f.kind == model.FactMissingCapability:
+		mf.Constraint = "capability: " + f.dep
 	case f.kind == model.FactChannelHead && !f.v.noChannel:
 		mf.Constraint = "<= " + model.VersionString(f.v.headVersion)
 	}
@@ -194,9 +236,9 @@ func chainOrder(facts []*fact) []*fact {
 		switch k {
 		case model.FactRequestEnable, model.FactRequestDisable, model.FactRequestPin:
 			return 0
-		case model.FactModuleRequirement, model.FactMissingModule:
+		case model.FactModuleRequirement, model.FactMissingModule, model.FactCapabilityRequirement, model.FactMissingCapability:
 			return 1
-		case model.FactDeckhouseRequirement, model.FactKubernetesRequirement, model.FactEdition, model.FactPrerelease:
+		case model.FactDeckhouseRequirement, model.FactKubernetesRequirement, model.FactPlatformRequirement, model.FactEdition, model.FactPrerelease:
 			return 2
 		case model.FactPreference:
 			return 4

@@ -112,14 +112,14 @@ func (se *sharedEncoding) assume(p *problem, scope map[string]bool) []z.Lit {
 		if sels, ok := se.fixed[mv.v.name]; ok {
 			assume = append(assume, sels...)
 		} else if !se.requiresBuiltIn(mv) {
-			se.fixed[mv.v.name] = se.flush(p, func() { e.encodeRequirements(mv) })
+			se.fixed[mv.v.name] = se.flush(p, func() { e.encodeNeeds(mv) })
 			assume = append(assume, se.fixed[mv.v.name]...)
 		} else {
-			e.encodeRequirements(mv)
+			e.encodeNeeds(mv)
 		}
 	}
 	if se.groups == nil || se.groupsFor != len(e.mods) {
-		se.groups, se.groupsFor = se.flush(p, e.encodeGroups), len(e.mods)
+		se.groups, se.groupsFor = se.flush(p, e.encodeAcross), len(e.mods)
 	}
 	assume = append(assume, se.groups...)
 	return append(assume, se.flush(p, func() {})...)

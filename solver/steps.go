@@ -6,27 +6,69 @@ import (
 	"github.com/modsolver/modsolver/model"
 )
 
-// stepper computes the DKP sequential update rule (R11) over one module's
-// releases: which releases one update may reach from a version, and the
-// path of such steps up to the head (decisions D13, D14).
+// stepper computes the update rule over one module's releases: which
+// releases one update may reach from a version, and the path of steps up
+// to the head. It is the DKP sequential rule (R11, decisions D13, D14), or,
+// for a module whose releases declare update edges, the update graph
+// (R21), which one update may follow over several edges.
 type stepper struct {
 	rels []*model.Release
+	head int
 	// eligible marks the releases a step may land on: not above the head,
 	// and not prereleases unless it is the head itself (D1, D13).
 	eligible []bool
+	graph    bool
 }
 
 func newStepper(rels []*model.Release, head int) stepper {
-	s := stepper{rels: rels, eligible: make([]bool, len(rels))}
+	s := stepper{rels: rels, head: head, eligible: make([]bool, len(rels))}
 	for i, r := range rels {
 		s.eligible[i] = i == head || (i < head && !model.IsPrerelease(r.Version))
+		s.graph = s.graph || r.Edges != nil
 	}
 	return s
 }
 
-// targets returns the release indices one step from index from may reach,
-// ascending, excluding from itself.
+// targets returns the release indices one update from index from may
+// reach, ascending, excluding from itself.
 func (s stepper) targets(from int) []int {
+	if s.graph {
+		var out []int
+		for i, prev := range s.walk(from) {
+			if i > from && prev >= 0 && s.eligible[i] {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	return s.sequentialTargets(from)
+}
+
+// walk searches the update graph breadth first from index from, over
+// releases not above the head, and returns for each release the one it
+// is reached from (from itself for the start), or -1 when unreachable.
+// Edges to newer releases are tried first, so that among shortest paths
+// the one with the longest jumps wins.
+func (s stepper) walk(from int) []int {
+	prev := make([]int, len(s.rels))
+	for i := range prev {
+		prev[i] = -1
+	}
+	prev[from] = from
+	for queue := []int{from}; len(queue) > 0; queue = queue[1:] {
+		cur := queue[0]
+		for next := min(s.head, len(s.rels)-1); next >= 0; next-- {
+			if prev[next] < 0 && s.rels[next].Edges.From(s.rels[cur].Version) {
+				prev[next] = cur
+				queue = append(queue, next)
+			}
+		}
+	}
+	return prev
+}
+
+// sequentialTargets is targets under the sequential rule (R11).
+func (s stepper) sequentialTargets(from int) []int {
 	v0 := s.rels[from].Version
 	var out []int
 	add := func(i int) {
@@ -101,8 +143,13 @@ func (s stepper) lowestMinorOfMajor(major uint64) (model.MajorMinor, bool) {
 }
 
 // path follows the largest step each time from index from up to head and
-// returns the indices visited, without from (D14).
+// returns the indices visited, without from (D14). On an update graph it
+// is the shortest chain of edges to the newest release an update may
+// reach (R21).
 func (s stepper) path(from, head int) []int {
+	if s.graph {
+		return s.graphPath(from)
+	}
 	var out []int
 	for cur := from; cur < head; {
 		ts := s.targets(cur)
@@ -113,6 +160,23 @@ func (s stepper) path(from, head int) []int {
 		out = append(out, next)
 		cur = next
 	}
+	return out
+}
+
+// graphPath is path on an update graph.
+func (s stepper) graphPath(from int) []int {
+	prev := s.walk(from)
+	end := -1
+	for i := len(prev) - 1; i > from && end < 0; i-- {
+		if prev[i] >= 0 && s.eligible[i] {
+			end = i
+		}
+	}
+	var out []int
+	for cur := end; cur >= 0 && cur != from; cur = prev[cur] {
+		out = append(out, cur)
+	}
+	slices.Reverse(out)
 	return out
 }
 

@@ -3,6 +3,7 @@ package solver
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -140,8 +141,46 @@ func (s *session) changesFor(f *fact) [][]change {
 		return [][]change{editionChanges(f.v, s.p.cluster.Edition)}
 	case model.FactPrerelease:
 		return [][]change{prereleasePins(f.v, f.rels)}
+	case model.FactPlatformRequirement:
+		return [][]change{s.componentUpgrades(f.dep, f.cons)}
+	case model.FactCapabilityRequirement:
+		return [][]change{providerChanges(s.p.cat.Providers(f.dep), enableChange)}
+	case model.FactCapabilityConflict:
+		return [][]change{providerChanges(viewNames(f.members), disableChange)}
 	}
 	return nil
+}
+
+// componentUpgrades lists upgrades of a platform component the cluster
+// runs to the versions a constraint names, lowest first (R22).
+func (s *session) componentUpgrades(name string, c *model.Constraint) []change {
+	current := s.p.components[name]
+	if current == nil {
+		return nil
+	}
+	var out []change
+	for _, v := range boundsAbove(c, current) {
+		out = append(out, change{
+			sug: model.Suggestion{Kind: model.SuggestUpgradePlatform, Version: v.String(), Message: fmt.Sprintf("upgrade %s to at least %s", name, v)},
+			apply: func(_ *model.ClusterState, r *model.Request) {
+				r.Platform.Components = maps.Clone(r.Platform.Components)
+				if r.Platform.Components == nil {
+					r.Platform.Components = map[string]model.Version{}
+				}
+				r.Platform.Components[name] = v
+			},
+		})
+	}
+	return out
+}
+
+// providerChanges makes one change per module name, in name order.
+func providerChanges(names []string, make1 func(string) change) []change {
+	out := make([]change, 0, len(names))
+	for _, n := range names {
+		out = append(out, make1(n))
+	}
+	return out
 }
 
 // upgrades lists platform upgrades to the versions a constraint names,

@@ -64,17 +64,29 @@ func (c *checker) checkChannel(m *model.Module, v model.Version) {
 // that of the nearest more stable channel listed. bounded is false when no
 // channel is set or m has no channel data; a bounded nil head means no
 // release is on the channel.
+//
+// A module with channels of its own (D32) follows the named channel when it
+// lists it, and its default channel when the cluster-wide channel names
+// none it lists.
 func (c *checker) head(m *model.Module) (head model.Version, bounded bool) {
-	i := slices.Index(model.Channels, c.cluster.ChannelOf(m.Name))
-	if i < 0 || len(m.Channels) == 0 {
+	if len(m.Channels) == 0 {
 		return nil, false
 	}
-	for _, ch := range model.Channels[i:] {
-		if v, ok := m.Channels[ch]; ok {
-			return v, true
+	ch := c.cluster.ChannelOf(m.Name)
+	if v, ok := m.Channels[ch]; ok {
+		return v, true
+	}
+	if i := slices.Index(model.Channels, ch); i >= 0 {
+		for _, more := range model.Channels[i:] {
+			if v, ok := m.Channels[more]; ok {
+				return v, true
+			}
 		}
 	}
-	return nil, true
+	if v, ok := m.Channels[m.DefaultChannel]; ok && c.cluster.Modules[m.Name].Channel == "" {
+		return v, true
+	}
+	return nil, ch != ""
 }
 
 // deployedOrPinned reports whether v is m's deployed or pinned version.

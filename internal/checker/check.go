@@ -137,6 +137,7 @@ func (c *checker) checkResolved() {
 	c.checkIntents()
 	c.checkVersions()
 	c.checkGroups()
+	c.checkExtended()
 	c.checkPlan()
 }
 

@@ -15,5 +15,7 @@
 //   - channel.go: stability, channel heads and prereleases (R9, R10, D1).
 //   - steps.go: the sequential update steps (R11, D13).
 //   - plan.go: exclusive groups (R13) and the plan order (R18).
+//   - extended.go: capabilities (R19, R20), update graphs (R21) and other
+//     platform components (R22).
 //   - explanation.go: the shape of an unsatisfiable answer (R16).
 package checker

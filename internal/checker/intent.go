@@ -87,6 +87,9 @@ func (c *checker) requiredByOthers(name string) bool {
 				return true
 			}
 		}
+		if other != name && c.providesTo(name, other) {
+			return true // it provides a capability the other requires (R19)
+		}
 	}
 	return false
 }

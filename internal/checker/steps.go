@@ -16,6 +16,10 @@ func (c *checker) checkSteps(m *model.Module, v model.Version) {
 		c.pinned(m.Name) != nil || model.CompareVersions(v, v0) <= 0 {
 		return
 	}
+	if hasGraph(m) {
+		c.checkGraphStep(m, v0, v)
+		return
+	}
 	rels := c.stepReleases(m)
 	targets := stepTargets(v0, rels)
 	if slices.ContainsFunc(targets, func(t model.Version) bool { return model.SameVersion(t, v) }) {
@@ -25,6 +29,16 @@ func (c *checker) checkSteps(m *model.Module, v model.Version) {
 		return
 	}
 	c.add("R11", m.Name, "update from %s to %s is not a sequential step (allowed: %s, or a from-to jump)", v0, v, versionList(targets))
+}
+
+// checkGraphStep checks R21: on an update graph, the version reached is
+// one the edges lead to from v0, over releases not above the head.
+func (c *checker) checkGraphStep(m *model.Module, v0, v model.Version) {
+	head, _ := c.head(m)
+	reach := graphReachable(m, v0, head)
+	if !slices.ContainsFunc(reach, func(t model.Version) bool { return model.SameVersion(t, v) }) {
+		c.add("R21", m.Name, "update from %s to %s follows no path of update edges (reachable: %s)", v0, v, versionList(reach))
+	}
 }
 
 // stepReleases lists the versions update steps may reach: m's releases

@@ -1,0 +1,131 @@
+package checker
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// checkExtended checks the rules beyond DKP's own: capabilities (R19),
+// their uniqueness (R20) and platform components (R22).
+func (c *checker) checkExtended() {
+	providers := c.providersAfter()
+	for _, name := range c.enabledNames() {
+		m := c.cat.Module(name)
+		reqs := requirementsOf(m, c.selectedRelease(m))
+		for _, capability := range reqs.Capabilities {
+			if len(providers[capability]) == 0 {
+				c.add("R19", name, "requires capability %s, which no enabled module provides", capability)
+			}
+		}
+		c.checkComponents(name, reqs)
+	}
+	for _, capability := range slices.Sorted(maps.Keys(providers)) {
+		if names := providers[capability]; len(names) > 1 {
+			c.add("R20", names[0], "capability %s is provided by %d enabled modules: %s", capability, len(names), strings.Join(names, ", "))
+		}
+	}
+}
+
+// providersAfter maps each capability to the enabled modules whose
+// selected release provides it, in name order.
+func (c *checker) providersAfter() map[string][]string {
+	out := map[string][]string{}
+	for _, name := range c.enabledNames() {
+		if rel := c.selectedRelease(c.cat.Module(name)); rel != nil {
+			for _, capability := range rel.Provides {
+				out[capability] = append(out[capability], name)
+			}
+		}
+	}
+	return out
+}
+
+// checkComponents checks R22 with D33: a requirement on a component the
+// cluster does not run is not met.
+func (c *checker) checkComponents(name string, reqs model.Requirements) {
+	for _, component := range slices.Sorted(maps.Keys(reqs.Platform)) {
+		want := reqs.Platform[component]
+		v := c.req.Platform.Components[component]
+		if v == nil {
+			v = c.cluster.Platform[component]
+		}
+		switch {
+		case v == nil:
+			c.add("R22", name, "requires %s %s: the cluster does not run %s", component, want.Text, component)
+		case !want.Allows(v):
+			c.add("R22", name, "requires %s %s: it is at %s", component, want.Text, v)
+		}
+	}
+}
+
+// providesTo reports whether a selected release of provider provides a
+// capability that the selected release of name requires.
+func (c *checker) providesTo(provider, name string) bool {
+	m, p := c.cat.Module(name), c.cat.Module(provider)
+	rel := c.selectedRelease(p)
+	if rel == nil {
+		return false
+	}
+	for _, capability := range requirementsOf(m, c.selectedRelease(m)).Capabilities {
+		if slices.Contains(rel.Provides, capability) {
+			return true
+		}
+	}
+	return false
+}
+
+// graphReachable lists the releases of m that an update from v0 reaches
+// over its update edges (R21): through releases not above bound (nil: no
+// bound), newer than v0, ascending.
+func graphReachable(m *model.Module, v0, bound model.Version) []model.Version {
+	seen := map[string]bool{v0.String(): true}
+	frontier := []model.Version{v0}
+	var out []model.Version
+	for len(frontier) > 0 {
+		cur := frontier[0]
+		frontier = frontier[1:]
+		for _, r := range m.Releases {
+			if seen[r.Version.String()] || (bound != nil && r.Version.GreaterThan(bound)) || !edgeFrom(r, cur) {
+				continue
+			}
+			seen[r.Version.String()] = true
+			frontier = append(frontier, r.Version)
+			if r.Version.GreaterThan(v0) {
+				out = append(out, r.Version)
+			}
+		}
+	}
+	slices.SortFunc(out, model.CompareVersions)
+	return out
+}
+
+// edgeFrom reads r's replaces, skips and skipRange: one update step may
+// come to r from v.
+func edgeFrom(r *model.Release, v model.Version) bool {
+	e := r.Edges
+	if e == nil {
+		return false
+	}
+	if e.Replaces != nil && e.Replaces.Equal(v) {
+		return true
+	}
+	for _, s := range e.Skips {
+		if s.Equal(v) {
+			return true
+		}
+	}
+	return e.SkipRange != nil && e.SkipRange.Allows(v)
+}
+
+// hasGraph reports whether some release of m declares update edges.
+func hasGraph(m *model.Module) bool {
+	for _, r := range m.Releases {
+		if r.Edges != nil {
+			return true
+		}
+	}
+	return false
+}

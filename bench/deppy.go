@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync/atomic"
 
@@ -91,6 +92,9 @@ func Deppy(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 	if err := errors.Join(cluster.Validate(cat), req.Validate(cat, cluster)); err != nil {
 		return nil, err
 	}
+	if err := Translatable(cat); err != nil {
+		return nil, err
+	}
 	var cfg deppyConfig
 	for _, o := range opts {
 		o(&cfg)
@@ -115,6 +119,34 @@ func Deppy(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 	}
 	ans.Result, ans.Multiple = t.result(sel)
 	return ans, nil
+}
+
+// ErrNotTranslated marks a catalog that uses rules the deppy translation
+// does not carry over: capabilities (R19, R20), update graphs (R21),
+// other platform components (R22) and channels of a module's own (D32).
+// The generated benchmark catalogs and the DKP and Helm catalogs use none
+// of them.
+var ErrNotTranslated = errors.New("not translated for deppy")
+
+// Translatable reports, as an error wrapping ErrNotTranslated, the first
+// rule of cat that the deppy translation does not carry over.
+func Translatable(cat *model.Catalog) error {
+	for _, m := range cat.Modules() {
+		if m.DefaultChannel != "" || slices.ContainsFunc(slices.Collect(maps.Keys(m.Channels)), func(ch string) bool { return !model.IsChannel(ch) }) {
+			return fmt.Errorf("%w: module %s has channels of its own (D32)", ErrNotTranslated, m.Name)
+		}
+		for _, r := range m.Releases {
+			switch {
+			case len(r.Provides) > 0 || len(r.Requirements.Capabilities) > 0:
+				return fmt.Errorf("%w: module %s uses capabilities (R19, R20)", ErrNotTranslated, m.Name)
+			case r.Edges != nil:
+				return fmt.Errorf("%w: module %s has an update graph (R21)", ErrNotTranslated, m.Name)
+			case len(r.Requirements.Platform) > 0:
+				return fmt.Errorf("%w: module %s requires other platform components (R22)", ErrNotTranslated, m.Name)
+			}
+		}
+	}
+	return nil
 }
 
 // translation turns one request into deppy variables.

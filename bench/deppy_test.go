@@ -258,6 +258,9 @@ func TestDeppyOnScenarios(t *testing.T) {
 			if err != nil || sc.Expect.Error {
 				t.Skip("bad input by design")
 			}
+			if err := Translatable(sc.Catalog); err != nil {
+				t.Skip(err)
+			}
 			res, err := solver.Solve(context.Background(), sc.Catalog, sc.Cluster, sc.Request)
 			if err != nil {
 				_, perr := Deppy(context.Background(), sc.Catalog, sc.Cluster, sc.Request)

@@ -1,14 +1,20 @@
 // Package catalog reads modsolver's inputs into model types: catalogs
-// (modsolver's single-file YAML or JSON format, or a directory in DKP's
-// module-source layout), cluster states, requests and scenario files.
+// (modsolver's single-file YAML or JSON format, a directory in DKP's
+// module-source layout, or an OLM or Helm catalog), cluster states,
+// requests and scenario files.
 //
 // A tour of the files:
 //
-//   - load.go: Load and Parse, the entry points for catalogs.
+//   - load.go: Load, LoadFormat and Parse, the entry points for catalogs,
+//     and Detect, which tells a catalog file's format from its content.
 //   - strict.go: strict YAML decoding; an unknown key is a *ParseError
 //     with file and line.
 //   - file.go: the single-file catalog format and its conversion to model.
 //   - dkp.go: the DKP module-source directory, read with DKP's tolerance.
+//   - olm.go, olm_fbc.go: OLM catalogs, a bundle-metadata dump and a
+//     file-based catalog (D34).
+//   - helm.go: a Helm repository index.yaml, read with tolerance (D35, D36).
+//   - stats.go: the stats `modsolver catalog stats` prints.
 //   - report.go: what a load read, skipped and warned about.
 //   - state.go: cluster state and request files.
 //   - scenario.go: scenario files, the acceptance tests of DESIGN.md §7.

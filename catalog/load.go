@@ -1,28 +1,62 @@
 package catalog
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/modsolver/modsolver/model"
 )
 
-// Load reads a catalog from path: a single YAML or JSON file in
-// modsolver's format, or a directory in DKP's module-source layout. The
-// report says what was read and what was skipped.
+// Formats lists the catalog formats Load reads, by the names the command
+// line uses.
+var Formats = []Format{FormatFile, FormatDKP, FormatOLMBundles, FormatOLMFBC, FormatHelmIndex}
+
+// ParseFormatName reads a format name; "" and "auto" mean "detect it".
+func ParseFormatName(name string) (Format, error) {
+	if name == "" || name == "auto" {
+		return "", nil
+	}
+	if f := Format(name); slices.Contains(Formats, f) {
+		return f, nil
+	}
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = string(f)
+	}
+	return "", fmt.Errorf("%w: unknown catalog format %q (want auto, %s)", model.ErrInvalidValue, name, strings.Join(names, ", "))
+}
+
+// Load reads a catalog from path, detecting its format: a single YAML or
+// JSON file in modsolver's format, a directory in DKP's module-source
+// layout, an OLM bundle dump or file-based catalog, or a Helm repository
+// index. The report says what was read and what was skipped.
 func Load(path string) (*model.Catalog, *Report, error) {
+	return LoadFormat(path, "")
+}
+
+// LoadFormat reads a catalog from path in format, or detects the format
+// when it is "".
+func LoadFormat(path string, format Format) (*model.Catalog, *Report, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: catalog: %w", model.ErrInvalidInput, err)
 	}
 	if info.IsDir() {
+		if format != "" && format != FormatDKP {
+			return nil, nil, fmt.Errorf("%w: catalog %s: a directory is read as %s, not %s", model.ErrInvalidInput, path, FormatDKP, format)
+		}
 		return LoadDir(path)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: catalog: %w", model.ErrInvalidInput, err)
 	}
-	return Parse(path, data)
+	return ParseFormat(path, data, format)
 }
 
 // Parse reads a catalog in the single-file format from data; name is used
@@ -33,4 +67,73 @@ func Parse(name string, data []byte) (*model.Catalog, *Report, error) {
 		return nil, nil, err
 	}
 	return parseFile(name, node)
+}
+
+// ParseFormat reads a catalog file's data in format, or detects the format
+// when it is "".
+func ParseFormat(name string, data []byte, format Format) (*model.Catalog, *Report, error) {
+	if format == "" {
+		var err error
+		if format, err = Detect(name, data); err != nil {
+			return nil, nil, err
+		}
+	}
+	switch format {
+	case FormatFile:
+		return Parse(name, data)
+	case FormatOLMBundles:
+		return parseOLMBundles(name, data)
+	case FormatOLMFBC:
+		return parseOLMFBC(name, data)
+	case FormatHelmIndex:
+		return parseHelmIndex(name, data)
+	}
+	return nil, nil, fmt.Errorf("%w: catalog %s: format %q is not a file format", model.ErrInvalidInput, name, format)
+}
+
+var (
+	helmEntries  = regexp.MustCompile(`(?m)^entries:`)
+	fileModules  = regexp.MustCompile(`(?m)^modules:`)
+	errAmbiguous = "cannot tell the catalog format; name it with --catalog-format"
+)
+
+// Detect tells a catalog file's format from its content: a JSON stream
+// whose first object has a "schema" is an OLM file-based catalog; a JSON
+// object with "packages" and "bundles" is an OLM bundle dump; YAML with a
+// top-level "entries" is a Helm index; "modules" is modsolver's own format.
+// Anything else, or a file that looks like two formats, is an error that
+// asks for the format by name.
+func Detect(name string, data []byte) (Format, error) {
+	trimmed := bytes.TrimSpace(data)
+	if bytes.HasPrefix(trimmed, []byte("{")) {
+		return detectJSON(name, trimmed)
+	}
+	helm, own := helmEntries.Match(data), fileModules.Match(data)
+	switch {
+	case helm && !own:
+		return FormatHelmIndex, nil
+	case own && !helm:
+		return FormatFile, nil
+	}
+	return "", &ParseError{File: name, Err: fmt.Errorf("%w: %s", model.ErrInvalidInput, errAmbiguous)}
+}
+
+func detectJSON(name string, data []byte) (Format, error) {
+	var first map[string]json.RawMessage
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&first); err != nil {
+		return "", &ParseError{File: name, Err: fmt.Errorf("%w: syntax error: %v", model.ErrInvalidInput, err)}
+	}
+	_, schema := first["schema"]
+	_, packages := first["packages"]
+	_, bundles := first["bundles"]
+	_, modules := first["modules"]
+	switch {
+	case schema && !modules:
+		return FormatOLMFBC, nil
+	case packages && bundles && !modules:
+		return FormatOLMBundles, nil
+	case modules && !schema && !packages:
+		return FormatFile, nil
+	}
+	return "", &ParseError{File: name, Err: fmt.Errorf("%w: %s", model.ErrInvalidInput, errAmbiguous)}
 }

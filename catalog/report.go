@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/modsolver/modsolver/model"
@@ -12,7 +14,7 @@ type Format string
 
 const (
 	// FormatFile is modsolver's single-file YAML or JSON catalog.
-	FormatFile Format = "file"
+	FormatFile Format = "modsolver"
 	// FormatDKP is a directory in DKP's module-source layout.
 	FormatDKP Format = "dkp"
 	// FormatOLMBundles is a JSON dump of OLM bundle metadata: packages with
@@ -98,6 +100,9 @@ func (r *Report) Summary() string {
 		for _, w := range r.Warnings {
 			fmt.Fprintf(&b, "\n  %s", w)
 		}
+	}
+	for _, what := range slices.Sorted(maps.Keys(r.Counts)) {
+		fmt.Fprintf(&b, "\n%s: %d", what, r.Counts[what])
 	}
 	return b.String()
 }

@@ -206,6 +206,9 @@ type Fact struct {
 	Version    string
 	Constraint string
 	Message    string
+	// Requires is what a requirement fact names: the required module,
+	// capability or platform component; empty for other facts.
+	Requires string
 }
 
 // SuggestionKind names the change a suggestion proposes.

@@ -152,6 +152,7 @@ func explanationToProto(e *model.Explanation) *modsolverv1.Explanation {
 				Version:    f.Version,
 				Constraint: f.Constraint,
 				Message:    f.Message,
+				Requires:   f.Requires,
 			})
 		}
 	}

@@ -82,8 +82,8 @@ func demoCatalogs(t *testing.T) *server.Catalogs {
 	hard, _ := hardProblem()
 	cats, err := server.NewCatalogs(
 		server.Catalog{Name: "demo", Source: "embedded", Format: "embedded", Catalog: demo},
-		server.Catalog{Name: "tiny", Source: "tiny.yaml", Format: "file", Notes: []string{"a note"}, Catalog: tiny},
-		server.Catalog{Name: "hard", Source: "generated", Format: "file", Catalog: hard},
+		server.Catalog{Name: "tiny", Source: "tiny.yaml", Format: "modsolver", Notes: []string{"a note"}, Catalog: tiny},
+		server.Catalog{Name: "hard", Source: "generated", Format: "modsolver", Catalog: hard},
 	)
 	require.NoError(t, err)
 	return cats

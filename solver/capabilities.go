@@ -143,4 +143,3 @@ func (e *encoder) provides(d *modVars, ps []int) z.Lit {
 	}
 	return y
 }
-

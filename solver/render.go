@@ -197,7 +197,7 @@ func (p *problem) capabilityMessage(f *fact) string {
 
 // toModel turns a fact into its structured form.
 func (p *problem) toModel(f *fact) model.Fact {
-	mf := model.Fact{Kind: f.kind, Message: p.message(f)}
+	mf := model.Fact{Kind: f.kind, Message: p.message(f), Requires: f.dep}
 	if f.v != nil {
 		mf.Module = f.v.name
 		mf.Version = releasesText(f.v, f.rels)

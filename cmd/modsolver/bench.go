@@ -235,7 +235,7 @@ func (p *benchPlan) run(ctx context.Context, errOut io.Writer) ([]*bench.Outcome
 		}
 	}
 	if p.dkp {
-		cat, err := loadCatalog(p.catalog, errOut)
+		cat, err := loadCatalog(p.catalog, "auto", errOut)
 		if err != nil {
 			return nil, err
 		}

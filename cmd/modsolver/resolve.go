@@ -21,8 +21,10 @@ const resolveUsage = `Usage:
   modsolver resolve                  (the embedded demo catalog, cluster and request)
 
 Resolves one request. The catalog is a single YAML or JSON file in
-modsolver's format, or a directory in DKP's module-source layout; without
---catalog, the embedded demo catalog is used. A scenario file holds all
+modsolver's format, a directory in DKP's module-source layout, an OLM
+bundle dump or file-based catalog, or a Helm repository index; its format
+is detected unless --catalog-format names it. Without --catalog, the
+embedded demo catalog is used. A scenario file holds all
 three inputs (and the expectations of a test, which resolve ignores).
 
 Prints the answer: the modules with their actions, the ordered plan, or,
@@ -36,6 +38,7 @@ Flags:
 
 type resolveFlags struct {
 	catalog, cluster, request, scenario string
+	catalogFormat                       string
 	output                              string
 	timeout                             time.Duration
 	noTiming                            bool
@@ -47,6 +50,7 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.SetOutput(errOut)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), resolveUsage); fs.PrintDefaults() }
 	fs.StringVar(&f.catalog, "catalog", "", "catalog `path`: a file or a DKP module-source directory (default: the embedded demo catalog)")
+	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
 	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file` (YAML or JSON)")
 	fs.StringVar(&f.request, "request", "", "request `file` (YAML or JSON)")
 	fs.StringVar(&f.scenario, "scenario", "", "scenario `file` holding catalog, cluster and request")
@@ -134,11 +138,11 @@ func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
 	if f.cluster == "" || f.request == "" {
 		return nil, fmt.Errorf("%w: resolve needs --cluster and --request (or --scenario)", errUsage)
 	}
-	return loadInputs(f.catalog, f.cluster, f.request, errOut)
+	return loadInputs(f.catalog, f.catalogFormat, f.cluster, f.request, errOut)
 }
 
-func loadInputs(catPath, clusterPath, reqPath string, errOut io.Writer) (*inputs, error) {
-	cat, err := loadCatalog(catPath, errOut)
+func loadInputs(catPath, catFormat, clusterPath, reqPath string, errOut io.Writer) (*inputs, error) {
+	cat, err := loadCatalog(catPath, catFormat, errOut)
 	if err != nil {
 		return nil, err
 	}
@@ -153,12 +157,17 @@ func loadInputs(catPath, clusterPath, reqPath string, errOut io.Writer) (*inputs
 	return &inputs{cat, cluster, req}, nil
 }
 
-// loadCatalog reads a catalog path, or the demo catalog for "".
-func loadCatalog(path string, errOut io.Writer) (*model.Catalog, error) {
+// loadCatalog reads a catalog path in format (a name; "auto" or "" to
+// detect it), or the demo catalog for path "".
+func loadCatalog(path, format string, errOut io.Writer) (*model.Catalog, error) {
 	if path == "" {
 		return catalog.Demo()
 	}
-	cat, rep, err := catalog.Load(path)
+	f, err := catalog.ParseFormatName(format)
+	if err != nil {
+		return nil, fmt.Errorf("--catalog-format: %w", err)
+	}
+	cat, rep, err := catalog.LoadFormat(path, f)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,9 @@ Serves the gRPC service modsolver.v1.Resolver, with the standard health
 service (grpc.health.v1) and server reflection, so that grpcurl works.
 
 Catalogs: each --catalog is a single YAML or JSON file in modsolver's
-format, or a directory in DKP's module-source layout. NAME=PATH serves it
+format, a directory in DKP's module-source layout, an OLM bundle dump or
+file-based catalog, or a Helm repository index, its format detected from
+its content (see 'modsolver catalog --help'). NAME=PATH serves it
 under NAME; a bare PATH is named after its base name without extension
 (/data/dkp serves as "dkp", catalogs/prod.yaml as "prod"). The first
 catalog is the default, used when a request names none. Without --catalog,

@@ -166,7 +166,7 @@ func TestServeReloadsOnSIGHUP(t *testing.T) {
 		for _, c := range list.GetCatalogs() {
 			if c.GetName() == "prod" {
 				assert.True(t, c.GetDefault(), "the first --catalog is the default")
-				assert.Equal(t, "file", c.GetFormat())
+				assert.Equal(t, "modsolver", c.GetFormat())
 				return c.GetModules()
 			}
 		}
@@ -275,7 +275,7 @@ func TestServeMatchesResolveJSON(t *testing.T) {
 			cli := runCLI(t, "resolve", "--scenario", file, "-o", "json", "--no-timing")
 			require.Contains(t, []int{exitResolved, exitUnsatisfiable}, cli.code, cli.errOut)
 
-			client := bufconnClient(t, server.Catalog{Name: "scenario", Source: file, Format: "file", Catalog: sc.Catalog})
+			client := bufconnClient(t, server.Catalog{Name: "scenario", Source: file, Format: "modsolver", Catalog: sc.Catalog})
 			resp, err := client.Resolve(t.Context(), &modsolverv1.ResolveRequest{
 				Catalog: &modsolverv1.ResolveRequest_CatalogName{CatalogName: "scenario"},
 				Cluster: server.ClusterProto(sc.Cluster),

@@ -49,6 +49,7 @@ Flags:
 
 type whatifFlags struct {
 	catalog, cluster, request, scenarios string
+	catalogFormat                        string
 	deckhouse, kubernetes                string
 	output                               string
 	workers                              int
@@ -61,6 +62,7 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs := flag.NewFlagSet("whatif", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), whatifUsage); fs.PrintDefaults() }
 	fs.StringVar(&f.catalog, "catalog", "", "catalog `path`: a file or a DKP module-source directory (default: the embedded demo catalog)")
+	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
 	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file` (default: the demo cluster state)")
 	fs.StringVar(&f.request, "request", "", "base request `file` for the matrix (default: updateAll: true)")
 	fs.StringVar(&f.scenarios, "scenarios", "", "`file` of named requests, instead of the matrix")
@@ -120,7 +122,7 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	}
 	b := &batch{}
 	var err error
-	if b.cat, err = loadCatalog(f.catalog, errOut); err != nil {
+	if b.cat, err = loadCatalog(f.catalog, f.catalogFormat, errOut); err != nil {
 		return nil, err
 	}
 	if b.cluster, err = f.loadCluster(); err != nil {
@@ -204,7 +206,7 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 		opts = append(opts, solver.WithWorkers(f.workers))
 	}
 	answers := make([]solver.Answer, len(reqs))
-	progress := newProgress(errOut, len(reqs))
+	progress := newProgress(errOut, "whatif", "scenarios", len(reqs))
 	err := solver.WhatIf(ctx, b.cat, b.cluster, reqs, func(i int, a solver.Answer) error {
 		if a.Result != nil && f.noTiming {
 			a.Result.Stats.SolveMicros = 0
@@ -356,29 +358,30 @@ func dashIfEmpty(s string) string {
 	return s
 }
 
-// progress prints "whatif: n/total scenarios" to w at most once a second,
+// progress prints "what: n/total units" to w at most once a second,
 // starting after the first second.
 type progress struct {
 	w            io.Writer
+	what, units  string
 	total        int
 	start, shown time.Time
 	printed      bool
 }
 
-func newProgress(w io.Writer, total int) *progress {
+func newProgress(w io.Writer, what, units string, total int) *progress {
 	now := time.Now()
-	return &progress{w: w, total: total, start: now, shown: now}
+	return &progress{w: w, what: what, units: units, total: total, start: now, shown: now}
 }
 
 func (p *progress) done(n int) {
 	if now := time.Now(); now.Sub(p.shown) >= time.Second {
 		p.shown, p.printed = now, true
-		fmt.Fprintf(p.w, "whatif: %d/%d scenarios, %s\n", n, p.total, now.Sub(p.start).Round(time.Millisecond))
+		fmt.Fprintf(p.w, "%s: %d/%d %s, %s\n", p.what, n, p.total, p.units, now.Sub(p.start).Round(time.Millisecond))
 	}
 }
 
 func (p *progress) finish() {
 	if p.printed {
-		fmt.Fprintf(p.w, "whatif: %d scenarios in %s\n", p.total, time.Since(p.start).Round(time.Millisecond))
+		fmt.Fprintf(p.w, "%s: %d %s in %s\n", p.what, p.total, p.units, time.Since(p.start).Round(time.Millisecond))
 	}
 }

@@ -11,6 +11,53 @@ import (
 func TestCheckRules(t *testing.T) {
 	runCases(t, []checkCase{
 		{
+			name: "R19 required capability that no enabled module provides",
+			modules: []*model.Module{
+				fixture.Module("topology", fixture.Releases(fixture.Release("1.0.0", fixture.NeedsCapability("rabbitmq.com/v1/Cluster")))),
+				fixture.Module("rabbitmq", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("2.0.0", fixture.Provides("rabbitmq.com/v1/Cluster")))),
+			},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"rabbitmq": fixture.Enabled("1.0.0")}),
+			req:     model.Request{Enable: []string{"topology"}},
+			res:     resolved(keep("rabbitmq", "1.0.0"), install("topology", "1.0.0")),
+			want:    []string{"R19"},
+		},
+		{
+			name: "R20 two enabled modules provide one capability",
+			modules: []*model.Module{
+				fixture.Module("prometheus-operator", fixture.Releases(fixture.Release("1.0.0", fixture.Provides("monitoring.coreos.com/v1/ServiceMonitor")))),
+				fixture.Module("agent", fixture.Releases(fixture.Release("1.0.0", fixture.Provides("monitoring.coreos.com/v1/ServiceMonitor")))),
+			},
+			cluster: fixture.Cluster(map[string]model.ModuleState{"prometheus-operator": fixture.Enabled("1.0.0")}),
+			req:     model.Request{Enable: []string{"agent"}},
+			res:     resolved(install("agent", "1.0.0"), keep("prometheus-operator", "1.0.0")),
+			want:    []string{"R20"},
+		},
+		{
+			name: "R21 update that follows no edge of the update graph",
+			modules: demoModule(fixture.Releases(fixture.Release("1.0.0"), fixture.Release("1.1.0", fixture.Replaces("1.0.0")),
+				fixture.Release("1.2.0", fixture.Replaces("1.0.5")), fixture.Release("1.0.5"))),
+			cluster: fixture.Cluster(map[string]model.ModuleState{"demo": fixture.Enabled("1.0.0")}),
+			req:     model.Request{Update: []string{"demo"}},
+			res:     resolved(update("demo", "1.0.0", "1.2.0")),
+			want:    []string{"R21"},
+		},
+		{
+			name:    "R22 platform component outside the requirement",
+			modules: demoModule(fixture.Releases(fixture.Release("1.0.0", fixture.NeedsComponent("openshift", "< 4.21")))),
+			cluster: fixture.Cluster(nil, fixture.Component("openshift", "4.21.0")),
+			req:     model.Request{Enable: []string{"demo"}},
+			res:     resolved(install("demo", "1.0.0")),
+			want:    []string{"R22"},
+		},
+		{
+			name:    "R22 platform component the cluster does not declare (D33)",
+			modules: demoModule(fixture.Releases(fixture.Release("1.0.0", fixture.NeedsComponent("openshift", ">= 4.12")))),
+			cluster: fixture.Cluster(nil),
+			req:     model.Request{Enable: []string{"demo"}},
+			res:     resolved(install("demo", "1.0.0")),
+			want:    []string{"R22"},
+		},
+		{
 			name:    "R1 version that is no release",
 			modules: promModules(), cluster: fixture.Cluster(nil),
 			req:  model.Request{Enable: []string{"test"}},

@@ -648,12 +648,15 @@ func (x *Explanation) GetSuggestions() []*Suggestion {
 
 // Fact is one input fact of an explanation.
 type Fact struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Kind          FactKind               `protobuf:"varint,1,opt,name=kind,proto3,enum=modsolver.v1.FactKind" json:"kind,omitempty"`
-	Module        string                 `protobuf:"bytes,2,opt,name=module,proto3" json:"module,omitempty"`
-	Version       string                 `protobuf:"bytes,3,opt,name=version,proto3" json:"version,omitempty"`
-	Constraint    string                 `protobuf:"bytes,4,opt,name=constraint,proto3" json:"constraint,omitempty"`
-	Message       string                 `protobuf:"bytes,5,opt,name=message,proto3" json:"message,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Kind       FactKind               `protobuf:"varint,1,opt,name=kind,proto3,enum=modsolver.v1.FactKind" json:"kind,omitempty"`
+	Module     string                 `protobuf:"bytes,2,opt,name=module,proto3" json:"module,omitempty"`
+	Version    string                 `protobuf:"bytes,3,opt,name=version,proto3" json:"version,omitempty"`
+	Constraint string                 `protobuf:"bytes,4,opt,name=constraint,proto3" json:"constraint,omitempty"`
+	Message    string                 `protobuf:"bytes,5,opt,name=message,proto3" json:"message,omitempty"`
+	// What a requirement names: the required module, capability or
+	// platform component; empty for other facts.
+	Requires      string `protobuf:"bytes,6,opt,name=requires,proto3" json:"requires,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -719,6 +722,13 @@ func (x *Fact) GetConstraint() string {
 func (x *Fact) GetMessage() string {
 	if x != nil {
 		return x.Message
+	}
+	return ""
+}
+
+func (x *Fact) GetRequires() string {
+	if x != nil {
+		return x.Requires
 	}
 	return ""
 }
@@ -893,7 +903,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vExplanation\x12\x18\n" +
 	"\asummary\x18\x01 \x01(\tR\asummary\x12(\n" +
 	"\x05facts\x18\x02 \x03(\v2\x12.modsolver.v1.FactR\x05facts\x12:\n" +
-	"\vsuggestions\x18\x03 \x03(\v2\x18.modsolver.v1.SuggestionR\vsuggestions\"\x9e\x01\n" +
+	"\vsuggestions\x18\x03 \x03(\v2\x18.modsolver.v1.SuggestionR\vsuggestions\"\xba\x01\n" +
 	"\x04Fact\x12*\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x16.modsolver.v1.FactKindR\x04kind\x12\x16\n" +
 	"\x06module\x18\x02 \x01(\tR\x06module\x12\x18\n" +
@@ -901,7 +911,8 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\n" +
 	"constraint\x18\x04 \x01(\tR\n" +
 	"constraint\x12\x18\n" +
-	"\amessage\x18\x05 \x01(\tR\amessage\"\x8a\x01\n" +
+	"\amessage\x18\x05 \x01(\tR\amessage\x12\x1a\n" +
+	"\brequires\x18\x06 \x01(\tR\brequires\"\x8a\x01\n" +
 	"\n" +
 	"Suggestion\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x120\n" +

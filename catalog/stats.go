@@ -1,0 +1,183 @@
+package catalog
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// Stats describe a loaded catalog: its size, its edges and the forms its
+// constraints take, with what the load skipped. `modsolver catalog stats`
+// prints them.
+type Stats struct {
+	Source   string `json:"source"`
+	Format   Format `json:"format"`
+	Modules  int    `json:"modules"`
+	BuiltIn  int    `json:"builtIn"`
+	Releases int    `json:"releases"`
+	// Prereleases are releases with a prerelease part (D1).
+	Prereleases int `json:"prereleases"`
+	// Channels counts channel entries over all modules (R10, D32).
+	Channels int `json:"channels"`
+
+	RequiredDependencies int `json:"requiredDependencies"`
+	OptionalDependencies int `json:"optionalDependencies"`
+	// DependenciesOutside are requirements on modules the catalog lacks.
+	DependenciesOutside int `json:"dependenciesOutside"`
+
+	RequiredCapabilities int `json:"requiredCapabilities"`
+	ProvidedCapabilities int `json:"providedCapabilities"`
+	// SharedCapabilities are capabilities more than one module provides.
+	SharedCapabilities int `json:"sharedCapabilities"`
+
+	Replaces   int `json:"replaces"`
+	Skips      int `json:"skips"`
+	SkipRanges int `json:"skipRanges"`
+	// ModulesWithGraph are modules that update along their edges (R21).
+	ModulesWithGraph int `json:"modulesWithGraph"`
+	// FromToRules are DKP's update.versions rules (R11).
+	FromToRules int `json:"fromToRules"`
+
+	// PlatformRequirements count releases with a requirement on each
+	// platform component: deckhouse, kubernetes and others (R4, R22).
+	PlatformRequirements map[string]int `json:"platformRequirements"`
+	// DependencyForms count module requirements by the form of their
+	// constraint (ConstraintForm).
+	DependencyForms map[string]int `json:"dependencyForms"`
+
+	Skipped int `json:"skipped"`
+	// SkippedBy counts skipped items by the reason's first clause.
+	SkippedBy map[string]int `json:"skippedBy,omitempty"`
+	Warnings  int            `json:"warnings"`
+	// Counts are the importer's own tallies (Report.Counts).
+	Counts map[string]int `json:"counts,omitempty"`
+}
+
+// NewStats computes the stats of cat, as loaded with report rep.
+func NewStats(cat *model.Catalog, rep *Report) Stats {
+	s := Stats{
+		Source: rep.Source, Format: rep.Format,
+		PlatformRequirements: map[string]int{}, DependencyForms: map[string]int{},
+		Skipped: len(rep.Skipped), Warnings: len(rep.Warnings), Counts: rep.Counts,
+	}
+	for _, sk := range rep.Skipped {
+		if s.SkippedBy == nil {
+			s.SkippedBy = map[string]int{}
+		}
+		first, _, _ := strings.Cut(sk.Reason, ": ")
+		s.SkippedBy[first]++
+	}
+	provided := map[string]bool{}
+	for _, m := range cat.Modules() {
+		s.addModule(cat, m, provided)
+	}
+	s.ProvidedCapabilities = len(provided)
+	for c := range provided {
+		if len(cat.Providers(c)) > 1 {
+			s.SharedCapabilities++
+		}
+	}
+	return s
+}
+
+func (s *Stats) addModule(cat *model.Catalog, m *model.Module, provided map[string]bool) {
+	s.Modules++
+	s.Channels += len(m.Channels)
+	if m.Embedded {
+		s.BuiltIn++
+		s.addRequirements(cat, m.Requirements)
+	}
+	if m.HasUpdateGraph() {
+		s.ModulesWithGraph++
+	}
+	for _, r := range m.Releases {
+		s.Releases++
+		if model.IsPrerelease(r.Version) {
+			s.Prereleases++
+		}
+		s.FromToRules += len(r.UpdateRules)
+		s.addEdges(r.Edges)
+		for _, c := range r.Provides {
+			provided[c] = true
+		}
+		s.addRequirements(cat, r.Requirements)
+	}
+}
+
+func (s *Stats) addEdges(e *model.UpdateEdges) {
+	if e == nil {
+		return
+	}
+	if e.Replaces != nil {
+		s.Replaces++
+	}
+	s.Skips += len(e.Skips)
+	if e.SkipRange != nil {
+		s.SkipRanges++
+	}
+}
+
+func (s *Stats) addRequirements(cat *model.Catalog, req model.Requirements) {
+	if req.Deckhouse != nil {
+		s.PlatformRequirements[model.PlatformDeckhouse]++
+	}
+	if req.Kubernetes != nil {
+		s.PlatformRequirements[model.PlatformKubernetes]++
+	}
+	for name := range req.Platform {
+		s.PlatformRequirements[name]++
+	}
+	s.RequiredCapabilities += len(req.Capabilities)
+	for _, d := range req.Modules {
+		if d.Constraint.Optional {
+			s.OptionalDependencies++
+		} else {
+			s.RequiredDependencies++
+		}
+		if cat.Module(d.Module) == nil {
+			s.DependenciesOutside++
+		}
+		s.DependencyForms[ConstraintForm(d.Constraint.Text)]++
+	}
+}
+
+var (
+	wildcardRE = regexp.MustCompile(`(^|[.\s=<>~^])[xX*]($|[.\s,])`)
+	exactRE    = regexp.MustCompile(`^=?\s*v?[0-9]+(\.[0-9]+){0,2}(-[0-9A-Za-z.-]+)?$`)
+	compareRE  = regexp.MustCompile(`(>=|<=|!=|>|<|=)`)
+	anyRE      = regexp.MustCompile(`^(>=?\s*v?0(\.0){0,2}(-0)?|\*|[xX])$`)
+	excludeRE  = regexp.MustCompile(`(^|[\s,])!\s*v?[0-9]`)
+)
+
+// ConstraintForm names the form of a constraint's text: "any", "exact",
+// "comparison" (one bound), "range" (several bounds, comma or space AND),
+// "x-wildcard", "caret", "tilde", "hyphen", "or", "exclusion", or "other".
+// An optional constraint's form is that of its range; a bare "!optional"
+// is "any".
+func ConstraintForm(text string) string {
+	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), "!optional"))
+	switch {
+	case t == "" || anyRE.MatchString(t):
+		return "any"
+	case strings.Contains(t, "||"):
+		return "or"
+	case excludeRE.MatchString(t):
+		return "exclusion"
+	case strings.Contains(t, " - "):
+		return "hyphen"
+	case wildcardRE.MatchString(t):
+		return "x-wildcard"
+	case strings.HasPrefix(t, "^"):
+		return "caret"
+	case strings.HasPrefix(t, "~"):
+		return "tilde"
+	case exactRE.MatchString(t):
+		return "exact"
+	case len(compareRE.FindAllString(t, -1)) > 1:
+		return "range"
+	case len(compareRE.FindAllString(t, -1)) == 1:
+		return "comparison"
+	}
+	return "other"
+}

@@ -1,0 +1,424 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modsolver/modsolver/catalog"
+	"github.com/modsolver/modsolver/internal/report"
+	"github.com/modsolver/modsolver/model"
+	"github.com/modsolver/modsolver/solver"
+)
+
+const catalogUsage = `Usage:
+  modsolver catalog stats PATH [--catalog-format F] [-o table|json]
+  modsolver catalog check PATH --kubernetes V [--deckhouse V] [--platform NAME=V]… [-o table|json]
+
+stats   reads a catalog and prints its size: modules, releases, channels,
+        dependency, capability and update edges, the forms its constraints
+        take, and what the load skipped and why.
+check   asks, for every module, whether its head release (its channel's
+        version, or its newest final release) installs on a cluster of the
+        given platform, with autoEnable so that requirements come along. It
+        prints how many install, how many cannot, and the reasons that stop
+        them most often: a sweep a catalog's authors can run as a CI gate.
+
+PATH is a file or a DKP module-source directory. Its format is detected
+(modsolver, dkp, olm-bundles, olm-fbc, helm-index) unless --catalog-format
+names it.
+
+Exit codes: stats 0; check 0 when every module installs, 1 when some
+cannot, 2 bad input, 3 no answer (timeout or interrupt).
+`
+
+func runCatalog(ctx context.Context, args []string, out, errOut io.Writer) int {
+	if len(args) == 0 || slices.Contains([]string{"help", "-h", "--help", "-help"}, args[0]) {
+		fmt.Fprint(out, catalogUsage)
+		if len(args) == 0 {
+			return exitBadInput
+		}
+		return exitResolved
+	}
+	switch args[0] {
+	case "stats":
+		return runCatalogStats(args[1:], out, errOut)
+	case "check":
+		return runCatalogCheck(ctx, args[1:], out, errOut)
+	}
+	fmt.Fprintf(errOut, "modsolver catalog: unknown subcommand %q\n\n%s", args[0], catalogUsage)
+	return exitBadInput
+}
+
+// catalogFlags are the flags every catalog subcommand takes.
+type catalogFlags struct {
+	path, format, output string
+}
+
+func (f *catalogFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.format, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
+	fs.StringVar(&f.output, "o", "table", "output `format`: table or json")
+}
+
+func formatNames() string {
+	names := make([]string, len(catalog.Formats))
+	for i, f := range catalog.Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseWithPath parses flags around one positional PATH, which may come
+// before, between or after them.
+func parseWithPath(fs *flag.FlagSet, f *catalogFlags, args []string, out, errOut io.Writer) (int, bool) {
+	if i := positional(fs, args); i >= 0 {
+		f.path = args[i]
+		args = slices.Delete(slices.Clone(args), i, i+1)
+	}
+	if code, done := parseFlags(fs, args, out, errOut); done {
+		return code, true
+	}
+	if f.path == "" {
+		fmt.Fprintf(errOut, "modsolver %s: a catalog PATH is required\nRun 'modsolver %s --help' for usage.\n", fs.Name(), fs.Name())
+		return exitBadInput, true
+	}
+	if f.output != "table" && f.output != "json" {
+		fmt.Fprintf(errOut, "modsolver %s: -o must be table or json, not %q\n", fs.Name(), f.output)
+		return exitBadInput, true
+	}
+	return 0, false
+}
+
+// positional returns the index of the first argument that is neither a
+// flag nor a flag's value, or -1.
+func positional(fs *flag.FlagSet, args []string) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) {
+				return i + 1
+			}
+			return -1
+		case !strings.HasPrefix(a, "-") || a == "-":
+			return i
+		case strings.Contains(a, "="):
+		default:
+			if takesValue(fs, strings.TrimLeft(a, "-")) {
+				i++
+			}
+		}
+	}
+	return -1
+}
+
+// takesValue reports whether flag name is defined and not boolean.
+func takesValue(fs *flag.FlagSet, name string) bool {
+	fl := fs.Lookup(name)
+	if fl == nil {
+		return false
+	}
+	b, isBool := fl.Value.(interface{ IsBoolFlag() bool })
+	return !isBool || !b.IsBoolFlag()
+}
+
+// load reads the catalog of f.
+func (f *catalogFlags) load() (*model.Catalog, *catalog.Report, error) {
+	format, err := catalog.ParseFormatName(f.format)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--catalog-format: %w", err)
+	}
+	return catalog.LoadFormat(f.path, format)
+}
+
+func runCatalogStats(args []string, out, errOut io.Writer) int {
+	var f catalogFlags
+	fs := flag.NewFlagSet("catalog stats", flag.ContinueOnError)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), catalogUsage+"\nFlags:\n"); fs.PrintDefaults() }
+	f.register(fs)
+	if code, done := parseWithPath(fs, &f, args, out, errOut); done {
+		return code
+	}
+	cat, rep, err := f.load()
+	if err != nil {
+		return fail(errOut, err)
+	}
+	st := catalog.NewStats(cat, rep)
+	if f.output == "json" {
+		return printJSON(out, errOut, st)
+	}
+	if err := report.Columns(out, statsRows(st, rep)); err != nil {
+		return fail(errOut, err)
+	}
+	return exitResolved
+}
+
+func printJSON(out, errOut io.Writer, v any) int {
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fail(errOut, err)
+	}
+	return exitResolved
+}
+
+// statsRows lays the stats out as name and value rows.
+func statsRows(st catalog.Stats, rep *catalog.Report) [][]string {
+	n := strconv.Itoa
+	rows := [][]string{
+		{"catalog", st.Source + " (" + string(st.Format) + ")"},
+		{"modules", fmt.Sprintf("%d (%d built-in)", st.Modules, st.BuiltIn)},
+		{"releases", fmt.Sprintf("%d (%d prereleases)", st.Releases, st.Prereleases)},
+		{"channels", n(st.Channels)},
+		{"module dependencies", fmt.Sprintf("%d required, %d optional, %d on modules outside the catalog", st.RequiredDependencies, st.OptionalDependencies, st.DependenciesOutside)},
+		{"capabilities", fmt.Sprintf("%d required, %d provided, %d provided by more than one module", st.RequiredCapabilities, st.ProvidedCapabilities, st.SharedCapabilities)},
+		{"update edges", fmt.Sprintf("%d replaces, %d skips, %d skipRange; %d modules update along them; %d from-to rules", st.Replaces, st.Skips, st.SkipRanges, st.ModulesWithGraph, st.FromToRules)},
+	}
+	for _, name := range slices.Sorted(maps.Keys(st.PlatformRequirements)) {
+		rows = append(rows, []string{"requires " + name, n(st.PlatformRequirements[name]) + " releases"})
+	}
+	for _, form := range slices.Sorted(maps.Keys(st.DependencyForms)) {
+		rows = append(rows, []string{"dependency form " + form, n(st.DependencyForms[form])})
+	}
+	rows = append(rows, []string{"skipped", n(st.Skipped)})
+	for _, why := range slices.Sorted(maps.Keys(st.SkippedBy)) {
+		rows = append(rows, []string{"  " + why, n(st.SkippedBy[why])})
+	}
+	rows = append(rows, []string{"warnings", n(st.Warnings)})
+	for _, what := range slices.Sorted(maps.Keys(st.Counts)) {
+		rows = append(rows, []string{what, n(st.Counts[what])})
+	}
+	return rows
+}
+
+type checkFlags struct {
+	catalogFlags
+	deckhouse, kubernetes string
+	platform              componentFlag
+	top                   int
+	details               bool
+	workers               int
+	timeout               time.Duration
+}
+
+// componentFlag collects repeated --platform NAME=VERSION flags.
+type componentFlag map[string]string
+
+func (c componentFlag) String() string { return fmt.Sprint(map[string]string(c)) }
+
+func (c componentFlag) Set(s string) error {
+	name, v, ok := strings.Cut(s, "=")
+	if !ok || name == "" || v == "" {
+		return fmt.Errorf("want NAME=VERSION, such as openshift=4.20")
+	}
+	c[name] = v
+	return nil
+}
+
+func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) int {
+	f := checkFlags{platform: componentFlag{}}
+	fs := flag.NewFlagSet("catalog check", flag.ContinueOnError)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), catalogUsage+"\nFlags:\n"); fs.PrintDefaults() }
+	f.register(fs)
+	fs.StringVar(&f.kubernetes, "kubernetes", "", "the cluster's Kubernetes `version` (required)")
+	fs.StringVar(&f.deckhouse, "deckhouse", "", "the cluster's DKP `version`; required when the catalog has DKP requirements or built-in modules")
+	fs.Var(f.platform, "platform", "another platform component, `NAME=VERSION`, such as openshift=4.20 (repeatable)")
+	fs.IntVar(&f.top, "top", 10, "show the `n` most frequent reasons")
+	fs.BoolVar(&f.details, "details", false, "list every module that cannot be installed, with its reasons")
+	fs.IntVar(&f.workers, "workers", 0, "solver workers (default: one per core)")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up after this `duration`")
+	if code, done := parseWithPath(fs, &f.catalogFlags, args, out, errOut); done {
+		return code
+	}
+	cat, _, err := f.load()
+	if err != nil {
+		return fail(errOut, err)
+	}
+	cluster, err := f.cluster(cat)
+	if err != nil {
+		return fail(errOut, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	answers, err := sweep(ctx, cat, cluster, f.workers, errOut)
+	if err != nil {
+		return fail(errOut, err)
+	}
+	sum := solver.Summarize(answers)
+	if err := printCheck(out, f, sum, answers); err != nil {
+		return fail(errOut, err)
+	}
+	if sum.Unsatisfiable > 0 || sum.Errors > 0 {
+		return exitUnsatisfiable
+	}
+	return exitResolved
+}
+
+// cluster builds the empty cluster the sweep installs into.
+func (f *checkFlags) cluster(cat *model.Catalog) (*model.ClusterState, error) {
+	if f.kubernetes == "" {
+		return nil, fmt.Errorf("%w: --kubernetes is required", errUsage)
+	}
+	c := &model.ClusterState{Modules: map[string]model.ModuleState{}}
+	var err error
+	if c.Kubernetes, err = model.ParseVersion(f.kubernetes); err != nil {
+		return nil, fmt.Errorf("--kubernetes: %w", err)
+	}
+	switch {
+	case f.deckhouse != "":
+		if c.Deckhouse, err = model.ParseVersion(f.deckhouse); err != nil {
+			return nil, fmt.Errorf("--deckhouse: %w", err)
+		}
+	case usesDeckhouse(cat):
+		return nil, fmt.Errorf("%w: --deckhouse is required: the catalog has DKP requirements or built-in modules", errUsage)
+	default:
+		c.Deckhouse = model.MustParseVersion("0.0.0") // no release reads it
+	}
+	for name, text := range f.platform {
+		if c.Platform == nil {
+			c.Platform = map[string]model.Version{}
+		}
+		if c.Platform[name], err = model.ParseVersion(text); err != nil {
+			return nil, fmt.Errorf("--platform %s: %w", name, err)
+		}
+	}
+	return c, nil
+}
+
+// usesDeckhouse reports whether the DKP version matters to any release.
+func usesDeckhouse(cat *model.Catalog) bool {
+	for _, m := range cat.Modules() {
+		if m.Embedded || m.Requirements.Deckhouse != nil {
+			return true
+		}
+		for _, r := range m.Releases {
+			if r.Requirements.Deckhouse != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sweep runs solver.Sweep with progress on stderr for long runs.
+func sweep(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, workers int, errOut io.Writer) ([]solver.Installability, error) {
+	var answers []solver.Installability
+	prog := newProgress(errOut, "catalog check", "modules", cat.Len())
+	defer prog.finish()
+	var opts []solver.Option
+	if workers > 0 {
+		opts = append(opts, solver.WithWorkers(workers))
+	}
+	err := solver.Sweep(ctx, cat, cluster, func(a solver.Installability) error {
+		answers = append(answers, a)
+		prog.done(len(answers))
+		return nil
+	}, opts...)
+	return answers, err
+}
+
+func printCheck(out io.Writer, f checkFlags, sum solver.SweepSummary, answers []solver.Installability) error {
+	if f.output == "json" {
+		return printCheckJSON(out, f, sum, answers)
+	}
+	rows := [][]string{
+		{"modules checked", strconv.Itoa(sum.Modules)},
+		{"install", strconv.Itoa(sum.Resolved)},
+		{"cannot install", strconv.Itoa(sum.Unsatisfiable)},
+	}
+	if sum.Errors > 0 {
+		rows = append(rows, []string{"bad input", strconv.Itoa(sum.Errors)})
+	}
+	if err := report.Columns(out, rows); err != nil {
+		return err
+	}
+	if len(sum.Reasons) > 0 {
+		fmt.Fprintln(out, "\nTop reasons:")
+		reasons := [][]string{{"MODULES", "REASON", "FOR EXAMPLE"}}
+		for _, r := range sum.Reasons[:min(f.top, len(sum.Reasons))] {
+			reasons = append(reasons, []string{strconv.Itoa(len(r.Modules)), r.Reason, examples(r.Modules, 3)})
+		}
+		if err := report.Columns(out, reasons); err != nil {
+			return err
+		}
+	}
+	if f.details {
+		printCheckDetails(out, answers)
+	}
+	return nil
+}
+
+func examples(names []string, most int) string {
+	if len(names) <= most {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:most], ", ") + fmt.Sprintf(", … (%d more)", len(names)-most)
+}
+
+func printCheckDetails(out io.Writer, answers []solver.Installability) {
+	fmt.Fprintln(out, "\nModules that cannot be installed:")
+	for _, a := range answers {
+		switch {
+		case a.Err != nil:
+			fmt.Fprintf(out, "  %s %s: bad input: %v\n", a.Module, a.Version, a.Err)
+		case a.Result.Status != model.StatusResolved:
+			fmt.Fprintf(out, "  %s %s: %s\n", a.Module, a.Version, strings.Join(a.Reasons, "; "))
+		}
+	}
+}
+
+// checkJSON is the JSON form of a catalog check.
+type checkJSON struct {
+	Catalog       string       `json:"catalog"`
+	Modules       int          `json:"modules"`
+	Resolved      int          `json:"resolved"`
+	Unsatisfiable int          `json:"unsatisfiable"`
+	Errors        int          `json:"errors"`
+	Reasons       []reasonJSON `json:"reasons"`
+	Results       []moduleJSON `json:"results"`
+}
+
+type reasonJSON struct {
+	Reason  string   `json:"reason"`
+	Modules []string `json:"modules"`
+}
+
+type moduleJSON struct {
+	Module  string   `json:"module"`
+	Version string   `json:"version"`
+	Status  string   `json:"status"`
+	Reasons []string `json:"reasons,omitempty"`
+	Summary string   `json:"summary,omitempty"`
+	Error   string   `json:"error,omitempty"`
+}
+
+func printCheckJSON(out io.Writer, f checkFlags, sum solver.SweepSummary, answers []solver.Installability) error {
+	doc := checkJSON{Catalog: f.path, Modules: sum.Modules, Resolved: sum.Resolved, Unsatisfiable: sum.Unsatisfiable, Errors: sum.Errors,
+		Reasons: []reasonJSON{}, Results: []moduleJSON{}}
+	for _, r := range sum.Reasons {
+		doc.Reasons = append(doc.Reasons, reasonJSON{Reason: r.Reason, Modules: r.Modules})
+	}
+	for _, a := range answers {
+		m := moduleJSON{Module: a.Module, Version: a.Version, Reasons: a.Reasons}
+		switch {
+		case a.Err != nil:
+			m.Status, m.Error = "error", a.Err.Error()
+		case a.Result.Status == model.StatusResolved:
+			m.Status = "resolved"
+		default:
+			m.Status = "unsatisfiable"
+			m.Summary = a.Result.Explanation.Summary
+		}
+		doc.Results = append(doc.Results, m)
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modsolver/modsolver/internal/shared"
+)
+
+func catalogCmd(t *testing.T, args ...string) (code int, out, errOut string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(context.Background(), append([]string{"catalog"}, args...), &o, &e)
+	return code, o.String(), e.String()
+}
+
+// sweepCatalog has one module that installs, one that needs a newer
+// Kubernetes, one whose dependency is missing and one that needs a
+// capability only an OpenShift-bound module provides.
+const sweepCatalog = `modules:
+  - name: ok
+    releases: [{version: 1.0.0}]
+  - name: new-kube
+    releases: [{version: 2.0.0, requirements: {kubernetes: ">= 1.32"}}]
+  - name: orphan
+    releases: [{version: 1.0.0, requirements: {modules: {devworkspace: ">= 0.11.0"}}}]
+  - name: needs-api
+    releases: [{version: 1.0.0, requirements: {capabilities: [example.com/v1/Thing]}}]
+  - name: api
+    releases: [{version: 1.0.0, provides: [example.com/v1/Thing], requirements: {platform: {openshift: "< 4.20"}}}]
+`
+
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	return path
+}
+
+func TestCatalogStats(t *testing.T) {
+	path := writeFile(t, "c.yaml", sweepCatalog)
+	code, out, errOut := catalogCmd(t, "stats", path)
+	require.Equal(t, exitResolved, code, errOut)
+	assert.Regexp(t, `modules\s+5 \(0 built-in\)`, out)
+	assert.Regexp(t, `module dependencies\s+1 required, 0 optional, 1 on modules outside the catalog`, out)
+	assert.Regexp(t, `requires openshift\s+1 releases`, out)
+
+	code, out, errOut = catalogCmd(t, "stats", "-o", "json", path)
+	require.Equal(t, exitResolved, code, errOut)
+	var st struct {
+		Format   string `json:"format"`
+		Releases int    `json:"releases"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &st))
+	assert.Equal(t, "modsolver", st.Format)
+	assert.Equal(t, 5, st.Releases)
+}
+
+func TestCatalogCheck(t *testing.T) {
+	path := writeFile(t, "c.yaml", sweepCatalog)
+	code, out, errOut := catalogCmd(t, "check", path, "--kubernetes", "1.31.0", "--platform", "openshift=4.20", "--details")
+	require.Equal(t, exitUnsatisfiable, code, errOut)
+	assert.Regexp(t, `modules checked\s+5`, out)
+	assert.Regexp(t, `install\s+1\n`, out)
+	assert.Regexp(t, `cannot install\s+4`, out)
+	for _, reason := range []string{"missing module devworkspace", "kubernetes >= 1.32", "openshift < 4.20", "capability example.com/v1/Thing not provided"} {
+		assert.Contains(t, out, reason)
+	}
+
+	code, out, errOut = catalogCmd(t, "check", "-o", "json", "--kubernetes", "1.32.0", "--platform", "openshift=4.19", path)
+	require.Equal(t, exitUnsatisfiable, code, errOut)
+	var doc checkJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	assert.Equal(t, 4, doc.Resolved, "only the missing dependency remains")
+	assert.Equal(t, []reasonJSON{{Reason: "missing module devworkspace", Modules: []string{"orphan"}}}, doc.Reasons)
+}
+
+func TestCatalogBadInput(t *testing.T) {
+	path := writeFile(t, "c.yaml", sweepCatalog)
+	for _, args := range [][]string{
+		{"stats"},
+		{"stats", path, "--catalog-format", "rpm"},
+		{"stats", path, "--catalog-format", "helm-index"},
+		{"check", path},
+		{"check", path, "--kubernetes", "1.31", "--platform", "openshift"},
+		{"frobnicate"},
+	} {
+		code, _, errOut := catalogCmd(t, args...)
+		assert.Equal(t, exitBadInput, code, "%v: %s", args, errOut)
+		assert.NotEmpty(t, errOut, "%v", args)
+	}
+	code, out, _ := catalogCmd(t, "--help")
+	assert.Equal(t, exitResolved, code)
+	assert.Contains(t, out, "catalog check PATH")
+}
+
+func TestCatalogCheckDKPNeedsDeckhouse(t *testing.T) {
+	dir := shared.Path(t, "data", "dkp")
+	code, _, errOut := catalogCmd(t, "check", dir, "--kubernetes", "1.31.0")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "--deckhouse is required")
+	code, out, errOut := catalogCmd(t, "check", dir, "--kubernetes", "1.31.0", "--deckhouse", "1.74.0")
+	assert.Contains(t, []int{exitResolved, exitUnsatisfiable}, code, errOut)
+	assert.Regexp(t, `modules checked\s+\d+`, out)
+}
+
+// The sweeps the README shows, on the real catalogs: each finishes, and
+// the reasons name real missing packages.
+func TestCatalogCheckRealData(t *testing.T) {
+	olm := shared.Path(t, "data", "olm", "community-operators-prod-bundles.json")
+	code, out, errOut := catalogCmd(t, "check", olm, "--kubernetes", "1.31.0", "--platform", "openshift=4.20", "-o", "json")
+	require.Equal(t, exitUnsatisfiable, code, errOut)
+	var doc checkJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	assert.Greater(t, doc.Resolved, doc.Unsatisfiable)
+	che := findResult(t, doc, "eclipse-che")
+	assert.Equal(t, "unsatisfiable", che.Status)
+	assert.Contains(t, che.Reasons, "missing module devworkspace-operator")
+
+	for _, index := range []string{"grafana-index.yaml", "bitnami-index.yaml"} {
+		code, out, errOut := catalogCmd(t, "check", shared.Path(t, "data", "helm", index), "--kubernetes", "1.31.0")
+		assert.Contains(t, []int{exitResolved, exitUnsatisfiable}, code, "%s: %s", index, errOut)
+		assert.Regexp(t, `modules checked\s+\d+`, out, index)
+	}
+}
+
+func findResult(t *testing.T, doc checkJSON, module string) moduleJSON {
+	t.Helper()
+	for _, r := range doc.Results {
+		if r.Module == module {
+			return r
+		}
+	}
+	t.Fatalf("no result for %s", module)
+	return moduleJSON{}
+}
+
+// In the OLM file-based catalog, rabbitmq-messaging-topology-operator needs
+// rabbitmq-cluster-operator > 2.0.0 and its RabbitmqCluster API: both come
+// from the same file, and the operator's newest release installs.
+func TestResolveFBCRabbitMQ(t *testing.T) {
+	fbc := shared.Path(t, "data", "olm", "community-operators-prod-fbc-v4.21.json")
+	cluster := writeFile(t, "cluster.yaml", "deckhouse: 0.0.0\nkubernetes: 1.31.0\nplatform: {openshift: 4.21.0}\n")
+	request := writeFile(t, "request.yaml", "enable: [rabbitmq-messaging-topology-operator, rabbitmq-cluster-operator]\n")
+	var o, e bytes.Buffer
+	code := run(context.Background(), []string{"resolve", "--catalog", fbc, "--cluster", cluster, "--request", request}, &o, &e)
+	require.Equal(t, exitResolved, code, e.String()+o.String())
+	out := o.String()
+	assert.Regexp(t, `\nrabbitmq-cluster-operator\s+install\s+-\s+2\.\d+\.\d+`, out)
+	assert.Regexp(t, `\nrabbitmq-messaging-topology-operator\s+install\s+-\s+1\.19\.3\s`, out)
+	plan := out[strings.Index(out, "STEP"):]
+	assert.Less(t, strings.Index(plan, "rabbitmq-cluster-operator"), strings.Index(plan, "rabbitmq-messaging-topology-operator"), "the provider comes first")
+
+	code, out, errOut := catalogCmd(t, "check", fbc, "--kubernetes", "1.31.0", "--platform", "openshift=4.21", "-o", "json")
+	require.Contains(t, []int{exitResolved, exitUnsatisfiable}, code, errOut)
+	var doc checkJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	assert.Equal(t, "resolved", findResult(t, doc, "rabbitmq-messaging-topology-operator").Status)
+}

@@ -1,0 +1,132 @@
+package solver
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// Installability is the answer to "can module m be installed at its head
+// on this cluster?", one question of a catalog sweep.
+type Installability struct {
+	Module  string
+	Version string // the release the sweep tried: the head of m's channel, or its newest
+	Result  *model.Result
+	Err     error
+	// Reasons name, for an unsatisfiable answer, what stands in the way:
+	// one short phrase per fact of the explanation that is not the
+	// request itself, such as "missing module devworkspace-operator".
+	Reasons []string
+}
+
+// Sweep asks, for every module of the catalog that has releases, whether
+// its head (the channel's version, or the newest final release) can be
+// installed on the cluster, with autoEnable so that its requirements may
+// come along. It calls emit once per module, in name order, and answers
+// on the what-if engine, so the questions share encodings and cores.
+func Sweep(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, emit func(Installability) error, opts ...Option) error {
+	var names []string
+	var reqs []*model.Request
+	heads := map[string]model.Version{}
+	probe := newProblem(cat, cluster, &model.Request{})
+	for _, m := range cat.Modules() {
+		if m.Embedded || len(m.Releases) == 0 || cluster.Modules[m.Name].Configured() {
+			continue
+		}
+		head := probe.view(m.Name).headVersion
+		names = append(names, m.Name)
+		heads[m.Name] = head
+		reqs = append(reqs, &model.Request{Enable: []string{m.Name}, Pin: map[string]model.Version{m.Name: head}, AutoEnable: true})
+	}
+	opts = append([]Option{WithoutHeldBack(), WithoutSuggestions()}, opts...)
+	return WhatIf(ctx, cat, cluster, reqs, func(i int, a Answer) error {
+		in := Installability{Module: names[i], Version: model.VersionString(heads[names[i]]), Result: a.Result, Err: a.Err}
+		if a.Result != nil && a.Result.Explanation != nil {
+			in.Reasons = reasons(in.Module, a.Result.Explanation.Facts)
+		}
+		return emit(in)
+	}, opts...)
+}
+
+// reasons names the facts of an explanation that stand in the way of
+// installing module, without the request's own facts, deduplicated.
+func reasons(module string, facts []model.Fact) []string {
+	var out []string
+	for _, f := range facts {
+		if r := reason(module, f); r != "" && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func reason(module string, f model.Fact) string {
+	switch f.Kind {
+	case model.FactRequestEnable, model.FactRequestPin, model.FactPreference:
+		return ""
+	case model.FactMissingModule:
+		return "missing module " + f.Requires
+	case model.FactMissingCapability:
+		return "missing capability " + f.Requires
+	case model.FactCapabilityRequirement:
+		return "capability " + f.Requires + " not provided"
+	case model.FactModuleRequirement:
+		return "requires " + f.Requires + " " + f.Constraint
+	case model.FactKubernetesRequirement:
+		return "kubernetes " + f.Constraint
+	case model.FactDeckhouseRequirement:
+		return "deckhouse " + f.Constraint
+	case model.FactPlatformRequirement:
+		return f.Requires + " " + f.Constraint
+	case model.FactCapabilityConflict, model.FactExclusiveGroup:
+		return f.Kind.String() + " " + strings.TrimPrefix(strings.TrimPrefix(f.Constraint, "provides: "), "exclusiveGroup: ")
+	}
+	if f.Module == module {
+		return f.Kind.String()
+	}
+	return f.Kind.String() + " of " + f.Module
+}
+
+// SweepSummary counts the answers of a sweep and ranks what stood in the
+// way most often.
+type SweepSummary struct {
+	Modules, Resolved, Unsatisfiable, Errors int
+	Reasons                                  []ReasonCount
+}
+
+// ReasonCount is one reason and the modules it kept from installing.
+type ReasonCount struct {
+	Reason  string
+	Modules []string // sorted
+}
+
+// Summarize folds the answers of a sweep into counts and reasons, the most
+// frequent first, ties by reason text.
+func Summarize(answers []Installability) SweepSummary {
+	s := SweepSummary{Modules: len(answers)}
+	byReason := map[string][]string{}
+	for _, a := range answers {
+		switch {
+		case a.Err != nil:
+			s.Errors++
+		case a.Result.Status == model.StatusResolved:
+			s.Resolved++
+		default:
+			s.Unsatisfiable++
+		}
+		for _, r := range a.Reasons {
+			byReason[r] = append(byReason[r], a.Module)
+		}
+	}
+	for r, mods := range byReason {
+		slices.Sort(mods)
+		s.Reasons = append(s.Reasons, ReasonCount{Reason: r, Modules: mods})
+	}
+	slices.SortFunc(s.Reasons, func(a, b ReasonCount) int {
+		return cmp.Or(cmp.Compare(len(b.Modules), len(a.Modules)), cmp.Compare(a.Reason, b.Reason))
+	})
+	return s
+}

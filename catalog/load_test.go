@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"errors"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -143,4 +144,45 @@ func TestReportSummary(t *testing.T) {
 	assert.Contains(t, s, "x/a/v1: tag \"v1.2.3.4\" is not a semantic version")
 	assert.Contains(t, s, "w 1")
 	assert.False(t, errors.Is(nil, ErrSyntax))
+}
+
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       Format
+	}{
+		{"modsolver yaml", "modules:\n  - name: a\n", FormatFile},
+		{"modsolver json", `{"modules": []}`, FormatFile},
+		{"helm index", "apiVersion: v1\nentries:\n  a: []\n", FormatHelmIndex},
+		{"olm fbc", "{\"schema\": \"olm.package\", \"name\": \"a\"}\n{\"schema\": \"olm.bundle\"}\n", FormatOLMFBC},
+		{"olm bundles", `{"packages": {}, "bundles": []}`, FormatOLMBundles},
+	}
+	for _, tt := range tests {
+		got, err := Detect("c", []byte(tt.text))
+		require.NoError(t, err, tt.name)
+		assert.Equal(t, tt.want, got, tt.name)
+	}
+	for _, text := range []string{"modules: []\nentries: {}\n", "name: a\n", `{"name": "a"}`, "{not json"} {
+		_, err := Detect("c", []byte(text))
+		assert.ErrorIs(t, err, model.ErrInvalidInput, text)
+	}
+}
+
+// A format named on the command line wins over detection, and a wrong one
+// is an input error, not a panic.
+func TestLoadFormatNamed(t *testing.T) {
+	dir := writeTree(t, map[string]string{"c.yaml": "modules:\n  - name: a\n    releases: [{version: 1.0.0}]\n"})
+	path := filepath.Join(dir, "c.yaml")
+	cat, rep, err := LoadFormat(path, FormatFile)
+	require.NoError(t, err)
+	assert.Equal(t, 1, cat.Len())
+	assert.Equal(t, FormatFile, rep.Format)
+	for _, f := range []Format{FormatHelmIndex, FormatOLMFBC, FormatOLMBundles, FormatDKP} {
+		_, _, err := LoadFormat(path, f)
+		assert.ErrorIs(t, err, model.ErrInvalidInput, f)
+	}
+	_, _, err = LoadFormat(dir, FormatHelmIndex)
+	assert.ErrorIs(t, err, model.ErrInvalidInput, "a directory is DKP's layout")
+	_, err = ParseFormatName("rpm")
+	assert.ErrorIs(t, err, model.ErrInvalidInput)
 }

@@ -27,7 +27,10 @@ type Stats struct {
 	DependenciesOutside int `json:"dependenciesOutside"`
 
 	RequiredCapabilities int `json:"requiredCapabilities"`
+	// ProvidedCapabilities counts distinct capabilities; ProvidedEntries
+	// counts them per release.
 	ProvidedCapabilities int `json:"providedCapabilities"`
+	ProvidedEntries      int `json:"providedEntries"`
 	// SharedCapabilities are capabilities more than one module provides.
 	SharedCapabilities int `json:"sharedCapabilities"`
 
@@ -98,6 +101,7 @@ func (s *Stats) addModule(cat *model.Catalog, m *model.Module, provided map[stri
 		}
 		s.FromToRules += len(r.UpdateRules)
 		s.addEdges(r.Edges)
+		s.ProvidedEntries += len(r.Provides)
 		for _, c := range r.Provides {
 			provided[c] = true
 		}

@@ -154,8 +154,26 @@ func runCatalogStats(args []string, out, errOut io.Writer) int {
 	if f.output == "json" {
 		return printJSON(out, errOut, st)
 	}
-	if err := report.Columns(out, statsRows(st, rep)); err != nil {
+	if err := report.Columns(out, statsRows(st)); err != nil {
 		return fail(errOut, err)
+	}
+	for _, part := range []struct {
+		title  string
+		counts map[string]int
+	}{{"Skipped, by reason:", st.SkippedBy}, {"Importer counts:", st.Counts}} {
+		if len(part.counts) == 0 {
+			continue
+		}
+		fmt.Fprintln(out, "\n"+part.title)
+		if err := report.Columns(out, countRows(part.counts)); err != nil {
+			return fail(errOut, err)
+		}
+	}
+	if len(rep.Warnings) > 0 {
+		fmt.Fprintln(out, "\nWarnings:")
+		for _, w := range rep.Warnings {
+			fmt.Fprintln(out, "  "+w)
+		}
 	}
 	return exitResolved
 }
@@ -170,7 +188,7 @@ func printJSON(out, errOut io.Writer, v any) int {
 }
 
 // statsRows lays the stats out as name and value rows.
-func statsRows(st catalog.Stats, rep *catalog.Report) [][]string {
+func statsRows(st catalog.Stats) [][]string {
 	n := strconv.Itoa
 	rows := [][]string{
 		{"catalog", st.Source + " (" + string(st.Format) + ")"},
@@ -178,7 +196,7 @@ func statsRows(st catalog.Stats, rep *catalog.Report) [][]string {
 		{"releases", fmt.Sprintf("%d (%d prereleases)", st.Releases, st.Prereleases)},
 		{"channels", n(st.Channels)},
 		{"module dependencies", fmt.Sprintf("%d required, %d optional, %d on modules outside the catalog", st.RequiredDependencies, st.OptionalDependencies, st.DependenciesOutside)},
-		{"capabilities", fmt.Sprintf("%d required, %d provided, %d provided by more than one module", st.RequiredCapabilities, st.ProvidedCapabilities, st.SharedCapabilities)},
+		{"capabilities", fmt.Sprintf("%d required, %d provided (%d by releases), %d provided by more than one module", st.RequiredCapabilities, st.ProvidedCapabilities, st.ProvidedEntries, st.SharedCapabilities)},
 		{"update edges", fmt.Sprintf("%d replaces, %d skips, %d skipRange; %d modules update along them; %d from-to rules", st.Replaces, st.Skips, st.SkipRanges, st.ModulesWithGraph, st.FromToRules)},
 	}
 	for _, name := range slices.Sorted(maps.Keys(st.PlatformRequirements)) {
@@ -187,13 +205,15 @@ func statsRows(st catalog.Stats, rep *catalog.Report) [][]string {
 	for _, form := range slices.Sorted(maps.Keys(st.DependencyForms)) {
 		rows = append(rows, []string{"dependency form " + form, n(st.DependencyForms[form])})
 	}
-	rows = append(rows, []string{"skipped", n(st.Skipped)})
-	for _, why := range slices.Sorted(maps.Keys(st.SkippedBy)) {
-		rows = append(rows, []string{"  " + why, n(st.SkippedBy[why])})
-	}
-	rows = append(rows, []string{"warnings", n(st.Warnings)})
-	for _, what := range slices.Sorted(maps.Keys(st.Counts)) {
-		rows = append(rows, []string{what, n(st.Counts[what])})
+	rows = append(rows, []string{"skipped", n(st.Skipped)}, []string{"warnings", n(st.Warnings)})
+	return rows
+}
+
+// countRows lays out the importer's own counts, one per row.
+func countRows(counts map[string]int) [][]string {
+	var rows [][]string
+	for _, what := range slices.Sorted(maps.Keys(counts)) {
+		rows = append(rows, []string{strconv.Itoa(counts[what]), what})
 	}
 	return rows
 }

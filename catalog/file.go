@@ -267,18 +267,26 @@ func (fa *fileAccessibility) toModel() *model.Accessibility {
 }
 
 func parseChannels(channels map[string]string) (map[string]model.Version, error) {
-	if len(channels) == 0 {
-		return nil, nil
-	}
-	out := make(map[string]model.Version, len(channels))
-	for name, text := range channels {
-		v, err := model.ParseVersion(text)
-		if err != nil {
-			return nil, fmt.Errorf("channel %s: %w", name, err)
-		}
-		out[name] = v
+	out, bad, err := parseVersions(channels)
+	if err != nil {
+		return nil, fmt.Errorf("channel %s: %w", bad, err)
 	}
 	return out, nil
+}
+
+// parseVersions reads a map of names to versions; nil for none. On error
+// it names the key whose version is bad.
+func parseVersions(texts map[string]string) (out map[string]model.Version, bad string, err error) {
+	if len(texts) == 0 {
+		return nil, "", nil
+	}
+	out = make(map[string]model.Version, len(texts))
+	for _, name := range slices.Sorted(maps.Keys(texts)) {
+		if out[name], err = model.ParseVersion(texts[name]); err != nil {
+			return nil, name, err
+		}
+	}
+	return out, "", nil
 }
 
 func parseUpdateRules(rules []fileUpdateRule) ([]model.UpdateRule, error) {

@@ -164,16 +164,9 @@ func (fr *fileRequest) toModel(file string) (*model.Request, error) {
 
 // componentVersions parses the versions of platform components (R22).
 func componentVersions(file, field string, texts map[string]string) (map[string]model.Version, error) {
-	if len(texts) == 0 {
-		return nil, nil
-	}
-	out := make(map[string]model.Version, len(texts))
-	for name, text := range texts {
-		v, err := model.ParseVersion(text)
-		if err != nil {
-			return nil, placed(file, field+"."+name, err)
-		}
-		out[name] = v
+	out, bad, err := parseVersions(texts)
+	if err != nil {
+		return nil, placed(file, field+"."+bad, err)
 	}
 	return out, nil
 }

@@ -96,14 +96,7 @@ func (e *encoder) encodeUniqueness() {
 		if len(members) < 2 {
 			continue
 		}
-		var f *fact
-		if e.explain {
-			f = e.p.newFact(model.FactCapabilityConflict, nil)
-			f.group = c
-			for _, mv := range members {
-				f.members = append(f.members, mv.v)
-			}
-		}
+		f := e.groupFact(model.FactCapabilityConflict, c, members)
 		for i, a := range lits {
 			for _, b := range lits[i+1:] {
 				e.add(f, a.Not(), b.Not())

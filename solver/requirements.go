@@ -119,16 +119,22 @@ func (e *encoder) encodeGroups() {
 		if len(members) < 2 {
 			continue
 		}
-		var f *fact
-		if e.explain {
-			f = e.p.newFact(model.FactExclusiveGroup, nil)
-			f.group = g
-			for _, mv := range members {
-				f.members = append(f.members, mv.v)
-			}
-		}
-		e.atMostOne(f, g, members)
+		e.atMostOne(e.groupFact(model.FactExclusiveGroup, g, members), g, members)
 	}
+}
+
+// groupFact is the fact of a rule over several modules (R13, R20), or nil
+// in fast mode.
+func (e *encoder) groupFact(kind model.FactKind, group string, members []*modVars) *fact {
+	if !e.explain {
+		return nil
+	}
+	f := e.p.newFact(kind, nil)
+	f.group = group
+	for _, mv := range members {
+		f.members = append(f.members, mv.v)
+	}
+	return f
 }
 
 // atMostOne adds a sequential at-most-one constraint over the members'

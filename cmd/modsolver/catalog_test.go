@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,15 +36,8 @@ const sweepCatalog = `modules:
     releases: [{version: 1.0.0, provides: [example.com/v1/Thing], requirements: {platform: {openshift: "< 4.20"}}}]
 `
 
-func writeFile(t *testing.T, name, text string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
-	return path
-}
-
 func TestCatalogStats(t *testing.T) {
-	path := writeFile(t, "c.yaml", sweepCatalog)
+	path := writeTemp(t, "c.yaml", sweepCatalog)
 	code, out, errOut := catalogCmd(t, "stats", path)
 	require.Equal(t, exitResolved, code, errOut)
 	assert.Regexp(t, `modules\s+5 \(0 built-in\)`, out)
@@ -65,7 +56,7 @@ func TestCatalogStats(t *testing.T) {
 }
 
 func TestCatalogCheck(t *testing.T) {
-	path := writeFile(t, "c.yaml", sweepCatalog)
+	path := writeTemp(t, "c.yaml", sweepCatalog)
 	code, out, errOut := catalogCmd(t, "check", path, "--kubernetes", "1.31.0", "--platform", "openshift=4.20", "--details")
 	require.Equal(t, exitUnsatisfiable, code, errOut)
 	assert.Regexp(t, `modules checked\s+5`, out)
@@ -84,7 +75,7 @@ func TestCatalogCheck(t *testing.T) {
 }
 
 func TestCatalogBadInput(t *testing.T) {
-	path := writeFile(t, "c.yaml", sweepCatalog)
+	path := writeTemp(t, "c.yaml", sweepCatalog)
 	for _, args := range [][]string{
 		{"stats"},
 		{"stats", path, "--catalog-format", "rpm"},
@@ -148,8 +139,8 @@ func findResult(t *testing.T, doc checkJSON, module string) moduleJSON {
 // from the same file, and the operator's newest release installs.
 func TestResolveFBCRabbitMQ(t *testing.T) {
 	fbc := shared.Path(t, "data", "olm", "community-operators-prod-fbc-v4.21.json")
-	cluster := writeFile(t, "cluster.yaml", "deckhouse: 0.0.0\nkubernetes: 1.31.0\nplatform: {openshift: 4.21.0}\n")
-	request := writeFile(t, "request.yaml", "enable: [rabbitmq-messaging-topology-operator, rabbitmq-cluster-operator]\n")
+	cluster := writeTemp(t, "cluster.yaml", "deckhouse: 0.0.0\nkubernetes: 1.31.0\nplatform: {openshift: 4.21.0}\n")
+	request := writeTemp(t, "request.yaml", "enable: [rabbitmq-messaging-topology-operator, rabbitmq-cluster-operator]\n")
 	var o, e bytes.Buffer
 	code := run(context.Background(), []string{"resolve", "--catalog", fbc, "--cluster", cluster, "--request", request}, &o, &e)
 	require.Equal(t, exitResolved, code, e.String()+o.String())

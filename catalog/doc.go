@@ -11,8 +11,9 @@
 //     with file and line.
 //   - file.go: the single-file catalog format and its conversion to model.
 //   - dkp.go: the DKP module-source directory, read with DKP's tolerance.
-//   - olm.go, olm_fbc.go: OLM catalogs, a bundle-metadata dump and a
-//     file-based catalog (D34).
+//   - olm.go: the mapping of OLM bundles onto modules and releases (D34);
+//     olm_dump.go reads a bundle-metadata dump, olm_fbc.go a file-based
+//     catalog.
 //   - helm.go: a Helm repository index.yaml, read with tolerance (D35, D36).
 //   - stats.go: the stats `modsolver catalog stats` prints.
 //   - report.go: what a load read, skipped and warned about.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -37,8 +38,14 @@ Cases (--cases, comma-separated; default all, resolve-dkp only with --catalog):
   unsatisfiable     a request with no answer, explained by a minimal core
                     (suggestions are not verified)
   whatif-1000       1,000 platform scenarios in one what-if batch, in total
-  resolve-dkp       update-all on the catalog at --catalog, such as the real
-                    DKP tree ../shared/data/dkp, with a representative cluster
+  resolve-dkp       the runs on the real catalog at --catalog (any format):
+                    on a DKP tree such as ../shared/data/dkp, update-all with a
+                    representative cluster; on an OLM or Helm catalog such as
+                    ../shared/data/helm/bitnami-index.yaml, update-all and
+                    install-one on a cluster built by installing its modules
+                    one by one at older releases (Kubernetes 1.31.0, OpenShift
+                    4.20); deppy runs only where its translation carries the
+                    catalog's rules (not on OLM's capabilities)
 
 Columns:
   MODSOLVER MS, DEPPY MS  median of --runs timed runs, each after one warm-up
@@ -239,11 +246,12 @@ func (p *benchPlan) run(ctx context.Context, errOut io.Writer) ([]*bench.Outcome
 		if err != nil {
 			return nil, err
 		}
-		o, err := bench.RunDKP(ctx, cat, opts...)
+		name := strings.TrimSuffix(filepath.Base(p.catalog), filepath.Ext(p.catalog))
+		rows, err := bench.RunCatalog(ctx, name, cat, opts...)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", bench.CaseResolveDKP, err)
+			return nil, fmt.Errorf("%s: %w", p.catalog, err)
 		}
-		out = append(out, o)
+		out = append(out, rows...)
 	}
 	prog.finish()
 	return out, nil

@@ -47,7 +47,11 @@ type checker struct {
 	// on holds every catalog module enabled after, at its version; the
 	// version is nil when the answer's text is not a version.
 	on  map[string]model.Version
-	out []Violation
+	// provided indexes capabilities by the enabled modules that provide
+	// them (extended.go), built on first use.
+	provided map[string][]string
+	names    []string // enabledNames, once built
+	out      []Violation
 }
 
 func newChecker(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, res *model.Result) *checker {
@@ -123,9 +127,13 @@ func parseVersion(text string) model.Version {
 	return v
 }
 
-// enabledNames lists the modules enabled after, sorted.
+// enabledNames lists the modules enabled after, sorted. The answer does
+// not change during a check, so the list is built once.
 func (c *checker) enabledNames() []string {
-	return slices.Sorted(maps.Keys(c.on))
+	if c.names == nil {
+		c.names = slices.Sorted(maps.Keys(c.on))
+	}
+	return c.names
 }
 
 // pinned returns the request's pin of name, or nil.

@@ -11,7 +11,7 @@ import (
 // checkExtended checks the rules beyond DKP's own: capabilities (R19),
 // their uniqueness (R20) and platform components (R22).
 func (c *checker) checkExtended() {
-	providers := c.providersAfter()
+	providers := c.providers()
 	for _, name := range c.enabledNames() {
 		m := c.cat.Module(name)
 		reqs := requirementsOf(m, c.selectedRelease(m))
@@ -29,10 +29,14 @@ func (c *checker) checkExtended() {
 	}
 }
 
-// providersAfter maps each capability to the enabled modules whose
-// selected release provides it, in name order.
-func (c *checker) providersAfter() map[string][]string {
+// providers maps each capability to the enabled modules whose selected
+// release provides it, in name order. It is computed once per answer.
+func (c *checker) providers() map[string][]string {
+	if c.provided != nil {
+		return c.provided
+	}
 	out := map[string][]string{}
+	c.provided = out
 	for _, name := range c.enabledNames() {
 		if rel := c.selectedRelease(c.cat.Module(name)); rel != nil {
 			for _, capability := range rel.Provides {
@@ -61,16 +65,12 @@ func (c *checker) checkComponents(name string, reqs model.Requirements) {
 	}
 }
 
-// providesTo reports whether a selected release of provider provides a
+// providesTo reports whether the selected release of provider provides a
 // capability that the selected release of name requires.
 func (c *checker) providesTo(provider, name string) bool {
-	m, p := c.cat.Module(name), c.cat.Module(provider)
-	rel := c.selectedRelease(p)
-	if rel == nil {
-		return false
-	}
+	m := c.cat.Module(name)
 	for _, capability := range requirementsOf(m, c.selectedRelease(m)).Capabilities {
-		if slices.Contains(rel.Provides, capability) {
+		if slices.Contains(c.providers()[capability], provider) {
 			return true
 		}
 	}

@@ -89,9 +89,11 @@ func (c *checker) enabledDeps(name string) []string {
 			out = append(out, d.Module)
 		}
 	}
-	for _, other := range c.enabledNames() {
-		if other != name && !slices.Contains(out, other) && c.providesTo(other, name) {
-			out = append(out, other) // a capability provider comes first (R19)
+	for _, capability := range requirementsOf(m, c.selectedRelease(m)).Capabilities {
+		for _, other := range c.providers()[capability] {
+			if other != name && !slices.Contains(out, other) {
+				out = append(out, other) // a capability provider comes first (R19)
+			}
 		}
 	}
 	return out

@@ -23,6 +23,9 @@ type encoder struct {
 	top      z.Lit
 	mods     []*modVars
 	byName   map[string]*modVars
+	// detached are frozen modules left out of a fast encoding (detach.go),
+	// sorted by name; each keeps its deployed release.
+	detached []*view
 	sel      map[*fact]z.Lit
 	owner    map[z.Lit]*fact
 	ivCache  map[ivKey]z.Lit
@@ -62,7 +65,11 @@ func newEncoder(p *problem, explain bool) *encoder {
 
 // encode writes every module of the closure and every fact about them.
 func (e *encoder) encode() {
-	for _, v := range e.p.closure(e.explain) {
+	closure := e.p.closure(e.explain)
+	if !e.explain {
+		closure, e.detached = e.p.detach(closure)
+	}
+	for _, v := range closure {
 		e.addModule(v)
 	}
 	for _, mv := range e.mods {

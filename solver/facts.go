@@ -57,10 +57,19 @@ func (v *view) forbidWith(f *fact, rels []int) {
 // addStaticFacts computes every fact that forbids releases of v by itself,
 // without looking at other modules: editions, prereleases, platform
 // requirements, channels, the update rules and pins.
+//
+// A module that keeps its deployed release (R9) has every other release
+// forbidden by that alone, so the other facts are read for the deployed
+// release only: on a large cluster most modules are such, and reading
+// every release of each would dominate a one-module install.
 func (p *problem) addStaticFacts(v *view) {
 	v.allowed = make([]bool, len(v.rels))
 	for i := range v.allowed {
 		v.allowed[i] = true
+	}
+	v.only = -1
+	if v.before && !v.inUpdate && v.pinned < 0 && !v.m.Embedded && v.deployed >= 0 {
+		v.only = v.deployed
 	}
 	p.forbid(v, model.FactEdition, v.where(func(i int, r *model.Release) bool {
 		ok, _ := v.m.Access(r).For(p.cluster.Edition)
@@ -81,12 +90,16 @@ func (p *problem) addStaticFacts(v *view) {
 func (v *view) where(pred func(int, *model.Release) bool) []int {
 	var out []int
 	for i, r := range v.rels {
-		if pred(i, r) {
+		if v.reads(i) && pred(i, r) {
 			out = append(out, i)
 		}
 	}
 	return out
 }
+
+// reads reports whether the static facts read release i (see
+// addStaticFacts).
+func (v *view) reads(i int) bool { return v.only < 0 || i == v.only }
 
 func (v *view) isChannelVersion(i int) bool {
 	return v.channel != "" && v.headVersion != nil && model.SameVersion(v.rels[i].Version, v.headVersion)
@@ -99,7 +112,7 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, get func(model.
 	var texts []string
 	for i, r := range v.rels {
 		c := get(r.Requirements)
-		if c == nil || p.allows(c, platform) {
+		if c == nil || !v.reads(i) || p.allows(c, platform) {
 			continue
 		}
 		if _, seen := byText[c.Text]; !seen {
@@ -122,6 +135,9 @@ func (p *problem) addComponentFacts(v *view) {
 	byKey := map[key][]int{}
 	var keys []key
 	for i, r := range v.rels {
+		if !v.reads(i) {
+			continue
+		}
 		for name, c := range r.Requirements.Platform {
 			if ver := p.components[name]; ver != nil && p.allows(c, ver) {
 				continue
@@ -147,6 +163,9 @@ func (p *problem) addMissingCapabilityFacts(v *view) {
 	byCap := map[string][]int{}
 	var caps []string
 	for i, r := range v.rels {
+		if !v.reads(i) {
+			continue
+		}
 		for _, c := range r.Requirements.Capabilities {
 			if len(p.cat.Providers(c)) > 0 {
 				continue
@@ -168,6 +187,9 @@ func (p *problem) addMissingModuleFacts(v *view) {
 	byDep := map[string][]int{}
 	var deps []string
 	for i, r := range v.rels {
+		if !v.reads(i) {
+			continue
+		}
 		for _, d := range r.Requirements.Modules {
 			if d.Constraint.Optional || p.cat.Module(d.Module) != nil {
 				continue
@@ -199,6 +221,7 @@ func (p *problem) addVersionFacts(v *view) {
 		return
 	}
 	if !v.inUpdate {
+		v.only = -1 // every other release, which this fact alone forbids
 		p.forbid(v, model.FactKeepVersion, v.where(func(i int, _ *model.Release) bool { return i != v.deployed }), nil)
 		return
 	}

@@ -40,8 +40,15 @@ func (o *optimizer) run() error {
 			return err
 		}
 	}
-	o.order = o.versionOrder()
-	if err := o.maximizeVersions(o.order); err != nil {
+	named, rest := o.versionOrder()
+	if err := o.maximizeVersions(named); err != nil {
+		return err
+	}
+	o.order = append(named, rest...)
+	if rest, err = o.keepOff(rest); err != nil {
+		return err
+	}
+	if err := o.maximizeVersions(rest); err != nil {
 		return err
 	}
 	ok, err = o.e.solve(o.ctx, o.commits)
@@ -145,12 +152,31 @@ func (o *optimizer) with(extra ...z.Lit) []z.Lit {
 	return append(append(out, o.commits...), extra...)
 }
 
+// keepOff commits, of the modules the request does not name, those that
+// are off in a model of the commits to stay off, and returns the others.
+// Which of them are on is settled by the levels above (R14 levels 2 and
+// 3); level 4 makes the ones that are on as new as possible. Without this
+// each of them would cost a solve to find that it cannot be on.
+func (o *optimizer) keepOff(rest []*modVars) ([]*modVars, error) {
+	if _, err := o.e.solve(o.ctx, o.commits); err != nil {
+		return nil, err
+	}
+	var on []*modVars
+	for _, mv := range rest {
+		if o.e.value(o.e.on(mv)) {
+			on = append(on, mv)
+		} else {
+			o.commits = append(o.commits, o.e.on(mv).Not())
+		}
+	}
+	return on, nil
+}
+
 // versionOrder is R14 level 4's order: the modules the request names, by
 // name, then every other module, by name (D16).
-func (o *optimizer) versionOrder() []*modVars {
-	var named, rest []*modVars
+func (o *optimizer) versionOrder() (named, rest []*modVars) {
 	for _, mv := range o.e.mods {
-		if o.top(mv) < 0 || (o.scope != nil && !o.scope[mv.v.name]) {
+		if o.top(mv) < 0 || (o.scope != nil && !o.scope[mv.v.name]) || o.fixed(mv) {
 			continue
 		}
 		if mv.v.named {
@@ -159,7 +185,14 @@ func (o *optimizer) versionOrder() []*modVars {
 			rest = append(rest, mv)
 		}
 	}
-	return append(named, rest...)
+	return named, rest
+}
+
+// fixed reports whether mv has one candidate and must be on: it is at its
+// newest already in every model, and assuming so would only lengthen
+// every solve's assumptions.
+func (o *optimizer) fixed(mv *modVars) bool {
+	return o.scope == nil && len(mv.dom) == 1 && mv.v.intent == intentOn
 }
 
 // maximizeVersions makes each module of order, one after another, as new
@@ -249,6 +282,19 @@ func (o *optimizer) lastInCore(mods []*modVars) int {
 // starting from the model in the solver, and commits it.
 func (o *optimizer) maximizeOne(mv *modVars) error {
 	lo, hi := o.e.position(mv), o.top(mv)-1
+	if lo < 0 && hi >= 0 {
+		// Off in the model: most such modules must stay off (an
+		// auto-enabled dependency nobody needs), which one solve shows.
+		ok, err := o.e.solve(o.ctx, o.with(o.e.on(mv)))
+		if err != nil {
+			return err
+		}
+		if !ok {
+			hi = -1
+		} else {
+			lo = o.e.position(mv)
+		}
+	}
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
 		ok, err := o.e.solve(o.ctx, o.with(o.e.ge(mv, mid)))

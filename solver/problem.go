@@ -70,6 +70,7 @@ type view struct {
 
 	statics []*fact // facts that forbid releases of this module
 	allowed []bool  // releases no static fact forbids
+	only    int     // while static facts are read: the one release they read, or -1 for all
 }
 
 func newProblem(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) *problem {

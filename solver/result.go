@@ -16,16 +16,27 @@ type outcome struct {
 func (s *session) resolved() (*model.Result, error) {
 	var outs []*outcome
 	s.final = map[*view]int{}
+	add := func(v *view, sel int) {
+		o := &outcome{v: v, sel: sel}
+		s.final[v] = sel
+		o.action = actionOf(o)
+		if o.action != model.ActionAbsent || v.intent == intentDefaultOn {
+			outs = append(outs, o)
+		}
+	}
+	detached := s.fast.detached
 	for _, mv := range s.fast.mods {
 		if s.scope != nil && !s.scope[mv.v.name] {
 			continue
 		}
-		o := &outcome{v: mv.v, sel: s.fast.release(mv)}
-		s.final[mv.v] = o.sel
-		o.action = actionOf(o)
-		if o.action != model.ActionAbsent || mv.v.intent == intentDefaultOn {
-			outs = append(outs, o)
+		for len(detached) > 0 && detached[0].name < mv.v.name {
+			add(detached[0], detached[0].deployed)
+			detached = detached[1:]
 		}
+		add(mv.v, s.fast.release(mv))
+	}
+	for _, v := range detached {
+		add(v, v.deployed)
 	}
 	res := &model.Result{Status: model.StatusResolved}
 	for _, o := range outs {

@@ -110,9 +110,16 @@ func (v *view) isChannelVersion(i int) bool {
 func (p *problem) addPlatformFacts(v *view, kind model.FactKind, get func(model.Requirements) *model.Constraint, platform model.Version) {
 	byText := map[string][]int{}
 	var texts []string
+	platformText := ""
 	for i, r := range v.rels {
 		c := get(r.Requirements)
-		if c == nil || !v.reads(i) || p.allows(c, platform) {
+		if c == nil || !v.reads(i) {
+			continue
+		}
+		if platformText == "" {
+			platformText = model.VersionString(platform)
+		}
+		if p.allowsText(c, platform, platformText) {
 			continue
 		}
 		if _, seen := byText[c.Text]; !seen {
@@ -227,7 +234,7 @@ func (p *problem) addVersionFacts(v *view) {
 	}
 	p.forbid(v, model.FactNoDowngrade, v.where(func(i int, _ *model.Release) bool { return i < v.deployed }), nil)
 	if p.sequential {
-		steps := newStepper(v.rels, v.head).targets(v.deployed)
+		steps := v.steps().targets
 		p.forbid(v, model.FactUpdateStep, v.where(func(i int, _ *model.Release) bool {
 			return i > v.deployed && !slices.Contains(steps, i)
 		}), nil)
@@ -238,13 +245,30 @@ func (p *problem) addVersionFacts(v *view) {
 // releases share a requirement text, and a shared what-if encoding meets
 // the same candidate versions again and again.
 func (p *problem) allows(c *model.Constraint, v model.Version) bool {
-	key := allowKey{c.Text, model.VersionString(v)}
+	return p.allowsText(c, v, model.VersionString(v))
+}
+
+// allowsText is allows for a caller that holds v's text already.
+func (p *problem) allowsText(c *model.Constraint, v model.Version, text string) bool {
+	key := allowKey{c.Text, text}
 	ok, seen := p.memo[key]
 	if !seen {
 		ok = c.Allows(v)
 		p.memo[key] = ok
 	}
 	return ok
+}
+
+// why is c.Why(v), remembered like allows: the held-back reasons of many
+// modules quote the same platform requirement.
+func (p *problem) why(c *model.Constraint, v model.Version) string {
+	key := allowKey{c.Text, model.VersionString(v)}
+	text, seen := p.whyMemo[key]
+	if !seen {
+		text = c.Why(v)
+		p.whyMemo[key] = text
+	}
+	return text
 }
 
 type allowKey struct{ constraint, version string }

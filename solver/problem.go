@@ -42,7 +42,8 @@ type problem struct {
 	facts []*fact
 	// memo remembers constraint checks (facts.go); a shared what-if
 	// encoding hands the same memo to every problem it answers.
-	memo map[allowKey]bool
+	memo    map[allowKey]bool
+	whyMemo map[allowKey]string
 }
 
 // view is one module as this resolution sees it.
@@ -71,10 +72,12 @@ type view struct {
 	statics []*fact // facts that forbid releases of this module
 	allowed []bool  // releases no static fact forbids
 	only    int     // while static facts are read: the one release they read, or -1 for all
+
+	stepCache *updateSteps // see steps
 }
 
 func newProblem(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) *problem {
-	p := &problem{cat: cat, cluster: cluster, req: req, views: map[string]*view{}, memo: map[allowKey]bool{}}
+	p := &problem{cat: cat, cluster: cluster, req: req, views: map[string]*view{}, memo: map[allowKey]bool{}, whyMemo: map[allowKey]string{}}
 	p.deckhouse, p.kubernetes = cluster.Deckhouse, cluster.Kubernetes
 	if req.Platform.Deckhouse != nil {
 		p.deckhouse = req.Platform.Deckhouse

@@ -95,22 +95,22 @@ func channelMessage(v *view, rels string) string {
 }
 
 func (p *problem) stepMessage(v *view, rels string) string {
-	st := newStepper(v.rels, v.head)
-	next := releasesText(v, st.targets(v.deployed))
-	if st.graph {
+	st := v.steps()
+	next := releasesText(v, st.targets)
+	if st.st.graph {
 		if next == "" {
 			return fmt.Sprintf("%s updates along its update graph (replaces, skips, skipRange), and no edge leads from %s to a newer release; %s cannot be reached without strategy: direct",
 				v.name, v.deployedVersion(), rels)
 		}
 		return fmt.Sprintf("%s updates along its update graph (replaces, skips, skipRange): from %s it can reach %s, by the path %s; no edge leads to %s",
-			v.name, v.deployedVersion(), next, pathText(v, st.path(v.deployed, v.head)), rels)
+			v.name, v.deployedVersion(), next, pathText(v, st.path), rels)
 	}
 	if next == "" {
 		return fmt.Sprintf("%s updates one step at a time from %s (sequential update rule), and no release is one step away; %s must wait for a from-to rule or strategy: direct",
 			v.name, v.deployedVersion(), rels)
 	}
 	return fmt.Sprintf("%s updates one step at a time from %s (sequential update rule): the next step is %s, and the path to the head is %s; %s must wait",
-		v.name, v.deployedVersion(), next, pathText(v, st.path(v.deployed, v.head)), rels)
+		v.name, v.deployedVersion(), next, pathText(v, st.path), rels)
 }
 
 func pathText(v *view, rels []int) string {
@@ -165,7 +165,7 @@ func (p *problem) dependencyDetail(dep string, c *model.Constraint) string {
 // than 1.30", or, for a candidate version (R12), "requirements of m are
 // not satisfied: 1.74.0 deckhouse version is not suitable: …".
 func (p *problem) platformMessage(f *fact, what string, ver model.Version, candidate bool) string {
-	why := f.cons.Why(ver)
+	why := p.why(f.cons, ver)
 	dkp := fmt.Sprintf("requirements are not satisfied: current %s version is not suitable: %s", what, why)
 	if candidate {
 		dkp = fmt.Sprintf("requirements of %s are not satisfied: %s %s version is not suitable: %s", f.v.name, ver, what, why)
@@ -182,9 +182,9 @@ func (p *problem) componentMessage(f *fact) string {
 	case ver == nil:
 		return fmt.Sprintf("%s: requirements are not satisfied: the cluster does not run %s (cluster.platform.%s is not set)", head, f.dep, f.dep)
 	case p.req.Platform.Components[f.dep] != nil:
-		return fmt.Sprintf("%s: requirements of %s are not satisfied: %s %s version is not suitable: %s", head, f.v.name, ver, f.dep, f.cons.Why(ver))
+		return fmt.Sprintf("%s: requirements of %s are not satisfied: %s %s version is not suitable: %s", head, f.v.name, ver, f.dep, p.why(f.cons, ver))
 	}
-	return fmt.Sprintf("%s: requirements are not satisfied: current %s version is not suitable: %s", head, f.dep, f.cons.Why(ver))
+	return fmt.Sprintf("%s: requirements are not satisfied: current %s version is not suitable: %s", head, f.dep, p.why(f.cons, ver))
 }
 
 // capabilityMessage renders R19 facts: who could provide the capability,

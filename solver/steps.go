@@ -180,6 +180,24 @@ func (s stepper) graphPath(from int) []int {
 	return out
 }
 
+// updateSteps are a deployed module's update targets and its path to the
+// head, computed once per view: the static facts, the result's path and
+// the explanation of a held-back module all read them.
+type updateSteps struct {
+	st      stepper
+	targets []int // one update from the deployed release
+	path    []int // from the deployed release to the head (D14, R21)
+}
+
+// steps returns v's update steps from its deployed release.
+func (v *view) steps() *updateSteps {
+	if v.stepCache == nil {
+		st := newStepper(v.rels, v.head)
+		v.stepCache = &updateSteps{st: st, targets: st.targets(v.deployed), path: st.path(v.deployed, v.head)}
+	}
+	return v.stepCache
+}
+
 func sortedUnique(xs []int) []int {
 	slices.Sort(xs)
 	return slices.Compact(xs)

@@ -12,9 +12,10 @@ import (
 // explainer answers "why not?" questions on the explain encoding, where
 // every fact has a selector literal (DESIGN §6, R16, R17).
 type explainer struct {
-	e     *encoder
-	ctx   context.Context
-	prefs map[*view]*fact
+	e      *encoder
+	ctx    context.Context
+	prefs  map[*view]*fact
+	inputs []*fact // inputFacts, once made
 }
 
 // facts returns every encoded fact, in creation order, which is fixed by

@@ -78,7 +78,13 @@ func (s *session) whyNot(v *view, rel int) (string, error) {
 	mv := x.e.byName[v.name]
 	q := x.query(x.e.ge(mv, mv.pos[rel]))
 	background, facts := splitBackground(x.inputFacts())
-	for _, prefs := range [][]*view{nil, s.servedBefore(v), s.others(v)} {
+	levels := [][]*view{nil, s.servedBefore(v), s.others(v)}
+	if allowed, err := s.factsAllow(v, rel); err != nil {
+		return "", err
+	} else if allowed {
+		levels = levels[1:] // the facts alone cannot explain it
+	}
+	for _, prefs := range levels {
 		cands := append(x.preferences(prefs, s.final), facts...)
 		core, err := x.minimalCore(x.assume([]z.Lit{q}, background), cands)
 		if err == nil && core != nil && len(core) == 0 {
@@ -90,6 +96,20 @@ func (s *session) whyNot(v *view, rel int) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("internal error: nothing holds %s back from %s", v.name, v.rels[rel].Version)
+}
+
+// factsAllow asks the fast encoding, which holds every fact as a hard
+// clause, whether the facts alone let v be at release rel or newer. It is
+// the first question whyNot would put to the larger explain encoding.
+//
+// A shared what-if encoding holds facts under selectors, not as hard
+// clauses, so there the explain encoding is asked.
+func (s *session) factsAllow(v *view, rel int) (bool, error) {
+	mv := s.fast.byName[v.name]
+	if s.scope != nil || mv == nil || mv.pos[rel] < 0 {
+		return false, nil // not in the fast domain: ask the explain encoding
+	}
+	return s.fast.solve(s.ctx, []z.Lit{s.fast.ge(mv, mv.pos[rel])})
 }
 
 // splitBackground separates the channel-head and prerelease facts from
@@ -129,15 +149,18 @@ func (s *session) others(v *view) []*view {
 }
 
 // inputFacts are the encoded facts that come from the inputs, without the
-// preference facts that R17 questions add.
+// preference facts that R17 questions add. Input facts are all made when
+// the explain encoding is built, so the list is made once.
 func (x *explainer) inputFacts() []*fact {
-	var out []*fact
-	for _, f := range x.facts() {
-		if f.kind != model.FactPreference {
-			out = append(out, f)
+	if x.inputs == nil {
+		x.inputs = []*fact{}
+		for _, f := range x.facts() {
+			if f.kind != model.FactPreference {
+				x.inputs = append(x.inputs, f)
+			}
 		}
 	}
-	return out
+	return x.inputs
 }
 
 // preferences returns preference facts fixing each of vs at its final

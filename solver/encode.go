@@ -17,12 +17,12 @@ import (
 // In explain mode every clause of a fact is guarded by the fact's
 // selector literal, so that gini's Why() names facts (R16).
 type encoder struct {
-	p        *problem
-	explain  bool
-	g        *gini.Gini
-	top      z.Lit
-	mods     []*modVars
-	byName   map[string]*modVars
+	p       *problem
+	explain bool
+	g       *gini.Gini
+	top     z.Lit
+	mods    []*modVars
+	byName  map[string]*modVars
 	// detached are frozen modules left out of a fast encoding (detach.go),
 	// sorted by name; each keeps its deployed release.
 	detached []*view

@@ -46,7 +46,7 @@ type checker struct {
 	results map[string]model.ModuleResult
 	// on holds every catalog module enabled after, at its version; the
 	// version is nil when the answer's text is not a version.
-	on  map[string]model.Version
+	on map[string]model.Version
 	// provided indexes capabilities by the enabled modules that provide
 	// them (extended.go), built on first use.
 	provided map[string][]string

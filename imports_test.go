@@ -27,16 +27,17 @@ var allowed = map[string][]string{
 	"bench":              {"solver", "catalog", "model", "internal/checker"},
 	"internal/checker":   {"model"},
 	"internal/fixture":   {"model"},
+	"internal/loadgen":   {"proto/modsolver/v1"},
 	"internal/report":    {"model"},
 	"internal/shared":    {},
-	"cmd/modsolver":      {"model", "catalog", "solver", "server", "proto/modsolver/v1", "bench", "internal/report"},
+	"cmd/modsolver":      {"model", "catalog", "solver", "server", "proto/modsolver/v1", "bench", "internal/report", "internal/loadgen"},
 }
 
 // onlyIn lists outside packages that only some packages may import.
 var onlyIn = map[string][]string{
 	"github.com/go-air/gini":              {"solver"},
 	"github.com/operator-framework/deppy": {"bench"},
-	"google.golang.org/grpc":              {"proto/modsolver/v1", "server", "cmd/modsolver"},
+	"google.golang.org/grpc":              {"proto/modsolver/v1", "server", "internal/loadgen", "cmd/modsolver"},
 }
 
 func TestImportRules(t *testing.T) {

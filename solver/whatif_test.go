@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -138,4 +139,46 @@ func TestWhatIfOneEncodingManyRequests(t *testing.T) {
 	assert.Positive(t, statuses[model.StatusResolved])
 	assert.Positive(t, statuses[model.StatusUnsatisfiable], "the batch must hold unsatisfiable requests too")
 	t.Logf("%d requests: %v, %d bad input", len(reqs), statuses, errs)
+}
+
+// A catalog above sharedLimit is answered with a Solve per scenario; the
+// answers are Solve's, stats included but for the time.
+func TestWhatIfLargeCatalogSolvesEach(t *testing.T) {
+	var mods []*model.Module
+	for m := 0; m < 30; m++ {
+		mod := &model.Module{Name: fmt.Sprintf("m%02d", m)}
+		for r := 0; r < sharedLimit/30+1; r++ {
+			rel := &model.Release{Version: model.MustParseVersion(fmt.Sprintf("1.%d.0", r))}
+			if m > 0 && r%7 == 3 {
+				c := model.MustParseConstraint(fmt.Sprintf(">= 1.%d", r/2))
+				rel.Requirements.Modules = []model.Dependency{{Module: fmt.Sprintf("m%02d", m-1), Constraint: c}}
+			}
+			if r%11 == 5 {
+				c := model.MustParseConstraint("< 1.31")
+				rel.Requirements.Kubernetes = &c
+			}
+			mod.Releases = append(mod.Releases, rel)
+		}
+		mods = append(mods, mod)
+	}
+	cat, err := model.NewCatalog(mods)
+	require.NoError(t, err)
+	require.Greater(t, cat.ReleaseCount(), sharedLimit)
+	cluster := &model.ClusterState{Deckhouse: model.MustParseVersion("1.74.0"), Kubernetes: model.MustParseVersion("1.30.0"), Modules: map[string]model.ModuleState{}}
+	on := true
+	for _, m := range mods[:20] {
+		cluster.Modules[m.Name] = model.ModuleState{Enabled: &on, Version: m.Releases[10].Version}
+	}
+	var reqs []*model.Request
+	for _, k := range []string{"1.30.0", "1.31.0", "1.32.0"} {
+		reqs = append(reqs, &model.Request{UpdateAll: true, Platform: model.Platform{Kubernetes: model.MustParseVersion(k)}}, &model.Request{Enable: []string{"m25"}, AutoEnable: true})
+	}
+	err = WhatIf(context.Background(), cat, cluster, reqs, func(i int, a Answer) error {
+		want, wantErr := Solve(context.Background(), cat, cluster, reqs[i])
+		require.Equal(t, wantErr, a.Err)
+		want.Stats.SolveMicros, a.Result.Stats.SolveMicros = 0, 0
+		assert.Equal(t, want, a.Result, "scenario %d", i)
+		return nil
+	}, WithWorkers(2))
+	require.NoError(t, err)
 }

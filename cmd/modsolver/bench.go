@@ -37,7 +37,8 @@ Cases (--cases, comma-separated; default all, resolve-dkp only with --catalog):
   platform-upgrade  update-all on a newer DKP and Kubernetes
   unsatisfiable     a request with no answer, explained by a minimal core
                     (suggestions are not verified)
-  whatif-1000       1,000 platform scenarios in one what-if batch, in total
+  whatif-1000       1,000 platform scenarios in one what-if batch, in total,
+                    as the whatif matrix computes them (no held-back reasons)
   resolve-dkp       the runs on the real catalog at --catalog (any format):
                     on a DKP tree such as ../shared/data/dkp, update-all with a
                     representative cluster; on an OLM or Helm catalog such as

@@ -36,6 +36,7 @@ Commands:
   serve     serve the gRPC service modsolver.v1.Resolver
   whatif    answer many what-if questions: the upgrade readiness matrix
   bench     measure modsolver on generated or real catalogs, side by side with deppy
+  loadtest  measure the gRPC service's Resolve throughput and latency on this machine
   catalog   describe a catalog (stats) or check that each module installs (check)
   version   print the version
   help      print this help, or the help of a command: modsolver help resolve
@@ -59,6 +60,7 @@ var commands = []command{
 	{"serve", runServe},
 	{"whatif", runWhatIf},
 	{"bench", runBench},
+	{"loadtest", runLoadtest},
 	{"catalog", runCatalog},
 }
 

@@ -205,6 +205,10 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 	if f.workers > 0 {
 		opts = append(opts, solver.WithWorkers(f.workers))
 	}
+	if f.output == "table" {
+		// The matrix prints no held-back reasons; JSON carries whole answers.
+		opts = append(opts, solver.WithoutHeldBack())
+	}
 	answers := make([]solver.Answer, len(reqs))
 	progress := newProgress(errOut, "whatif", "scenarios", len(reqs))
 	err := solver.WhatIf(ctx, b.cat, b.cluster, reqs, func(i int, a solver.Answer) error {

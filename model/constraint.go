@@ -95,6 +95,10 @@ func (c *Constraint) cutExclusions(text string) (string, error) {
 // AnyVersion reports whether the constraint allows every version.
 func (c Constraint) AnyVersion() bool { return c.ranges == nil && len(c.excluded) == 0 }
 
+// Cheap reports whether Allows(v) is a few plain comparisons for a version
+// without a prerelease, so that remembering its answers saves nothing.
+func (c Constraint) Cheap() bool { return c.ranges == nil || c.simple != nil }
+
 // Allows reports whether v satisfies the constraint. The caller decides
 // whether v is stripped of its prerelease first (R6).
 func (c Constraint) Allows(v Version) bool {

@@ -27,7 +27,11 @@ type fact struct {
 }
 
 func (p *problem) newFact(kind model.FactKind, v *view) *fact {
-	f := &fact{id: len(p.facts), kind: kind, v: v, at: -1}
+	if len(p.factSlab) == cap(p.factSlab) {
+		p.factSlab = make([]fact, 0, 256) // facts come by the thousand: allocate them in blocks
+	}
+	p.factSlab = append(p.factSlab, fact{id: len(p.facts), kind: kind, v: v, at: -1})
+	f := &p.factSlab[len(p.factSlab)-1]
 	p.facts = append(p.facts, f)
 	return f
 }
@@ -108,7 +112,7 @@ func (v *view) isChannelVersion(i int) bool {
 // addPlatformFacts adds one fact per distinct failing constraint text (R4,
 // D20): releases that share a requirement share the fact.
 func (p *problem) addPlatformFacts(v *view, kind model.FactKind, get func(model.Requirements) *model.Constraint, platform model.Version) {
-	byText := map[string][]int{}
+	var byText map[string][]int
 	var texts []string
 	platformText := ""
 	for i, r := range v.rels {
@@ -121,6 +125,9 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, get func(model.
 		}
 		if p.allowsText(c, platform, platformText) {
 			continue
+		}
+		if byText == nil {
+			byText = map[string][]int{}
 		}
 		if _, seen := byText[c.Text]; !seen {
 			texts = append(texts, c.Text)
@@ -250,6 +257,9 @@ func (p *problem) allows(c *model.Constraint, v model.Version) bool {
 
 // allowsText is allows for a caller that holds v's text already.
 func (p *problem) allowsText(c *model.Constraint, v model.Version, text string) bool {
+	if c.Cheap() && !model.IsPrerelease(v) {
+		return c.Allows(v)
+	}
 	key := allowKey{c.Text, text}
 	ok, seen := p.memo[key]
 	if !seen {

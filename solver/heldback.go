@@ -48,15 +48,16 @@ func (s *session) nextAllowed(v *view, sel int) int {
 	return -1
 }
 
-// staticReason names the static facts that forbid releases between the
-// chosen one and the head; the background facts (see whyNot) only when
-// no other fact does.
+// staticReason names the static facts that forbid the release just above
+// the chosen one: the nearest newer release is the one an operator asks
+// about, and every release up to the head is forbidden too. The background
+// facts (see whyNot) are named only when no other fact forbids it.
 func (s *session) staticReason(v *view, sel int) string {
 	background, facts := splitBackground(v.statics)
 	for _, group := range [][]*fact{facts, background} {
 		var msgs []string
 		for _, f := range group {
-			if slices.ContainsFunc(f.rels, func(r int) bool { return r > sel && r <= v.head }) {
+			if slices.Contains(f.rels, sel+1) {
 				msgs = append(msgs, s.p.message(f))
 			}
 		}

@@ -38,8 +38,9 @@ type problem struct {
 	components map[string]model.Version
 	sequential bool
 
-	views map[string]*view
-	facts []*fact
+	views    map[string]*view
+	facts    []*fact
+	factSlab []fact // backing store of facts, see newFact
 	// memo remembers constraint checks (facts.go); a shared what-if
 	// encoding hands the same memo to every problem it answers.
 	memo    map[allowKey]bool

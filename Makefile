@@ -26,8 +26,17 @@ vet:
 build: ## build bin/modsolver
 	$(GO) build -o $(BIN)/modsolver ./cmd/modsolver
 
-bench: ## run the benchmarks side by side with deppy (not part of make test)
-	$(GO) run ./cmd/modsolver bench --size S --size M --vs deppy --runs 5
+SHARED_DATA ?= ../shared/data
+
+bench: build ## the README's performance tables: generated S, M and L, real catalogs, the gRPC load test, Go benchmarks (not part of make test)
+	$(BIN)/modsolver bench --size S --size M --vs deppy --runs 3
+	$(BIN)/modsolver bench --size L --cases update-all,install-one,unsatisfiable --runs 3
+	@if [ -d $(SHARED_DATA) ]; then \
+		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/dkp --vs deppy --runs 3 && \
+		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/helm/bitnami-index.yaml --vs deppy --runs 3 && \
+		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/olm/community-operators-prod-bundles.json --vs deppy --runs 3; \
+	else echo "bench: $(SHARED_DATA) not found; the runs on real catalogs are skipped"; fi
+	$(BIN)/modsolver loadtest --duration 10s
 	$(GO) test -run '^$$' -bench . -benchmem ./bench/
 
 fuzz: ## run every fuzz target for FUZZTIME each

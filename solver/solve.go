@@ -16,6 +16,9 @@ type settings struct {
 	explainHeldBack bool
 	suggest         bool
 	workers         int
+	// statusOnly leaves an unsatisfiable answer unexplained: verifying a
+	// suggestion asks only whether the changed request resolves.
+	statusOnly bool
 }
 
 func newSettings(opts []Option) settings {
@@ -98,6 +101,8 @@ func (s *session) optimize(o *optimizer) (*model.Result, error) {
 	s.opt = o
 	err := s.opt.run()
 	switch {
+	case errors.Is(err, errUnsat) && s.cfg.statusOnly:
+		return &model.Result{Status: model.StatusUnsatisfiable, Stats: s.stats()}, nil
 	case errors.Is(err, errUnsat):
 		return s.unsatisfiable()
 	case err != nil:

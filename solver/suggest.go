@@ -79,13 +79,16 @@ func isUpgrade(k model.SuggestionKind) bool {
 	return k == model.SuggestUpgradeKubernetes || k == model.SuggestUpgradeDeckhouse
 }
 
+// statusOnly makes Solve answer only whether a request resolves.
+func statusOnly() Option { return func(s *settings) { s.statusOnly = true } }
+
 // firstWorking tries alternatives in order and returns the first that
 // makes the request satisfiable.
 func (s *session) firstWorking(alts []change) (model.Suggestion, bool, error) {
 	for _, c := range alts {
 		cluster, req := s.p.cluster.Clone(), s.p.req.Clone()
 		c.apply(cluster, req)
-		res, err := Solve(s.ctx, s.p.cat, cluster, req, WithoutHeldBack(), WithoutSuggestions())
+		res, err := Solve(s.ctx, s.p.cat, cluster, req, WithoutHeldBack(), WithoutSuggestions(), statusOnly())
 		if errors.Is(err, model.ErrInvalidInput) {
 			continue // the change contradicts the request itself
 		}

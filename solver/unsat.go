@@ -43,7 +43,7 @@ func (s *session) unsatisfiable() (*model.Result, error) {
 // asks again, until the rest is satisfiable or the conflict left is not
 // about the platform.
 func (s *session) platformBlockers(x *explainer, core []*fact) ([]*fact, error) {
-	if s.p.req.Platform.Deckhouse == nil && s.p.req.Platform.Kubernetes == nil {
+	if pl := s.p.req.Platform; pl.Deckhouse == nil && pl.Kubernetes == nil && len(pl.Components) == 0 {
 		return nil, nil
 	}
 	var blockers []*fact
@@ -80,5 +80,5 @@ func (s *session) platformBlockers(x *explainer, core []*fact) ([]*fact, error) 
 const maxBlockers = 10
 
 func isPlatformFact(f *fact) bool {
-	return f.v != nil && (f.kind == model.FactDeckhouseRequirement || f.kind == model.FactKubernetesRequirement)
+	return f.v != nil && (f.kind == model.FactDeckhouseRequirement || f.kind == model.FactKubernetesRequirement || f.kind == model.FactPlatformRequirement)
 }

@@ -32,9 +32,9 @@ bench: build ## the README's performance tables: generated S, M and L, real cata
 	$(BIN)/modsolver bench --size S --size M --vs deppy --runs 3
 	$(BIN)/modsolver bench --size L --cases update-all,install-one,unsatisfiable --runs 3
 	@if [ -d $(SHARED_DATA) ]; then \
-		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/dkp --vs deppy --runs 3 && \
-		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/helm/bitnami-index.yaml --vs deppy --runs 3 && \
-		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/olm/community-operators-prod-bundles.json --vs deppy --runs 3; \
+		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/dkp --cases resolve-dkp --vs deppy --runs 3 && \
+		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/helm/bitnami-index.yaml --cases resolve-dkp --vs deppy --runs 3 && \
+		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/olm/community-operators-prod-bundles.json --cases resolve-dkp --vs deppy --runs 3; \
 	else echo "bench: $(SHARED_DATA) not found; the runs on real catalogs are skipped"; fi
 	$(BIN)/modsolver loadtest --duration 10s
 	$(GO) test -run '^$$' -bench . -benchmem ./bench/

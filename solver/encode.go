@@ -26,7 +26,7 @@ type encoder struct {
 	// detached are frozen modules left out of a fast encoding (detach.go),
 	// sorted by name; each keeps its deployed release.
 	detached []*view
-	sel      map[*fact]z.Lit
+	sel      selectors
 	owner    map[z.Lit]*fact
 	ivCache  map[ivKey]z.Lit
 	chains   map[string][]z.Lit // at-most-one chains by exclusive group
@@ -55,7 +55,7 @@ type ivKey struct {
 
 func newEncoder(p *problem, explain bool) *encoder {
 	e := &encoder{p: p, explain: explain, g: gini.New(), byName: map[string]*modVars{},
-		sel: map[*fact]z.Lit{}, owner: map[z.Lit]*fact{}, ivCache: map[ivKey]z.Lit{}, chains: map[string][]z.Lit{}, satCache: map[satKey][]int{}, counters: map[string][]z.Lit{}}
+		owner: map[z.Lit]*fact{}, ivCache: map[ivKey]z.Lit{}, chains: map[string][]z.Lit{}, satCache: map[satKey][]int{}, counters: map[string][]z.Lit{}}
 	e.top = e.g.Lit()
 	e.g.Add(e.top)
 	e.g.Add(z.LitNull)
@@ -135,13 +135,35 @@ func (e *encoder) selector(f *fact) z.Lit {
 	if f == nil || !e.explain {
 		return z.LitNull
 	}
-	if s, ok := e.sel[f]; ok {
+	if s := e.sel.of(f); s != z.LitNull {
 		return s
 	}
 	s := e.g.Lit()
-	e.sel[f] = s
+	e.sel.set(f, s)
 	e.owner[s] = f
 	return s
+}
+
+// selectors maps the facts of one problem to their selector literals, by
+// fact id (ids count up from 0 per problem); z.LitNull means none.
+type selectors struct {
+	lits []z.Lit
+	n    int
+}
+
+func (sl *selectors) of(f *fact) z.Lit {
+	if f.id < len(sl.lits) {
+		return sl.lits[f.id]
+	}
+	return z.LitNull
+}
+
+func (sl *selectors) set(f *fact, s z.Lit) {
+	for f.id >= len(sl.lits) {
+		sl.lits = append(sl.lits, z.LitNull)
+	}
+	sl.lits[f.id] = s
+	sl.n++
 }
 
 // add adds the clause lits, guarded by f. Literals that are constantly

@@ -21,9 +21,9 @@ type explainer struct {
 // facts returns every encoded fact, in creation order, which is fixed by
 // module names and input order never matters (R15).
 func (x *explainer) facts() []*fact {
-	out := make([]*fact, 0, len(x.e.sel))
+	out := make([]*fact, 0, x.e.sel.n)
 	for _, f := range x.e.p.facts {
-		if _, ok := x.e.sel[f]; ok {
+		if x.e.sel.of(f) != z.LitNull {
 			out = append(out, f)
 		}
 	}
@@ -61,7 +61,7 @@ func (x *explainer) minimalCore(fixed []z.Lit, facts []*fact) ([]*fact, error) {
 func (x *explainer) assume(fixed []z.Lit, facts []*fact) []z.Lit {
 	out := slices.Clone(fixed)
 	for _, f := range facts {
-		out = append(out, x.e.sel[f])
+		out = append(out, x.e.sel.of(f))
 	}
 	return out
 }
@@ -75,7 +75,7 @@ func (x *explainer) inWhy(facts []*fact) []*fact {
 	}
 	out := facts[:0:0]
 	for _, f := range facts {
-		if in[x.e.sel[f]] {
+		if in[x.e.sel.of(f)] {
 			out = append(out, f)
 		}
 	}

@@ -38,21 +38,20 @@ func (e *encoder) encodeRequirements(mv *modVars) {
 }
 
 // requirementGroups collects, in a fixed order, the requirement texts of
-// mv's candidates.
+// mv's candidates. A module has a handful of distinct texts, so a linear
+// search finds a text's group faster than a map would.
 func requirementGroups(mv *modVars) []*reqGroup {
-	type key struct{ dep, text string }
-	byKey := map[key]*reqGroup{}
 	var out []*reqGroup
 	for j, r := range mv.dom {
 		for _, d := range mv.v.rels[r].Requirements.Modules {
-			k := key{d.Module, d.Constraint.Text}
-			g := byKey[k]
-			if g == nil {
-				g = &reqGroup{dep: d}
-				byKey[k] = g
-				out = append(out, g)
+			i := slices.IndexFunc(out, func(g *reqGroup) bool {
+				return g.dep.Module == d.Module && g.dep.Constraint.Text == d.Constraint.Text
+			})
+			if i < 0 {
+				i = len(out)
+				out = append(out, &reqGroup{dep: d})
 			}
-			g.poss = append(g.poss, j)
+			out[i].poss = append(out[i].poss, j)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b *reqGroup) int { return cmp.Compare(a.dep.Module, b.dep.Module) })

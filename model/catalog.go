@@ -161,6 +161,13 @@ func (m *Module) Access(r *Release) *Accessibility {
 	return m.Accessibility
 }
 
+// HasCapabilityRequirements reports whether m, or any release of it,
+// requires a capability (R19).
+func (m *Module) HasCapabilityRequirements() bool {
+	return len(m.Requirements.Capabilities) > 0 ||
+		slices.ContainsFunc(m.Releases, func(r *Release) bool { return len(r.Requirements.Capabilities) > 0 })
+}
+
 // HasUpdateGraph reports whether any release of m declares update edges,
 // which then replace the sequential rule for m (R21).
 func (m *Module) HasUpdateGraph() bool {

@@ -1,7 +1,7 @@
 package solver
 
 import (
-	"cmp"
+	"maps"
 	"slices"
 
 	"github.com/modsolver/modsolver/model"
@@ -109,8 +109,50 @@ func (v *view) isChannelVersion(i int) bool {
 	return v.channel != "" && v.headVersion != nil && model.SameVersion(v.rels[i].Version, v.headVersion)
 }
 
-// addPlatformFacts adds one fact per distinct failing constraint text (R4,
-// D20): releases that share a requirement share the fact.
+// failing is one reason a release fails, for forbidEach: what it names
+// (a constraint text, a capability, a module) and the constraint, if any.
+type failing struct {
+	component, name string
+	cons            *model.Constraint
+}
+
+// forbidEach adds one fact of kind per distinct reason that failures names
+// for the releases of v the static facts read, forbidding the releases
+// that have it, in the order the reasons are first met (D20: releases that
+// share a requirement share the fact).
+func (p *problem) forbidEach(v *view, kind model.FactKind, failures func(r *model.Release, fail func(failing))) {
+	var byReason map[failing][]int
+	var order []failing
+	i := 0
+	fail := func(f failing) {
+		key := failing{component: f.component, name: f.name}
+		if byReason == nil {
+			byReason = map[failing][]int{}
+		}
+		if _, seen := byReason[key]; !seen {
+			order = append(order, f)
+		}
+		byReason[key] = append(byReason[key], i)
+	}
+	for ; i < len(v.rels); i++ {
+		if v.reads(i) {
+			failures(v.rels[i], fail)
+		}
+	}
+	for _, f := range order {
+		p.forbid(v, kind, byReason[failing{component: f.component, name: f.name}], func(x *fact) {
+			x.cons = f.cons
+			if x.dep = f.component; f.cons == nil {
+				x.dep = f.name
+			}
+		})
+	}
+}
+
+// addPlatformFacts adds R4 for one platform: one fact per distinct failing
+// constraint text. Every release of every module in the closure passes
+// through here twice, so it keeps its own loop rather than forbidEach's
+// callbacks, which cost an allocation per call.
 func (p *problem) addPlatformFacts(v *view, kind model.FactKind, get func(model.Requirements) *model.Constraint, platform model.Version) {
 	var byText map[string][]int
 	var texts []string
@@ -142,81 +184,47 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, get func(model.
 }
 
 // addComponentFacts adds R22: one fact per platform component and
-// failing constraint text. A component the cluster does not run fails
-// every requirement on it (D33).
+// failing constraint text, in component order. A component the cluster
+// does not run fails every requirement on it (D33).
 func (p *problem) addComponentFacts(v *view) {
-	type key struct{ component, text string }
-	byKey := map[key][]int{}
-	var keys []key
-	for i, r := range v.rels {
-		if !v.reads(i) {
-			continue
+	p.forbidEach(v, model.FactPlatformRequirement, func(r *model.Release, fail func(failing)) {
+		if len(r.Requirements.Platform) == 0 {
+			return
 		}
-		for name, c := range r.Requirements.Platform {
-			if ver := p.components[name]; ver != nil && p.allows(c, ver) {
-				continue
+		for _, name := range slices.Sorted(maps.Keys(r.Requirements.Platform)) {
+			c := r.Requirements.Platform[name]
+			if ver := p.components[name]; ver == nil || !p.allows(c, ver) {
+				fail(failing{component: name, name: c.Text, cons: c})
 			}
-			k := key{name, c.Text}
-			if _, seen := byKey[k]; !seen {
-				keys = append(keys, k)
-			}
-			byKey[k] = append(byKey[k], i)
 		}
-	}
-	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(a.component, b.component), cmp.Compare(a.text, b.text)) })
-	for _, k := range keys {
-		rels := byKey[k]
-		cons := v.rels[rels[0]].Requirements.Platform[k.component]
-		p.forbid(v, model.FactPlatformRequirement, rels, func(f *fact) { f.dep, f.cons = k.component, cons })
-	}
+	})
 }
 
 // addMissingCapabilityFacts forbids releases that require a capability no
 // module in the catalog provides (R19).
 func (p *problem) addMissingCapabilityFacts(v *view) {
-	byCap := map[string][]int{}
-	var caps []string
-	for i, r := range v.rels {
-		if !v.reads(i) {
-			continue
-		}
+	if !v.m.HasCapabilityRequirements() {
+		return
+	}
+	p.forbidEach(v, model.FactMissingCapability, func(r *model.Release, fail func(failing)) {
 		for _, c := range r.Requirements.Capabilities {
-			if len(p.cat.Providers(c)) > 0 {
-				continue
+			if len(p.cat.Providers(c)) == 0 {
+				fail(failing{name: c})
 			}
-			if _, seen := byCap[c]; !seen {
-				caps = append(caps, c)
-			}
-			byCap[c] = append(byCap[c], i)
 		}
-	}
-	for _, c := range caps {
-		p.forbid(v, model.FactMissingCapability, byCap[c], func(f *fact) { f.dep = c })
-	}
+	})
 }
 
 // addMissingModuleFacts forbids releases that require a module the
 // catalog does not have; optional requirements on it impose nothing.
 func (p *problem) addMissingModuleFacts(v *view) {
-	byDep := map[string][]int{}
-	var deps []string
-	for i, r := range v.rels {
-		if !v.reads(i) {
-			continue
-		}
+	p.forbidEach(v, model.FactMissingModule, func(r *model.Release, fail func(failing)) {
 		for _, d := range r.Requirements.Modules {
-			if d.Constraint.Optional || p.cat.Module(d.Module) != nil {
-				continue
+			if !d.Constraint.Optional && p.cat.Module(d.Module) == nil {
+				fail(failing{name: d.Module})
 			}
-			if _, seen := byDep[d.Module]; !seen {
-				deps = append(deps, d.Module)
-			}
-			byDep[d.Module] = append(byDep[d.Module], i)
 		}
-	}
-	for _, d := range deps {
-		p.forbid(v, model.FactMissingModule, byDep[d], func(f *fact) { f.dep = d })
-	}
+	})
 }
 
 // addVersionFacts adds the facts that tie a module's version to its

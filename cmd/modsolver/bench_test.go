@@ -15,9 +15,7 @@ import (
 
 func benchCmd(t *testing.T, args ...string) (code int, out, errOut string) {
 	t.Helper()
-	var o, e bytes.Buffer
-	code = run(context.Background(), append([]string{"bench"}, args...), &o, &e)
-	return code, o.String(), e.String()
+	return runCommand(t, "bench", args...)
 }
 
 // benchRow is one row of bench --json, with the keys it must have.

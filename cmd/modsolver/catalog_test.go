@@ -15,9 +15,7 @@ import (
 
 func catalogCmd(t *testing.T, args ...string) (code int, out, errOut string) {
 	t.Helper()
-	var o, e bytes.Buffer
-	code = run(context.Background(), append([]string{"catalog"}, args...), &o, &e)
-	return code, o.String(), e.String()
+	return runCommand(t, "catalog", args...)
 }
 
 // sweepCatalog has one module that installs, one that needs a newer

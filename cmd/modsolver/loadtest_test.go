@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"net"
 	"strings"
@@ -14,9 +12,7 @@ import (
 
 func loadtestCmd(t *testing.T, args ...string) (code int, out, errOut string) {
 	t.Helper()
-	var o, e bytes.Buffer
-	code = run(context.Background(), append([]string{"loadtest"}, args...), &o, &e)
-	return code, o.String(), e.String()
+	return runCommand(t, "loadtest", args...)
 }
 
 // loadJSON is loadtest --json, with the keys it must have.

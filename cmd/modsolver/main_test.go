@@ -53,6 +53,14 @@ func decodeResponse(t *testing.T, data string) *modsolverv1.ResolveResponse {
 	return &resp
 }
 
+// runCommand runs modsolver's command name with args in this process and
+// returns its exit code and output.
+func runCommand(t *testing.T, name string, args ...string) (code int, out, errOut string) {
+	t.Helper()
+	r := runCLI(t, append([]string{name}, args...)...)
+	return r.code, r.out, r.errOut
+}
+
 // writeTemp writes content to name in a fresh temporary directory and
 // returns its path.
 func writeTemp(t *testing.T, name, content string) string {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -19,9 +17,7 @@ import (
 
 func whatif(t *testing.T, args ...string) (code int, out, errOut string) {
 	t.Helper()
-	var o, e bytes.Buffer
-	code = run(context.Background(), append([]string{"whatif"}, args...), &o, &e)
-	return code, o.String(), e.String()
+	return runCommand(t, "whatif", args...)
 }
 
 func TestWhatIfMatrixOnDemo(t *testing.T) {

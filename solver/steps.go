@@ -18,6 +18,17 @@ type stepper struct {
 	// and not prereleases unless it is the head itself (D1, D13).
 	eligible []bool
 	graph    bool
+	// minors lists, ascending, each minor that has an eligible release,
+	// with its highest eligible release; jumps lists the releases that
+	// declare from-to rules. Both are read in one pass, so that a step is
+	// found without scanning every release again.
+	minors []minorBest
+	jumps  []int
+}
+
+type minorBest struct {
+	mm   model.MajorMinor
+	best int
 }
 
 func newStepper(rels []*model.Release, head int) stepper {
@@ -25,8 +36,26 @@ func newStepper(rels []*model.Release, head int) stepper {
 	for i, r := range rels {
 		s.eligible[i] = i == head || (i < head && !model.IsPrerelease(r.Version))
 		s.graph = s.graph || r.Edges != nil
+		if len(r.UpdateRules) > 0 {
+			s.jumps = append(s.jumps, i)
+		}
+		if !s.eligible[i] {
+			continue
+		}
+		mm := model.MinorOf(r.Version)
+		if n := len(s.minors); n > 0 && s.minors[n-1].mm == mm {
+			s.minors[n-1].best = i
+		} else {
+			s.minors = append(s.minors, minorBest{mm, i})
+		}
 	}
 	return s
+}
+
+// minorAt returns the index in s.minors of the first minor at or above mm.
+func (s stepper) minorAt(mm model.MajorMinor) int {
+	i, _ := slices.BinarySearchFunc(s.minors, mm, func(b minorBest, mm model.MajorMinor) int { return b.mm.Compare(mm) })
+	return i
 }
 
 // targets returns the release indices one update from index from may
@@ -87,8 +116,8 @@ func (s stepper) sequentialTargets(from int) []int {
 			add(s.highestPatch(mm))
 		}
 	}
-	for i := from + 1; i < len(s.rels); i++ {
-		if s.eligible[i] && s.jumpAllowed(i, v0) {
+	for _, i := range s.jumps {
+		if i > from && s.eligible[i] && s.jumpAllowed(i, v0) {
 			add(i)
 		}
 	}
@@ -111,33 +140,26 @@ func (s stepper) jumpAllowed(i int, v0 model.Version) bool {
 
 // highestPatch returns the newest eligible release of minor mm, or -1.
 func (s stepper) highestPatch(mm model.MajorMinor) int {
-	best := -1
-	for i, r := range s.rels {
-		if s.eligible[i] && model.MinorOf(r.Version) == mm {
-			best = i
-		}
+	if i := s.minorAt(mm); i < len(s.minors) && s.minors[i].mm == mm {
+		return s.minors[i].best
 	}
-	return best
+	return -1
 }
 
 // nextMinor is the lowest minor of v's major, above v's minor, that has an
 // eligible release.
 func (s stepper) nextMinor(v model.Version) (model.MajorMinor, bool) {
 	cur := model.MinorOf(v)
-	for i, r := range s.rels {
-		mm := model.MinorOf(r.Version)
-		if s.eligible[i] && mm.Major == cur.Major && mm.Compare(cur) > 0 {
-			return mm, true
-		}
+	i := s.minorAt(model.MajorMinor{Major: cur.Major, Minor: cur.Minor + 1})
+	if i < len(s.minors) && s.minors[i].mm.Major == cur.Major {
+		return s.minors[i].mm, true
 	}
 	return model.MajorMinor{}, false
 }
 
 func (s stepper) lowestMinorOfMajor(major uint64) (model.MajorMinor, bool) {
-	for i, r := range s.rels {
-		if s.eligible[i] && r.Version.Major() == major {
-			return model.MinorOf(r.Version), true
-		}
+	if i := s.minorAt(model.MajorMinor{Major: major}); i < len(s.minors) && s.minors[i].mm.Major == major {
+		return s.minors[i].mm, true
 	}
 	return model.MajorMinor{}, false
 }

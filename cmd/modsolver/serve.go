@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"google.golang.org/grpc"
 
 	"github.com/modsolver/modsolver/catalog"
 	"github.com/modsolver/modsolver/model"
@@ -246,7 +249,9 @@ func serveUntilDone(ctx context.Context, srv *server.Server, lis net.Listener, h
 			sctx, cancel := context.WithTimeout(context.Background(), grace)
 			srv.Shutdown(sctx)
 			cancel()
-			if err := <-served; err != nil {
+			// A stop that comes before Serve has started makes Serve
+			// return ErrServerStopped: that is a clean stop too.
+			if err := <-served; err != nil && !errors.Is(err, grpc.ErrServerStopped) {
 				return fail(errOut, fmt.Errorf("serve: %w", err))
 			}
 			log.Info("stopped")

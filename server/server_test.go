@@ -491,7 +491,9 @@ func TestShutdownBoundCancelsInFlightCalls(t *testing.T) {
 	defer cancel()
 	began := time.Now()
 	e.srv.Shutdown(ctx)
-	assert.Less(t, time.Since(began), 5*time.Second)
+	// The solve alone may run a minute; half of that tells a cancelled call
+	// from one waited for, even on a loaded machine.
+	assert.Less(t, time.Since(began), 30*time.Second)
 	require.Error(t, <-errs)
 }
 

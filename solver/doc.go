@@ -10,12 +10,17 @@
 //   - problem.go: the view of each module this resolution touches: its
 //     intent (R8), channel head (R10), deployed and pinned releases.
 //   - facts.go: facts, the unit of explanation (R16); the static facts that
-//     forbid releases on their own (R4, R7, R9–R11, pins, prereleases).
-//   - steps.go: the DKP sequential update rule and update paths (R11).
+//     forbid releases on their own (R4, R7, R9–R11, R19 missing
+//     capabilities, R22 platform components, pins, prereleases).
+//   - steps.go: the DKP sequential update rule and update paths (R11), or
+//     a module's update graph, followed over several edges (R21).
 //   - closure.go: which modules an encoding needs at all (DESIGN §6).
-//   - encode.go, requirements.go: variables and clauses. The order encoding
-//     ge(m, j) gives R1 for free; module requirements (R2, R3) become a few
-//     clauses per version interval; exclusive groups (R13).
+//   - detach.go: kept modules that share nothing with what may change are
+//     left out of the fast encoding and reported as kept (D39).
+//   - encode.go, requirements.go, capabilities.go: variables and clauses.
+//     The order encoding ge(m, j) gives R1 for free; module requirements
+//     (R2, R3) become a few clauses per version interval; exclusive groups
+//     (R13); required capabilities and their uniqueness (R19, R20).
 //   - card.go: a totalizer for the cardinality levels of R14.
 //   - sat.go: solving under assumptions with cancellation by context.
 //   - optimize.go: the preference levels of R14, in order, each kept as
@@ -26,10 +31,14 @@
 //     request in DKP's words, with verified suggestions.
 //   - heldback.go: why a module ends below its head (R17).
 //   - result.go, plan.go: actions, paths, and the ordered plan (R18).
-//   - whatif.go, shared.go: batches. Each worker builds one shared
-//     encoding, where facts are selector-guarded as in an explanation and
-//     facts with equal clauses share a selector, and answers every request
-//     of its share under assumptions, keeping what gini has learnt.
+//   - whatif.go, shared.go: batches. On catalogs of up to 5,000 releases
+//     each worker builds one shared encoding, where facts are
+//     selector-guarded as in an explanation and facts with equal clauses
+//     share a selector, and answers every request of its share under
+//     assumptions, keeping what gini has learnt; on larger ones it solves
+//     each request on its own (D40).
+//   - sweep.go: every module installed at its head, one question each, on
+//     the what-if engine (`modsolver catalog check`, D37).
 //
 // Two encodings of one problem exist, and a third kind spans many. The
 // fast one applies the static facts as domain filters and adds the others

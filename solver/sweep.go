@@ -20,6 +20,8 @@ type Installability struct {
 	// one short phrase per fact of the explanation that is not the
 	// request itself, such as "missing module devworkspace-operator".
 	Reasons []string
+	// Kinds are the fact kinds behind Reasons, deduplicated, in order.
+	Kinds []model.FactKind
 }
 
 // Sweep asks, for every module of the catalog that has releases, whether
@@ -45,7 +47,7 @@ func Sweep(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 	return WhatIf(ctx, cat, cluster, reqs, func(i int, a Answer) error {
 		in := Installability{Module: names[i], Version: model.VersionString(heads[names[i]]), Result: a.Result, Err: a.Err}
 		if a.Result != nil && a.Result.Explanation != nil {
-			in.Reasons = reasons(in.Module, a.Result.Explanation.Facts)
+			in.Reasons, in.Kinds = reasons(in.Module, a.Result.Explanation.Facts)
 		}
 		return emit(in)
 	}, opts...)
@@ -53,14 +55,20 @@ func Sweep(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 
 // reasons names the facts of an explanation that stand in the way of
 // installing module, without the request's own facts, deduplicated.
-func reasons(module string, facts []model.Fact) []string {
-	var out []string
+func reasons(module string, facts []model.Fact) (out []string, kinds []model.FactKind) {
 	for _, f := range facts {
-		if r := reason(module, f); r != "" && !slices.Contains(out, r) {
+		r := reason(module, f)
+		if r == "" {
+			continue
+		}
+		if !slices.Contains(out, r) {
 			out = append(out, r)
 		}
+		if !slices.Contains(kinds, f.Kind) {
+			kinds = append(kinds, f.Kind)
+		}
 	}
-	return out
+	return out, kinds
 }
 
 func reason(module string, f model.Fact) string {
@@ -95,6 +103,9 @@ func reason(module string, f model.Fact) string {
 type SweepSummary struct {
 	Modules, Resolved, Unsatisfiable, Errors int
 	Reasons                                  []ReasonCount
+	// Kinds count the modules each kind of fact keeps from installing,
+	// such as "platform-requirement" for all OpenShift ranges together.
+	Kinds []ReasonCount
 }
 
 // ReasonCount is one reason and the modules it kept from installing.
@@ -107,7 +118,7 @@ type ReasonCount struct {
 // frequent first, ties by reason text.
 func Summarize(answers []Installability) SweepSummary {
 	s := SweepSummary{Modules: len(answers)}
-	byReason := map[string][]string{}
+	byReason, byKind := map[string][]string{}, map[string][]string{}
 	for _, a := range answers {
 		switch {
 		case a.Err != nil:
@@ -120,13 +131,24 @@ func Summarize(answers []Installability) SweepSummary {
 		for _, r := range a.Reasons {
 			byReason[r] = append(byReason[r], a.Module)
 		}
+		for _, k := range a.Kinds {
+			byKind[k.String()] = append(byKind[k.String()], a.Module)
+		}
 	}
-	for r, mods := range byReason {
+	s.Reasons, s.Kinds = ranked(byReason), ranked(byKind)
+	return s
+}
+
+// ranked lists reasons with their modules, the most frequent first, ties
+// by reason text.
+func ranked(by map[string][]string) []ReasonCount {
+	out := make([]ReasonCount, 0, len(by))
+	for r, mods := range by {
 		slices.Sort(mods)
-		s.Reasons = append(s.Reasons, ReasonCount{Reason: r, Modules: mods})
+		out = append(out, ReasonCount{Reason: r, Modules: mods})
 	}
-	slices.SortFunc(s.Reasons, func(a, b ReasonCount) int {
+	slices.SortFunc(out, func(a, b ReasonCount) int {
 		return cmp.Or(cmp.Compare(len(b.Modules), len(a.Modules)), cmp.Compare(a.Reason, b.Reason))
 	})
-	return s
+	return out
 }

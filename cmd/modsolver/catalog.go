@@ -359,6 +359,16 @@ func printCheck(out io.Writer, f checkFlags, sum solver.SweepSummary, answers []
 	if err := report.Columns(out, rows); err != nil {
 		return err
 	}
+	if len(sum.Kinds) > 0 {
+		fmt.Fprintln(out, "\nBy kind of fact:")
+		kinds := [][]string{{"MODULES", "KIND", "FOR EXAMPLE"}}
+		for _, k := range sum.Kinds {
+			kinds = append(kinds, []string{strconv.Itoa(len(k.Modules)), k.Reason, examples(k.Modules, 3)})
+		}
+		if err := report.Columns(out, kinds); err != nil {
+			return err
+		}
+	}
 	if len(sum.Reasons) > 0 {
 		fmt.Fprintln(out, "\nTop reasons:")
 		reasons := [][]string{{"MODULES", "REASON", "FOR EXAMPLE"}}
@@ -401,6 +411,7 @@ type checkJSON struct {
 	Resolved      int          `json:"resolved"`
 	Unsatisfiable int          `json:"unsatisfiable"`
 	Errors        int          `json:"errors"`
+	Kinds         []reasonJSON `json:"kinds"`
 	Reasons       []reasonJSON `json:"reasons"`
 	Results       []moduleJSON `json:"results"`
 }
@@ -421,9 +432,12 @@ type moduleJSON struct {
 
 func printCheckJSON(out io.Writer, f checkFlags, sum solver.SweepSummary, answers []solver.Installability) error {
 	doc := checkJSON{Catalog: f.path, Modules: sum.Modules, Resolved: sum.Resolved, Unsatisfiable: sum.Unsatisfiable, Errors: sum.Errors,
-		Reasons: []reasonJSON{}, Results: []moduleJSON{}}
+		Kinds: []reasonJSON{}, Reasons: []reasonJSON{}, Results: []moduleJSON{}}
 	for _, r := range sum.Reasons {
 		doc.Reasons = append(doc.Reasons, reasonJSON{Reason: r.Reason, Modules: r.Modules})
+	}
+	for _, k := range sum.Kinds {
+		doc.Kinds = append(doc.Kinds, reasonJSON{Reason: k.Reason, Modules: k.Modules})
 	}
 	for _, a := range answers {
 		m := moduleJSON{Module: a.Module, Version: a.Version, Reasons: a.Reasons}

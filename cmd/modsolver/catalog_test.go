@@ -60,7 +60,7 @@ func TestCatalogCheck(t *testing.T) {
 	assert.Regexp(t, `modules checked\s+5`, out)
 	assert.Regexp(t, `install\s+1\n`, out)
 	assert.Regexp(t, `cannot install\s+4`, out)
-	for _, reason := range []string{"missing module devworkspace", "kubernetes >= 1.32", "openshift < 4.20", "capability example.com/v1/Thing not provided"} {
+	for _, reason := range []string{"missing module devworkspace", "kubernetes >= 1.32", "openshift < 4.20", "capability example.com/v1/Thing not provided", "By kind of fact:", "platform-requirement"} {
 		assert.Contains(t, out, reason)
 	}
 
@@ -70,6 +70,7 @@ func TestCatalogCheck(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	assert.Equal(t, 4, doc.Resolved, "only the missing dependency remains")
 	assert.Equal(t, []reasonJSON{{Reason: "missing module devworkspace", Modules: []string{"orphan"}}}, doc.Reasons)
+	assert.Equal(t, []reasonJSON{{Reason: "missing-module", Modules: []string{"orphan"}}}, doc.Kinds)
 }
 
 func TestCatalogBadInput(t *testing.T) {

@@ -76,6 +76,28 @@ func largeWanted() bool {
 
 func allSizes() []Size { return []Size{SizeS, SizeM, SizeL} }
 
+// BenchmarkEncode builds the encoding of one request, without solving it.
+func BenchmarkEncode(b *testing.B) {
+	forSizes(b, allSizes(), func(b *testing.B, in *Instance) {
+		for _, c := range []struct {
+			name string
+			req  *model.Request
+		}{
+			{CaseUpdateAll, in.UpdateAll()},
+			{CaseInstallOne, in.InstallOne()},
+		} {
+			b.Run(c.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := solver.Encode(in.Catalog, in.Cluster, c.req); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	})
+}
+
 // BenchmarkSolve is encode + solve of one request, with the full answer
 // (held-back reasons and plan included).
 func BenchmarkSolve(b *testing.B) {

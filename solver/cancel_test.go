@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/modsolver/modsolver/catalog"
 	"github.com/modsolver/modsolver/internal/checker"
 	"github.com/modsolver/modsolver/internal/fixture"
 	"github.com/modsolver/modsolver/model"
@@ -140,4 +141,22 @@ func TestSolveWithinDeadlineIsComplete(t *testing.T) {
 	require.NoError(t, err)
 	plain.Stats.SolveMicros, res.Stats.SolveMicros = 0, 0
 	assert.Equal(t, plain, res, "a deadline that does not pass changes nothing")
+}
+
+// Encode reports the size Solve's answer reports, and refuses bad input.
+func TestEncodeMatchesSolveStats(t *testing.T) {
+	cat, err := catalog.Demo()
+	require.NoError(t, err)
+	cluster, req, err := catalog.DemoState()
+	require.NoError(t, err)
+	st, err := solver.Encode(cat, cluster, req)
+	require.NoError(t, err)
+	res, err := solver.Solve(context.Background(), cat, cluster, req)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, st.Clauses, res.Stats.Clauses, "optimisation may add clauses")
+	assert.Positive(t, st.Clauses)
+	assert.LessOrEqual(t, st.Variables, res.Stats.Variables, "optimisation adds counters")
+	assert.Positive(t, st.Variables)
+	_, err = solver.Encode(cat, cluster, &model.Request{Enable: []string{"no-such-module"}})
+	assert.ErrorIs(t, err, model.ErrInvalidInput)
 }

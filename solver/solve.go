@@ -59,6 +59,18 @@ func Solve(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 	return res, nil
 }
 
+// Encode builds the encoding Solve would search, without searching it,
+// and returns its size: what a request costs before any solving, for
+// benchmarks and capacity planning. Bad input is an error, as for Solve.
+func Encode(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) (model.Stats, error) {
+	if err := validate(cat, cluster, req); err != nil {
+		return model.Stats{}, err
+	}
+	e := newEncoder(newProblem(cat, cluster, req), false)
+	e.encode()
+	return model.Stats{Variables: int(e.g.MaxVar()), Clauses: e.clauses}, nil
+}
+
 func validate(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) error {
 	switch {
 	case cat == nil:

@@ -158,6 +158,9 @@ func (o *optimizer) with(extra ...z.Lit) []z.Lit {
 // 3); level 4 makes the ones that are on as new as possible. Without this
 // each of them would cost a solve to find that it cannot be on.
 func (o *optimizer) keepOff(rest []*modVars) ([]*modVars, error) {
+	if len(rest) == 0 {
+		return nil, nil // nothing to read off a model
+	}
 	if _, err := o.e.solve(o.ctx, o.commits); err != nil {
 		return nil, err
 	}

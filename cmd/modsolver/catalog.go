@@ -129,15 +129,6 @@ func takesValue(fs *flag.FlagSet, name string) bool {
 	return !isBool || !b.IsBoolFlag()
 }
 
-// load reads the catalog of f.
-func (f *catalogFlags) load() (*model.Catalog, *catalog.Report, error) {
-	format, err := catalog.ParseFormatName(f.format)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--catalog-format: %w", err)
-	}
-	return catalog.LoadFormat(f.path, format)
-}
-
 func runCatalogStats(args []string, out, errOut io.Writer) int {
 	var f catalogFlags
 	fs := flag.NewFlagSet("catalog stats", flag.ContinueOnError)
@@ -146,7 +137,7 @@ func runCatalogStats(args []string, out, errOut io.Writer) int {
 	if code, done := parseWithPath(fs, &f, args, out, errOut); done {
 		return code
 	}
-	cat, rep, err := f.load()
+	cat, rep, err := loadAs(f.path, f.format)
 	if err != nil {
 		return fail(errOut, err)
 	}
@@ -257,7 +248,7 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 	if code, done := parseWithPath(fs, &f.catalogFlags, args, out, errOut); done {
 		return code
 	}
-	cat, _, err := f.load()
+	cat, _, err := loadAs(f.path, f.format)
 	if err != nil {
 		return fail(errOut, err)
 	}

@@ -163,11 +163,7 @@ func loadCatalog(path, format string, errOut io.Writer) (*model.Catalog, error) 
 	if path == "" {
 		return catalog.Demo()
 	}
-	f, err := catalog.ParseFormatName(format)
-	if err != nil {
-		return nil, fmt.Errorf("--catalog-format: %w", err)
-	}
-	cat, rep, err := catalog.LoadFormat(path, f)
+	cat, rep, err := loadAs(path, format)
 	if err != nil {
 		return nil, err
 	}
@@ -175,6 +171,15 @@ func loadCatalog(path, format string, errOut io.Writer) (*model.Catalog, error) 
 		fmt.Fprintln(errOut, rep.Summary())
 	}
 	return cat, nil
+}
+
+// loadAs reads the catalog at path in the format --catalog-format names.
+func loadAs(path, format string) (*model.Catalog, *catalog.Report, error) {
+	f, err := catalog.ParseFormatName(format)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--catalog-format: %w", err)
+	}
+	return catalog.LoadFormat(path, f)
 }
 
 func demoInputs() (*inputs, error) {

@@ -78,42 +78,39 @@ func allSizes() []Size { return []Size{SizeS, SizeM, SizeL} }
 
 // BenchmarkEncode builds the encoding of one request, without solving it.
 func BenchmarkEncode(b *testing.B) {
-	forSizes(b, allSizes(), func(b *testing.B, in *Instance) {
-		for _, c := range []struct {
-			name string
-			req  *model.Request
-		}{
-			{CaseUpdateAll, in.UpdateAll()},
-			{CaseInstallOne, in.InstallOne()},
-		} {
-			b.Run(c.name, func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					if _, err := solver.Encode(in.Catalog, in.Cluster, c.req); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
+	forRequests(b, func(in *Instance) []namedRequest {
+		return []namedRequest{{CaseUpdateAll, in.UpdateAll()}, {CaseInstallOne, in.InstallOne()}}
+	}, func(in *Instance, req *model.Request) error {
+		_, err := solver.Encode(in.Catalog, in.Cluster, req)
+		return err
 	})
 }
 
 // BenchmarkSolve is encode + solve of one request, with the full answer
 // (held-back reasons and plan included).
 func BenchmarkSolve(b *testing.B) {
+	forRequests(b, func(in *Instance) []namedRequest {
+		return []namedRequest{{CaseUpdateAll, in.UpdateAll()}, {CaseInstallOne, in.InstallOne()}, {CasePlatformUpgrade, in.PlatformUpgrade()}}
+	}, func(in *Instance, req *model.Request) error {
+		_, err := solver.Solve(context.Background(), in.Catalog, in.Cluster, req)
+		return err
+	})
+}
+
+type namedRequest struct {
+	name string
+	req  *model.Request
+}
+
+// forRequests runs one sub-benchmark per size and request, each calling
+// run on the request in a loop.
+func forRequests(b *testing.B, requests func(*Instance) []namedRequest, run func(*Instance, *model.Request) error) {
 	forSizes(b, allSizes(), func(b *testing.B, in *Instance) {
-		for _, c := range []struct {
-			name string
-			req  *model.Request
-		}{
-			{CaseUpdateAll, in.UpdateAll()},
-			{CaseInstallOne, in.InstallOne()},
-			{CasePlatformUpgrade, in.PlatformUpgrade()},
-		} {
+		for _, c := range requests(in) {
 			b.Run(c.name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := solver.Solve(context.Background(), in.Catalog, in.Cluster, c.req); err != nil {
+					if err := run(in, c.req); err != nil {
 						b.Fatal(err)
 					}
 				}

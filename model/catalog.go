@@ -190,14 +190,6 @@ func (m *Module) ChannelVersion(channel string) Version {
 	return nil
 }
 
-// channels returns m's channels; nil for a nil module.
-func (m *Module) channels() map[string]Version {
-	if m == nil {
-		return nil
-	}
-	return m.Channels
-}
-
 // Release returns the release with exactly version v, or nil.
 func (m *Module) Release(v Version) *Release {
 	i, ok := slices.BinarySearchFunc(m.Releases, v, func(r *Release, v Version) int {

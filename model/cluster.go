@@ -77,7 +77,7 @@ func (c *ClusterState) validateModule(cat *Catalog, name string) InputErrors {
 	s := c.Modules[name]
 	field := "cluster.modules." + name
 	m := cat.Module(name)
-	if _, own := m.channels()[s.Channel]; s.Channel != "" && !IsChannel(s.Channel) && !own {
+	if s.Channel != "" && !IsChannel(s.Channel) && (m == nil || m.Channels[s.Channel] == nil) {
 		errs = append(errs, fieldErr(field+".channel", ErrInvalidValue, "unknown channel %q (want one of %s, or a channel of the module)", s.Channel, strings.Join(Channels, ", ")))
 	}
 	switch {

@@ -61,6 +61,7 @@ type Stats struct {
 func NewStats(cat *model.Catalog, rep *Report) Stats {
 	s := Stats{
 		Source: rep.Source, Format: rep.Format,
+		Modules: rep.Modules, BuiltIn: rep.Embedded, Releases: rep.Releases, Prereleases: rep.Prereleases,
 		PlatformRequirements: map[string]int{}, DependencyForms: map[string]int{},
 		Skipped: len(rep.Skipped), Warnings: len(rep.Warnings), Counts: rep.Counts,
 	}
@@ -85,20 +86,14 @@ func NewStats(cat *model.Catalog, rep *Report) Stats {
 }
 
 func (s *Stats) addModule(cat *model.Catalog, m *model.Module, provided map[string]bool) {
-	s.Modules++
 	s.Channels += len(m.Channels)
 	if m.Embedded {
-		s.BuiltIn++
 		s.addRequirements(cat, m.Requirements)
 	}
 	if m.HasUpdateGraph() {
 		s.ModulesWithGraph++
 	}
 	for _, r := range m.Releases {
-		s.Releases++
-		if model.IsPrerelease(r.Version) {
-			s.Prereleases++
-		}
 		s.FromToRules += len(r.UpdateRules)
 		s.addEdges(r.Edges)
 		s.ProvidedEntries += len(r.Provides)

@@ -50,13 +50,18 @@ func Solve(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 	if err := validate(cat, cluster, req); err != nil {
 		return nil, err
 	}
-	s := &session{ctx: ctx, cfg: cfg, p: newProblem(cat, cluster, req)}
-	res, err := s.run()
+	res, err := solveValid(ctx, cfg, cat, cluster, req)
 	if err != nil {
 		return nil, err
 	}
 	res.Stats.SolveMicros = time.Since(start).Microseconds()
 	return res, nil
+}
+
+// solveValid resolves a request that validate has passed, in a session of
+// its own.
+func solveValid(ctx context.Context, cfg settings, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
+	return (&session{ctx: ctx, cfg: cfg, p: newProblem(cat, cluster, req)}).run()
 }
 
 // Encode builds the encoding Solve would search, without searching it,

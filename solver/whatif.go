@@ -62,20 +62,18 @@ func WhatIf(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState
 }
 
 // sharedLimit is the largest catalog, in releases, that a worker answers
-// on one shared encoding. On a shared encoding every fact is an
-// assumption, so each solve pays for the whole catalog; measured on the
-// generated M catalog (60,000 releases), a scenario there took 15 times
-// as long as a Solve of its own, while on DKP-sized catalogs the two are
-// alike (README, Performance).
+// on one shared encoding (D40). On a shared encoding every fact is an
+// assumption, so each solve pays for the whole catalog: on the generated M
+// catalog (60,000 releases) 40 platform scenarios took 2.5 times as long
+// as solving each on its own, while on the S catalog and on DKP-sized ones
+// the two are alike.
 const sharedLimit = 5000
 
 // answerAll answers the requests at indices mine, in order, and sends
 // each answer to its channel: on one shared encoding for a catalog of up
 // to sharedLimit releases, else each with a Solve of its own.
 func answerAll(ctx context.Context, cfg settings, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request, mine []int, answers []chan Answer) {
-	solve := func(req *model.Request) (*model.Result, error) {
-		return (&session{ctx: ctx, cfg: cfg, p: newProblem(cat, cluster, req)}).run()
-	}
+	solve := func(req *model.Request) (*model.Result, error) { return solveValid(ctx, cfg, cat, cluster, req) }
 	if cat.ReleaseCount() <= sharedLimit {
 		se := newShared(cat, cluster)
 		solve = func(req *model.Request) (*model.Result, error) { return se.solve(ctx, cfg, req) }

@@ -176,15 +176,12 @@ func (p *problem) platformMessage(f *fact, what string, ver model.Version, candi
 // componentMessage renders R22 facts in DKP's words, naming the component
 // the way R4 names kubernetes.
 func (p *problem) componentMessage(f *fact) string {
-	head := fmt.Sprintf("%s %s requires %s %s", f.v.name, releasesText(f.v, f.rels), f.dep, f.cons.Text)
 	ver := p.components[f.dep]
-	switch {
-	case ver == nil:
-		return fmt.Sprintf("%s: requirements are not satisfied: the cluster does not run %s (cluster.platform.%s is not set)", head, f.dep, f.dep)
-	case p.req.Platform.Components[f.dep] != nil:
-		return fmt.Sprintf("%s: requirements of %s are not satisfied: %s %s version is not suitable: %s", head, f.v.name, ver, f.dep, p.why(f.cons, ver))
+	if ver == nil {
+		return fmt.Sprintf("%s %s requires %s %s: requirements are not satisfied: the cluster does not run %s (cluster.platform.%s is not set)",
+			f.v.name, releasesText(f.v, f.rels), f.dep, f.cons.Text, f.dep, f.dep)
 	}
-	return fmt.Sprintf("%s: requirements are not satisfied: current %s version is not suitable: %s", head, f.dep, p.why(f.cons, ver))
+	return p.platformMessage(f, f.dep, ver, p.req.Platform.Components[f.dep] != nil)
 }
 
 // capabilityMessage renders R19 facts: who could provide the capability,

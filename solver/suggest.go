@@ -161,27 +161,20 @@ func (s *session) componentUpgrades(name string, c *model.Constraint) []change {
 	if current == nil {
 		return nil
 	}
-	var out []change
-	for _, v := range boundsAbove(c, current) {
-		out = append(out, change{
-			sug: model.Suggestion{Kind: model.SuggestUpgradePlatform, Version: v.String(), Message: fmt.Sprintf("upgrade %s to at least %s", name, v)},
-			apply: func(_ *model.ClusterState, r *model.Request) {
-				r.Platform.Components = maps.Clone(r.Platform.Components)
-				if r.Platform.Components == nil {
-					r.Platform.Components = map[string]model.Version{}
-				}
-				r.Platform.Components[name] = v
-			},
-		})
-	}
-	return out
+	return upgradeChanges(model.SuggestUpgradePlatform, name, c, current, func(r *model.Request, v model.Version) {
+		r.Platform.Components = maps.Clone(r.Platform.Components)
+		if r.Platform.Components == nil {
+			r.Platform.Components = map[string]model.Version{}
+		}
+		r.Platform.Components[name] = v
+	})
 }
 
 // providerChanges makes one change per module name, in name order.
-func providerChanges(names []string, make1 func(string) change) []change {
+func providerChanges(names []string, toChange func(string) change) []change {
 	out := make([]change, 0, len(names))
 	for _, n := range names {
-		out = append(out, make1(n))
+		out = append(out, toChange(n))
 	}
 	return out
 }
@@ -189,19 +182,20 @@ func providerChanges(names []string, make1 func(string) change) []change {
 // upgrades lists platform upgrades to the versions a constraint names,
 // lowest first, that satisfy it and are above the current version.
 func (s *session) upgrades(kind model.SuggestionKind, c *model.Constraint, current model.Version) []change {
-	what := map[model.SuggestionKind]string{model.SuggestUpgradeKubernetes: "Kubernetes", model.SuggestUpgradeDeckhouse: "DKP"}[kind]
+	if kind == model.SuggestUpgradeKubernetes {
+		return upgradeChanges(kind, "Kubernetes", c, current, func(r *model.Request, v model.Version) { r.Platform.Kubernetes = v })
+	}
+	return upgradeChanges(kind, "DKP", c, current, func(r *model.Request, v model.Version) { r.Platform.Deckhouse = v })
+}
+
+// upgradeChanges lists the changes that set a platform component, what, to
+// each version c names above current, lowest first.
+func upgradeChanges(kind model.SuggestionKind, what string, c *model.Constraint, current model.Version, set func(*model.Request, model.Version)) []change {
 	var out []change
 	for _, v := range boundsAbove(c, current) {
-		v := v
 		out = append(out, change{
-			sug: model.Suggestion{Kind: kind, Version: v.String(), Message: fmt.Sprintf("upgrade %s to at least %s", what, v)},
-			apply: func(_ *model.ClusterState, r *model.Request) {
-				if kind == model.SuggestUpgradeKubernetes {
-					r.Platform.Kubernetes = v
-				} else {
-					r.Platform.Deckhouse = v
-				}
-			},
+			sug:   model.Suggestion{Kind: kind, Version: v.String(), Message: fmt.Sprintf("upgrade %s to at least %s", what, v)},
+			apply: func(_ *model.ClusterState, r *model.Request) { set(r, v) },
 		})
 	}
 	return out

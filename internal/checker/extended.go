@@ -88,7 +88,7 @@ func graphReachable(m *model.Module, v0, bound model.Version) []model.Version {
 		cur := frontier[0]
 		frontier = frontier[1:]
 		for _, r := range m.Releases {
-			if seen[r.Version.String()] || (bound != nil && r.Version.GreaterThan(bound)) || !edgeFrom(r, cur) {
+			if seen[r.Version.String()] || (bound != nil && r.Version.GreaterThan(bound)) || !r.Edges.From(cur) {
 				continue
 			}
 			seen[r.Version.String()] = true
@@ -100,32 +100,4 @@ func graphReachable(m *model.Module, v0, bound model.Version) []model.Version {
 	}
 	slices.SortFunc(out, model.CompareVersions)
 	return out
-}
-
-// edgeFrom reads r's replaces, skips and skipRange: one update step may
-// come to r from v.
-func edgeFrom(r *model.Release, v model.Version) bool {
-	e := r.Edges
-	if e == nil {
-		return false
-	}
-	if e.Replaces != nil && e.Replaces.Equal(v) {
-		return true
-	}
-	for _, s := range e.Skips {
-		if s.Equal(v) {
-			return true
-		}
-	}
-	return e.SkipRange != nil && e.SkipRange.Allows(v)
-}
-
-// hasGraph reports whether some release of m declares update edges.
-func hasGraph(m *model.Module) bool {
-	for _, r := range m.Releases {
-		if r.Edges != nil {
-			return true
-		}
-	}
-	return false
 }

@@ -16,7 +16,7 @@ func (c *checker) checkSteps(m *model.Module, v model.Version) {
 		c.pinned(m.Name) != nil || model.CompareVersions(v, v0) <= 0 {
 		return
 	}
-	if hasGraph(m) {
+	if m.HasUpdateGraph() {
 		c.checkGraphStep(m, v0, v)
 		return
 	}

@@ -59,13 +59,7 @@ func (v *versionRules) setHead(m *model.Module, channel string) {
 	var head model.Version
 	none := false
 	if channel != "" && len(m.Channels) > 0 {
-		start := max(slices.Index(model.Channels, channel), 0)
-		for _, ch := range model.Channels[start:] {
-			if cv, ok := m.Channels[ch]; ok {
-				head = cv
-				break
-			}
-		}
+		head = m.ChannelVersion(channel)
 		none = head == nil
 		v.channelVersion = head
 	}

@@ -1,0 +1,32 @@
+package shared
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// KnownFailing lists the public scenarios that do not pass yet, by file
+// name without ".yaml", while the work that owns them goes on. The
+// scenario harness prints the list on every run and fails when a listed
+// scenario starts passing, so that the list only ever shrinks; suites that
+// prove properties of every scenario's answer (minimality, what-if) skip
+// the listed ones, which may not even load yet.
+var KnownFailing = []string{
+	// Compiled catalogs and report: changes.
+	"report-changes",
+	// R14 in the contract's new order (level 3 before level 4).
+	"r14-newest-brings-dependency",
+	// R23 sources with priority and R24 compound requirements.
+	"r23-deployed-source", "r23-move-source", "r23-source-priority",
+	"r24-all-unsat", "r24-any", "r24-not-conflict",
+	// R25 stages and R26 disable confirmation.
+	"r25-deprecated-warning", "r25-experimental-running",
+	"r26-disable-by-name", "r26-disable-confirmation",
+	"dkp-experimental-refused", "real-storage-foundation",
+}
+
+// IsKnownFailing reports whether the scenario file is on KnownFailing.
+func IsKnownFailing(file string) bool {
+	return slices.Contains(KnownFailing, strings.TrimSuffix(filepath.Base(file), ".yaml"))
+}

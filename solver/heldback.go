@@ -126,7 +126,7 @@ func splitBackground(facts []*fact) (background, rest []*fact) {
 	return background, rest
 }
 
-// servedBefore lists the modules R14 level 4 maximised before v.
+// servedBefore lists the modules R14 levels 3 and 5 maximised before v.
 func (s *session) servedBefore(v *view) []*view {
 	var out []*view
 	for _, mv := range s.opt.order {

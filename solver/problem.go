@@ -19,7 +19,7 @@ const (
 	intentDefaultOn
 	// intentKeepSoft: enabled, but allowDisable lets it go at a cost (level 2).
 	intentKeepSoft
-	// intentAuto: off unless required; on costs at R14 level 3 (autoEnable).
+	// intentAuto: off unless required; on costs at R14 level 4 (autoEnable).
 	intentAuto
 )
 
@@ -60,7 +60,7 @@ type view struct {
 	deployed    int           // index of the deployed release, or -1
 	pinned      int           // index of the pinned release, or -1
 	inUpdate    bool          // in the request's update set (R9)
-	named       bool          // named by the request (R14 level 4)
+	named       bool          // named by the request (R14 level 3)
 
 	intent     intent
 	intentFact *fact // the hard fact behind intentOn or intentOff

@@ -27,6 +27,9 @@ func (s *session) heldBack(o *outcome) (string, error) {
 	}
 	if o.sel < 0 {
 		why, err := s.whyNot(v, 0)
+		if v.configuredOn {
+			return fmt.Sprintf("enabled in the cluster, but stays off: %s", why), err
+		}
 		return fmt.Sprintf("on by default in bundle %s, but stays off: %s", s.p.cluster.Bundle, why), err
 	}
 	next := s.nextAllowed(v, o.sel)

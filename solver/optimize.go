@@ -40,13 +40,10 @@ var r14Levels = []struct {
 	{"2b: most bundle defaults on", func(o *optimizer) error { return o.minimize(o.offLits(intentDefaultOn)) }},
 	{"3: named modules newest", func(o *optimizer) error { return o.maximizeVersions(o.named) }},
 	{"4: fewest modules enabled that nobody asked for", func(o *optimizer) error { return o.minimize(o.onLits(intentAuto)) }},
-	{"5: every other changing module newest", func(o *optimizer) error {
-		rest, err := o.keepOff(o.rest)
-		if err != nil {
-			return err
-		}
-		return o.maximizeVersions(rest)
-	}},
+	// Level 5 counts every module the request does not name, off below
+	// every release, so that the modules first in name order stay (or
+	// come) on where the levels above leave a choice (D41).
+	{"5: every other module newest, ties by name", func(o *optimizer) error { return o.maximizeVersions(o.rest) }},
 	// Level 6, the fewest changes to everything else, is R9: a module the
 	// request does not name keeps its release by a hard fact.
 }
@@ -164,29 +161,6 @@ func negated(lits []z.Lit) []z.Lit {
 func (o *optimizer) with(extra ...z.Lit) []z.Lit {
 	out := make([]z.Lit, 0, len(o.commits)+len(extra))
 	return append(append(out, o.commits...), extra...)
-}
-
-// keepOff commits, of the modules the request does not name, those that
-// are off in a model of the commits to stay off, and returns the others.
-// Which of them are on is settled by the levels above (R14 levels 2 to
-// 4); level 5 makes the ones that are on as new as possible. Without this
-// each of them would cost a solve to find that it cannot be on.
-func (o *optimizer) keepOff(rest []*modVars) ([]*modVars, error) {
-	if len(rest) == 0 {
-		return nil, nil // nothing to read off a model
-	}
-	if _, err := o.e.solve(o.ctx, o.commits); err != nil {
-		return nil, err
-	}
-	var on []*modVars
-	for _, mv := range rest {
-		if o.e.value(o.e.on(mv)) {
-			on = append(on, mv)
-		} else {
-			o.commits = append(o.commits, o.e.on(mv).Not())
-		}
-	}
-	return on, nil
 }
 
 // versionOrder is the order of R14 levels 3 and 5: the modules the request names, by

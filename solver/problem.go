@@ -55,12 +55,13 @@ type view struct {
 	// effective DKP version (R5).
 	rels []*model.Release
 
-	before      bool          // enabled before, with a deployed version
-	deployedDKP model.Version // for a built-in module: the DKP version running now
-	deployed    int           // index of the deployed release, or -1
-	pinned      int           // index of the pinned release, or -1
-	inUpdate    bool          // in the request's update set (R9)
-	named       bool          // named by the request (R14 level 3)
+	before       bool          // enabled before, with a deployed version
+	configuredOn bool          // the cluster says enabled: true (D43)
+	deployedDKP  model.Version // for a built-in module: the DKP version running now
+	deployed     int           // index of the deployed release, or -1
+	pinned       int           // index of the pinned release, or -1
+	inUpdate     bool          // in the request's update set (R9)
+	named        bool          // named by the request (R14 level 3)
 
 	intent     intent
 	intentFact *fact // the hard fact behind intentOn or intentOff
@@ -118,6 +119,7 @@ func (p *problem) newView(m *model.Module) *view {
 		v.deployedDKP = p.cluster.Deckhouse
 	}
 	st := p.cluster.Modules[m.Name]
+	v.configuredOn = st.On()
 	if dv, ok := p.cluster.Deployed(m); ok {
 		v.before = true
 		v.deployed = v.indexOf(dv)

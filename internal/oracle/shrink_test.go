@@ -76,8 +76,15 @@ func TestShrink(t *testing.T) {
 }
 
 // kindOf is a disagreement's kind: its text up to the first colon or
-// comma, so that shrinking keeps the same failure.
+// parenthesis (a solver error whole), so that shrinking keeps the same failure.
 func kindOf(problem string) string {
+	if strings.HasPrefix(problem, "solver error") {
+		return problem // the error itself, not bad input met on the way
+	}
+	if rest, ok := strings.CutPrefix(problem, "checker: ["); ok {
+		rule, _, _ := strings.Cut(rest, " ")
+		return "checker " + rule // the first rule broken
+	}
 	if i := strings.IndexAny(problem, ":,("); i >= 0 {
 		return problem[:i]
 	}

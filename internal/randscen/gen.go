@@ -197,7 +197,7 @@ func (g *gen) accessibility() *model.Accessibility {
 func (g *gen) requirements(self string) model.Requirements {
 	var req model.Requirements
 	for _, other := range g.names {
-		if other != self && g.chance(0.3) {
+		if other != self && g.chance(0.22) {
 			req.Modules = append(req.Modules, model.Dependency{Module: other, Constraint: g.depConstraint(other)})
 		}
 	}

@@ -79,7 +79,7 @@ func (g *gen) request(cat *model.Catalog, cluster *model.ClusterState) *model.Re
 	if g.chance(0.2) {
 		r.Strategy = model.StrategyDirect
 	}
-	r.AllowDisable = g.chance(0.2)
+	r.AllowDisable = g.chance(0.3)
 	r.AutoEnable = g.chance(0.35)
 	shuffle(g.rng, r.Enable)
 	shuffle(g.rng, r.Update)

@@ -3,6 +3,7 @@ package oracle
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -86,4 +87,47 @@ func next(digits []int, mods []*mod) bool {
 		digits[i] = 0
 	}
 	return false
+}
+
+// Worse says where selection sel (a module's version, or no entry for
+// off) falls short of the oracle's optimum: "" when it is as good at
+// every level, else the first rule or R14 level it loses on. It turns a
+// disagreement into a diagnosis.
+func Worse(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, order Order, sel map[string]model.Version, optimum map[string]model.Version) string {
+	p := newProblem(cat, cluster, req)
+	a, why := p.assignment(sel)
+	if why != "" {
+		return why
+	}
+	b, why := p.assignment(optimum)
+	if why != "" {
+		return "the optimum " + why
+	}
+	if !p.consistent(a) {
+		return "breaks a rule across modules (R2, R3, R13, R19, R20)"
+	}
+	return p.score(b).firstBetter(p.score(a), order)
+}
+
+// assignment reads a selection as release indices, or says why it is not
+// one of the options.
+func (p *problem) assignment(sel map[string]model.Version) ([]int, string) {
+	out := make([]int, len(p.mods))
+	for i, x := range p.mods {
+		out[i] = -1
+		if v, on := sel[x.name]; on {
+			for j, r := range x.rels {
+				if model.SameVersion(r.Version, v) {
+					out[i] = j
+				}
+			}
+			if out[i] < 0 {
+				return nil, fmt.Sprintf("has %s at %s, which is no release", x.name, v)
+			}
+		}
+		if !slices.Contains(x.options, out[i]) {
+			return nil, fmt.Sprintf("has %s at position %d, which the rules on one module forbid (R4–R11, R22)", x.name, out[i])
+		}
+	}
+	return out, ""
 }

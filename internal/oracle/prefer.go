@@ -52,23 +52,48 @@ func (p *problem) score(sel []int) score {
 
 // better reports whether s is strictly preferred to t under order.
 func (s score) better(t score, order Order) bool {
-	levels := []int{
-		t.disabled - s.disabled,
-		t.defaultOff - s.defaultOff,
-	}
-	named, auto := comparePositions(s.named, t.named), t.auto-s.auto
-	if order == NamedFirst {
-		levels = append(levels, named, auto)
-	} else {
-		levels = append(levels, auto, named)
-	}
-	levels = append(levels, comparePositions(s.others, t.others))
-	for _, d := range levels {
-		if d != 0 {
-			return d > 0
+	for _, l := range s.levels(t, order) {
+		if l.diff != 0 {
+			return l.diff > 0
 		}
 	}
 	return false
+}
+
+// firstBetter names the first level at which s is preferred to t, or ""
+// when it is preferred at none before t is.
+func (s score) firstBetter(t score, order Order) string {
+	for _, l := range s.levels(t, order) {
+		switch {
+		case l.diff > 0:
+			return l.name
+		case l.diff < 0:
+			return ""
+		}
+	}
+	return ""
+}
+
+// level is one R14 level's comparison: > 0 when the first score is better.
+type level struct {
+	name string
+	diff int
+}
+
+// levels compares s with t at every R14 level, in order.
+func (s score) levels(t score, order Order) []level {
+	out := []level{
+		{"R14 level 2 (fewest disabled)", t.disabled - s.disabled},
+		{"R14 level 2 (most on by default)", t.defaultOff - s.defaultOff},
+	}
+	named := level{"R14 level 3 (named modules newest)", comparePositions(s.named, t.named)}
+	auto := level{"R14 level 4 (fewest auto-enabled)", t.auto - s.auto}
+	if order == NamedFirst {
+		out = append(out, named, auto)
+	} else {
+		out = append(out, auto, named)
+	}
+	return append(out, level{"R14 level 5 (others newest, ties by name)", comparePositions(s.others, t.others)})
 }
 
 // comparePositions compares two position lists lexicographically: > 0

@@ -163,28 +163,48 @@ func (h head) isChannelVersion(v model.Version) bool {
 // else the cluster's), else of the nearest more stable DKP channel it
 // lists (D10). With no channel set, or no channel data, the head is the
 // newest release that is not a prerelease.
+//
+// A module with a default channel of its own (D32) follows it when the
+// cluster names no channel for the module itself and the cluster-wide
+// channel (if any) names none the module lists.
 func (p *problem) headOf(x *mod) head {
-	ch := p.cluster.Modules[x.name].Channel
+	own := p.cluster.Modules[x.name].Channel
+	ch := own
 	if ch == "" {
 		ch = p.cluster.ReleaseChannel
 	}
-	if ch == "" || len(x.m.Channels) == 0 || x.m.Embedded {
+	if len(x.m.Channels) == 0 || x.m.Embedded {
 		return head{version: newestFinal(x.rels)}
 	}
-	if v, ok := x.m.Channels[ch]; ok {
+	if v, ok := channelVersion(x.m, ch); ok {
 		return head{bounded: true, version: v}
+	}
+	if v, ok := x.m.Channels[x.m.DefaultChannel]; ok && own == "" {
+		return head{bounded: true, version: v}
+	}
+	if ch == "" {
+		return head{version: newestFinal(x.rels)}
+	}
+	return head{bounded: true}
+}
+
+// channelVersion is the version of channel ch for m, else of the nearest
+// more stable DKP channel m lists (D10).
+func channelVersion(m *model.Module, ch string) (model.Version, bool) {
+	if v, ok := m.Channels[ch]; ok {
+		return v, true
 	}
 	for i, name := range model.Channels {
 		if name != ch {
 			continue
 		}
 		for _, stabler := range model.Channels[i+1:] {
-			if v, ok := x.m.Channels[stabler]; ok {
-				return head{bounded: true, version: v}
+			if v, ok := m.Channels[stabler]; ok {
+				return v, true
 			}
 		}
 	}
-	return head{bounded: true}
+	return nil, false
 }
 
 func newestFinal(rels []*model.Release) model.Version {

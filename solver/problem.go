@@ -131,7 +131,10 @@ func (p *problem) newView(m *model.Module) *view {
 		v.pinned = v.indexOf(pv)
 	}
 	v.inUpdate = v.pinned >= 0 || slices.Contains(p.req.Update, m.Name) || (p.req.UpdateAll && st.On())
-	v.named = v.inUpdate || slices.Contains(p.req.Enable, m.Name)
+	// The update set lets a module change; it names the module for R14
+	// level 3 only when the cluster enables it, since it asks for no
+	// install (D65).
+	v.named = v.pinned >= 0 || slices.Contains(p.req.Enable, m.Name) || (v.inUpdate && st.On())
 	p.setHead(v)
 	p.setIntent(v)
 	p.addStaticFacts(v)

@@ -21,11 +21,10 @@ import (
 	"github.com/modsolver/modsolver/solver"
 )
 
-// solverOrder is the R14 order the solver implements today. DESIGN.md now
-// puts the named modules' versions (level 3) before the fewest
-// auto-enabled modules (level 4); the solver still runs the earlier
-// order. Switch this to oracle.NamedFirst when it follows the contract.
-const solverOrder = oracle.AutoFirst
+// solverOrder is the R14 order the solver implements: DESIGN.md's, the
+// named modules' versions (level 3) before the fewest auto-enabled modules
+// (level 4).
+const solverOrder = oracle.NamedFirst
 
 // The environment that tunes a long run:
 //   - MODSOLVER_DIFF_SEEDS: how many seeds TestDifferential runs (default
@@ -50,16 +49,7 @@ const (
 // them and fails when one starts to agree, so that the list only ever
 // shrinks: when a cause is fixed, delete its line and move its scenario
 // to testdata/scenarios. Seeds beyond the default run are not listed.
-var knownDisagreements = seedIndex(map[string][]uint64{
-	// solver/result.go resolved: a module the cluster enables, left off, is not listed
-	"diff-allow-disable-lists-enabled": {183, 188, 234, 277, 279, 337, 352, 403, 424, 444, 449, 557, 676, 692, 729, 786, 803, 875, 927, 954, 1016, 1054, 1142, 1159, 1199, 1200, 1248, 1297, 1358, 1434, 1519, 1561, 1610, 1679, 1683, 1691, 1908, 1953},
-	// solver/optimize.go keepOff: ties of level 5 follow the SAT model, not names
-	"diff-allow-disable-name-order": {1258},
-	// solver/detach.go: a requirement on a detached module is dropped
-	"diff-kept-requirement-on-detached": {946, 1826},
-	// solver/plan.go plan: a cycle is broken at a step outside it
-	"diff-plan-cycle-order": {488, 588, 824},
-})
+var knownDisagreements = seedIndex(map[string][]uint64{})
 
 // seedIndex inverts knownDisagreements' table: seed to scenario.
 func seedIndex(byScenario map[string][]uint64) map[uint64]string {

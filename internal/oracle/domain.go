@@ -72,7 +72,8 @@ func (p *problem) newMod(m *model.Module) *mod {
 	if m.Embedded {
 		x.rels = []*model.Release{{Version: p.dkp, Requirements: m.Requirements, Accessibility: m.Accessibility}}
 	}
-	x.named = slices.Contains(p.req.Enable, m.Name) || p.inUpdateSet(m.Name)
+	_, pinned := p.req.Pin[m.Name]
+	x.named = slices.Contains(p.req.Enable, m.Name) || pinned || (p.inUpdateSet(m.Name) && p.cluster.Modules[m.Name].On()) // D65
 	x.intent = p.intentOf(x)
 	if x.intent != mustOn {
 		x.options = append(x.options, -1)

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -110,4 +111,38 @@ func (p *problem) skippedExperimental(v *view, sel, next int) string {
 		return ""
 	}
 	return experimentalMessage(&fact{kind: f.kind, v: v, rels: rels})
+}
+
+// ExperimentalOnly names, sorted, the modules of cat that only their
+// stage keeps off cluster: every release some other fact admits is
+// Experimental, and the cluster does not allow experimental modules (R25).
+// Other facts are the static ones: editions, prereleases, platform
+// requirements and channels. `modsolver catalog check` lists them.
+func ExperimentalOnly(cat *model.Catalog, cluster *model.ClusterState) []string {
+	if cluster.AllowExperimentalModules {
+		return nil
+	}
+	p := newProblem(cat, cluster, &model.Request{})
+	var out []string
+	for _, m := range cat.Modules() {
+		if v := p.view(m.Name); v != nil && onlyStageForbids(v) {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// onlyStageForbids reports whether v has no allowed release, but some
+// release that only the Experimental fact forbids.
+func onlyStageForbids(v *view) bool {
+	f := v.static(model.FactExperimental)
+	if f == nil || slices.Contains(v.allowed, true) {
+		return false
+	}
+	for _, r := range f.rels {
+		if !slices.ContainsFunc(v.statics, func(g *fact) bool { return g != f && slices.Contains(g.rels, r) }) {
+			return true
+		}
+	}
+	return false
 }

@@ -114,4 +114,12 @@ modules:
 	require.Equal(t, exitResolved, code, errOut)
 	assert.Contains(t, out, "DKP \\ KUBERNETES")
 	assert.Contains(t, out, "deckhouse 1.77.0, kubernetes 1.33.0")
+	// The cluster runs Experimental releases without allowing them (R25).
+	assert.Contains(t, out, "allowExperimentalModules=false")
+	assert.Contains(t, out, "allow experimental modules")
+
+	code, out, errOut = whatif(t, "--catalog", dkp, "--cluster", cluster, "--deckhouse", "1.74.2,1.77.0", "--kubernetes", "1.31.4,1.33.0", "--allow-experimental")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.NotContains(t, out, "blocked")
+	assert.Contains(t, out, "virtualization update: 0.17.0 → 1.0.0")
 }

@@ -44,8 +44,8 @@ func TestCheckStages(t *testing.T) {
 		},
 		{
 			name: "R25 Deprecated release with its warning", modules: labs, cluster: fixture.Cluster(nil),
-			req: model.Request{Enable: []string{"demo"}},
-			res: edited(resolved(install("demo", "1.2.0")), func(r *model.Result) { r.Warnings = []model.Warning{deprecation("demo", "1.2.0")} }),
+			req:  model.Request{Enable: []string{"demo"}},
+			res:  edited(resolved(install("demo", "1.2.0")), func(r *model.Result) { r.Warnings = []model.Warning{deprecation("demo", "1.2.0")} }),
 			want: []string{},
 		},
 		{
@@ -54,7 +54,7 @@ func TestCheckStages(t *testing.T) {
 		},
 		{
 			name: "R25 warning about a release that is not Deprecated", modules: labs, cluster: fixture.Cluster(nil),
-			req: model.Request{Pin: map[string]model.Version{"demo": model.MustParseVersion("1.0.0")}},
+			req:  model.Request{Pin: map[string]model.Version{"demo": model.MustParseVersion("1.0.0")}},
 			res:  edited(resolved(install("demo", "1.0.0")), func(r *model.Result) { r.Warnings = []model.Warning{deprecation("demo", "1.0.0")} }),
 			want: []string{"R25"},
 		},

@@ -46,12 +46,12 @@ func (c *checker) checkDeprecationWarnings(want []model.Warning) {
 	}
 	for _, w := range want {
 		if !slices.Contains(got, w) {
-			c.add("R25", w.Module, "Deprecated release %s is selected, but no warning names it", w.Version)
+			c.addReported("R25", w.Module, "Deprecated release %s is selected, but no warning names it", w.Version)
 		}
 	}
 	for _, w := range got {
 		if !slices.Contains(want, w) {
-			c.add("R25", w.Module, "warning names %s as a selected Deprecated release, but it is not one", w.Version)
+			c.addReported("R25", w.Module, "warning names %s as a selected Deprecated release, but it is not one", w.Version)
 		}
 	}
 }
@@ -79,7 +79,14 @@ func (c *checker) checkConfirmedDisable(name string) {
 	}
 	for _, s := range c.res.Plan {
 		if s.Module == name && (s.ConfirmationAnnotation != model.AllowDisablingAnnotation || s.ConfirmationMessage != d.Message) {
-			c.add("R26", name, "the plan step that disables it does not carry the module's message and the annotation %s", model.AllowDisablingAnnotation)
+			c.addReported("R26", name, "the plan step that disables it does not carry the module's message and the annotation %s", model.AllowDisablingAnnotation)
 		}
 	}
+}
+
+// addReported adds a violation about what the answer reports of its
+// selection (Violation.Reported).
+func (c *checker) addReported(rule, module, format string, args ...any) {
+	c.add(rule, module, format, args...)
+	c.out[len(c.out)-1].Reported = true
 }

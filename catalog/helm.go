@@ -50,7 +50,8 @@ import (
 //     the solver explains as "not in the catalog"; such requirements (after
 //     merging) are counted in total and per repository, so that the report
 //     names the repositories the index does not hold.
-//   - Deprecated versions are loaded, and counted.
+//   - Deprecated versions (`deprecated: true`) are loaded as Deprecated
+//     releases (R25), and counted: selectable, with a warning.
 //
 // There are no channels, editions or built-in modules. The report's counts
 // account for every dependency edge of the index: each is a requirement, a
@@ -234,6 +235,7 @@ func (h *helmImporter) release(chart string, i int, e *helmEntry, seen map[strin
 	h.commit(hr)
 	if e.Deprecated {
 		h.add(helmDeprecated, 1)
+		hr.release.Stage = model.StageDeprecated
 	}
 	return hr.release
 }

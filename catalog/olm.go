@@ -64,6 +64,9 @@ import (
 //     olm.maxOpenShiftVersion (which the maxOpenShiftVersion field
 //     already holds) are counted, not read. Its problems and bundle quirks
 //     are warnings; quirks are grouped by package and text.
+//   - An FBC's olm.deprecations make releases Deprecated (R25, D55): every
+//     release of a deprecated package, a deprecated bundle's, and one that
+//     every channel listing it deprecates.
 //   - FBC objects of other schemas, and bundle properties of other types,
 //     are counted and ignored.
 

@@ -20,6 +20,11 @@ type Stats struct {
 	Prereleases int `json:"prereleases"`
 	// Channels counts channel entries over all modules (R10, D32).
 	Channels int `json:"channels"`
+	// Stages count releases per stage (R25), a built-in module as one.
+	Stages map[string]int `json:"stages"`
+	// DisableConfirmations count releases, a built-in module as one,
+	// whose module asks for confirmation before it is disabled (R26).
+	DisableConfirmations int `json:"disableConfirmations"`
 
 	RequiredDependencies int `json:"requiredDependencies"`
 	OptionalDependencies int `json:"optionalDependencies"`
@@ -62,7 +67,7 @@ func NewStats(cat *model.Catalog, rep *Report) Stats {
 	s := Stats{
 		Source: rep.Source, Format: rep.Format,
 		Modules: rep.Modules, BuiltIn: rep.Embedded, Releases: rep.Releases, Prereleases: rep.Prereleases,
-		PlatformRequirements: map[string]int{}, DependencyForms: map[string]int{},
+		PlatformRequirements: map[string]int{}, DependencyForms: map[string]int{}, Stages: map[string]int{},
 		Skipped: len(rep.Skipped), Warnings: len(rep.Warnings), Counts: rep.Counts,
 	}
 	for _, sk := range rep.Skipped {
@@ -89,6 +94,7 @@ func (s *Stats) addModule(cat *model.Catalog, m *model.Module, provided map[stri
 	s.Channels += len(m.Channels)
 	if m.Embedded {
 		s.addRequirements(cat, m.Requirements)
+		s.addStage(m, nil)
 	}
 	if m.HasUpdateGraph() {
 		s.ModulesWithGraph++
@@ -101,6 +107,16 @@ func (s *Stats) addModule(cat *model.Catalog, m *model.Module, provided map[stri
 			provided[c] = true
 		}
 		s.addRequirements(cat, r.Requirements)
+		s.addStage(m, r)
+	}
+}
+
+// addStage counts the stage and the disable confirmation of release r of
+// m, or of built-in module m for a nil r.
+func (s *Stats) addStage(m *model.Module, r *model.Release) {
+	s.Stages[m.StageOf(r).String()]++
+	if m.DisableOf(r).Confirmation {
+		s.DisableConfirmations++
 	}
 }
 

@@ -52,6 +52,10 @@ type Module struct {
 	Releases []*Release
 	// Requirements of a built-in module, which travel with the platform (R5).
 	Requirements Requirements
+	// Stage and Disable of a built-in module, which has no releases to
+	// carry them (R25, R26); read them through StageOf and DisableOf.
+	Stage   Stage
+	Disable Disable
 }
 
 // Release is one version of a module.
@@ -68,6 +72,11 @@ type Release struct {
 	Provides []string
 	// Accessibility overrides the module's, if set.
 	Accessibility *Accessibility
+	// Stage gates the release (R25); the zero value is General Availability.
+	Stage Stage
+	// Disable says whether disabling the module at this release needs
+	// confirmation (R26).
+	Disable Disable
 }
 
 // Requirements are what a release needs (R2–R4, R19, R22). Nil

@@ -19,6 +19,9 @@ type ClusterState struct {
 	// Platform holds the versions of platform components other than DKP
 	// and Kubernetes, such as openshift, by name (R22).
 	Platform map[string]Version
+	// AllowExperimentalModules lets Experimental releases be selected
+	// (R25), as DKP's setting of that name does.
+	AllowExperimentalModules bool
 }
 
 // The names of the two platform components every cluster has.

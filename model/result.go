@@ -66,7 +66,10 @@ type Result struct {
 	Plan []PlanStep
 	// Explanation is set when Status is StatusUnsatisfiable.
 	Explanation *Explanation
-	Stats       Stats
+	// Warnings list what a resolved answer should not hide, such as a
+	// selected Deprecated release (R25), sorted by module, then kind.
+	Warnings []Warning
+	Stats    Stats
 }
 
 // ModuleResult is the outcome for one module.
@@ -90,6 +93,12 @@ type PlanStep struct {
 	Action      Action
 	FromVersion string
 	ToVersion   string
+	// ConfirmationMessage and ConfirmationAnnotation are set on the
+	// disable of a module whose release asks for confirmation (R26): its
+	// message, and the ModuleConfig annotation DKP needs before it
+	// applies the step.
+	ConfirmationMessage    string
+	ConfirmationAnnotation string
 }
 
 // Explanation says why no consistent answer exists (R16).
@@ -156,6 +165,9 @@ const (
 	// FactCapabilityConflict: two enabled modules may not provide the same
 	// capability (R20).
 	FactCapabilityConflict
+	// FactExperimental: a release is Experimental and the cluster does not
+	// allow experimental modules (R25).
+	FactExperimental
 )
 
 var factKindNames = map[FactKind]string{
@@ -181,6 +193,7 @@ var factKindNames = map[FactKind]string{
 	FactCapabilityRequirement: "capability-requirement",
 	FactMissingCapability:     "missing-capability",
 	FactCapabilityConflict:    "capability-conflict",
+	FactExperimental:          "experimental",
 }
 
 func (k FactKind) String() string {
@@ -193,7 +206,7 @@ func (k FactKind) String() string {
 // FactKinds lists every kind, in declaration order.
 func FactKinds() []FactKind {
 	kinds := make([]FactKind, 0, len(factKindNames))
-	for k := FactRequestEnable; k <= FactCapabilityConflict; k++ {
+	for k := FactRequestEnable; k <= FactExperimental; k++ {
 		kinds = append(kinds, k)
 	}
 	return kinds
@@ -227,6 +240,8 @@ const (
 	SuggestAutoEnable
 	SuggestPinModule
 	SuggestUpgradePlatform
+	// SuggestAllowExperimental: set allowExperimentalModules (R25).
+	SuggestAllowExperimental
 )
 
 var suggestionKindNames = map[SuggestionKind]string{
@@ -241,6 +256,7 @@ var suggestionKindNames = map[SuggestionKind]string{
 	SuggestAutoEnable:        "auto-enable",
 	SuggestPinModule:         "pin-module",
 	SuggestUpgradePlatform:   "upgrade-platform",
+	SuggestAllowExperimental: "allow-experimental",
 }
 
 func (k SuggestionKind) String() string {

@@ -30,6 +30,9 @@
 //   - unsat.go, render.go, suggest.go: the explanation of an unsatisfiable
 //     request in DKP's words, with verified suggestions.
 //   - heldback.go: why a module ends below its head (R17).
+//   - stages.go: module stages (R25: the Experimental fact, Deprecated
+//     warnings, the Experimental-only modules of a catalog) and disable
+//     confirmation (R26: the intent under allowDisable, the plan step).
 //   - result.go, plan.go: actions, paths, and the ordered plan (R18).
 //   - whatif.go, shared.go: batches. On catalogs of up to 5,000 releases
 //     each worker builds one shared encoding, where facts are

@@ -60,7 +60,8 @@ func (v *view) forbidWith(f *fact, rels []int) {
 
 // addStaticFacts computes every fact that forbids releases of v by itself,
 // without looking at other modules: editions, prereleases, platform
-// requirements, channels, the update rules and pins.
+// requirements, Experimental stages (R25), channels, the update rules and
+// pins.
 //
 // A module that keeps its deployed release (R9) has every other release
 // forbidden by that alone, so the other facts are read for the deployed
@@ -85,6 +86,7 @@ func (p *problem) addStaticFacts(v *view) {
 	p.addPlatformFacts(v, model.FactDeckhouseRequirement, func(r model.Requirements) *model.Constraint { return r.Deckhouse }, model.Core(p.deckhouse))
 	p.addPlatformFacts(v, model.FactKubernetesRequirement, func(r model.Requirements) *model.Constraint { return r.Kubernetes }, p.kubernetes)
 	p.addComponentFacts(v)
+	p.addStageFacts(v)
 	p.addMissingModuleFacts(v)
 	p.addMissingCapabilityFacts(v)
 	p.addVersionFacts(v)

@@ -37,7 +37,11 @@ func (s *session) heldBack(o *outcome) (string, error) {
 		return s.staticReason(v, o.sel), nil
 	}
 	why, err := s.whyNot(v, next)
-	return fmt.Sprintf("%s is not possible: %s", v.rels[next].Version, why), err
+	why = fmt.Sprintf("%s is not possible: %s", v.rels[next].Version, why)
+	if skipped := s.p.skippedExperimental(v, o.sel, next); skipped != "" {
+		why = skipped + "; " + why // R25: the stage holds back the releases passed over
+	}
+	return why, err
 }
 
 // nextAllowed is the lowest release above sel, up to the head, that no

@@ -115,7 +115,7 @@ func (p *problem) newView(m *model.Module) *view {
 	v := &view{m: m, name: m.Name, deployed: -1, pinned: -1, head: -1}
 	v.rels = m.Releases
 	if m.Embedded {
-		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: m.Requirements, Accessibility: m.Accessibility}}
+		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: m.Requirements, Accessibility: m.Accessibility, Stage: m.Stage, Disable: m.Disable}}
 		v.deployedDKP = p.cluster.Deckhouse
 	}
 	st := p.cluster.Modules[m.Name]
@@ -208,8 +208,8 @@ func (p *problem) setIntent(v *view) {
 		v.intent, v.intentFact = intentOn, p.newFact(model.FactRequestPin, v)
 	case slices.Contains(p.req.Enable, v.name):
 		v.intent, v.intentFact = intentOn, p.newFact(model.FactRequestEnable, v)
-	case st.On() && p.req.AllowDisable:
-		v.intent = intentKeepSoft
+	case st.On() && p.req.AllowDisable && !v.confirmsDisable():
+		v.intent = intentKeepSoft // R26: not a module that asks for confirmation
 	case st.On():
 		v.intent, v.intentFact = intentOn, p.newFact(model.FactClusterEnabled, v)
 	case st.Off():
@@ -232,12 +232,18 @@ func (p *problem) onByDefault(v *view) bool {
 	for i := len(v.rels) - 1; i >= 0; i-- {
 		r := v.rels[i]
 		available, bundles := v.m.Access(r).For(p.cluster.Edition)
-		if !available || (model.IsPrerelease(r.Version) && i != v.head) || i > v.head {
+		if !available || (model.IsPrerelease(r.Version) && i != v.head) || i > v.head || p.forbidsStage(r) {
 			continue
 		}
 		return slices.Contains(bundles, p.cluster.Bundle)
 	}
 	return false
+}
+
+// forbidsStage reports whether r is Experimental on a cluster that does
+// not allow experimental modules (R25).
+func (p *problem) forbidsStage(r *model.Release) bool {
+	return r.Stage == model.StageExperimental && !p.cluster.AllowExperimentalModules
 }
 
 // enabledAfter reports whether release index sel (or -1) means "on".

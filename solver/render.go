@@ -45,6 +45,9 @@ func (p *problem) moduleMessage(f *fact) string {
 	case model.FactRequestPin:
 		return fmt.Sprintf("the request pins %s to %s", v.name, v.rels[v.pinned].Version)
 	case model.FactClusterEnabled:
+		if p.req.AllowDisable && v.confirmsDisable() {
+			return fmt.Sprintf("%s is enabled in the cluster (enabled: true), and %s", v.name, confirmationText(v))
+		}
 		return fmt.Sprintf("%s is enabled in the cluster (enabled: true)", v.name)
 	case model.FactClusterDisabled:
 		return fmt.Sprintf("%s is disabled in the cluster (enabled: false)", v.name)
@@ -75,6 +78,8 @@ func (p *problem) moduleMessage(f *fact) string {
 		return fmt.Sprintf("%s %s is a prerelease; a prerelease is taken only when it is deployed, pinned or named by the module's channel", v.name, rels)
 	case model.FactPreference:
 		return preferenceMessage(f)
+	case model.FactExperimental:
+		return experimentalMessage(f)
 	}
 	panic(fmt.Sprintf("internal error: no message for fact kind %v", f.kind))
 }
@@ -235,7 +240,7 @@ func chainOrder(facts []*fact) []*fact {
 			return 0
 		case model.FactModuleRequirement, model.FactMissingModule, model.FactCapabilityRequirement, model.FactMissingCapability:
 			return 1
-		case model.FactDeckhouseRequirement, model.FactKubernetesRequirement, model.FactPlatformRequirement, model.FactEdition, model.FactPrerelease:
+		case model.FactDeckhouseRequirement, model.FactKubernetesRequirement, model.FactPlatformRequirement, model.FactEdition, model.FactPrerelease, model.FactExperimental:
 			return 2
 		case model.FactPreference:
 			return 4

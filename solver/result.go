@@ -47,6 +47,7 @@ func (s *session) resolved() (*model.Result, error) {
 		res.Modules = append(res.Modules, mr)
 	}
 	res.Plan = plan(outs)
+	res.Warnings = warnings(outs)
 	res.Stats = s.stats()
 	return res, nil
 }

@@ -150,6 +150,8 @@ func (s *session) changesFor(f *fact) [][]change {
 		return [][]change{providerChanges(s.p.cat.Providers(f.dep), enableChange)}
 	case model.FactCapabilityConflict:
 		return [][]change{providerChanges(viewNames(f.members), disableChange)}
+	case model.FactExperimental:
+		return [][]change{{allowExperimentalChange()}}
 	}
 	return nil
 }

@@ -190,6 +190,10 @@ func statsRows(st catalog.Stats) [][]string {
 		{"capabilities", fmt.Sprintf("%d required, %d provided (%d by releases), %d provided by more than one module", st.RequiredCapabilities, st.ProvidedCapabilities, st.ProvidedEntries, st.SharedCapabilities)},
 		{"update edges", fmt.Sprintf("%d replaces, %d skips, %d skipRange; %d modules update along them; %d from-to rules", st.Replaces, st.Skips, st.SkipRanges, st.ModulesWithGraph, st.FromToRules)},
 	}
+	for _, stage := range model.Stages() {
+		rows = append(rows, []string{"stage " + stage.String(), n(st.Stages[stage.String()]) + " releases"})
+	}
+	rows = append(rows, []string{"disable confirmation", n(st.DisableConfirmations) + " releases"})
 	for _, name := range slices.Sorted(maps.Keys(st.PlatformRequirements)) {
 		rows = append(rows, []string{"requires " + name, n(st.PlatformRequirements[name]) + " releases"})
 	}
@@ -263,6 +267,7 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 		return fail(errOut, err)
 	}
 	sum := solver.Summarize(answers)
+	sum.ExperimentalOnly = solver.ExperimentalOnly(cat, cluster)
 	if err := printCheck(out, f, sum, answers); err != nil {
 		return fail(errOut, err)
 	}
@@ -350,6 +355,9 @@ func printCheck(out io.Writer, f checkFlags, sum solver.SweepSummary, answers []
 	if err := report.Columns(out, rows); err != nil {
 		return err
 	}
+	if len(sum.ExperimentalOnly) > 0 {
+		fmt.Fprintf(out, "\nExperimental only, so refused while allowExperimentalModules=false (%d): %s\n", len(sum.ExperimentalOnly), strings.Join(sum.ExperimentalOnly, ", "))
+	}
 	if len(sum.Kinds) > 0 {
 		fmt.Fprintln(out, "\nBy kind of fact:")
 		kinds := [][]string{{"MODULES", "KIND", "FOR EXAMPLE"}}
@@ -397,14 +405,17 @@ func printCheckDetails(out io.Writer, answers []solver.Installability) {
 
 // checkJSON is the JSON form of a catalog check.
 type checkJSON struct {
-	Catalog       string       `json:"catalog"`
-	Modules       int          `json:"modules"`
-	Resolved      int          `json:"resolved"`
-	Unsatisfiable int          `json:"unsatisfiable"`
-	Errors        int          `json:"errors"`
-	Kinds         []reasonJSON `json:"kinds"`
-	Reasons       []reasonJSON `json:"reasons"`
-	Results       []moduleJSON `json:"results"`
+	Catalog       string `json:"catalog"`
+	Modules       int    `json:"modules"`
+	Resolved      int    `json:"resolved"`
+	Unsatisfiable int    `json:"unsatisfiable"`
+	Errors        int    `json:"errors"`
+	// ExperimentalOnly are the modules whose every admissible release is
+	// Experimental (R25).
+	ExperimentalOnly []string     `json:"experimentalOnly"`
+	Kinds            []reasonJSON `json:"kinds"`
+	Reasons          []reasonJSON `json:"reasons"`
+	Results          []moduleJSON `json:"results"`
 }
 
 type reasonJSON struct {
@@ -423,7 +434,8 @@ type moduleJSON struct {
 
 func printCheckJSON(out io.Writer, f checkFlags, sum solver.SweepSummary, answers []solver.Installability) error {
 	doc := checkJSON{Catalog: f.path, Modules: sum.Modules, Resolved: sum.Resolved, Unsatisfiable: sum.Unsatisfiable, Errors: sum.Errors,
-		Kinds: []reasonJSON{}, Reasons: []reasonJSON{}, Results: []moduleJSON{}}
+		ExperimentalOnly: append([]string{}, sum.ExperimentalOnly...),
+		Kinds:            []reasonJSON{}, Reasons: []reasonJSON{}, Results: []moduleJSON{}}
 	for _, r := range sum.Reasons {
 		doc.Reasons = append(doc.Reasons, reasonJSON{Reason: r.Reason, Modules: r.Modules})
 	}

@@ -55,6 +55,7 @@ type whatifFlags struct {
 	workers                              int
 	timeout                              time.Duration
 	noTiming                             bool
+	allowExperimental                    bool
 }
 
 func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -72,6 +73,7 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.IntVar(&f.workers, "workers", 0, "scenarios solved at once (default: one per core)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up on the whole batch after this `duration`")
 	fs.BoolVar(&f.noTiming, "no-timing", false, "leave solve times out, so that runs compare byte for byte")
+	fs.BoolVar(&f.allowExperimental, "allow-experimental", false, "set allowExperimentalModules: true on the cluster state, so that Experimental releases may be selected (R25)")
 	if code, done := parseFlags(fs, args, out, errOut); done {
 		return code
 	}
@@ -127,6 +129,9 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	}
 	if b.cluster, err = f.loadCluster(); err != nil {
 		return nil, err
+	}
+	if f.allowExperimental {
+		b.cluster.AllowExperimentalModules = true
 	}
 	// A bad cluster state is bad in every scenario: say so once.
 	if err := b.cluster.Validate(b.cat); err != nil {

@@ -108,7 +108,7 @@ func (p *problem) intentOf(x *mod) intent {
 		return mustOff
 	case pinned, slices.Contains(p.req.Enable, x.name):
 		return mustOn
-	case st.On() && p.req.AllowDisable:
+	case st.On() && p.req.AllowDisable && !p.confirmsDisable(x):
 		return keepSoft
 	case st.On():
 		return mustOn
@@ -134,7 +134,8 @@ func (p *problem) onByDefault(x *mod) bool {
 	for i := len(x.rels) - 1; i >= 0; i-- {
 		r := x.rels[i]
 		available, bundles := x.m.Access(r).For(p.cluster.Edition)
-		if !available || (!x.m.Embedded && (h.above(r.Version) || (model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version)))) {
+		experimental := p.stageOf(x, r) == model.StageExperimental && !p.cluster.AllowExperimentalModules // D58
+		if !available || experimental || (!x.m.Embedded && (h.above(r.Version) || (model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version)))) {
 			continue
 		}
 		return slices.Contains(bundles, p.cluster.Bundle)
@@ -246,6 +247,9 @@ func (p *problem) selectable(x *mod, i int) bool {
 	if !p.platformAllows(r.Requirements) {
 		return false // R4, R22
 	}
+	if p.stageOf(x, r) == model.StageExperimental && !p.cluster.AllowExperimentalModules {
+		return false // R25
+	}
 	if x.m.Embedded {
 		return true
 	}
@@ -291,4 +295,25 @@ func (p *problem) platformAllows(req model.Requirements) bool {
 		}
 	}
 	return true
+}
+
+// stageOf is release r's stage (R25); a built-in module's own stage is
+// that of its one release.
+func (p *problem) stageOf(x *mod, r *model.Release) model.Stage {
+	if x.m.Embedded {
+		return x.m.Stage
+	}
+	return r.Stage
+}
+
+// confirmsDisable reports whether x's deployed release declares
+// disable.confirmation (R26): allowDisable may not choose it.
+func (p *problem) confirmsDisable(x *mod) bool {
+	if x.m.Embedded {
+		return x.m.Disable.Confirmation
+	}
+	if i := p.deployed(x); i >= 0 {
+		return x.rels[i].Disable.Confirmation
+	}
+	return false
 }

@@ -22,6 +22,7 @@ func (g *gen) cluster(cat *model.Catalog) *model.ClusterState {
 	if g.chance(0.6) {
 		c.ReleaseChannel = g.pick(model.Channels)
 	}
+	c.AllowExperimentalModules = g.chance(0.4) // R25
 	if g.chance(0.3) {
 		g.components = map[string]string{"openshift": g.pick(openshift[:2])}
 		c.Platform = map[string]model.Version{"openshift": model.MustParseVersion(g.components["openshift"])}

@@ -32,6 +32,12 @@ import (
 //     a "-0" prerelease floor keeps its meaning: ">= 1.19.0-0" admits
 //     1.31.0-gke.1 and ">= 1.19.0" does not. An invalid one skips the
 //     version.
+//   - Dependencies are subcharts, which Helm packages inside the parent
+//     chart (`helm dependency update` vendors them): by default
+//     (SubchartsBundled, D67) none is a requirement on another module,
+//     and every one is counted as bundled. With SubchartsInstalled, for
+//     users who install subcharts as releases of their own, they are
+//     requirements, as follows.
 //   - A dependency whose repository is empty or starts with "file://" is a
 //     subchart bundled inside the chart archive, not a requirement; it is
 //     counted. Any other dependency is a requirement on the chart it names
@@ -101,13 +107,15 @@ type helmDependency struct {
 }
 
 // parseHelmIndex reads a Helm repository index.yaml (FormatHelmIndex).
-func parseHelmIndex(name string, data []byte) (*model.Catalog, *Report, error) {
+func parseHelmIndex(name string, data []byte, opts ...Option) (*model.Catalog, *Report, error) {
 	idx, err := readHelmIndex(name, data)
 	if err != nil {
 		return nil, nil, err
 	}
+	o := newOptions(opts)
 	h := &helmImporter{
-		rep:         &Report{Source: name, Format: FormatHelmIndex},
+		subcharts:   o.helmSubcharts,
+		rep:         &Report{Source: name, Format: FormatHelmIndex, HelmSubcharts: o.helmSubcharts},
 		constraints: map[string]helmParsed{},
 		targets:     map[string]map[string]int{},
 	}
@@ -143,6 +151,9 @@ func readHelmIndex(name string, data []byte) (*helmIndex, error) {
 // helmImporter converts a decoded index and keeps the report.
 type helmImporter struct {
 	rep *Report
+	// subcharts says whether dependencies are bundled in their chart or
+	// installed as releases of their own (D67).
+	subcharts HelmSubcharts
 	// constraints caches each distinct constraint text: an index repeats a
 	// few hundred ranges tens of thousands of times.
 	constraints map[string]helmParsed
@@ -204,7 +215,7 @@ func (h *helmImporter) chart(key string, entries []helmEntry) *model.Module {
 		}
 		return nil
 	}
-	m := &model.Module{Name: key}
+	m := &model.Module{Name: key, UpdatePolicy: model.UpdateDirect}
 	seen := make(map[string]string, len(entries))
 	for i := range entries {
 		if r := h.release(key, i, &entries[i], seen); r != nil {
@@ -325,6 +336,10 @@ type helmGroup struct {
 
 // dependencies turns a version's dependencies into its requirements.
 func (h *helmImporter) dependencies(hr *helmRelease, deps []helmDependency) error {
+	if h.subcharts == SubchartsBundled {
+		hr.bundled += len(deps) // packaged inside the chart: not modules of the cluster
+		return nil
+	}
 	groups, err := hr.group(deps)
 	if err != nil {
 		return err

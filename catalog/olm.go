@@ -36,9 +36,13 @@ import (
 //     channel entries, a bundle in several channels getting the union:
 //     the first replaces is Replaces, further ones join Skips, and
 //     different skipRanges are joined with "||". An invalid skipRange
-//     skips the bundle. The dump's semver-mode packages get no edges,
-//     counted: their update graph is semver order, which is modsolver's
-//     sequential rule. A release without edges has nil Edges.
+//     skips the bundle. A package updates along its graph (policy
+//     graph, D66), so a bundle without an edge out of it stays. The
+//     dump's semver-mode packages get no edges, counted: their update
+//     graph is a chain in semver order, each bundle replacing the one
+//     below it, and followed over several edges in one resolution that
+//     chain reaches every newer release, which is the direct policy
+//     (D66). A release without edges has nil Edges.
 //   - An olm.package dependency (FBC: olm.package.required) requires the
 //     module in its versionRange; two on one package are joined with ", "
 //     (AND). An invalid range skips the bundle. A dependency on the
@@ -426,7 +430,9 @@ type olmLoader struct {
 type olmPackage struct {
 	name           string
 	defaultChannel string
-	channels       []olmChannel
+	// semverMode marks a package whose update graph is semver order (D66).
+	semverMode bool
+	channels   []olmChannel
 	// known maps each bundle name to its version, for every bundle whose
 	// version parses, loaded or not: heads are ranked by it.
 	known map[string]model.Version
@@ -549,7 +555,10 @@ func (l *olmLoader) finish() (*model.Catalog, *Report, error) {
 
 // module builds p's module: releases with their edges, then channels.
 func (l *olmLoader) module(p *olmPackage) *model.Module {
-	m := &model.Module{Name: p.name}
+	m := &model.Module{Name: p.name, UpdatePolicy: model.UpdateGraph}
+	if p.semverMode {
+		m.UpdatePolicy = model.UpdateDirect
+	}
 	for _, lb := range p.bundles {
 		l.edges(p, lb)
 		m.Releases = append(m.Releases, lb.rel)

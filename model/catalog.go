@@ -52,6 +52,9 @@ type Module struct {
 	Releases []*Release
 	// Requirements of a built-in module, which travel with the platform (R5).
 	Requirements Requirements
+	// UpdatePolicy is how an update may move the module; "" lets Policy
+	// choose (D66).
+	UpdatePolicy UpdatePolicy
 }
 
 // Release is one version of a module.
@@ -250,6 +253,9 @@ func (m *Module) normalize() InputErrors {
 	}
 	if m.Weight == 0 {
 		m.Weight = DefaultWeight
+	}
+	if _, err := ParseUpdatePolicy(string(m.UpdatePolicy)); err != nil {
+		errs = append(errs, &FieldError{Field: field + ".updatePolicy", Err: err})
 	}
 	if m.Embedded && len(m.Releases) > 0 {
 		errs = append(errs, fieldErr(field+".releases", ErrInvalidValue, "built-in module %s cannot list releases: its version is the DKP version", m.Name))

@@ -248,7 +248,7 @@ func (p *problem) addVersionFacts(v *view) {
 		return
 	}
 	p.forbid(v, model.FactNoDowngrade, v.where(func(i int, _ *model.Release) bool { return i < v.deployed }), nil)
-	if p.sequential {
+	if p.stepped(v) {
 		steps := v.steps().targets
 		p.forbid(v, model.FactUpdateStep, v.where(func(i int, _ *model.Release) bool {
 			return i > v.deployed && !slices.Contains(steps, i)

@@ -114,11 +114,11 @@ func (s *session) path(o *outcome) []string {
 	}
 	switch {
 	case from >= v.head:
-	case s.p.sequential:
+	case s.p.stepped(v):
 		if from == v.deployed && from >= 0 {
 			idx = append(idx, v.steps().path...)
 		} else {
-			idx = append(idx, newStepper(v.rels, v.head).path(from, v.head)...)
+			idx = append(idx, newStepper(v.rels, v.head, v.m.Policy()).path(from, v.head)...)
 		}
 	default:
 		idx = append(idx, v.head)

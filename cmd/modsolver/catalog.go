@@ -60,10 +60,12 @@ func runCatalog(ctx context.Context, args []string, out, errOut io.Writer) int {
 // catalogFlags are the flags every catalog subcommand takes.
 type catalogFlags struct {
 	path, format, output string
+	subcharts            subchartsFlag
 }
 
 func (f *catalogFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.format, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
+	f.subcharts.register(fs)
 	fs.StringVar(&f.output, "o", "table", "output `format`: table or json")
 }
 
@@ -137,7 +139,7 @@ func runCatalogStats(args []string, out, errOut io.Writer) int {
 	if code, done := parseWithPath(fs, &f, args, out, errOut); done {
 		return code
 	}
-	cat, rep, err := loadAs(f.path, f.format)
+	cat, rep, err := loadAs(f.path, f.format, f.subcharts.options()...)
 	if err != nil {
 		return fail(errOut, err)
 	}
@@ -181,14 +183,20 @@ func printJSON(out, errOut io.Writer, v any) int {
 // statsRows lays the stats out as name and value rows.
 func statsRows(st catalog.Stats) [][]string {
 	n := strconv.Itoa
-	rows := [][]string{
-		{"catalog", st.Source + " (" + string(st.Format) + ")"},
+	rows := [][]string{{"catalog", st.Source + " (" + string(st.Format) + ")"}}
+	if st.HelmSubcharts != "" {
+		rows = append(rows, []string{"helm subcharts", fmt.Sprintf("%s (%d subchart dependencies bundled in their charts)", st.HelmSubcharts, st.BundledSubcharts)})
+	}
+	rows = append(rows, [][]string{
 		{"modules", fmt.Sprintf("%d (%d built-in)", st.Modules, st.BuiltIn)},
 		{"releases", fmt.Sprintf("%d (%d prereleases)", st.Releases, st.Prereleases)},
 		{"channels", n(st.Channels)},
 		{"module dependencies", fmt.Sprintf("%d required, %d optional, %d on modules outside the catalog", st.RequiredDependencies, st.OptionalDependencies, st.DependenciesOutside)},
 		{"capabilities", fmt.Sprintf("%d required, %d provided (%d by releases), %d provided by more than one module", st.RequiredCapabilities, st.ProvidedCapabilities, st.ProvidedEntries, st.SharedCapabilities)},
 		{"update edges", fmt.Sprintf("%d replaces, %d skips, %d skipRange; %d modules update along them; %d from-to rules", st.Replaces, st.Skips, st.SkipRanges, st.ModulesWithGraph, st.FromToRules)},
+	}...)
+	for _, p := range slices.Sorted(maps.Keys(st.UpdatePolicies)) {
+		rows = append(rows, []string{"update policy " + string(p), n(st.UpdatePolicies[p]) + " modules"})
 	}
 	for _, name := range slices.Sorted(maps.Keys(st.PlatformRequirements)) {
 		rows = append(rows, []string{"requires " + name, n(st.PlatformRequirements[name]) + " releases"})
@@ -248,7 +256,7 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 	if code, done := parseWithPath(fs, &f.catalogFlags, args, out, errOut); done {
 		return code
 	}
-	cat, _, err := loadAs(f.path, f.format)
+	cat, _, err := loadAs(f.path, f.format, f.subcharts.options()...)
 	if err != nil {
 		return fail(errOut, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -16,8 +18,9 @@ import (
 // An index.yaml lists every published version of every chart in a
 // repository, each with its Chart.yaml metadata. It is tolerant input, as a
 // DKP module-source directory is: only the fields below are read, every
-// other key (description, urls, digest, maintainers, annotations…) is
-// ignored, and a chart version that cannot be read is skipped and reported.
+// other key (description, urls, digest, maintainers…) is
+// ignored (annotations are read for Rancher's keys, helm_rancher.go), and a
+// chart version that cannot be read is skipped and reported.
 // A file that is not YAML, has a read field of the wrong type, or names no
 // apiVersion is an error; an apiVersion other than v1 is a warning. The
 // mapping:
@@ -94,6 +97,8 @@ type helmEntry struct {
 	KubeVersion  string           `yaml:"kubeVersion"`
 	Dependencies []helmDependency `yaml:"dependencies"`
 	Deprecated   bool             `yaml:"deprecated"`
+	// Annotations are read for Rancher's keys (helm_rancher.go).
+	Annotations map[string]yaml.Node `yaml:"annotations"`
 }
 
 // helmDependency is one entry of a chart version's dependencies.
@@ -260,6 +265,8 @@ type helmRelease struct {
 	self        int
 	targets     []helmTarget
 	warnings    []string
+	// ignored lists the annotation keys with no resolution meaning.
+	ignored []string
 }
 
 // helmTarget is the chart and repository a requirement names.
@@ -292,6 +299,9 @@ func (h *helmImporter) convert(hr *helmRelease, e *helmEntry, seen map[string]st
 	if err := h.dependencies(hr, e.Dependencies); err != nil {
 		return err
 	}
+	if err := h.annotations(hr, e.Annotations); err != nil {
+		return err
+	}
 	if e.Name != "" && e.Name != hr.chart {
 		hr.warn("named %q; the entries key %s is used", e.Name, hr.chart)
 	}
@@ -304,6 +314,9 @@ func (h *helmImporter) commit(hr *helmRelease) {
 	h.add(helmBundled, hr.bundled)
 	h.add(helmMerged, hr.merged)
 	h.add(helmSelf, hr.self)
+	for _, key := range hr.ignored {
+		h.add(helmIgnoredAnnotation+key, 1)
+	}
 	for _, t := range hr.targets {
 		if h.targets[t.chart] == nil {
 			h.targets[t.chart] = map[string]int{}

@@ -202,7 +202,7 @@ func TestParseHelmIndexVersions(t *testing.T) {
 		{"empty chart name", "'': [{version: 1.0.0, dependencies: [{name: b, repository: r}]}]\n  a: [{version: 1.0.0}]",
 			map[string][]string{"a": {"1.0.0"}}, []Skipped{{"entries", "empty name"}}, map[string]int{helmSkippedDeps: 1}, ""},
 		{"other keys are ignored", "a:\n  - name: a\n    version: 1.0.0\n    description: d\n    urls: [https://x/a-1.0.0.tgz]\n    digest: abc\n    maintainers: [{name: m}]\n    annotations: {category: x}\n    dependencies: [{name: b, repository: '', import-values: [x]}]",
-			map[string][]string{"a": {"1.0.0"}}, nil, map[string]int{helmBundled: 1}, ""},
+			map[string][]string{"a": {"1.0.0"}}, nil, map[string]int{helmBundled: 1, helmIgnoredAnnotation + "category": 1}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

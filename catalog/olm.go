@@ -61,7 +61,9 @@ import (
 //     (R22): "v4.6-v4.8" is ">= 4.6, < 4.9" (the upper minor included),
 //     "v4.12" is ">= 4.12" (that and later, as OpenShift reads it),
 //     "=v4.10" is ">= 4.10, < 4.11", and a maximum "4.8" is "< 4.9"; both
-//     together are joined with ", ". One that does not parse skips the
+//     together are joined with ", ". The requirement is optional (D69):
+//     it holds on a cluster that does not run OpenShift, and binds on one
+//     that does. One that does not parse skips the
 //     bundle.
 //   - The dump's ignoredDependencies, which opm ignores, its nativeAPIs,
 //     bundleProperties, and csvOlmProperties other than
@@ -281,7 +283,9 @@ func (b *olmBundle) platform() (map[string]*model.Constraint, error) {
 	if len(parts) == 0 {
 		return nil, nil
 	}
-	c, err := model.ParseConstraint(strings.Join(parts, ", "))
+	// Optional (D69): an OpenShift gate says nothing on a cluster that
+	// does not run OpenShift, as on every DKP cluster.
+	c, err := model.ParseConstraint(strings.Join(parts, ", ") + " !optional")
 	if err != nil {
 		return nil, fmt.Errorf("openshift: %w", err)
 	}

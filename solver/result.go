@@ -91,7 +91,7 @@ func (s *session) moduleResult(o *outcome) (model.ModuleResult, error) {
 	if !v.noChannel {
 		mr.ChannelHead = model.VersionString(v.headVersion)
 	}
-	mr.Path = s.path(o)
+	mr.Path, mr.PathNote = s.pathWithNote(o)
 	if !s.cfg.explainHeldBack {
 		return mr, nil
 	}
@@ -101,8 +101,9 @@ func (s *session) moduleResult(o *outcome) (model.ModuleResult, error) {
 }
 
 // path lists the update steps from the deployed version (or from the
-// chosen version, for an install) up to the head (R11, D14).
-func (s *session) path(o *outcome) []string {
+// chosen version, for an install) up to the head (R11, D14), as release
+// indices.
+func (s *session) path(o *outcome) []int {
 	v := o.v
 	if o.sel < 0 || v.m.Embedded || v.head < 0 {
 		return nil
@@ -123,11 +124,7 @@ func (s *session) path(o *outcome) []string {
 	default:
 		idx = append(idx, v.head)
 	}
-	out := make([]string, len(idx))
-	for i, r := range idx {
-		out[i] = model.VersionString(v.rels[r].Version)
-	}
-	return out
+	return idx
 }
 
 // belowHead reports whether the outcome leaves the module below its head.

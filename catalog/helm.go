@@ -267,6 +267,8 @@ type helmRelease struct {
 	warnings    []string
 	// ignored lists the annotation keys with no resolution meaning.
 	ignored []string
+	// normalised is 1 when the version is read in another form (D71).
+	normalised int
 }
 
 // helmTarget is the chart and repository a requirement names.
@@ -293,6 +295,10 @@ func (h *helmImporter) convert(hr *helmRelease, e *helmEntry, seen map[string]st
 		return fmt.Errorf("listed twice, first as %s", first)
 	}
 	hr.release = &model.Release{Version: v}
+	if w := normalised(hr.path, e.Version, v); w != "" {
+		hr.normalised++
+		hr.warnings = append(hr.warnings, w)
+	}
 	if hr.release.Requirements.Kubernetes, err = h.kubernetes(e.KubeVersion); err != nil {
 		return err
 	}
@@ -314,6 +320,7 @@ func (h *helmImporter) commit(hr *helmRelease) {
 	h.add(helmBundled, hr.bundled)
 	h.add(helmMerged, hr.merged)
 	h.add(helmSelf, hr.self)
+	h.add(versionsNormalised, hr.normalised)
 	for _, key := range hr.ignored {
 		h.add(helmIgnoredAnnotation+key, 1)
 	}

@@ -77,7 +77,17 @@ func ParseFormat(name string, data []byte, format Format, opts ...Option) (*mode
 		if format, err = Detect(name, data); err != nil {
 			return nil, nil, err
 		}
+		return parseAs(name, data, format, opts)
 	}
+	cat, rep, err := parseAs(name, data, format, opts)
+	if err == nil && cat.Len() == 0 {
+		return nil, nil, emptyForced(name, data, format)
+	}
+	return cat, rep, err
+}
+
+// parseAs reads a catalog file's data in format.
+func parseAs(name string, data []byte, format Format, opts []Option) (*model.Catalog, *Report, error) {
 	switch format {
 	case FormatFile:
 		return Parse(name, data)

@@ -518,6 +518,10 @@ func (l *olmLoader) keep(p *olmPackage, b *olmBundle, rel *model.Release) {
 		return
 	}
 	lb := &olmLoaded{rel: rel, replaces: b.replaces, skips: b.skips}
+	if w := normalised(b.path(), b.version, rel.Version); w != "" {
+		l.rep.warn("%s", w)
+		l.rep.add(versionsNormalised, 1)
+	}
 	p.byVersion[key] = b.name
 	p.bundles = append(p.bundles, lb)
 	if first, dup := p.byName[b.name]; dup {

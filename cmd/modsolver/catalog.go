@@ -19,8 +19,8 @@ import (
 )
 
 const catalogUsage = `Usage:
-  modsolver catalog stats PATH [--catalog-format F] [-o table|json]
-  modsolver catalog check PATH --kubernetes V [--deckhouse V] [--platform NAME=V]… [-o table|json]
+  modsolver catalog stats PATH [--catalog-format F] [--helm-subcharts M] [-o table|json]
+  modsolver catalog check PATH --kubernetes V [--deckhouse V] [--platform NAME=V]… [--helm-subcharts M] [-o table|json]
 
 stats   reads a catalog and prints its size: modules, releases, channels,
         dependency, capability and update edges, the forms its constraints
@@ -33,10 +33,13 @@ check   asks, for every module, whether its head release (its channel's
 
 PATH is a file or a DKP module-source directory. Its format is detected
 (modsolver, dkp, olm-bundles, olm-fbc, helm-index) unless --catalog-format
-names it.
+names it; a format named so that reads no module is bad input (D72).
+A Helm chart's dependencies are subcharts bundled in it unless
+--helm-subcharts installed (D67).
 
 Exit codes: stats 0; check 0 when every module installs, 1 when some
-cannot, 2 bad input, 3 no answer (timeout or interrupt).
+cannot, 2 bad input (also a catalog with no module), 3 no answer (timeout
+or interrupt).
 `
 
 func runCatalog(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -259,6 +262,10 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 	cat, _, err := loadAs(f.path, f.format, f.subcharts.options()...)
 	if err != nil {
 		return fail(errOut, err)
+	}
+	if cat.Len() == 0 {
+		// A gate that checked nothing must not pass (D72).
+		return fail(errOut, fmt.Errorf("%s: %w: nothing to check", f.path, catalog.ErrNoModules))
 	}
 	cluster, err := f.cluster(cat)
 	if err != nil {

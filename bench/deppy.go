@@ -132,6 +132,9 @@ var ErrNotTranslated = errors.New("not translated for deppy")
 // rule of cat that the deppy translation does not carry over.
 func Translatable(cat *model.Catalog) error {
 	for _, m := range cat.Modules() {
+		if m.Policy() == model.UpdateGraph {
+			return fmt.Errorf("%w: module %s has an update graph (R21)", ErrNotTranslated, m.Name)
+		}
 		if m.DefaultChannel != "" || slices.ContainsFunc(slices.Collect(maps.Keys(m.Channels)), func(ch string) bool { return !model.IsChannel(ch) }) {
 			return fmt.Errorf("%w: module %s has channels of its own (D32)", ErrNotTranslated, m.Name)
 		}

@@ -23,7 +23,10 @@ type fileModule struct {
 	Accessibility  *fileAccessibility `yaml:"accessibility"`
 	Channels       map[string]string  `yaml:"channels"`
 	DefaultChannel string             `yaml:"defaultChannel"`
-	Releases       []fileRelease      `yaml:"releases"`
+	// UpdatePolicy is sequential, graph or direct (D66); unset, the
+	// module's update edges choose.
+	UpdatePolicy string        `yaml:"updatePolicy"`
+	Releases     []fileRelease `yaml:"releases"`
 	// Requirements of a built-in module (D5).
 	Requirements *fileRequirements `yaml:"requirements"`
 	// Stage and Disable of a built-in module, which has no releases to
@@ -129,6 +132,9 @@ func (fm *fileModule) toModel(file string) (*model.Module, error) {
 		DefaultChannel: fm.DefaultChannel,
 	}
 	var err error
+	if m.UpdatePolicy, err = model.ParseUpdatePolicy(fm.UpdatePolicy); err != nil {
+		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: updatePolicy: %w", fm.Name, err)}
+	}
 	if m.Channels, err = parseChannels(fm.Channels); err != nil {
 		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: %w", fm.Name, err)}
 	}

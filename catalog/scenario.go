@@ -50,7 +50,12 @@ type ModuleExpectation struct {
 	Action           string   `yaml:"action"`
 	Version          string   `yaml:"version"`
 	HeldBackMentions []string `yaml:"heldBackMentions"`
-	Path             []string `yaml:"path"`
+	// HeldBackNotMentions are substrings heldBack must not hold.
+	HeldBackNotMentions []string `yaml:"heldBackNotMentions"`
+	Path                []string `yaml:"path"`
+	// PathNoteMentions are substrings of pathNote (D70); an empty list
+	// given as [] means the note must be empty.
+	PathNoteMentions []string `yaml:"pathNoteMentions"`
 }
 
 // ExplanationExpectation is what an explanation must and must not say.

@@ -11,11 +11,19 @@ import (
 // constraints take, with what the load skipped. `modsolver catalog stats`
 // prints them.
 type Stats struct {
-	Source   string `json:"source"`
-	Format   Format `json:"format"`
-	Modules  int    `json:"modules"`
-	BuiltIn  int    `json:"builtIn"`
-	Releases int    `json:"releases"`
+	Source string `json:"source"`
+	Format Format `json:"format"`
+	// HelmSubcharts is how a Helm index's dependencies were read: bundled
+	// in their chart or installed as releases of their own (D67).
+	HelmSubcharts HelmSubcharts `json:"helmSubcharts,omitempty"`
+	// BundledSubcharts counts the Helm dependencies packaged inside their
+	// chart, which are not requirements.
+	BundledSubcharts int `json:"bundledSubcharts,omitempty"`
+	// UpdatePolicies count modules by how an update may move them (D66).
+	UpdatePolicies map[model.UpdatePolicy]int `json:"updatePolicies"`
+	Modules        int                        `json:"modules"`
+	BuiltIn        int                        `json:"builtIn"`
+	Releases       int                        `json:"releases"`
 	// Prereleases are releases with a prerelease part (D1).
 	Prereleases int `json:"prereleases"`
 	// Channels counts channel entries over all modules (R10, D32).
@@ -65,9 +73,10 @@ type Stats struct {
 // NewStats computes the stats of cat, as loaded with report rep.
 func NewStats(cat *model.Catalog, rep *Report) Stats {
 	s := Stats{
-		Source: rep.Source, Format: rep.Format,
+		Source: rep.Source, Format: rep.Format, HelmSubcharts: rep.HelmSubcharts,
 		Modules: rep.Modules, BuiltIn: rep.Embedded, Releases: rep.Releases, Prereleases: rep.Prereleases,
 		PlatformRequirements: map[string]int{}, DependencyForms: map[string]int{}, Stages: map[string]int{},
+		UpdatePolicies: map[model.UpdatePolicy]int{}, BundledSubcharts: rep.Counts[helmBundled],
 		Skipped: len(rep.Skipped), Warnings: len(rep.Warnings), Counts: rep.Counts,
 	}
 	for _, sk := range rep.Skipped {
@@ -92,6 +101,9 @@ func NewStats(cat *model.Catalog, rep *Report) Stats {
 
 func (s *Stats) addModule(cat *model.Catalog, m *model.Module, provided map[string]bool) {
 	s.Channels += len(m.Channels)
+	if !m.Embedded {
+		s.UpdatePolicies[m.Policy()]++
+	}
 	if m.Embedded {
 		s.addRequirements(cat, m.Requirements)
 		s.addStage(m, nil)

@@ -56,6 +56,9 @@ type Module struct {
 	// carry them (R25, R26); read them through StageOf and DisableOf.
 	Stage   Stage
 	Disable Disable
+	// UpdatePolicy is how an update may move the module; "" lets Policy
+	// choose (D66).
+	UpdatePolicy UpdatePolicy
 }
 
 // Release is one version of a module.
@@ -259,6 +262,9 @@ func (m *Module) normalize() InputErrors {
 	}
 	if m.Weight == 0 {
 		m.Weight = DefaultWeight
+	}
+	if _, err := ParseUpdatePolicy(string(m.UpdatePolicy)); err != nil {
+		errs = append(errs, &FieldError{Field: field + ".updatePolicy", Err: err})
 	}
 	if m.Embedded && len(m.Releases) > 0 {
 		errs = append(errs, fieldErr(field+".releases", ErrInvalidValue, "built-in module %s cannot list releases: its version is the DKP version", m.Name))

@@ -85,6 +85,9 @@ type ModuleResult struct {
 	HeldBack string
 	// Path lists the update steps from the deployed version to the head (R11).
 	Path []string
+	// PathNote says what the path meets on the way: what stops it below
+	// the head, and releases on it that the platform forbids (D70).
+	PathNote string
 }
 
 // PlanStep is one step of the ordered plan.

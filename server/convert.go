@@ -140,6 +140,7 @@ func moduleResultToProto(m *model.ModuleResult) *modsolverv1.ModuleResult {
 		ToVersion:   m.ToVersion,
 		ChannelHead: m.ChannelHead,
 		HeldBack:    m.HeldBack,
+		PathNote:    m.PathNote,
 	}
 	if len(m.Path) > 0 {
 		out.Path = append([]string(nil), m.Path...)

@@ -12,8 +12,11 @@
 //   - facts.go: facts, the unit of explanation (R16); the static facts that
 //     forbid releases on their own (R4, R7, R9–R11, R19 missing
 //     capabilities, R22 platform components, pins, prereleases).
-//   - steps.go: the DKP sequential update rule and update paths (R11), or
-//     a module's update graph, followed over several edges (R21).
+//   - steps.go, policy.go: the DKP sequential update rule and update
+//     paths (R11), or a module's update graph, followed over several
+//     edges (R21), as the module's update policy says (D66).
+//   - pathnote.go: what a path meets: where it stops below the head and
+//     which releases on it the platform forbids (D70).
 //   - closure.go: which modules an encoding needs at all (DESIGN §6).
 //   - detach.go: kept modules that share nothing with what may change are
 //     left out of the fast encoding and reported as kept (D39).

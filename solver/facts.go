@@ -187,7 +187,8 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, get func(model.
 
 // addComponentFacts adds R22: one fact per platform component and
 // failing constraint text, in component order. A component the cluster
-// does not run fails every requirement on it (D33).
+// does not run fails every requirement on it (D33) but an optional one,
+// which holds (D69).
 func (p *problem) addComponentFacts(v *view) {
 	p.forbidEach(v, model.FactPlatformRequirement, func(r *model.Release, fail func(failing)) {
 		if len(r.Requirements.Platform) == 0 {
@@ -195,7 +196,7 @@ func (p *problem) addComponentFacts(v *view) {
 		}
 		for _, name := range slices.Sorted(maps.Keys(r.Requirements.Platform)) {
 			c := r.Requirements.Platform[name]
-			if ver := p.components[name]; ver == nil || !p.allows(c, ver) {
+			if ver := p.components[name]; (ver == nil && !c.Optional) || (ver != nil && !p.allows(c, ver)) {
 				fail(failing{component: name, name: c.Text, cons: c})
 			}
 		}
@@ -250,7 +251,7 @@ func (p *problem) addVersionFacts(v *view) {
 		return
 	}
 	p.forbid(v, model.FactNoDowngrade, v.where(func(i int, _ *model.Release) bool { return i < v.deployed }), nil)
-	if p.sequential {
+	if p.stepped(v) {
 		steps := v.steps().targets
 		p.forbid(v, model.FactUpdateStep, v.where(func(i int, _ *model.Release) bool {
 			return i > v.deployed && !slices.Contains(steps, i)

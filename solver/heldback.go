@@ -63,7 +63,7 @@ func (s *session) staticReason(v *view, sel int) string {
 	background, facts := splitBackground(v.statics)
 	for _, group := range [][]*fact{facts, background} {
 		var msgs []string
-		for _, f := range group {
+		for _, f := range newerOnly(group, v, sel+1) {
 			if slices.Contains(f.rels, sel+1) {
 				msgs = append(msgs, s.p.message(f))
 			}
@@ -100,7 +100,7 @@ func (s *session) whyNot(v *view, rel int) (string, error) {
 			core, err = x.minimalCore([]z.Lit{q}, append(cands, background...))
 		}
 		if err != nil || core != nil {
-			return s.p.sentences(core), err
+			return s.p.sentences(newerOnly(core, v, rel)), err
 		}
 	}
 	return "", fmt.Errorf("internal error: nothing holds %s back from %s", v.name, v.rels[rel].Version)

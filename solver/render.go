@@ -114,8 +114,8 @@ func (p *problem) stepMessage(v *view, rels string) string {
 		return fmt.Sprintf("%s updates one step at a time from %s (sequential update rule), and no release is one step away; %s must wait for a from-to rule or strategy: direct",
 			v.name, v.deployedVersion(), rels)
 	}
-	return fmt.Sprintf("%s updates one step at a time from %s (sequential update rule): the next step is %s, and the path to the head is %s; %s must wait",
-		v.name, v.deployedVersion(), next, pathText(v, st.path), rels)
+	return fmt.Sprintf("%s updates one step at a time from %s (sequential update rule): the next step is %s, and %s; %s must wait",
+		v.name, v.deployedVersion(), next, pathPhrase(v, st.path), rels)
 }
 
 func pathText(v *view, rels []int) string {

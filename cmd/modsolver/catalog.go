@@ -19,8 +19,8 @@ import (
 )
 
 const catalogUsage = `Usage:
-  modsolver catalog stats PATH [--catalog-format F] [-o table|json]
-  modsolver catalog check PATH --kubernetes V [--deckhouse V] [--platform NAME=V]… [-o table|json]
+  modsolver catalog stats PATH [--catalog-format F] [--helm-subcharts M] [-o table|json]
+  modsolver catalog check PATH --kubernetes V [--deckhouse V] [--platform NAME=V]… [--helm-subcharts M] [-o table|json]
 
 stats   reads a catalog and prints its size: modules, releases, channels,
         dependency, capability and update edges, the forms its constraints
@@ -33,10 +33,13 @@ check   asks, for every module, whether its head release (its channel's
 
 PATH is a file or a DKP module-source directory. Its format is detected
 (modsolver, dkp, olm-bundles, olm-fbc, helm-index) unless --catalog-format
-names it.
+names it; a format named so that reads no module is bad input (D72).
+A Helm chart's dependencies are subcharts bundled in it unless
+--helm-subcharts installed (D67).
 
 Exit codes: stats 0; check 0 when every module installs, 1 when some
-cannot, 2 bad input, 3 no answer (timeout or interrupt).
+cannot, 2 bad input (also a catalog with no module), 3 no answer (timeout
+or interrupt).
 `
 
 func runCatalog(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -60,10 +63,12 @@ func runCatalog(ctx context.Context, args []string, out, errOut io.Writer) int {
 // catalogFlags are the flags every catalog subcommand takes.
 type catalogFlags struct {
 	path, format, output string
+	subcharts            subchartsFlag
 }
 
 func (f *catalogFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.format, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
+	f.subcharts.register(fs)
 	fs.StringVar(&f.output, "o", "table", "output `format`: table or json")
 }
 
@@ -137,7 +142,7 @@ func runCatalogStats(args []string, out, errOut io.Writer) int {
 	if code, done := parseWithPath(fs, &f, args, out, errOut); done {
 		return code
 	}
-	cat, rep, err := loadAs(f.path, f.format)
+	cat, rep, err := loadAs(f.path, f.format, f.subcharts.options()...)
 	if err != nil {
 		return fail(errOut, err)
 	}
@@ -181,14 +186,20 @@ func printJSON(out, errOut io.Writer, v any) int {
 // statsRows lays the stats out as name and value rows.
 func statsRows(st catalog.Stats) [][]string {
 	n := strconv.Itoa
-	rows := [][]string{
-		{"catalog", st.Source + " (" + string(st.Format) + ")"},
+	rows := [][]string{{"catalog", st.Source + " (" + string(st.Format) + ")"}}
+	if st.HelmSubcharts != "" {
+		rows = append(rows, []string{"helm subcharts", fmt.Sprintf("%s (%d subchart dependencies bundled in their charts)", st.HelmSubcharts, st.BundledSubcharts)})
+	}
+	rows = append(rows, [][]string{
 		{"modules", fmt.Sprintf("%d (%d built-in)", st.Modules, st.BuiltIn)},
 		{"releases", fmt.Sprintf("%d (%d prereleases)", st.Releases, st.Prereleases)},
 		{"channels", n(st.Channels)},
 		{"module dependencies", fmt.Sprintf("%d required, %d optional, %d on modules outside the catalog", st.RequiredDependencies, st.OptionalDependencies, st.DependenciesOutside)},
 		{"capabilities", fmt.Sprintf("%d required, %d provided (%d by releases), %d provided by more than one module", st.RequiredCapabilities, st.ProvidedCapabilities, st.ProvidedEntries, st.SharedCapabilities)},
 		{"update edges", fmt.Sprintf("%d replaces, %d skips, %d skipRange; %d modules update along them; %d from-to rules", st.Replaces, st.Skips, st.SkipRanges, st.ModulesWithGraph, st.FromToRules)},
+	}...)
+	for _, p := range slices.Sorted(maps.Keys(st.UpdatePolicies)) {
+		rows = append(rows, []string{"update policy " + string(p), n(st.UpdatePolicies[p]) + " modules"})
 	}
 	for _, stage := range model.Stages() {
 		rows = append(rows, []string{"stage " + stage.String(), n(st.Stages[stage.String()]) + " releases"})
@@ -252,9 +263,13 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 	if code, done := parseWithPath(fs, &f.catalogFlags, args, out, errOut); done {
 		return code
 	}
-	cat, _, err := loadAs(f.path, f.format)
+	cat, _, err := loadAs(f.path, f.format, f.subcharts.options()...)
 	if err != nil {
 		return fail(errOut, err)
+	}
+	if cat.Len() == 0 {
+		// A gate that checked nothing must not pass (D72).
+		return fail(errOut, fmt.Errorf("%s: %w: nothing to check", f.path, catalog.ErrNoModules))
 	}
 	cluster, err := f.cluster(cat)
 	if err != nil {

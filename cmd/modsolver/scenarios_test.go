@@ -147,8 +147,17 @@ func checkModule(t testing.TB, name string, want catalog.ModuleExpectation, got 
 	for _, m := range want.HeldBackMentions {
 		assert.Contains(t, got.GetHeldBack(), m, "module %s: heldBack", name)
 	}
+	for _, m := range want.HeldBackNotMentions {
+		assert.NotContains(t, got.GetHeldBack(), m, "module %s: heldBack", name)
+	}
 	if want.Path != nil {
 		assert.Equal(t, want.Path, got.GetPath(), "module %s: path", name)
+	}
+	if want.PathNoteMentions != nil && len(want.PathNoteMentions) == 0 {
+		assert.Empty(t, got.GetPathNote(), "module %s: pathNote", name)
+	}
+	for _, m := range want.PathNoteMentions {
+		assert.Contains(t, got.GetPathNote(), m, "module %s: pathNote", name)
 	}
 }
 

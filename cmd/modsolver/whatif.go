@@ -50,6 +50,7 @@ Flags:
 type whatifFlags struct {
 	catalog, cluster, request, scenarios string
 	catalogFormat                        string
+	subcharts                            subchartsFlag
 	deckhouse, kubernetes                string
 	output                               string
 	workers                              int
@@ -64,6 +65,7 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(fs.Output(), whatifUsage); fs.PrintDefaults() }
 	fs.StringVar(&f.catalog, "catalog", "", "catalog `path`: a file or a DKP module-source directory (default: the embedded demo catalog)")
 	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
+	f.subcharts.register(fs)
 	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file` (default: the demo cluster state)")
 	fs.StringVar(&f.request, "request", "", "base request `file` for the matrix (default: updateAll: true)")
 	fs.StringVar(&f.scenarios, "scenarios", "", "`file` of named requests, instead of the matrix")
@@ -124,7 +126,7 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	}
 	b := &batch{}
 	var err error
-	if b.cat, err = loadCatalog(f.catalog, f.catalogFormat, errOut); err != nil {
+	if b.cat, err = loadCatalog(f.catalog, f.catalogFormat, errOut, f.subcharts.options()...); err != nil {
 		return nil, err
 	}
 	if b.cluster, err = f.loadCluster(); err != nil {

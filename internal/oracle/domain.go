@@ -280,7 +280,7 @@ func (p *problem) selectable(x *mod, i int) bool {
 
 // platformAllows checks R4 (the DKP version stripped, Kubernetes as it
 // is) and R22 (other components as they are; one the cluster does not
-// declare fails, D33).
+// declare fails, D33, unless the requirement is !optional, D69).
 func (p *problem) platformAllows(req model.Requirements) bool {
 	if req.Deckhouse != nil && !req.Deckhouse.Allows(model.Core(p.dkp)) {
 		return false
@@ -290,7 +290,9 @@ func (p *problem) platformAllows(req model.Requirements) bool {
 	}
 	for name, c := range req.Platform {
 		v := p.components[name]
-		if v == nil || !c.Allows(v) {
+		switch {
+		case v == nil && c.Optional: // D69: holds where the component is absent
+		case v == nil || !c.Allows(v):
 			return false
 		}
 	}

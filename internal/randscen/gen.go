@@ -130,6 +130,9 @@ func (g *gen) module(name string) *model.Module {
 		m.Stage, m.Disable = g.stage(), g.disable()
 		return m
 	}
+	if g.chance(0.15) {
+		m.UpdatePolicy = model.UpdatePolicies[g.rng.IntN(len(model.UpdatePolicies))] // D66
+	}
 	graph := g.chance(0.15)
 	vs := g.versions[name]
 	for i, text := range vs {
@@ -230,7 +233,11 @@ func (g *gen) requirements(self string) model.Requirements {
 		req.Kubernetes = mustConstraint(g.rangeOver(kubePool, true))
 	}
 	if g.chance(0.08) {
-		req.Platform = map[string]*model.Constraint{"openshift": mustConstraint(g.rangeOver(openshift, true))}
+		text := g.rangeOver(openshift, true)
+		if g.chance(0.5) {
+			text += " !optional" // D69: holds where the cluster runs no openshift
+		}
+		req.Platform = map[string]*model.Constraint{"openshift": mustConstraint(text)}
 	}
 	if !g.embedded[self] && g.chance(0.12) {
 		capability := g.pick(capabilities)

@@ -67,6 +67,7 @@ type fileModule struct {
 	Name           string             `yaml:"name"`
 	Embedded       bool               `yaml:"embedded,omitempty"`
 	ExclusiveGroup string             `yaml:"exclusiveGroup,omitempty"`
+	UpdatePolicy   string             `yaml:"updatePolicy,omitempty"`
 	Accessibility  *fileAccessibility `yaml:"accessibility,omitempty"`
 	Channels       map[string]string  `yaml:"channels,omitempty"`
 	Releases       []fileRelease      `yaml:"releases,omitempty"`
@@ -151,7 +152,7 @@ type fileRequest struct {
 func catalogOf(cat *model.Catalog) fileCatalog {
 	var out fileCatalog
 	for _, m := range cat.Modules() {
-		fm := fileModule{Name: m.Name, Embedded: m.Embedded, ExclusiveGroup: m.ExclusiveGroup,
+		fm := fileModule{Name: m.Name, Embedded: m.Embedded, ExclusiveGroup: m.ExclusiveGroup, UpdatePolicy: string(m.UpdatePolicy),
 			Accessibility: accessibilityOf(m.Accessibility), Channels: versionTexts(m.Channels)}
 		if m.Embedded {
 			fm.Requirements = requirementsOf(m.Requirements)

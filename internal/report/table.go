@@ -75,7 +75,7 @@ func (p *printer) modules(ms []model.ModuleResult) {
 	p.line("")
 	rows := make([][]string, 0, len(ms))
 	for _, m := range ms {
-		rows = append(rows, []string{m.Name, m.Action.String(), dash(m.FromVersion), dash(m.ToVersion), dash(m.ChannelHead), dash(strings.Join(m.Path, " → ")), m.HeldBack})
+		rows = append(rows, []string{m.Name, m.Action.String(), dash(m.FromVersion), dash(m.ToVersion), dash(m.ChannelHead), dash(pathText(m)), m.HeldBack})
 	}
 	p.table("MODULE\tACTION\tFROM\tTO\tHEAD\tPATH\tHELD BACK", rows)
 }
@@ -128,4 +128,13 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// pathText is a module's path, with its note when it has one (D70).
+func pathText(m model.ModuleResult) string {
+	text := strings.Join(m.Path, " → ")
+	if m.PathNote != "" {
+		text += " (" + m.PathNote + ")"
+	}
+	return text
 }

@@ -571,7 +571,10 @@ type ModuleResult struct {
 	// default stays off.
 	HeldBack string `protobuf:"bytes,6,opt,name=held_back,json=heldBack,proto3" json:"held_back,omitempty"`
 	// The update steps from the deployed version to the head.
-	Path          []string `protobuf:"bytes,7,rep,name=path,proto3" json:"path,omitempty"`
+	Path []string `protobuf:"bytes,7,rep,name=path,proto3" json:"path,omitempty"`
+	// What the path meets on the way: what stops it below the head, and
+	// releases on it that the platform forbids.
+	PathNote      string `protobuf:"bytes,40,opt,name=path_note,json=pathNote,proto3" json:"path_note,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -653,6 +656,13 @@ func (x *ModuleResult) GetPath() []string {
 		return x.Path
 	}
 	return nil
+}
+
+func (x *ModuleResult) GetPathNote() string {
+	if x != nil {
+		return x.PathNote
+	}
+	return ""
 }
 
 // PlanStep is one step of the ordered plan.
@@ -1052,7 +1062,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x04kind\x18\x01 \x01(\x0e2\x19.modsolver.v1.WarningKindR\x04kind\x12\x16\n" +
 	"\x06module\x18\x02 \x01(\tR\x06module\x12\x18\n" +
 	"\aversion\x18\x03 \x01(\tR\aversion\x12\x18\n" +
-	"\amessage\x18\x04 \x01(\tR\amessage\"\xe6\x01\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage\"\x83\x02\n" +
 	"\fModuleResult\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12,\n" +
 	"\x06action\x18\x02 \x01(\x0e2\x14.modsolver.v1.ActionR\x06action\x12!\n" +
@@ -1061,7 +1071,8 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"to_version\x18\x04 \x01(\tR\ttoVersion\x12!\n" +
 	"\fchannel_head\x18\x05 \x01(\tR\vchannelHead\x12\x1b\n" +
 	"\theld_back\x18\x06 \x01(\tR\bheldBack\x12\x12\n" +
-	"\x04path\x18\a \x03(\tR\x04path\"\xfe\x01\n" +
+	"\x04path\x18\a \x03(\tR\x04path\x12\x1b\n" +
+	"\tpath_note\x18( \x01(\tR\bpathNote\"\xfe\x01\n" +
 	"\bPlanStep\x12\x16\n" +
 	"\x06module\x18\x01 \x01(\tR\x06module\x12,\n" +
 	"\x06action\x18\x02 \x01(\x0e2\x14.modsolver.v1.ActionR\x06action\x12!\n" +

@@ -57,6 +57,7 @@ type view struct {
 
 	before       bool          // enabled before, with a deployed version
 	configuredOn bool          // the cluster says enabled: true (D43)
+	unlisted     bool          // the deployed release is not in the catalog (D73)
 	deployedDKP  model.Version // for a built-in module: the DKP version running now
 	deployed     int           // index of the deployed release, or -1
 	pinned       int           // index of the pinned release, or -1
@@ -125,6 +126,8 @@ func (p *problem) newView(m *model.Module) *view {
 		v.deployed = v.indexOf(dv)
 		if m.Embedded {
 			v.deployed = 0
+		} else if v.deployed < 0 {
+			v.addUnlisted(dv)
 		}
 	}
 	if pv := p.req.Pin[m.Name]; pv != nil {
@@ -139,6 +142,18 @@ func (p *problem) newView(m *model.Module) *view {
 	p.setIntent(v)
 	p.addStaticFacts(v)
 	return v
+}
+
+// addUnlisted adds the deployed version the catalog no longer lists as a
+// release of its own, in version order, with no requirements: nothing is
+// known about them (D73). It may stay (R9) or update from there (R11).
+func (v *view) addUnlisted(ver model.Version) {
+	at := 0
+	for at < len(v.rels) && model.CompareVersions(v.rels[at].Version, ver) < 0 {
+		at++
+	}
+	v.rels = slices.Insert(slices.Clone(v.rels), at, &model.Release{Version: ver})
+	v.deployed, v.unlisted = at, true
 }
 
 func (v *view) indexOf(ver model.Version) int {

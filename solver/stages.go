@@ -69,11 +69,15 @@ func confirmStep(st *model.PlanStep, o *outcome) {
 	st.ConfirmationAnnotation = model.AllowDisablingAnnotation
 }
 
-// warnings names every selected Deprecated release (R25), in the order of
-// outs, which is module name order.
+// warnings names every selected Deprecated release (R25) and every
+// deployed version the catalog does not list (D73), in the order of outs,
+// which is module name order.
 func warnings(outs []*outcome) []model.Warning {
 	var out []model.Warning
 	for _, o := range outs {
+		if o.v.unlisted {
+			out = append(out, unlistedWarning(o))
+		}
 		if o.sel < 0 || o.v.rels[o.sel].Stage != model.StageDeprecated {
 			continue
 		}
@@ -82,6 +86,18 @@ func warnings(outs []*outcome) []model.Warning {
 			Message: fmt.Sprintf("%s %s is Deprecated: DKP may remove it in a future release; plan a replacement", o.v.name, ver)})
 	}
 	return out
+}
+
+// unlistedWarning says that a module runs a version the catalog does not
+// list, and what that means for the answer (D73).
+func unlistedWarning(o *outcome) model.Warning {
+	v := o.v
+	ver := model.VersionString(v.rels[v.deployed].Version)
+	msg := fmt.Sprintf("%s is deployed at %s, which the catalog does not list: its requirements are unknown, so none are checked while it stays", v.name, ver)
+	if o.sel != v.deployed {
+		msg = fmt.Sprintf("%s is deployed at %s, which the catalog does not list: the update starts from it, and its requirements are unknown", v.name, ver)
+	}
+	return model.Warning{Kind: model.WarningUnknownVersion, Module: v.name, Version: ver, Message: msg}
 }
 
 // allowExperimentalChange sets allowExperimentalModules (R25).

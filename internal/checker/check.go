@@ -148,6 +148,7 @@ func (c *checker) checkResolved() {
 	c.checkExtended()
 	c.checkStages()
 	c.checkPlan()
+	c.checkUnlistedWarnings()
 }
 
 // checkUnsatisfiable checks that an unsatisfiable answer explains itself

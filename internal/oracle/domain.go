@@ -72,6 +72,12 @@ func (p *problem) newMod(m *model.Module) *mod {
 	if m.Embedded {
 		x.rels = []*model.Release{{Version: p.dkp, Requirements: m.Requirements, Accessibility: m.Accessibility}}
 	}
+	if v, ok := p.cluster.Deployed(m); ok && !m.Embedded && m.Release(v) == nil {
+		// D73: a deployed version the catalog does not list is a release
+		// with no requirements, in version order.
+		x.rels = append([]*model.Release{{Version: v}}, m.Releases...)
+		slices.SortStableFunc(x.rels, func(a, b *model.Release) int { return model.CompareVersions(a.Version, b.Version) })
+	}
 	_, pinned := p.req.Pin[m.Name]
 	x.named = slices.Contains(p.req.Enable, m.Name) || pinned || (p.inUpdateSet(m.Name) && p.cluster.Modules[m.Name].On()) // D65
 	x.intent = p.intentOf(x)

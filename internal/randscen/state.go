@@ -1,6 +1,7 @@
 package randscen
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -49,6 +50,11 @@ func (g *gen) moduleState(m *model.Module) (model.ModuleState, bool) {
 	default:
 		s.Enabled = &on
 		s.Version = m.Releases[g.rng.IntN(len(m.Releases))].Version
+		if g.chance(0.08) {
+			// A version the catalog no longer lists (D73): catalogs prune old tags.
+			mm := model.MinorOf(s.Version)
+			s.Version = model.MustParseVersion(fmt.Sprintf("%d.%d.97", mm.Major, mm.Minor))
+		}
 	}
 	if !m.Embedded && g.chance(0.15) {
 		s.Channel = g.pick(model.Channels)

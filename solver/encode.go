@@ -36,8 +36,11 @@ type encoder struct {
 	// in pending and added once per distinct content (whatif.go).
 	shared  *sharing
 	clauses int
+	lits    int // literals over all clauses, for the size estimate
 	solves  int
 	buf     []z.Lit
+	// budget bounds the encoding's estimated size (budget.go); nil: none.
+	budget *budget
 }
 
 // modVars are the literals of one module.
@@ -169,6 +172,9 @@ func (sl *selectors) set(f *fact, s z.Lit) {
 // add adds the clause lits, guarded by f. Literals that are constantly
 // false are dropped, and a clause with a true literal is skipped.
 func (e *encoder) add(f *fact, lits ...z.Lit) {
+	if e.budget.exceeded() {
+		return // the next solve fails with the budget's error
+	}
 	if e.shared != nil && f != nil {
 		e.shared.collect(e, f, lits)
 		return
@@ -194,6 +200,7 @@ func (e *encoder) add(f *fact, lits ...z.Lit) {
 	}
 	e.g.Add(z.LitNull)
 	e.clauses++
+	e.lits += len(c)
 	e.buf = c
 }
 

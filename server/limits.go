@@ -84,17 +84,20 @@ func WithMaxInlineCatalog(bytes, modules int) Option {
 func WithMaxRequestMemory(n int64) Option { return func(c *config) { c.maxMemory = max(n, 0) } }
 
 // limiter bounds the solves in flight with a weighted semaphore, and the
-// calls waiting for one with a counter.
+// calls admitted, those that hold slots and those that wait for one, with
+// a counter: a call counts as admitted from before it queues until it
+// gives its slots back, so that a call answered and the next call of its
+// client never count twice.
 type limiter struct {
-	sem       *semaphore.Weighted
-	slots     int64
-	maxQueued int64
-	queued    atomic.Int64
-	wait      time.Duration
+	sem      *semaphore.Weighted
+	slots    int64
+	queued   int64 // the most calls that wait
+	admitted atomic.Int64
+	wait     time.Duration
 }
 
 func newLimiter(slots, queued int, wait time.Duration) *limiter {
-	return &limiter{sem: semaphore.NewWeighted(int64(slots)), slots: int64(slots), maxQueued: int64(queued), wait: wait}
+	return &limiter{sem: semaphore.NewWeighted(int64(slots)), slots: int64(slots), queued: int64(queued), wait: wait}
 }
 
 // acquire takes one slot, waiting in the queue if it must, and then
@@ -105,26 +108,30 @@ func (l *limiter) acquire(ctx context.Context, extra int) (int, func(), error) {
 	if l == nil {
 		return 1 + extra, func() {}, nil
 	}
+	if l.admitted.Add(1) > l.slots+l.queued {
+		l.admitted.Add(-1)
+		return 0, nil, &OverloadedError{RetryAfter: l.wait,
+			Reason: fmt.Sprintf("%d solves in flight and %d calls queued, the most this server takes", l.slots, l.queued)}
+	}
 	if !l.sem.TryAcquire(1) {
 		if err := l.queue(ctx); err != nil {
+			l.admitted.Add(-1)
 			return 0, nil, err
 		}
 	}
 	held, want := int64(1), min(1+int64(extra), l.slots)
 	for held < want && l.sem.TryAcquire(1) {
 		held++
+		l.admitted.Add(1)
 	}
-	return int(held), func() { l.sem.Release(held) }, nil
+	return int(held), func() {
+		l.sem.Release(held)
+		l.admitted.Add(-held)
+	}, nil
 }
 
-// queue waits for one slot, if the queue has room, for at most l.wait.
+// queue waits for one slot for at most l.wait.
 func (l *limiter) queue(ctx context.Context) error {
-	if l.queued.Add(1) > l.maxQueued {
-		l.queued.Add(-1)
-		return &OverloadedError{RetryAfter: l.wait,
-			Reason: fmt.Sprintf("%d solves in flight and %d calls queued, the most this server takes", l.slots, l.maxQueued)}
-	}
-	defer l.queued.Add(-1)
 	wctx, cancel := context.WithTimeout(ctx, l.wait)
 	defer cancel()
 	err := l.sem.Acquire(wctx, 1)

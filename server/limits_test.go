@@ -34,7 +34,7 @@ func TestLimiterQueue(t *testing.T) {
 		}
 		queued <- err
 	}()
-	require.Eventually(t, func() bool { return l.queued.Load() == 1 }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return l.admitted.Load() == 2 }, 5*time.Second, time.Millisecond)
 	start := time.Now()
 	_, _, err = l.acquire(ctx, 0)
 	var over *OverloadedError
@@ -60,7 +60,7 @@ func TestLimiterQueue(t *testing.T) {
 	_, release, err = l.acquire(ctx, 0)
 	require.NoError(t, err)
 	release()
-	assert.Zero(t, l.queued.Load())
+	assert.Zero(t, l.admitted.Load())
 }
 
 func TestLimiterQueueTurnsOver(t *testing.T) {
@@ -75,7 +75,7 @@ func TestLimiterQueueTurnsOver(t *testing.T) {
 		}
 		got <- err
 	}()
-	require.Eventually(t, func() bool { return l.queued.Load() == 1 }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return l.admitted.Load() == 2 }, 5*time.Second, time.Millisecond)
 	release()
 	assert.NoError(t, <-got, "a queued call gets the slot given back")
 }

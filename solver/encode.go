@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"context"
+
 	"github.com/go-air/gini"
 	"github.com/go-air/gini/z"
 
@@ -41,6 +43,9 @@ type encoder struct {
 	buf     []z.Lit
 	// budget bounds the encoding's estimated size (budget.go); nil: none.
 	budget *budget
+	// ctx, when set, ends encode early once it is done; the next solve
+	// then returns its error.
+	ctx context.Context
 }
 
 // modVars are the literals of one module.
@@ -76,6 +81,9 @@ func (e *encoder) encode() {
 		e.addModule(v)
 	}
 	for _, mv := range e.mods {
+		if e.ctx != nil && e.ctx.Err() != nil {
+			return
+		}
 		e.encodeIntent(mv)
 		if e.explain {
 			e.encodeStatics(mv)

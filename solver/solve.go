@@ -121,6 +121,7 @@ type session struct {
 func (s *session) run() (*model.Result, error) {
 	s.budget = newBudget(s.cfg.maxBytes)
 	s.fast = newEncoder(s.p, false)
+	s.fast.ctx = s.ctx
 	s.budget.track(s.fast)
 	s.fast.encode()
 	return s.optimize(&optimizer{e: s.fast, ctx: s.ctx})
@@ -159,6 +160,7 @@ func (s *session) stats() model.Stats {
 func (s *session) explainer() *explainer {
 	if s.expl == nil {
 		e := newEncoder(s.p, true)
+		e.ctx = s.ctx
 		s.budget.track(e)
 		e.encode()
 		s.expl = &explainer{e: e, ctx: s.ctx, prefs: map[*view]*fact{}}

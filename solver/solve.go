@@ -145,14 +145,24 @@ func (s *session) optimize(o *optimizer) (*model.Result, error) {
 // stats sums the work of every encoding this session built.
 func (s *session) stats() model.Stats {
 	st := model.Stats{Variables: int(s.fast.g.MaxVar()), Clauses: s.fast.clauses, Solves: s.fast.solves - s.solvesBefore}
-	if s.expl == nil {
-		st.MemoryBytes = estimate(s.fast)
-		return st
+	encs := []*encoder{s.fast}
+	if s.expl != nil {
+		st.Variables += int(s.expl.e.g.MaxVar())
+		st.Clauses += s.expl.e.clauses
+		st.Solves += s.expl.e.solves
+		encs = append(encs, s.expl.e)
 	}
-	st.Variables += int(s.expl.e.g.MaxVar())
-	st.Clauses += s.expl.e.clauses
-	st.Solves += s.expl.e.solves
-	st.MemoryBytes = estimate(s.fast, s.expl.e)
+	st.MemoryBytes = estimate(encs...)
+	if s.scope != nil {
+		// On a shared what-if encoding, the request's own view of the
+		// modules depends on what the worker answered before (its
+		// memos), so it is left out, so that stats stay the same for any
+		// number of workers.
+		st.MemoryBytes = 0
+		for _, e := range encs {
+			st.MemoryBytes += e.bytes()
+		}
+	}
 	return st
 }
 

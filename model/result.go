@@ -283,6 +283,12 @@ type Stats struct {
 	Clauses     int
 	Solves      int
 	SolveMicros int64
+	// MemoryBytes estimates the memory the encodings that Variables and
+	// Clauses count held at the end, their largest: the solver's own
+	// state, learnt clauses included, and its view of the touched modules;
+	// not the catalog, which callers share. It is the figure that
+	// solver.WithMemoryLimit bounds.
+	MemoryBytes int64
 }
 
 // AboutPlatform reports whether the fact is a requirement on a platform

@@ -98,6 +98,9 @@ func suggestionKindProto(k model.SuggestionKind) modsolverv1.SuggestionKind {
 	return suggestionKindToProto[k] // zero value is SUGGESTION_KIND_UNSPECIFIED
 }
 
+// kib is n bytes in KiB, rounded up, capped at the largest uint32.
+func kib(n int64) uint32 { return uint32(min((max(n, 0)+1023)/1024, math.MaxUint32)) }
+
 // resultToProto converts a model result into its proto response. A nil
 // result converts to nil.
 func resultToProto(res *model.Result) *modsolverv1.ResolveResponse {
@@ -112,6 +115,7 @@ func resultToProto(res *model.Result) *modsolverv1.ResolveResponse {
 			Clauses:     uint32(res.Stats.Clauses),
 			Solves:      uint32(res.Stats.Solves),
 			SolveMicros: uint32(min(res.Stats.SolveMicros, math.MaxUint32)),
+			MemoryKib:   kib(res.Stats.MemoryBytes),
 		},
 	}
 	if len(res.Modules) > 0 {

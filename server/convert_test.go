@@ -168,7 +168,7 @@ func resolvedResult() *model.Result {
 			{Module: "cert-manager", Action: model.ActionUpdate, FromVersion: "1.10.0", ToVersion: "1.11.0"},
 			{Module: "cert-manager", Action: model.ActionUpdate, FromVersion: "1.11.0", ToVersion: "1.12.0"},
 		},
-		Stats: model.Stats{Variables: 42, Clauses: 99, Solves: 3, SolveMicros: 1234},
+		Stats: model.Stats{Variables: 42, Clauses: 99, Solves: 3, SolveMicros: 1234, MemoryBytes: 2049},
 	}
 }
 
@@ -210,7 +210,7 @@ func TestResultToProtoFields(t *testing.T) {
 			{Module: "cert-manager", Action: modsolverv1.Action_ACTION_UPDATE, FromVersion: "1.10.0", ToVersion: "1.11.0"},
 			{Module: "cert-manager", Action: modsolverv1.Action_ACTION_UPDATE, FromVersion: "1.11.0", ToVersion: "1.12.0"},
 		},
-		Stats: &modsolverv1.Stats{Variables: 42, Clauses: 99, Solves: 3, SolveMicros: 1234},
+		Stats: &modsolverv1.Stats{Variables: 42, Clauses: 99, Solves: 3, SolveMicros: 1234, MemoryKib: 3},
 	}
 	assert.True(t, proto.Equal(want, got), "got %v", got)
 	assert.Nil(t, got.GetExplanation(), "nil explanation must stay nil")

@@ -26,6 +26,8 @@
 //     (R13); required capabilities and their uniqueness (R19, R20).
 //   - card.go: a totalizer for the cardinality levels of R14.
 //   - sat.go: solving under assumptions with cancellation by context.
+//   - budget.go: the estimated memory of a resolution's encodings, which
+//     Stats.MemoryBytes reports and WithMemoryLimit bounds.
 //   - optimize.go: the preference levels of R14, in order, each kept as
 //     assumptions for the next.
 //   - explain.go: selectors, gini's Why() cores, and their shrinking to a

@@ -39,6 +39,7 @@ type problem struct {
 	sequential bool
 
 	views    map[string]*view
+	releases int // releases of the viewed modules, for the size estimate
 	facts    []*fact
 	factSlab []fact // backing store of facts, see newFact
 	// memo remembers constraint checks (facts.go); a shared what-if
@@ -109,6 +110,7 @@ func (p *problem) view(name string) *view {
 	}
 	v := p.newView(m)
 	p.views[name] = v
+	p.releases += len(v.rels)
 	return v
 }
 

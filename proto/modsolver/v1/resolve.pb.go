@@ -982,8 +982,17 @@ type Stats struct {
 	Clauses   uint32                 `protobuf:"varint,2,opt,name=clauses,proto3" json:"clauses,omitempty"`
 	// Wall time spent encoding and solving, in microseconds. It is the one
 	// field that differs between runs on the same input.
-	SolveMicros   uint32 `protobuf:"varint,3,opt,name=solve_micros,json=solveMicros,proto3" json:"solve_micros,omitempty"`
-	Solves        uint32 `protobuf:"varint,4,opt,name=solves,proto3" json:"solves,omitempty"`
+	SolveMicros uint32 `protobuf:"varint,3,opt,name=solve_micros,json=solveMicros,proto3" json:"solve_micros,omitempty"`
+	Solves      uint32 `protobuf:"varint,4,opt,name=solves,proto3" json:"solves,omitempty"`
+	// An estimate of the memory, in KiB (1,024 bytes, rounded up), that the
+	// solver's encodings for this answer held at their largest: the SAT
+	// solvers that variables and clauses count, learnt clauses included,
+	// and the solver's view of the modules it touched; not the catalog,
+	// which requests share. It is computed from the counts of variables,
+	// literals, modules, releases and facts with constants measured for
+	// this solver, within 10% of the heap they take. The server's memory
+	// limit per request (`serve --max-request-memory`) bounds this figure.
+	MemoryKib     uint32 `protobuf:"varint,6,opt,name=memory_kib,json=memoryKib,proto3" json:"memory_kib,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1046,6 +1055,13 @@ func (x *Stats) GetSolves() uint32 {
 	return 0
 }
 
+func (x *Stats) GetMemoryKib() uint32 {
+	if x != nil {
+		return x.MemoryKib
+	}
+	return 0
+}
+
 var File_modsolver_v1_resolve_proto protoreflect.FileDescriptor
 
 const file_modsolver_v1_resolve_proto_rawDesc = "" +
@@ -1099,12 +1115,14 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x120\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x1c.modsolver.v1.SuggestionKindR\x04kind\x12\x16\n" +
 	"\x06module\x18\x03 \x01(\tR\x06module\x12\x18\n" +
-	"\aversion\x18\x04 \x01(\tR\aversion\"z\n" +
+	"\aversion\x18\x04 \x01(\tR\aversion\"\x99\x01\n" +
 	"\x05Stats\x12\x1c\n" +
 	"\tvariables\x18\x01 \x01(\rR\tvariables\x12\x18\n" +
 	"\aclauses\x18\x02 \x01(\rR\aclauses\x12!\n" +
 	"\fsolve_micros\x18\x03 \x01(\rR\vsolveMicros\x12\x16\n" +
-	"\x06solves\x18\x04 \x01(\rR\x06solves*O\n" +
+	"\x06solves\x18\x04 \x01(\rR\x06solves\x12\x1d\n" +
+	"\n" +
+	"memory_kib\x18\x06 \x01(\rR\tmemoryKib*O\n" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fSTATUS_RESOLVED\x10\x01\x12\x18\n" +

@@ -29,6 +29,7 @@ var allowed = map[string][]string{
 	"internal/fixture":   {"model"},
 	"internal/loadgen":   {"proto/modsolver/v1"},
 	"internal/metrics":   {},
+	"internal/testpki":   {},
 	"client":             {"proto/modsolver/v1"},
 	"internal/report":    {"model"},
 	"internal/shared":    {},

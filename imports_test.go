@@ -30,6 +30,7 @@ var allowed = map[string][]string{
 	"internal/loadgen":   {"proto/modsolver/v1"},
 	"internal/metrics":   {},
 	"internal/testpki":   {},
+	"deploy":             {},
 	"client":             {"proto/modsolver/v1"},
 	"internal/report":    {"model"},
 	"internal/shared":    {},

@@ -56,6 +56,13 @@ text or JSON. Once listening, serve prints the address on stderr:
 (with --log-format json, as a JSON record with the same fields). Use
 --listen 127.0.0.1:0 to pick a free port.
 
+In a cluster: --metrics-listen serves /metrics, /healthz and /readyz over
+plaintext HTTP; --tls-cert-file and --tls-private-key-file turn TLS on,
+re-read every --tls-refresh-interval so that a renewed Secret takes effect
+without a restart; --client-ca-file requires client certificates signed by
+that CA (mutual TLS). --max-connection-age makes clients reconnect now and
+then, so that they rebalance onto new replicas.
+
 Exit codes: 0 after a clean shutdown, 2 bad flags or a bad catalog, 3 the
 server could not listen or failed.
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"time"
@@ -59,7 +60,7 @@ func (p *prodFlags) check() error {
 		return fmt.Errorf("%w: --tls-refresh-interval %s: want a positive duration", errUsage, p.tlsRefresh)
 	case p.maxConnectionAge <= 0 || p.maxConnectionAgeGrace <= 0:
 		return fmt.Errorf("%w: --max-connection-age and --max-connection-age-grace: want positive durations", errUsage)
-	case p.maxConcurrentStreams == 0 || p.maxConcurrentStreams > 1<<31:
+	case p.maxConcurrentStreams == 0 || p.maxConcurrentStreams > math.MaxUint32:
 		return fmt.Errorf("%w: --max-concurrent-streams %d: want a positive number", errUsage, p.maxConcurrentStreams)
 	}
 	v, err := server.ParseTLSVersion(p.tlsMinVersion)
@@ -81,7 +82,8 @@ type prodRun struct {
 	httpErr chan error
 }
 
-// startProd builds the server options of the production flags.
+// start builds the server options of the production flags; close
+// releases what it started.
 func (p prodFlags) start(reg *server.Catalogs) (*prodRun, error) {
 	r := &prodRun{flags: p, stopTLS: func() {}}
 	r.opts = append(r.opts, server.WithServerOptions(

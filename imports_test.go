@@ -32,6 +32,8 @@ var allowed = map[string][]string{
 	"internal/testpki":   {},
 	"deploy":             {},
 	"client":             {"proto/modsolver/v1"},
+	"internal/oracle":    {"model"},
+	"internal/randscen":  {"model"},
 	"internal/report":    {"model"},
 	"internal/shared":    {},
 	"cmd/modsolver":      {"model", "catalog", "solver", "server", "proto/modsolver/v1", "bench", "internal/report", "internal/loadgen", "internal/metrics"},

@@ -265,3 +265,14 @@ type Stats struct {
 	Solves      int
 	SolveMicros int64
 }
+
+// AboutPlatform reports whether the fact is a requirement on a platform
+// version (DKP, Kubernetes or another component), which a platform upgrade
+// question changes.
+func (f Fact) AboutPlatform() bool {
+	switch f.Kind {
+	case FactDeckhouseRequirement, FactKubernetesRequirement, FactPlatformRequirement:
+		return true
+	}
+	return false
+}

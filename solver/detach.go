@@ -47,72 +47,74 @@ func (p *problem) detach(closure []*view) (encode, detached []*view) {
 	return encode, detached
 }
 
-// attached marks the frozen modules that share something with a module
-// that may change; nil when no module of the closure is frozen.
+// attached marks the frozen modules that must be encoded: those that
+// share something with a module that may change, and, transitively, those
+// that share something with an attached one. The closure matters: a
+// requirement between an attached frozen module and a detached one would
+// be in neither the encoding nor frozenConsistent's check. It returns nil
+// when no module of the closure is frozen.
 func (p *problem) attached(closure []*view) map[string]bool {
-	var mobile []*view
-	frozen := 0
+	var frozen []*view
+	t := touchSet{encoded: map[string]bool{}, needed: map[string]bool{}, groups: map[string]bool{}, capabilities: map[string]bool{}}
 	for _, v := range closure {
 		if p.frozen(v) {
-			frozen++
+			frozen = append(frozen, v)
 		} else {
-			mobile = append(mobile, v)
+			t.add(v, v.candidates(false))
 		}
 	}
-	if frozen == 0 {
+	if len(frozen) == 0 {
 		return nil
 	}
 	out := map[string]bool{}
-	touched := p.touchedBy(mobile)
-	for _, v := range closure {
-		if p.frozen(v) && p.touches(v, touched) {
-			out[v.name] = true
+	for grown := true; grown; {
+		grown = false
+		for _, v := range frozen {
+			if !out[v.name] && t.touches(v) {
+				out[v.name] = true
+				t.add(v, []int{v.deployed})
+				grown = true
+			}
 		}
 	}
 	return out
 }
 
-// touchSet is what the modules that may change are or name: their own
-// names (mobile), the modules their candidates require (needed), their
-// exclusive groups, and the capabilities they provide or require.
+// touchSet is what the encoded modules are or name: their own names, the
+// modules their candidates require (needed), their exclusive groups, and
+// the capabilities they provide or require.
 type touchSet struct {
-	mobile, needed, groups, capabilities map[string]bool
+	encoded, needed, groups, capabilities map[string]bool
 }
 
-// touchedBy collects what the mobile modules' candidates name: the modules
-// they require, their groups, and the capabilities they provide or
-// require.
-func (p *problem) touchedBy(mobile []*view) touchSet {
-	t := touchSet{mobile: map[string]bool{}, needed: map[string]bool{}, groups: map[string]bool{}, capabilities: map[string]bool{}}
-	for _, v := range mobile {
-		t.mobile[v.name] = true
-		if g := v.m.ExclusiveGroup; g != "" {
-			t.groups[g] = true
+// add records what module v names through the releases rels.
+func (t touchSet) add(v *view, rels []int) {
+	t.encoded[v.name] = true
+	if g := v.m.ExclusiveGroup; g != "" {
+		t.groups[g] = true
+	}
+	for _, r := range rels {
+		rel := v.rels[r]
+		for _, d := range rel.Requirements.Modules {
+			t.needed[d.Module] = true
 		}
-		for _, r := range v.candidates(false) {
-			rel := v.rels[r]
-			for _, d := range rel.Requirements.Modules {
-				t.needed[d.Module] = true
-			}
-			for _, c := range rel.Requirements.Capabilities {
-				t.capabilities[c] = true
-			}
-			for _, c := range rel.Provides {
-				t.capabilities[c] = true
-			}
+		for _, c := range rel.Requirements.Capabilities {
+			t.capabilities[c] = true
+		}
+		for _, c := range rel.Provides {
+			t.capabilities[c] = true
 		}
 	}
-	return t
 }
 
 // touches reports whether frozen module v shares anything with the
-// mobile modules.
-func (p *problem) touches(v *view, t touchSet) bool {
+// encoded modules.
+func (t touchSet) touches(v *view) bool {
 	if t.needed[v.name] || (v.m.ExclusiveGroup != "" && t.groups[v.m.ExclusiveGroup]) {
 		return true
 	}
 	rel := v.rels[v.deployed]
-	if slices.ContainsFunc(rel.Requirements.Modules, func(d model.Dependency) bool { return t.mobile[d.Module] }) {
+	if slices.ContainsFunc(rel.Requirements.Modules, func(d model.Dependency) bool { return t.encoded[d.Module] }) {
 		return true
 	}
 	has := func(c string) bool { return t.capabilities[c] }

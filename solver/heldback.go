@@ -27,6 +27,9 @@ func (s *session) heldBack(o *outcome) (string, error) {
 	}
 	if o.sel < 0 {
 		why, err := s.whyNot(v, 0)
+		if v.configuredOn {
+			return fmt.Sprintf("enabled in the cluster, but stays off: %s", why), err
+		}
 		return fmt.Sprintf("on by default in bundle %s, but stays off: %s", s.p.cluster.Bundle, why), err
 	}
 	next := s.nextAllowed(v, o.sel)
@@ -126,7 +129,7 @@ func splitBackground(facts []*fact) (background, rest []*fact) {
 	return background, rest
 }
 
-// servedBefore lists the modules R14 level 4 maximised before v.
+// servedBefore lists the modules R14 levels 3 and 5 maximised before v.
 func (s *session) servedBefore(v *view) []*view {
 	var out []*view
 	for _, mv := range s.opt.order {

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/go-air/gini/z"
 )
@@ -17,12 +18,34 @@ type optimizer struct {
 	e       *encoder
 	ctx     context.Context
 	commits []z.Lit
-	// order is the R14 level-4 order in which versions were maximised.
-	order []*modVars
-	// scope, when set, limits level 4 to these modules: on a shared
+	// named and rest are the modules levels 3 and 5 of R14 make as new
+	// as possible, in that order; order is both, as held-back reasons
+	// read it.
+	named, rest, order []*modVars
+	// scope, when set, limits the levels to these modules: on a shared
 	// what-if encoding, the modules outside the request's closure are off
 	// in every optimal answer, and maximising them would only cost solves.
 	scope map[string]bool
+}
+
+// r14Levels are the preference levels of R14 in the contract's order
+// (DESIGN §1); level 1, everything the request asks for, is the hard
+// facts. Each level commits its outcome, so the ones after it choose only
+// among answers that are optimal for it.
+var r14Levels = []struct {
+	name string
+	run  func(o *optimizer) error
+}{
+	{"2a: fewest enabled modules disabled", func(o *optimizer) error { return o.minimize(o.offLits(intentKeepSoft)) }},
+	{"2b: most bundle defaults on", func(o *optimizer) error { return o.minimize(o.offLits(intentDefaultOn)) }},
+	{"3: named modules newest", func(o *optimizer) error { return o.maximizeVersions(o.named) }},
+	{"4: fewest modules enabled that nobody asked for", func(o *optimizer) error { return o.minimize(o.onLits(intentAuto)) }},
+	// Level 5 counts every module the request does not name, off below
+	// every release, so that the modules first in name order stay (or
+	// come) on where the levels above leave a choice (D41).
+	{"5: every other module newest, ties by name", func(o *optimizer) error { return o.maximizeVersions(o.rest) }},
+	// Level 6, the fewest changes to everything else, is R9: a module the
+	// request does not name keeps its release by a hard fact.
 }
 
 // run optimises and leaves the final model in the solver. It returns
@@ -35,21 +58,12 @@ func (o *optimizer) run() error {
 	if !ok {
 		return errUnsat
 	}
-	for _, level := range o.cardinalityLevels() {
-		if err := o.minimize(level); err != nil {
+	o.named, o.rest = o.versionOrder()
+	o.order = append(slices.Clip(o.named), o.rest...)
+	for _, level := range r14Levels {
+		if err := level.run(o); err != nil {
 			return err
 		}
-	}
-	named, rest := o.versionOrder()
-	if err := o.maximizeVersions(named); err != nil {
-		return err
-	}
-	o.order = append(named, rest...)
-	if rest, err = o.keepOff(rest); err != nil {
-		return err
-	}
-	if err := o.maximizeVersions(rest); err != nil {
-		return err
 	}
 	ok, err = o.e.solve(o.ctx, o.commits)
 	if err == nil && !ok {
@@ -58,24 +72,21 @@ func (o *optimizer) run() error {
 	return err
 }
 
-// cardinalityLevels lists, for levels 2 and 3 of R14, the literals whose
-// number of true values is to be minimised.
-func (o *optimizer) cardinalityLevels() [][]z.Lit {
-	var disabled, defaultOff, auto []z.Lit
+// onLits lists "module is on" for the modules of the given intent that
+// the optimisation may move.
+func (o *optimizer) onLits(in intent) []z.Lit {
+	var out []z.Lit
 	for _, mv := range o.e.mods {
-		if o.scope != nil && !o.scope[mv.v.name] {
-			continue // off by assumption
-		}
-		switch mv.v.intent {
-		case intentKeepSoft:
-			disabled = append(disabled, o.e.on(mv).Not())
-		case intentDefaultOn:
-			defaultOff = append(defaultOff, o.e.on(mv).Not())
-		case intentAuto:
-			auto = append(auto, o.e.on(mv))
+		if mv.v.intent == in && (o.scope == nil || o.scope[mv.v.name]) {
+			out = append(out, o.e.on(mv))
 		}
 	}
-	return [][]z.Lit{disabled, defaultOff, auto}
+	return out
+}
+
+// offLits lists "module is off" for the same modules.
+func (o *optimizer) offLits(in intent) []z.Lit {
+	return negated(o.onLits(in))
 }
 
 // minimize commits the least number of bads that can be true.
@@ -152,30 +163,7 @@ func (o *optimizer) with(extra ...z.Lit) []z.Lit {
 	return append(append(out, o.commits...), extra...)
 }
 
-// keepOff commits, of the modules the request does not name, those that
-// are off in a model of the commits to stay off, and returns the others.
-// Which of them are on is settled by the levels above (R14 levels 2 and
-// 3); level 4 makes the ones that are on as new as possible. Without this
-// each of them would cost a solve to find that it cannot be on.
-func (o *optimizer) keepOff(rest []*modVars) ([]*modVars, error) {
-	if len(rest) == 0 {
-		return nil, nil // nothing to read off a model
-	}
-	if _, err := o.e.solve(o.ctx, o.commits); err != nil {
-		return nil, err
-	}
-	var on []*modVars
-	for _, mv := range rest {
-		if o.e.value(o.e.on(mv)) {
-			on = append(on, mv)
-		} else {
-			o.commits = append(o.commits, o.e.on(mv).Not())
-		}
-	}
-	return on, nil
-}
-
-// versionOrder is R14 level 4's order: the modules the request names, by
+// versionOrder is the order of R14 levels 3 and 5: the modules the request names, by
 // name, then every other module, by name (D16).
 func (o *optimizer) versionOrder() (named, rest []*modVars) {
 	for _, mv := range o.e.mods {

@@ -11,9 +11,12 @@ import (
 // plan orders the steps of an answer (R18): every module after the
 // modules its selected release requires (an optional dependency counts
 // when both are on); a disable before an enable that needs it; a
-// dependent disabled before what it depended on. Ties, and cycles, break
-// by weight, then name. It is Kahn's algorithm with the ready steps in a
-// heap, so that large answers plan in n log n.
+// dependent disabled before what it depended on. Ties break by weight,
+// then name. Modules that need each other (a cycle) cannot all come after
+// each other: they form one group, which comes after every group it
+// needs, and inside it the order breaks the cycle at the lightest step.
+// It is Kahn's algorithm over the groups (strongly connected components)
+// with the ready groups in a heap, so that large answers plan in n log n.
 func plan(outs []*outcome) []model.PlanStep {
 	nodes := map[string]*outcome{}
 	var order []*outcome // the steps, sorted by weight and name
@@ -25,43 +28,156 @@ func plan(outs []*outcome) []model.PlanStep {
 	}
 	slices.SortFunc(order, compareWeight)
 	after := planEdges(nodes, order)
-	indeg := map[string]int{}
-	for _, tos := range after {
+	comps, compOf := components(order, after)
+	indeg := make([]int, len(comps))
+	for from, tos := range after {
 		for _, to := range tos {
-			indeg[to]++
+			if compOf[from] != compOf[to] {
+				indeg[compOf[to]]++
+			}
 		}
 	}
-	ready := &stepHeap{}
-	for _, o := range order {
-		if indeg[o.v.name] == 0 {
-			heap.Push(ready, o)
+	ready := &compHeap{}
+	for c := range comps {
+		if indeg[c] == 0 {
+			heap.Push(ready, comps[c])
+		}
+	}
+	steps := make([]model.PlanStep, 0, len(order))
+	for ready.Len() > 0 {
+		comp := heap.Pop(ready).(*component)
+		for _, o := range comp.ordered(after, compOf) {
+			steps = append(steps, planStep(o))
+			for _, to := range after[o.v.name] {
+				if c := compOf[to]; c != comp.id {
+					if indeg[c]--; indeg[c] == 0 {
+						heap.Push(ready, comps[c])
+					}
+				}
+			}
+		}
+	}
+	if len(steps) != len(order) {
+		panic("internal error: the plan lost steps")
+	}
+	return steps
+}
+
+// component is one strongly connected group of plan steps: a single step,
+// or modules that need each other.
+type component struct {
+	id      int
+	members []*outcome // sorted by weight and name
+}
+
+// ordered lists the component's steps: Kahn's algorithm on the edges
+// inside it, taking the lightest remaining step where a cycle leaves none
+// ready.
+func (c *component) ordered(after map[string][]string, compOf map[string]int) []*outcome {
+	if len(c.members) == 1 {
+		return c.members
+	}
+	indeg := map[string]int{}
+	for _, o := range c.members {
+		for _, to := range after[o.v.name] {
+			if compOf[to] == c.id {
+				indeg[to]++
+			}
 		}
 	}
 	done := map[string]bool{}
-	steps := make([]model.PlanStep, 0, len(order))
-	next := 0 // the lightest step not yet done, for breaking cycles
-	for len(steps) < len(order) {
-		var o *outcome
-		if ready.Len() > 0 {
-			o = heap.Pop(ready).(*outcome)
-		} else { // a cycle: take the lightest remaining step
-			for done[order[next].v.name] {
-				next++
-			}
-			o = order[next]
+	out := make([]*outcome, 0, len(c.members))
+	for len(out) < len(c.members) {
+		next := slices.IndexFunc(c.members, func(o *outcome) bool { return !done[o.v.name] && indeg[o.v.name] == 0 })
+		if next < 0 { // a cycle: take the lightest remaining step
+			next = slices.IndexFunc(c.members, func(o *outcome) bool { return !done[o.v.name] })
 		}
-		if done[o.v.name] {
-			continue
-		}
+		o := c.members[next]
 		done[o.v.name] = true
-		steps = append(steps, planStep(o))
+		out = append(out, o)
 		for _, to := range after[o.v.name] {
-			if indeg[to]--; indeg[to] == 0 && !done[to] {
-				heap.Push(ready, nodes[to])
+			if compOf[to] == c.id {
+				indeg[to]--
 			}
 		}
 	}
-	return steps
+	return out
+}
+
+// components finds the strongly connected components of the plan's
+// edges (Tarjan's algorithm, visiting steps in weight and name order, so
+// the result is deterministic) and the component of each step.
+func components(order []*outcome, after map[string][]string) ([]*component, map[string]int) {
+	byName := make(map[string]*outcome, len(order))
+	for _, o := range order {
+		byName[o.v.name] = o
+	}
+	t := tarjan{after: after, byName: byName, index: map[string]int{}, low: map[string]int{}, onStack: map[string]bool{}, compOf: map[string]int{}}
+	for _, o := range order {
+		if _, seen := t.index[o.v.name]; !seen {
+			t.visit(o.v.name)
+		}
+	}
+	for _, c := range t.comps {
+		slices.SortFunc(c.members, compareWeight)
+	}
+	return t.comps, t.compOf
+}
+
+// tarjan is the state of one run of Tarjan's algorithm.
+type tarjan struct {
+	after   map[string][]string
+	byName  map[string]*outcome
+	index   map[string]int
+	low     map[string]int
+	onStack map[string]bool
+	stack   []string
+	comps   []*component
+	compOf  map[string]int
+}
+
+func (t *tarjan) visit(name string) {
+	t.index[name], t.low[name] = len(t.index), len(t.index)
+	t.stack = append(t.stack, name)
+	t.onStack[name] = true
+	for _, to := range t.after[name] {
+		if _, seen := t.index[to]; !seen {
+			t.visit(to)
+			t.low[name] = min(t.low[name], t.low[to])
+		} else if t.onStack[to] {
+			t.low[name] = min(t.low[name], t.index[to])
+		}
+	}
+	if t.low[name] != t.index[name] {
+		return
+	}
+	c := &component{id: len(t.comps)}
+	for {
+		top := t.stack[len(t.stack)-1]
+		t.stack = t.stack[:len(t.stack)-1]
+		t.onStack[top] = false
+		t.compOf[top] = c.id
+		c.members = append(c.members, t.byName[top])
+		if top == name {
+			break
+		}
+	}
+	t.comps = append(t.comps, c)
+}
+
+// compHeap holds the ready components, the one with the lightest step
+// first.
+type compHeap []*component
+
+func (h compHeap) Len() int           { return len(h) }
+func (h compHeap) Less(i, j int) bool { return compareWeight(h[i].members[0], h[j].members[0]) < 0 }
+func (h compHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *compHeap) Push(x any)        { *h = append(*h, x.(*component)) }
+func (h *compHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return c
 }
 
 func compareWeight(a, b *outcome) int {
@@ -69,20 +185,6 @@ func compareWeight(a, b *outcome) int {
 		return c
 	}
 	return cmp.Compare(a.v.name, b.v.name)
-}
-
-// stepHeap holds the ready steps, lightest first.
-type stepHeap []*outcome
-
-func (h stepHeap) Len() int           { return len(h) }
-func (h stepHeap) Less(i, j int) bool { return compareWeight(h[i], h[j]) < 0 }
-func (h stepHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *stepHeap) Push(x any)        { *h = append(*h, x.(*outcome)) }
-func (h *stepHeap) Pop() any {
-	old := *h
-	o := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return o
 }
 
 // planEdges maps each module to the modules whose steps must come after

@@ -19,7 +19,7 @@ const (
 	intentDefaultOn
 	// intentKeepSoft: enabled, but allowDisable lets it go at a cost (level 2).
 	intentKeepSoft
-	// intentAuto: off unless required; on costs at R14 level 3 (autoEnable).
+	// intentAuto: off unless required; on costs at R14 level 4 (autoEnable).
 	intentAuto
 )
 
@@ -55,12 +55,13 @@ type view struct {
 	// effective DKP version (R5).
 	rels []*model.Release
 
-	before      bool          // enabled before, with a deployed version
-	deployedDKP model.Version // for a built-in module: the DKP version running now
-	deployed    int           // index of the deployed release, or -1
-	pinned      int           // index of the pinned release, or -1
-	inUpdate    bool          // in the request's update set (R9)
-	named       bool          // named by the request (R14 level 4)
+	before       bool          // enabled before, with a deployed version
+	configuredOn bool          // the cluster says enabled: true (D43)
+	deployedDKP  model.Version // for a built-in module: the DKP version running now
+	deployed     int           // index of the deployed release, or -1
+	pinned       int           // index of the pinned release, or -1
+	inUpdate     bool          // in the request's update set (R9)
+	named        bool          // named by the request (R14 level 3)
 
 	intent     intent
 	intentFact *fact // the hard fact behind intentOn or intentOff
@@ -118,6 +119,7 @@ func (p *problem) newView(m *model.Module) *view {
 		v.deployedDKP = p.cluster.Deckhouse
 	}
 	st := p.cluster.Modules[m.Name]
+	v.configuredOn = st.On()
 	if dv, ok := p.cluster.Deployed(m); ok {
 		v.before = true
 		v.deployed = v.indexOf(dv)
@@ -129,7 +131,10 @@ func (p *problem) newView(m *model.Module) *view {
 		v.pinned = v.indexOf(pv)
 	}
 	v.inUpdate = v.pinned >= 0 || slices.Contains(p.req.Update, m.Name) || (p.req.UpdateAll && st.On())
-	v.named = v.inUpdate || slices.Contains(p.req.Enable, m.Name)
+	// The update set lets a module change; it names the module for R14
+	// level 3 only when the cluster enables it, since it asks for no
+	// install (D65).
+	v.named = v.pinned >= 0 || slices.Contains(p.req.Enable, m.Name) || (v.inUpdate && st.On())
 	p.setHead(v)
 	p.setIntent(v)
 	p.addStaticFacts(v)

@@ -20,7 +20,7 @@ func (s *session) resolved() (*model.Result, error) {
 		o := &outcome{v: v, sel: sel}
 		s.final[v] = sel
 		o.action = actionOf(o)
-		if o.action != model.ActionAbsent || v.intent == intentDefaultOn {
+		if o.action != model.ActionAbsent || v.intent == intentDefaultOn || v.configuredOn {
 			outs = append(outs, o)
 		}
 	}
@@ -134,7 +134,7 @@ func (s *session) path(o *outcome) []string {
 func (o *outcome) belowHead() bool {
 	v := o.v
 	if o.sel < 0 {
-		return v.intent == intentDefaultOn
+		return v.intent == intentDefaultOn || (v.configuredOn && !v.before)
 	}
 	return v.headVersion != nil && model.CompareVersions(v.rels[o.sel].Version, v.headVersion) < 0
 }

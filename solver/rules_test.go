@@ -962,7 +962,7 @@ func TestRules(t *testing.T) {
 			want:    map[string]exp{"a": keep("1.0.0"), "x": install("1.0.0")},
 		},
 		{
-			name: "R14 fewest modules auto-enabled with autoEnable, before newest",
+			name: "R14 named module newest, then fewest modules auto-enabled",
 			mods: []*model.Module{
 				fixture.Module("a", fixture.Versions("1.0.0")),
 				fixture.Module("b", fixture.Versions("1.0.0")),
@@ -972,10 +972,21 @@ func TestRules(t *testing.T) {
 					fixture.Release("2.0.0", fixture.Needs("a", ">= 0.0.0"), fixture.Needs("b", ">= 0.0.0")),
 				)),
 			},
+			cluster: fixture.Cluster(nil),
+			req:     model.Request{Enable: []string{"x"}, AutoEnable: true},
+			want:    map[string]exp{"a": install("1.0.0"), "b": install("1.0.0"), "c": absent(), "x": install("2.0.0")},
+		},
+		{
+			name: "R14 fewest modules auto-enabled, before newest of the modules nobody named",
+			mods: []*model.Module{
+				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0"), fixture.Release("2.0.0", fixture.Needs("b", ">= 0.0.0")))),
+				fixture.Module("b", fixture.Versions("1.0.0")),
+				fixture.Module("x", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 0.0.0")))),
+			},
 			cluster:  fixture.Cluster(nil),
 			req:      model.Request{Enable: []string{"x"}, AutoEnable: true},
-			want:     map[string]exp{"a": absent(), "b": absent(), "c": install("1.0.0"), "x": install("1.0.0")},
-			heldBack: map[string][]string{"x": {"2.0.0"}},
+			want:     map[string]exp{"a": install("1.0.0"), "b": absent(), "x": install("1.0.0")},
+			heldBack: map[string][]string{"a": {"2.0.0"}},
 		},
 		{
 			name: "R14 bundle-default modules stay on, before newest",

@@ -145,6 +145,10 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	if b.cluster, err = f.loadCluster(); err != nil {
 		return nil, err
 	}
+	// A bad cluster state is bad in every scenario: say so once.
+	if err := b.cluster.Validate(b.cat); err != nil {
+		return nil, err
+	}
 	if f.scenarios != "" {
 		b.scenarios, err = catalog.LoadWhatIf(f.scenarios)
 	} else {
@@ -169,6 +173,9 @@ func (b *batch) buildMatrix(f *whatifFlags) error {
 		var err error
 		if base, err = catalog.LoadRequest(f.request); err != nil {
 			return err
+		}
+		if err := base.Validate(b.cat, b.cluster); err != nil {
+			return fmt.Errorf("--request: %w", err)
 		}
 	}
 	dkp, err := versionList("--deckhouse", f.deckhouse, b.cluster.Deckhouse)
@@ -252,10 +259,48 @@ func (b *batch) print(out io.Writer, format string, answers []solver.Answer) err
 		return b.printJSONLines(out, answers)
 	}
 	if b.matrix != nil {
+		if common := commonBlock(answers); common != nil {
+			b.printCommonBlock(out, common)
+			return nil
+		}
 		b.printGrid(out, answers)
 	}
 	b.printDetails(out, answers)
 	return nil
+}
+
+// commonBlock returns the explanation every cell of a matrix shares when
+// every cell is blocked by the same facts and none of them is about a
+// platform version: then no candidate platform changes anything (the
+// cluster is inconsistent as it is), and the matrix says that once
+// instead of in every cell. It returns nil otherwise.
+func commonBlock(answers []solver.Answer) *model.Result {
+	var first *model.Result
+	for _, a := range answers {
+		if a.Err != nil || a.Result.Status != model.StatusUnsatisfiable {
+			return nil
+		}
+		if first == nil {
+			first = a.Result
+		}
+		if !slices.Equal(a.Result.Explanation.Facts, first.Explanation.Facts) {
+			return nil
+		}
+	}
+	if first == nil || slices.ContainsFunc(first.Explanation.Facts, model.Fact.AboutPlatform) {
+		return nil
+	}
+	return first
+}
+
+// printCommonBlock prints the one reason that blocks every cell.
+func (b *batch) printCommonBlock(out io.Writer, res *model.Result) {
+	fmt.Fprintf(out, "every scenario is blocked for one reason that no platform version changes (%d DKP × %d Kubernetes versions):\n",
+		len(b.matrix.deckhouse), len(b.matrix.kubernetes))
+	fmt.Fprintf(out, "  %s\n", res.Explanation.Summary)
+	for _, s := range res.Explanation.Suggestions {
+		fmt.Fprintf(out, "  suggestion: %s\n", s.Message)
+	}
 }
 
 // printJSON prints {"results": [WhatIfResult…]}, each result in the

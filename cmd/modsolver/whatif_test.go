@@ -115,3 +115,44 @@ modules:
 	assert.Contains(t, out, "DKP \\ KUBERNETES")
 	assert.Contains(t, out, "deckhouse 1.77.0, kubernetes 1.33.0")
 }
+
+// A bad cluster state or base request is bad in every cell: it is
+// reported once, with exit code 2, instead of in every scenario.
+func TestWhatIfBadBaseInputOnce(t *testing.T) {
+	cluster := writeTemp(t, "cluster.yaml", "deckhouse: 1.72.4\nkubernetes: 1.30.8\nmodules:\n  no-such-module: {enabled: true, version: 1.0.0}\n")
+	code, out, errOut := whatif(t, "--cluster", cluster, "--deckhouse", "1.72.4,1.73.0", "--kubernetes", "1.30.8,1.31.2")
+	assert.Equal(t, exitBadInput, code)
+	assert.Empty(t, out)
+	assert.Equal(t, 1, strings.Count(errOut, "unknown module"), errOut)
+
+	request := writeTemp(t, "request.yaml", "enable: [no-such-module]\n")
+	code, out, errOut = whatif(t, "--request", request, "--deckhouse", "1.72.4,1.73.0")
+	assert.Equal(t, exitBadInput, code)
+	assert.Empty(t, out)
+	assert.Equal(t, 1, strings.Count(errOut, "unknown module"), errOut)
+	assert.Contains(t, errOut, "--request")
+}
+
+// A cluster that is inconsistent as it is blocks every cell for one reason
+// that no platform version changes; the matrix says so once, first.
+func TestWhatIfMatrixSameReasonEverywhere(t *testing.T) {
+	cluster := writeTemp(t, "cluster.yaml", `deckhouse: 1.72.4
+kubernetes: 1.30.8
+edition: ee
+bundle: Default
+releaseChannel: stable
+modules:
+  cni-cilium: {enabled: true}
+  csi-ceph: {enabled: true, version: 0.4.0}
+`)
+	code, out, errOut := whatif(t, "--cluster", cluster, "--deckhouse", "1.72.4,1.73.0", "--kubernetes", "1.30.8,1.31.2")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "every scenario is blocked for one reason that no platform version changes (2 DKP × 2 Kubernetes versions):\n"), out)
+	assert.Equal(t, 1, strings.Count(out, "dependency 'snapshot-controller' is disabled; csi-ceph 0.4.4"), out)
+	assert.NotContains(t, out, "DKP \\ KUBERNETES", "no grid of identical cells")
+
+	// A matrix whose cells differ keeps its grid.
+	code, out, _ = whatif(t, "--deckhouse", "1.72.4", "--kubernetes", "1.31.2,1.32.1")
+	require.Equal(t, exitResolved, code)
+	assert.Contains(t, out, "DKP \\ KUBERNETES")
+}

@@ -15,8 +15,6 @@ import (
 var KnownFailing = []string{
 	// Compiled catalogs and report: changes.
 	"report-changes",
-	// R14 in the contract's new order (level 3 before level 4).
-	"r14-newest-brings-dependency",
 	// R23 sources with priority and R24 compound requirements.
 	"r23-deployed-source", "r23-move-source", "r23-source-priority",
 	"r24-all-unsat", "r24-any", "r24-not-conflict",

@@ -1,0 +1,294 @@
+package oracle
+
+import (
+	"slices"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// intent is what R8 makes of a module before any preference.
+type intent int
+
+const (
+	mustOff     intent = iota // the request disables it, the cluster does, or nobody asks for it
+	mustOn                    // the request enables or pins it, or the cluster enables it
+	keepSoft                  // the cluster enables it and allowDisable lets it go (R14 level 2)
+	defaultSoft               // on by bundle default, off if it cannot be (R7, R8)
+	autoSoft                  // nobody configures it; autoEnable may turn it on (R14 level 4)
+)
+
+// problem is one resolution's inputs, with every module's options.
+type problem struct {
+	cat     *model.Catalog
+	cluster *model.ClusterState
+	req     *model.Request
+	// dkp and kube are the effective platform versions: the request's
+	// candidates, else the cluster's (R12).
+	dkp, kube  model.Version
+	components map[string]model.Version
+	mods       []*mod // by name
+	index      map[string]int
+}
+
+// mod is one module and what it may be.
+type mod struct {
+	m    *model.Module
+	name string
+	// rels are the releases; a built-in module has one, at the effective
+	// DKP version, carrying the module's requirements (R5).
+	rels   []*model.Release
+	intent intent
+	// named: the request names it (R14 level 3).
+	named bool
+	// options lists what the module may be: -1 for off, else a release
+	// index; ascending.
+	options []int
+}
+
+func newProblem(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) *problem {
+	p := &problem{cat: cat, cluster: cluster, req: req, dkp: cluster.Deckhouse, kube: cluster.Kubernetes,
+		components: map[string]model.Version{}, index: map[string]int{}}
+	if req.Platform.Deckhouse != nil {
+		p.dkp = req.Platform.Deckhouse
+	}
+	if req.Platform.Kubernetes != nil {
+		p.kube = req.Platform.Kubernetes
+	}
+	for name, v := range cluster.Platform {
+		p.components[name] = v
+	}
+	for name, v := range req.Platform.Components {
+		p.components[name] = v
+	}
+	for _, m := range cat.Modules() {
+		p.index[m.Name] = len(p.mods)
+		p.mods = append(p.mods, p.newMod(m))
+	}
+	return p
+}
+
+func (p *problem) newMod(m *model.Module) *mod {
+	x := &mod{m: m, name: m.Name, rels: m.Releases}
+	if m.Embedded {
+		x.rels = []*model.Release{{Version: p.dkp, Requirements: m.Requirements, Accessibility: m.Accessibility}}
+	}
+	_, pinned := p.req.Pin[m.Name]
+	x.named = slices.Contains(p.req.Enable, m.Name) || pinned || (p.inUpdateSet(m.Name) && p.cluster.Modules[m.Name].On()) // D65
+	x.intent = p.intentOf(x)
+	if x.intent != mustOn {
+		x.options = append(x.options, -1)
+	}
+	if x.intent == mustOff {
+		return x
+	}
+	for i := range x.rels {
+		if p.selectable(x, i) {
+			x.options = append(x.options, i)
+		}
+	}
+	return x
+}
+
+// inUpdateSet reports whether the request lets name change version (R9):
+// it is pinned, listed in update, or enabled in the cluster under
+// updateAll.
+func (p *problem) inUpdateSet(name string) bool {
+	_, pinned := p.req.Pin[name]
+	return pinned || slices.Contains(p.req.Update, name) || (p.req.UpdateAll && p.cluster.Modules[name].On())
+}
+
+// intentOf reads R8 with D15: the request's disable, pin and enable, then
+// the cluster's enabled: true or false, then the bundle default, then
+// autoEnable.
+func (p *problem) intentOf(x *mod) intent {
+	st := p.cluster.Modules[x.name]
+	_, pinned := p.req.Pin[x.name]
+	switch {
+	case slices.Contains(p.req.Disable, x.name):
+		return mustOff
+	case pinned, slices.Contains(p.req.Enable, x.name):
+		return mustOn
+	case st.On() && p.req.AllowDisable:
+		return keepSoft
+	case st.On():
+		return mustOn
+	case st.Off():
+		return mustOff
+	case p.onByDefault(x):
+		return defaultSoft
+	case p.req.AutoEnable:
+		return autoSoft
+	}
+	return mustOff
+}
+
+// onByDefault reads R7: the cluster's bundle is listed in enabledInBundles
+// of the newest release that may be selected in its edition, that is, one
+// available there, not above the channel head and not a prerelease other
+// than the channel's version.
+func (p *problem) onByDefault(x *mod) bool {
+	if p.cluster.Bundle == "" {
+		return false
+	}
+	h := p.headOf(x)
+	for i := len(x.rels) - 1; i >= 0; i-- {
+		r := x.rels[i]
+		available, bundles := x.m.Access(r).For(p.cluster.Edition)
+		if !available || (!x.m.Embedded && (h.above(r.Version) || (model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version)))) {
+			continue
+		}
+		return slices.Contains(bundles, p.cluster.Bundle)
+	}
+	return false
+}
+
+// head is a module's channel bound (R10, D10).
+type head struct {
+	bounded bool          // a channel with data applies
+	version model.Version // the bound; nil when bounded and no channel that stable is listed
+}
+
+// above reports whether v is above the head.
+func (h head) above(v model.Version) bool {
+	if h.version == nil {
+		return h.bounded
+	}
+	return model.CompareVersions(v, h.version) > 0
+}
+
+func (h head) isChannelVersion(v model.Version) bool {
+	return h.bounded && h.version != nil && model.SameVersion(v, h.version)
+}
+
+// headOf finds the head: the version of the module's channel (its own,
+// else the cluster's), else of the nearest more stable DKP channel it
+// lists (D10). With no channel set, or no channel data, the head is the
+// newest release that is not a prerelease.
+//
+// A module with a default channel of its own (D32) follows it when the
+// cluster names no channel for the module itself and the cluster-wide
+// channel (if any) names none the module lists.
+func (p *problem) headOf(x *mod) head {
+	own := p.cluster.Modules[x.name].Channel
+	ch := own
+	if ch == "" {
+		ch = p.cluster.ReleaseChannel
+	}
+	if len(x.m.Channels) == 0 || x.m.Embedded {
+		return head{version: newestFinal(x.rels)}
+	}
+	if v, ok := channelVersion(x.m, ch); ok {
+		return head{bounded: true, version: v}
+	}
+	if v, ok := x.m.Channels[x.m.DefaultChannel]; ok && own == "" {
+		return head{bounded: true, version: v}
+	}
+	if ch == "" {
+		return head{version: newestFinal(x.rels)}
+	}
+	return head{bounded: true}
+}
+
+// channelVersion is the version of channel ch for m, else of the nearest
+// more stable DKP channel m lists (D10).
+func channelVersion(m *model.Module, ch string) (model.Version, bool) {
+	if v, ok := m.Channels[ch]; ok {
+		return v, true
+	}
+	for i, name := range model.Channels {
+		if name != ch {
+			continue
+		}
+		for _, stabler := range model.Channels[i+1:] {
+			if v, ok := m.Channels[stabler]; ok {
+				return v, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func newestFinal(rels []*model.Release) model.Version {
+	var out model.Version
+	for _, r := range rels {
+		if !model.IsPrerelease(r.Version) {
+			out = r.Version
+		}
+	}
+	if out == nil && len(rels) > 0 {
+		out = rels[len(rels)-1].Version
+	}
+	return out
+}
+
+// deployed returns the index of the release the cluster runs, or -1. A
+// built-in module runs at the DKP version, which has no rule of its own
+// besides its requirements.
+func (p *problem) deployed(x *mod) int {
+	v, ok := p.cluster.Deployed(x.m)
+	if !ok || x.m.Embedded {
+		return -1
+	}
+	for i, r := range x.rels {
+		if model.SameVersion(r.Version, v) {
+			return i
+		}
+	}
+	return -1
+}
+
+// selectable reports whether release i of x may be selected, on its own.
+func (p *problem) selectable(x *mod, i int) bool {
+	r := x.rels[i]
+	if ok, _ := x.m.Access(r).For(p.cluster.Edition); !ok {
+		return false // R7
+	}
+	if !p.platformAllows(r.Requirements) {
+		return false // R4, R22
+	}
+	if x.m.Embedded {
+		return true
+	}
+	if pin, pinned := p.req.Pin[x.name]; pinned {
+		return model.SameVersion(r.Version, pin) // D12: a pin bypasses R9–R11
+	}
+	dep := p.deployed(x)
+	if i == dep {
+		return true // kept: neither the head (D11) nor the steps bind it
+	}
+	h := p.headOf(x)
+	switch {
+	case model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version):
+		return false // D1
+	case h.above(r.Version):
+		return false // R10
+	case dep < 0:
+		return true // an install
+	case !p.inUpdateSet(x.name):
+		return false // R9: it keeps its version
+	case model.CompareVersions(r.Version, x.rels[dep].Version) < 0:
+		return false // R9: no downgrade without a pin
+	case p.req.EffectiveStrategy() == model.StrategyDirect:
+		return true
+	}
+	return p.oneUpdate(x, dep, i, h)
+}
+
+// platformAllows checks R4 (the DKP version stripped, Kubernetes as it
+// is) and R22 (other components as they are; one the cluster does not
+// declare fails, D33).
+func (p *problem) platformAllows(req model.Requirements) bool {
+	if req.Deckhouse != nil && !req.Deckhouse.Allows(model.Core(p.dkp)) {
+		return false
+	}
+	if req.Kubernetes != nil && !req.Kubernetes.Allows(p.kube) {
+		return false
+	}
+	for name, c := range req.Platform {
+		v := p.components[name]
+		if v == nil || !c.Allows(v) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,133 @@
+package oracle
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// MaxAssignments is the largest number of assignments Solve enumerates.
+const MaxAssignments = 100_000
+
+// ErrTooLarge says that a problem has more than MaxAssignments assignments.
+var ErrTooLarge = errors.New("oracle: problem too large to enumerate")
+
+// Answer is the oracle's resolution.
+type Answer struct {
+	Status model.Status
+	// Selected maps every module enabled after the answer to its version;
+	// a built-in module is at the effective DKP version (R5). Empty when
+	// unsatisfiable.
+	Selected map[string]model.Version
+	// Assignments is the number of assignments enumerated.
+	Assignments int
+	// Consistent is the number of them that satisfy every hard rule.
+	Consistent int
+}
+
+// Solve resolves req against cat and cluster by enumeration, ranking the
+// consistent assignments by R14 with the levels in order. The inputs must
+// be valid (model's Validate methods pass).
+func Solve(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, order Order) (*Answer, error) {
+	p := newProblem(cat, cluster, req)
+	total := 1
+	for _, m := range p.mods {
+		total *= max(len(m.options), 1)
+		if total > MaxAssignments {
+			return nil, fmt.Errorf("%w: more than %d assignments", ErrTooLarge, MaxAssignments)
+		}
+	}
+	ans := &Answer{Status: model.StatusUnsatisfiable, Selected: map[string]model.Version{}}
+	for _, m := range p.mods {
+		if len(m.options) == 0 {
+			return ans, nil // the module can be neither on nor off
+		}
+	}
+	var best []int
+	var bestScore score
+	sel := make([]int, len(p.mods))
+	digits := make([]int, len(p.mods))
+	for {
+		for i, m := range p.mods {
+			sel[i] = m.options[digits[i]]
+		}
+		ans.Assignments++
+		if p.consistent(sel) {
+			ans.Consistent++
+			s := p.score(sel)
+			if best == nil || s.better(bestScore, order) {
+				best, bestScore = append(best[:0], sel...), s
+			}
+		}
+		if !next(digits, p.mods) {
+			break
+		}
+	}
+	if best != nil {
+		ans.Status = model.StatusResolved
+		for i, m := range p.mods {
+			if best[i] >= 0 {
+				ans.Selected[m.name] = m.rels[best[i]].Version
+			}
+		}
+	}
+	return ans, nil
+}
+
+// next advances digits like an odometer over each module's options and
+// reports whether another assignment remains.
+func next(digits []int, mods []*mod) bool {
+	for i := range digits {
+		digits[i]++
+		if digits[i] < len(mods[i].options) {
+			return true
+		}
+		digits[i] = 0
+	}
+	return false
+}
+
+// Worse says where selection sel (a module's version, or no entry for
+// off) falls short of the oracle's optimum: "" when it is as good at
+// every level, else the first rule or R14 level it loses on. It turns a
+// disagreement into a diagnosis.
+func Worse(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, order Order, sel map[string]model.Version, optimum map[string]model.Version) string {
+	p := newProblem(cat, cluster, req)
+	a, why := p.assignment(sel)
+	if why != "" {
+		return why
+	}
+	b, why := p.assignment(optimum)
+	if why != "" {
+		return "the optimum " + why
+	}
+	if !p.consistent(a) {
+		return "breaks a rule across modules (R2, R3, R13, R19, R20)"
+	}
+	return p.score(b).firstBetter(p.score(a), order)
+}
+
+// assignment reads a selection as release indices, or says why it is not
+// one of the options.
+func (p *problem) assignment(sel map[string]model.Version) ([]int, string) {
+	out := make([]int, len(p.mods))
+	for i, x := range p.mods {
+		out[i] = -1
+		if v, on := sel[x.name]; on {
+			for j, r := range x.rels {
+				if model.SameVersion(r.Version, v) {
+					out[i] = j
+				}
+			}
+			if out[i] < 0 {
+				return nil, fmt.Sprintf("has %s at %s, which is no release", x.name, v)
+			}
+		}
+		if !slices.Contains(x.options, out[i]) {
+			return nil, fmt.Sprintf("has %s at position %d, which the rules on one module forbid (R4–R11, R22)", x.name, out[i])
+		}
+	}
+	return out, ""
+}

@@ -1,0 +1,253 @@
+package randscen
+
+import (
+	"io"
+	"maps"
+	"slices"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// File is the header and expectation of a scenario file to write: what it
+// checks, and the answer the rules give.
+type File struct {
+	Name        string
+	Description string
+	Rules       []string
+	Expect      Expect
+}
+
+// Expect is a scenario's expect section (DESIGN.md §7), as far as a
+// differential test can state it: the status and every module's action
+// and version.
+type Expect struct {
+	Status  string                  `yaml:"status"`
+	Modules map[string]ExpectModule `yaml:"modules,omitempty"`
+}
+
+// ExpectModule is one module's expected action and version.
+type ExpectModule struct {
+	Action  string `yaml:"action"`
+	Version string `yaml:"version,omitempty"`
+}
+
+// Write writes sc with f's header and expectation as a scenario file that
+// catalog.LoadScenario reads back to the same inputs.
+func Write(w io.Writer, sc *Scenario, f File) error {
+	out := fileScenario{
+		Name: f.Name, Description: f.Description, Rules: f.Rules,
+		Catalog: catalogOf(sc.Catalog), Cluster: clusterOf(sc.Cluster), Request: requestOf(sc.Request),
+		Expect: f.Expect,
+	}
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	return enc.Close()
+}
+
+type fileScenario struct {
+	Name        string      `yaml:"name"`
+	Description string      `yaml:"description"`
+	Rules       []string    `yaml:"rules,flow"`
+	Catalog     fileCatalog `yaml:"catalog"`
+	Cluster     fileCluster `yaml:"cluster"`
+	Request     fileRequest `yaml:"request"`
+	Expect      Expect      `yaml:"expect"`
+}
+
+type fileCatalog struct {
+	Modules []fileModule `yaml:"modules"`
+}
+
+type fileModule struct {
+	Name           string             `yaml:"name"`
+	Embedded       bool               `yaml:"embedded,omitempty"`
+	ExclusiveGroup string             `yaml:"exclusiveGroup,omitempty"`
+	Accessibility  *fileAccessibility `yaml:"accessibility,omitempty"`
+	Channels       map[string]string  `yaml:"channels,omitempty"`
+	Releases       []fileRelease      `yaml:"releases,omitempty"`
+	Requirements   *fileRequirements  `yaml:"requirements,omitempty"`
+}
+
+type fileRelease struct {
+	Version       string             `yaml:"version"`
+	Requirements  *fileRequirements  `yaml:"requirements,omitempty"`
+	Update        *fileUpdate        `yaml:"update,omitempty"`
+	Accessibility *fileAccessibility `yaml:"accessibility,omitempty"`
+	Provides      []string           `yaml:"provides,omitempty,flow"`
+	Replaces      string             `yaml:"replaces,omitempty"`
+	Skips         []string           `yaml:"skips,omitempty,flow"`
+	SkipRange     string             `yaml:"skipRange,omitempty"`
+}
+
+type fileRequirements struct {
+	Deckhouse    string            `yaml:"deckhouse,omitempty"`
+	Kubernetes   string            `yaml:"kubernetes,omitempty"`
+	Modules      map[string]string `yaml:"modules,omitempty"`
+	Capabilities []string          `yaml:"capabilities,omitempty,flow"`
+	Platform     map[string]string `yaml:"platform,omitempty"`
+}
+
+type fileUpdate struct {
+	Versions []fileUpdateRule `yaml:"versions"`
+}
+
+type fileUpdateRule struct {
+	From string `yaml:"from"`
+	To   string `yaml:"to"`
+}
+
+type fileAccessibility struct {
+	Editions map[string]fileEdition `yaml:"editions"`
+}
+
+type fileEdition struct {
+	Available        *bool    `yaml:"available,omitempty"`
+	EnabledInBundles []string `yaml:"enabledInBundles,omitempty,flow"`
+}
+
+type fileCluster struct {
+	Deckhouse      string                     `yaml:"deckhouse"`
+	Kubernetes     string                     `yaml:"kubernetes"`
+	Edition        string                     `yaml:"edition,omitempty"`
+	Bundle         string                     `yaml:"bundle,omitempty"`
+	ReleaseChannel string                     `yaml:"releaseChannel,omitempty"`
+	Platform       map[string]string          `yaml:"platform,omitempty"`
+	Modules        map[string]fileModuleState `yaml:"modules,omitempty"`
+}
+
+type fileModuleState struct {
+	Enabled *bool  `yaml:"enabled,omitempty"`
+	Version string `yaml:"version,omitempty"`
+	Channel string `yaml:"channel,omitempty"`
+}
+
+type fileRequest struct {
+	Enable       []string          `yaml:"enable,omitempty,flow"`
+	Disable      []string          `yaml:"disable,omitempty,flow"`
+	Update       []string          `yaml:"update,omitempty,flow"`
+	UpdateAll    bool              `yaml:"updateAll,omitempty"`
+	Pin          map[string]string `yaml:"pin,omitempty"`
+	Platform     map[string]string `yaml:"platform,omitempty"`
+	Strategy     string            `yaml:"strategy,omitempty"`
+	AllowDisable bool              `yaml:"allowDisable,omitempty"`
+	AutoEnable   bool              `yaml:"autoEnable,omitempty"`
+}
+
+func catalogOf(cat *model.Catalog) fileCatalog {
+	var out fileCatalog
+	for _, m := range cat.Modules() {
+		fm := fileModule{Name: m.Name, Embedded: m.Embedded, ExclusiveGroup: m.ExclusiveGroup,
+			Accessibility: accessibilityOf(m.Accessibility), Channels: versionTexts(m.Channels)}
+		if m.Embedded {
+			fm.Requirements = requirementsOf(m.Requirements)
+		}
+		for _, r := range m.Releases {
+			fm.Releases = append(fm.Releases, releaseOf(r))
+		}
+		out.Modules = append(out.Modules, fm)
+	}
+	return out
+}
+
+func releaseOf(r *model.Release) fileRelease {
+	fr := fileRelease{Version: model.VersionString(r.Version), Requirements: requirementsOf(r.Requirements),
+		Accessibility: accessibilityOf(r.Accessibility), Provides: r.Provides}
+	if len(r.UpdateRules) > 0 {
+		fr.Update = &fileUpdate{}
+		for _, u := range r.UpdateRules {
+			fr.Update.Versions = append(fr.Update.Versions, fileUpdateRule{From: u.From.String(), To: u.To.String()})
+		}
+	}
+	if e := r.Edges; e != nil {
+		fr.Replaces = model.VersionString(e.Replaces)
+		for _, s := range e.Skips {
+			fr.Skips = append(fr.Skips, model.VersionString(s))
+		}
+		if e.SkipRange != nil {
+			fr.SkipRange = e.SkipRange.Text
+		}
+	}
+	return fr
+}
+
+func requirementsOf(req model.Requirements) *fileRequirements {
+	out := &fileRequirements{Capabilities: req.Capabilities}
+	if req.Deckhouse != nil {
+		out.Deckhouse = req.Deckhouse.Text
+	}
+	if req.Kubernetes != nil {
+		out.Kubernetes = req.Kubernetes.Text
+	}
+	for _, d := range req.Modules {
+		if out.Modules == nil {
+			out.Modules = map[string]string{}
+		}
+		out.Modules[d.Module] = d.Constraint.Text
+	}
+	for name, c := range req.Platform {
+		if out.Platform == nil {
+			out.Platform = map[string]string{}
+		}
+		out.Platform[name] = c.Text
+	}
+	if out.Deckhouse == "" && out.Kubernetes == "" && out.Modules == nil && out.Capabilities == nil && out.Platform == nil {
+		return nil
+	}
+	return out
+}
+
+func accessibilityOf(a *model.Accessibility) *fileAccessibility {
+	if a == nil {
+		return nil
+	}
+	out := &fileAccessibility{Editions: map[string]fileEdition{}}
+	for name, e := range a.Editions {
+		out.Editions[name] = fileEdition{Available: e.Available, EnabledInBundles: e.EnabledInBundles}
+	}
+	return out
+}
+
+func clusterOf(c *model.ClusterState) fileCluster {
+	out := fileCluster{Deckhouse: model.VersionString(c.Deckhouse), Kubernetes: model.VersionString(c.Kubernetes),
+		Edition: c.Edition, Bundle: c.Bundle, ReleaseChannel: c.ReleaseChannel, Platform: versionTexts(c.Platform)}
+	for _, name := range c.ModuleNames() {
+		s := c.Modules[name]
+		if out.Modules == nil {
+			out.Modules = map[string]fileModuleState{}
+		}
+		out.Modules[name] = fileModuleState{Enabled: s.Enabled, Version: model.VersionString(s.Version), Channel: s.Channel}
+	}
+	return out
+}
+
+func requestOf(r *model.Request) fileRequest {
+	out := fileRequest{Enable: r.Enable, Disable: r.Disable, Update: r.Update, UpdateAll: r.UpdateAll,
+		Pin: versionTexts(r.Pin), Platform: versionTexts(r.Platform.Components), Strategy: string(r.Strategy),
+		AllowDisable: r.AllowDisable, AutoEnable: r.AutoEnable}
+	for name, v := range map[string]model.Version{model.PlatformDeckhouse: r.Platform.Deckhouse, model.PlatformKubernetes: r.Platform.Kubernetes} {
+		if v != nil {
+			if out.Platform == nil {
+				out.Platform = map[string]string{}
+			}
+			out.Platform[name] = model.VersionString(v)
+		}
+	}
+	return out
+}
+
+// versionTexts renders a map of versions, or nil for an empty one.
+func versionTexts(vs map[string]model.Version) map[string]string {
+	if len(vs) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(vs))
+	for _, k := range slices.Sorted(maps.Keys(vs)) {
+		out[k] = model.VersionString(vs[k])
+	}
+	return out
+}

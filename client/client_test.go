@@ -78,15 +78,30 @@ func demoRequest(t *testing.T, requestFile string) *modsolverv1.ResolveRequest {
 }
 
 // TestReplicaStoppedMidRun balances calls over two replicas, stops one
-// abruptly while calls are in flight, and expects no call to fail.
+// while calls are in flight, abruptly or gracefully, and expects no call
+// to fail.
 func TestReplicaStoppedMidRun(t *testing.T) {
+	stops := map[string]func(*server.Server){
+		"abruptly": func(s *server.Server) { s.GRPC().Stop() },
+		"gracefully": func(s *server.Server) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			s.Shutdown(ctx)
+		},
+	}
+	for name, stop := range stops {
+		t.Run(name, func(t *testing.T) { stopMidRun(t, stop) })
+	}
+}
+
+func stopMidRun(t *testing.T, stop func(*server.Server)) {
 	a, b := startReplica(t), startReplica(t)
 	c := dial(t, a, b)
 	req := demoRequest(t, "")
 
 	var failed atomic.Int64
 	var wg sync.WaitGroup
-	deadline := time.Now().Add(1500 * time.Millisecond)
+	deadline := time.Now().Add(1200 * time.Millisecond)
 	for range 4 {
 		wg.Go(func() {
 			for time.Now().Before(deadline) {
@@ -100,10 +115,10 @@ func TestReplicaStoppedMidRun(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(500 * time.Millisecond)
+	time.Sleep(400 * time.Millisecond)
 	require.Positive(t, a.calls.Load(), "round robin reached replica a")
 	require.Positive(t, b.calls.Load(), "round robin reached replica b")
-	a.srv.GRPC().Stop() // abrupt: connections close under the calls
+	stop(a.srv)
 	stoppedAt := b.calls.Load()
 	wg.Wait()
 	assert.Zero(t, failed.Load(), "no call failed")

@@ -92,7 +92,7 @@ func Deppy(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 	if err := errors.Join(cluster.Validate(cat), req.Validate(cat, cluster)); err != nil {
 		return nil, err
 	}
-	if err := Translatable(cat); err != nil {
+	if err := errors.Join(Translatable(cat), TranslatableCluster(cat, cluster)); err != nil {
 		return nil, err
 	}
 	var cfg deppyConfig
@@ -132,6 +132,9 @@ var ErrNotTranslated = errors.New("not translated for deppy")
 // rule of cat that the deppy translation does not carry over.
 func Translatable(cat *model.Catalog) error {
 	for _, m := range cat.Modules() {
+		if m.Policy() == model.UpdateGraph {
+			return fmt.Errorf("%w: module %s has an update graph (R21)", ErrNotTranslated, m.Name)
+		}
 		if m.DefaultChannel != "" || slices.ContainsFunc(slices.Collect(maps.Keys(m.Channels)), func(ch string) bool { return !model.IsChannel(ch) }) {
 			return fmt.Errorf("%w: module %s has channels of its own (D32)", ErrNotTranslated, m.Name)
 		}
@@ -144,6 +147,22 @@ func Translatable(cat *model.Catalog) error {
 			case len(r.Requirements.Platform) > 0:
 				return fmt.Errorf("%w: module %s requires other platform components (R22)", ErrNotTranslated, m.Name)
 			}
+		}
+	}
+	return nil
+}
+
+// TranslatableCluster reports whether the translation can carry a cluster
+// state: a deployed version the catalog does not list (D73) has no deppy
+// variable to keep.
+func TranslatableCluster(cat *model.Catalog, cluster *model.ClusterState) error {
+	for _, name := range cluster.ModuleNames() {
+		m := cat.Module(name)
+		if m == nil || m.Embedded {
+			continue
+		}
+		if v, ok := cluster.Deployed(m); ok && m.Release(v) == nil {
+			return fmt.Errorf("%w: module %s is deployed at %s, which the catalog does not list (D73)", ErrNotTranslated, name, v)
 		}
 	}
 	return nil

@@ -258,7 +258,7 @@ func TestDeppyOnScenarios(t *testing.T) {
 			if err != nil || sc.Expect.Error {
 				t.Skip("bad input by design")
 			}
-			if err := Translatable(sc.Catalog); err != nil {
+			if err := errors.Join(Translatable(sc.Catalog), TranslatableCluster(sc.Catalog, sc.Cluster)); err != nil {
 				t.Skip(err)
 			}
 			res, err := solver.Solve(context.Background(), sc.Catalog, sc.Cluster, sc.Request)

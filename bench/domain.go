@@ -26,8 +26,9 @@ const (
 
 // domain is what one request lets one module be, read from the inputs
 // alone, the way modsolver's static facts read them: the releases no
-// edition (R7), prerelease (D1), platform (R4), missing module, channel
-// (R10), stability (R9), update step (R11) or pin rule forbids.
+// edition (R7), prerelease (D1), platform (R4), Experimental stage (R25),
+// missing module, channel (R10), stability (R9), update step (R11) or pin
+// rule forbids.
 type domain struct {
 	m *model.Module
 	// rels are the module's releases; a built-in module has one, at the
@@ -83,12 +84,12 @@ func (ds *domains) of(name string) *domain {
 	}
 	d := &domain{m: m, rels: m.Releases}
 	if m.Embedded {
-		d.rels = []*model.Release{{Version: ds.dkp, Requirements: m.Requirements, Accessibility: m.Accessibility}}
+		d.rels = []*model.Release{{Version: ds.dkp, Requirements: m.Requirements, Accessibility: m.Accessibility, Stage: m.Stage}}
 	}
 	d.allowed = make([]bool, len(d.rels))
 	ver := ds.versions(m)
 	for i, r := range d.rels {
-		d.allowed[i] = ds.available(m, r) && ds.platformAllows(r.Requirements) && ds.depsExist(r.Requirements) && ver.allows(i)
+		d.allowed[i] = ds.available(m, r) && ds.stageAllows(r) && ds.platformAllows(r.Requirements) && ds.depsExist(r.Requirements) && ver.allows(i)
 	}
 	d.role = ds.roleOf(d, ver)
 	ds.byName[name] = d
@@ -98,6 +99,26 @@ func (ds *domains) of(name string) *domain {
 func (ds *domains) available(m *model.Module, r *model.Release) bool {
 	ok, _ := m.Access(r).For(ds.cluster.Edition)
 	return ok
+}
+
+// stageAllows checks R25: an Experimental release only on a cluster that
+// allows experimental modules.
+func (ds *domains) stageAllows(r *model.Release) bool {
+	return r.Stage != model.StageExperimental || ds.cluster.AllowExperimentalModules
+}
+
+// confirmsDisable reads R26: the deployed release of m (for a built-in
+// module, m itself) asks for confirmation before it is disabled.
+func (ds *domains) confirmsDisable(m *model.Module) bool {
+	v, deployed := ds.cluster.Deployed(m)
+	if !deployed {
+		return false
+	}
+	if m.Embedded {
+		return m.Disable.Confirmation
+	}
+	r := m.Release(v)
+	return r != nil && r.Disable.Confirmation
 }
 
 // platformAllows checks R4: the DKP version stripped (R6), Kubernetes as is.
@@ -128,7 +149,7 @@ func (ds *domains) roleOf(d *domain, ver versionRules) role {
 		return roleOff
 	case ver.pinned >= 0, slices.Contains(ds.req.Enable, m.Name):
 		return roleMust
-	case st.On() && ds.req.AllowDisable:
+	case st.On() && ds.req.AllowDisable && !ds.confirmsDisable(m):
 		return roleMay
 	case st.On():
 		return roleMust
@@ -141,7 +162,7 @@ func (ds *domains) roleOf(d *domain, ver versionRules) role {
 }
 
 // onByDefault reads enabledInBundles of the newest release that may be
-// selected in the cluster's edition (R7).
+// selected in the cluster's edition and by its stage (R7, D58).
 func (ds *domains) onByDefault(d *domain, ver versionRules) bool {
 	if ds.cluster.Bundle == "" {
 		return false
@@ -149,7 +170,7 @@ func (ds *domains) onByDefault(d *domain, ver versionRules) bool {
 	m := d.m
 	for i := len(d.rels) - 1; i >= 0; i-- {
 		r := d.rels[i]
-		if !ds.available(m, r) || i > ver.head || (model.IsPrerelease(r.Version) && i != ver.head) {
+		if !ds.available(m, r) || !ds.stageAllows(r) || i > ver.head || (model.IsPrerelease(r.Version) && i != ver.head) {
 			continue
 		}
 		_, bundles := m.Access(r).For(ds.cluster.Edition)

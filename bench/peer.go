@@ -71,8 +71,9 @@ func actionOf(from model.Version, running bool, to model.Version) model.Action {
 const RuleStatus = "status"
 
 // CheckPeer checks a peer's answer with the rules a translation to deppy
-// can honour: internal/checker's checks of R1–R13 and the output's shape,
-// without R18 (deppy has no plan), plus R1 for a module with several
+// can honour: internal/checker's checks of R1–R13, R25, R26 and the
+// output's shape, without R18 (deppy has no plan) and without what an
+// answer reports beside its selection (warnings), plus R1 for a module with several
 // selected releases, and that its status agrees with modsolver's answer
 // want (which checker.Check has verified on its own). No violations (nil)
 // means the answer is consistent. Preferences (R14) are not checked:
@@ -90,7 +91,7 @@ func CheckPeer(cat *model.Catalog, cluster *model.ClusterState, req *model.Reque
 		return out
 	}
 	for _, v := range checker.Check(cat, cluster, req, peer.Result) {
-		if v.Rule != "R18" {
+		if v.Rule != "R18" && !v.Reported {
 			out = append(out, v)
 		}
 	}

@@ -24,7 +24,8 @@ type versionRules struct {
 }
 
 func (ds *domains) versions(m *model.Module) versionRules {
-	v := versionRules{rels: m.Releases, embedded: m.Embedded, deployed: -1, pinned: -1, head: -1, sequential: ds.sequential}
+	v := versionRules{rels: m.Releases, embedded: m.Embedded, deployed: -1, pinned: -1, head: -1,
+		sequential: ds.sequential && m.Policy() != model.UpdateDirect}
 	st := ds.cluster.Modules[m.Name]
 	if m.Embedded {
 		v.head = 0

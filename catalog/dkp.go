@@ -22,7 +22,7 @@ const (
 )
 
 // dkpModule is the part of DKP's module.yaml that resolution reads. Other
-// keys (descriptions, namespace, stage…) are ignored, as DKP's own
+// keys (descriptions, namespace, tags…) are ignored, as DKP's own
 // resolution ignores them.
 type dkpModule struct {
 	Name           string             `yaml:"name"`
@@ -31,6 +31,10 @@ type dkpModule struct {
 	Accessibility  *fileAccessibility `yaml:"accessibility"`
 	Requirements   yaml.Node          `yaml:"requirements"`
 	Update         *fileUpdate        `yaml:"update"`
+	// Stage gates a release (R25); Disable asks for confirmation before
+	// the module is disabled (R26).
+	Stage   string       `yaml:"stage"`
+	Disable *fileDisable `yaml:"disable"`
 }
 
 // LoadDir reads a directory in DKP's module-source layout, with DKP's
@@ -111,7 +115,10 @@ func (l *dkpLoader) embedded() ([]*model.Module, error) {
 		if !ok {
 			continue
 		}
-		m := &model.Module{Name: name, Embedded: true, Weight: dm.Weight, ExclusiveGroup: dm.ExclusiveGroup, Accessibility: dm.Accessibility.toModel()}
+		m := &model.Module{Name: name, Embedded: true, Weight: dm.Weight, ExclusiveGroup: dm.ExclusiveGroup, Accessibility: dm.Accessibility.toModel(), Disable: dm.Disable.toModel()}
+		if m.Stage, err = stageAt(place{file: path, module: name}, 0, dm.Stage); err != nil {
+			return nil, err
+		}
 		if m.Requirements, err = l.requirements(path, place{file: path, module: name}, &dm.Requirements); err != nil {
 			return nil, err
 		}
@@ -186,8 +193,11 @@ func (l *dkpLoader) release(dir, module, tag string) (*model.Release, *dkpModule
 	if err != nil || !ok {
 		return nil, nil, err
 	}
-	r := &model.Release{Version: v, Accessibility: dm.Accessibility.toModel()}
+	r := &model.Release{Version: v, Accessibility: dm.Accessibility.toModel(), Disable: dm.Disable.toModel()}
 	loc := place{file: path, module: module, release: model.VersionString(v)}
+	if r.Stage, err = stageAt(loc, 0, dm.Stage); err != nil {
+		return nil, nil, err
+	}
 	if r.Requirements, err = l.requirements(path, loc, &dm.Requirements); err != nil {
 		return nil, nil, err
 	}

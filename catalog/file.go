@@ -23,9 +23,16 @@ type fileModule struct {
 	Accessibility  *fileAccessibility `yaml:"accessibility"`
 	Channels       map[string]string  `yaml:"channels"`
 	DefaultChannel string             `yaml:"defaultChannel"`
-	Releases       []fileRelease      `yaml:"releases"`
+	// UpdatePolicy is sequential, graph or direct (D66); unset, the
+	// module's update edges choose.
+	UpdatePolicy string        `yaml:"updatePolicy"`
+	Releases     []fileRelease `yaml:"releases"`
 	// Requirements of a built-in module (D5).
 	Requirements *fileRequirements `yaml:"requirements"`
+	// Stage and Disable of a built-in module, which has no releases to
+	// carry them (R25, R26).
+	Stage   string       `yaml:"stage"`
+	Disable *fileDisable `yaml:"disable"`
 
 	line int
 }
@@ -41,6 +48,10 @@ type fileRelease struct {
 	Replaces  string   `yaml:"replaces"`
 	Skips     []string `yaml:"skips"`
 	SkipRange string   `yaml:"skipRange"`
+	// Stage gates the release (R25); Disable asks for confirmation before
+	// the module is disabled (R26).
+	Stage   string       `yaml:"stage"`
+	Disable *fileDisable `yaml:"disable"`
 
 	line int
 }
@@ -121,6 +132,9 @@ func (fm *fileModule) toModel(file string) (*model.Module, error) {
 		DefaultChannel: fm.DefaultChannel,
 	}
 	var err error
+	if m.UpdatePolicy, err = model.ParseUpdatePolicy(fm.UpdatePolicy); err != nil {
+		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: updatePolicy: %w", fm.Name, err)}
+	}
 	if m.Channels, err = parseChannels(fm.Channels); err != nil {
 		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: %w", fm.Name, err)}
 	}
@@ -128,6 +142,13 @@ func (fm *fileModule) toModel(file string) (*model.Module, error) {
 	if m.Requirements, err = fm.Requirements.toModel(loc); err != nil {
 		return nil, err
 	}
+	if (fm.Stage != "" || fm.Disable != nil) && !fm.Embedded {
+		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("%w: module %s: stage and disable belong to each release; only a built-in module sets them for itself", model.ErrInvalidValue, fm.Name)}
+	}
+	if m.Stage, err = stageAt(loc, fm.line, fm.Stage); err != nil {
+		return nil, err
+	}
+	m.Disable = fm.Disable.toModel()
 	for _, fr := range fm.Releases {
 		r, err := fr.toModel(loc)
 		if err != nil {
@@ -144,7 +165,10 @@ func (fr *fileRelease) toModel(loc place) (*model.Release, error) {
 		return nil, &ParseError{File: loc.file, Line: fr.line, Err: fmt.Errorf("module %s: release: %w", loc.module, err)}
 	}
 	loc.release = model.VersionString(v)
-	r := &model.Release{Version: v, Accessibility: fr.Accessibility.toModel(), Provides: fr.Provides}
+	r := &model.Release{Version: v, Accessibility: fr.Accessibility.toModel(), Provides: fr.Provides, Disable: fr.Disable.toModel()}
+	if r.Stage, err = stageAt(loc, fr.line, fr.Stage); err != nil {
+		return nil, err
+	}
 	if r.Requirements, err = fr.Requirements.toModel(loc); err != nil {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -16,8 +18,9 @@ import (
 // An index.yaml lists every published version of every chart in a
 // repository, each with its Chart.yaml metadata. It is tolerant input, as a
 // DKP module-source directory is: only the fields below are read, every
-// other key (description, urls, digest, maintainers, annotations…) is
-// ignored, and a chart version that cannot be read is skipped and reported.
+// other key (description, urls, digest, maintainers…) is
+// ignored (annotations are read for Rancher's keys, helm_rancher.go), and a
+// chart version that cannot be read is skipped and reported.
 // A file that is not YAML, has a read field of the wrong type, or names no
 // apiVersion is an error; an apiVersion other than v1 is a warning. The
 // mapping:
@@ -32,6 +35,12 @@ import (
 //     a "-0" prerelease floor keeps its meaning: ">= 1.19.0-0" admits
 //     1.31.0-gke.1 and ">= 1.19.0" does not. An invalid one skips the
 //     version.
+//   - Dependencies are subcharts, which Helm packages inside the parent
+//     chart (`helm dependency update` vendors them): by default
+//     (SubchartsBundled, D67) none is a requirement on another module,
+//     and every one is counted as bundled. With SubchartsInstalled, for
+//     users who install subcharts as releases of their own, they are
+//     requirements, as follows.
 //   - A dependency whose repository is empty or starts with "file://" is a
 //     subchart bundled inside the chart archive, not a requirement; it is
 //     counted. Any other dependency is a requirement on the chart it names
@@ -50,7 +59,8 @@ import (
 //     the solver explains as "not in the catalog"; such requirements (after
 //     merging) are counted in total and per repository, so that the report
 //     names the repositories the index does not hold.
-//   - Deprecated versions are loaded, and counted.
+//   - Deprecated versions (`deprecated: true`) are loaded as Deprecated
+//     releases (R25), and counted: selectable, with a warning.
 //
 // There are no channels, editions or built-in modules. The report's counts
 // account for every dependency edge of the index: each is a requirement, a
@@ -88,6 +98,8 @@ type helmEntry struct {
 	KubeVersion  string           `yaml:"kubeVersion"`
 	Dependencies []helmDependency `yaml:"dependencies"`
 	Deprecated   bool             `yaml:"deprecated"`
+	// Annotations are read for Rancher's keys (helm_rancher.go).
+	Annotations map[string]yaml.Node `yaml:"annotations"`
 }
 
 // helmDependency is one entry of a chart version's dependencies.
@@ -101,13 +113,15 @@ type helmDependency struct {
 }
 
 // parseHelmIndex reads a Helm repository index.yaml (FormatHelmIndex).
-func parseHelmIndex(name string, data []byte) (*model.Catalog, *Report, error) {
+func parseHelmIndex(name string, data []byte, opts ...Option) (*model.Catalog, *Report, error) {
 	idx, err := readHelmIndex(name, data)
 	if err != nil {
 		return nil, nil, err
 	}
+	o := newOptions(opts)
 	h := &helmImporter{
-		rep:         &Report{Source: name, Format: FormatHelmIndex},
+		subcharts:   o.helmSubcharts,
+		rep:         &Report{Source: name, Format: FormatHelmIndex, HelmSubcharts: o.helmSubcharts},
 		constraints: map[string]helmParsed{},
 		targets:     map[string]map[string]int{},
 	}
@@ -143,6 +157,9 @@ func readHelmIndex(name string, data []byte) (*helmIndex, error) {
 // helmImporter converts a decoded index and keeps the report.
 type helmImporter struct {
 	rep *Report
+	// subcharts says whether dependencies are bundled in their chart or
+	// installed as releases of their own (D67).
+	subcharts HelmSubcharts
 	// constraints caches each distinct constraint text: an index repeats a
 	// few hundred ranges tens of thousands of times.
 	constraints map[string]helmParsed
@@ -204,7 +221,7 @@ func (h *helmImporter) chart(key string, entries []helmEntry) *model.Module {
 		}
 		return nil
 	}
-	m := &model.Module{Name: key}
+	m := &model.Module{Name: key, UpdatePolicy: model.UpdateDirect}
 	seen := make(map[string]string, len(entries))
 	for i := range entries {
 		if r := h.release(key, i, &entries[i], seen); r != nil {
@@ -234,6 +251,7 @@ func (h *helmImporter) release(chart string, i int, e *helmEntry, seen map[strin
 	h.commit(hr)
 	if e.Deprecated {
 		h.add(helmDeprecated, 1)
+		hr.release.Stage = model.StageDeprecated
 	}
 	return hr.release
 }
@@ -249,6 +267,10 @@ type helmRelease struct {
 	self        int
 	targets     []helmTarget
 	warnings    []string
+	// ignored lists the annotation keys with no resolution meaning.
+	ignored []string
+	// normalised is 1 when the version is read in another form (D71).
+	normalised int
 }
 
 // helmTarget is the chart and repository a requirement names.
@@ -275,10 +297,17 @@ func (h *helmImporter) convert(hr *helmRelease, e *helmEntry, seen map[string]st
 		return fmt.Errorf("listed twice, first as %s", first)
 	}
 	hr.release = &model.Release{Version: v}
+	if w := normalised(hr.path, e.Version, v); w != "" {
+		hr.normalised++
+		hr.warnings = append(hr.warnings, w)
+	}
 	if hr.release.Requirements.Kubernetes, err = h.kubernetes(e.KubeVersion); err != nil {
 		return err
 	}
 	if err := h.dependencies(hr, e.Dependencies); err != nil {
+		return err
+	}
+	if err := h.annotations(hr, e.Annotations); err != nil {
 		return err
 	}
 	if e.Name != "" && e.Name != hr.chart {
@@ -293,6 +322,10 @@ func (h *helmImporter) commit(hr *helmRelease) {
 	h.add(helmBundled, hr.bundled)
 	h.add(helmMerged, hr.merged)
 	h.add(helmSelf, hr.self)
+	h.add(versionsNormalised, hr.normalised)
+	for _, key := range hr.ignored {
+		h.add(helmIgnoredAnnotation+key, 1)
+	}
 	for _, t := range hr.targets {
 		if h.targets[t.chart] == nil {
 			h.targets[t.chart] = map[string]int{}
@@ -325,6 +358,10 @@ type helmGroup struct {
 
 // dependencies turns a version's dependencies into its requirements.
 func (h *helmImporter) dependencies(hr *helmRelease, deps []helmDependency) error {
+	if h.subcharts == SubchartsBundled {
+		hr.bundled += len(deps) // packaged inside the chart: not modules of the cluster
+		return nil
+	}
 	groups, err := hr.group(deps)
 	if err != nil {
 		return err

@@ -87,7 +87,7 @@ func TestParseHelmIndexDependencies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cat, rep, err := parseHelmIndex("index.yaml", []byte(helmAppIndex(tt.deps...)))
+			cat, rep, err := parseHelmIndex("index.yaml", []byte(helmAppIndex(tt.deps...)), installed)
 			require.NoError(t, err)
 			app := cat.Module("app")
 			require.NotNil(t, app)
@@ -120,7 +120,7 @@ func TestParseHelmIndexRanges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			cat, _, err := parseHelmIndex("index.yaml", []byte(helmAppIndex("{name: lib, version: '"+tt.text+"', repository: R}")))
+			cat, _, err := parseHelmIndex("index.yaml", []byte(helmAppIndex("{name: lib, version: '"+tt.text+"', repository: R}")), installed)
 			require.NoError(t, err)
 			c := cat.Module("app").Releases[0].Requirements.Modules[0].Constraint
 			for _, v := range tt.allow {
@@ -150,7 +150,7 @@ func TestParseHelmIndexKubeVersion(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.text+" "+tt.kube, func(t *testing.T) {
 			index := "apiVersion: v1\nentries:\n  a:\n  - {name: a, version: 1.0.0, kubeVersion: '" + tt.text + "'}\n"
-			cat, _, err := parseHelmIndex("index.yaml", []byte(index))
+			cat, _, err := parseHelmIndex("index.yaml", []byte(index), installed)
 			require.NoError(t, err)
 			kube := cat.Module("a").Releases[0].Requirements.Kubernetes
 			require.NotNil(t, kube)
@@ -202,12 +202,12 @@ func TestParseHelmIndexVersions(t *testing.T) {
 		{"empty chart name", "'': [{version: 1.0.0, dependencies: [{name: b, repository: r}]}]\n  a: [{version: 1.0.0}]",
 			map[string][]string{"a": {"1.0.0"}}, []Skipped{{"entries", "empty name"}}, map[string]int{helmSkippedDeps: 1}, ""},
 		{"other keys are ignored", "a:\n  - name: a\n    version: 1.0.0\n    description: d\n    urls: [https://x/a-1.0.0.tgz]\n    digest: abc\n    maintainers: [{name: m}]\n    annotations: {category: x}\n    dependencies: [{name: b, repository: '', import-values: [x]}]",
-			map[string][]string{"a": {"1.0.0"}}, nil, map[string]int{helmBundled: 1}, ""},
+			map[string][]string{"a": {"1.0.0"}}, nil, map[string]int{helmBundled: 1, helmIgnoredAnnotation + "category": 1}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			index := "apiVersion: v1\nx-about: a note\ngenerated: '2026-08-20T18:40:20Z'\nentries:\n  " + tt.entries + "\n"
-			cat, rep, err := parseHelmIndex("index.yaml", []byte(index))
+			cat, rep, err := parseHelmIndex("index.yaml", []byte(index), installed)
 			require.NoError(t, err)
 			assert.Equal(t, tt.releases, helmVersions(cat))
 			require.Len(t, rep.Skipped, len(tt.skipped), "%v", rep.Skipped)
@@ -240,9 +240,9 @@ func helmVersions(cat *model.Catalog) map[string][]string {
 // The report's totals, and what a Helm index never sets.
 func TestParseHelmIndexReport(t *testing.T) {
 	index := "apiVersion: v2\nentries:\n  a:\n  - {version: 1.0.0-rc.1, dependencies: [{name: b, version: 1.x, repository: r}]}\n  - {version: 1.0.0}\n  b: [{version: 1.0.0}]\n"
-	cat, rep, err := parseHelmIndex("index.yaml", []byte(index))
+	cat, rep, err := parseHelmIndex("index.yaml", []byte(index), installed)
 	require.NoError(t, err)
-	assert.Equal(t, Report{Source: "index.yaml", Format: FormatHelmIndex, Modules: 2, Releases: 3, Prereleases: 1,
+	assert.Equal(t, Report{Source: "index.yaml", Format: FormatHelmIndex, Modules: 2, Releases: 3, Prereleases: 1, HelmSubcharts: SubchartsInstalled,
 		Warnings: []string{`apiVersion "v2" is not v1; the index is read as v1`}}, *rep)
 	assert.Empty(t, cat.Module("b").Releases[0].Requirements.Modules)
 	for _, m := range cat.Modules() {
@@ -272,7 +272,7 @@ func TestParseHelmIndexErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := parseHelmIndex("index.yaml", []byte(tt.text))
+			_, _, err := parseHelmIndex("index.yaml", []byte(tt.text), installed)
 			require.Error(t, err)
 			assert.ErrorIs(t, err, model.ErrInvalidInput)
 			assert.ErrorIs(t, err, tt.is)
@@ -328,7 +328,7 @@ func TestParseHelmIndexReal(t *testing.T) {
 			data, err := os.ReadFile(shared.Path(t, "data", "helm", tt.file))
 			require.NoError(t, err)
 			start := time.Now()
-			cat, rep, err := parseHelmIndex(tt.file, data)
+			cat, rep, err := parseHelmIndex(tt.file, data, installed)
 			t.Logf("%s: %d bytes loaded in %v", tt.file, len(data), time.Since(start))
 			require.NoError(t, err)
 			t.Log(rep.Summary())
@@ -396,3 +396,7 @@ func checkBitnami(t *testing.T, cat *model.Catalog) {
 	require.NotNil(t, airflow)
 	assert.Equal(t, []helmReq{{"common", "2.x.x !optional", true}, {"postgresql", "16.x.x !optional", true}, {"redis", "22.x.x !optional", true}}, helmReqs(airflow))
 }
+
+// installed reads Helm dependencies as requirements, the mode most of
+// these tests are about (D67).
+var installed = WithHelmSubcharts(SubchartsInstalled)

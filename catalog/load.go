@@ -35,13 +35,13 @@ func ParseFormatName(name string) (Format, error) {
 // JSON file in modsolver's format, a directory in DKP's module-source
 // layout, an OLM bundle dump or file-based catalog, or a Helm repository
 // index. The report says what was read and what was skipped.
-func Load(path string) (*model.Catalog, *Report, error) {
-	return LoadFormat(path, "")
+func Load(path string, opts ...Option) (*model.Catalog, *Report, error) {
+	return LoadFormat(path, "", opts...)
 }
 
 // LoadFormat reads a catalog from path in format, or detects the format
 // when it is "".
-func LoadFormat(path string, format Format) (*model.Catalog, *Report, error) {
+func LoadFormat(path string, format Format, opts ...Option) (*model.Catalog, *Report, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: catalog: %w", model.ErrInvalidInput, err)
@@ -56,7 +56,7 @@ func LoadFormat(path string, format Format) (*model.Catalog, *Report, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: catalog: %w", model.ErrInvalidInput, err)
 	}
-	return ParseFormat(path, data, format)
+	return ParseFormat(path, data, format, opts...)
 }
 
 // Parse reads a catalog in the single-file format from data; name is used
@@ -71,13 +71,23 @@ func Parse(name string, data []byte) (*model.Catalog, *Report, error) {
 
 // ParseFormat reads a catalog file's data in format, or detects the format
 // when it is "".
-func ParseFormat(name string, data []byte, format Format) (*model.Catalog, *Report, error) {
+func ParseFormat(name string, data []byte, format Format, opts ...Option) (*model.Catalog, *Report, error) {
 	if format == "" {
 		var err error
 		if format, err = Detect(name, data); err != nil {
 			return nil, nil, err
 		}
+		return parseAs(name, data, format, opts)
 	}
+	cat, rep, err := parseAs(name, data, format, opts)
+	if err == nil && cat.Len() == 0 {
+		return nil, nil, emptyForced(name, data, format)
+	}
+	return cat, rep, err
+}
+
+// parseAs reads a catalog file's data in format.
+func parseAs(name string, data []byte, format Format, opts []Option) (*model.Catalog, *Report, error) {
 	switch format {
 	case FormatFile:
 		return Parse(name, data)
@@ -86,7 +96,7 @@ func ParseFormat(name string, data []byte, format Format) (*model.Catalog, *Repo
 	case FormatOLMFBC:
 		return parseOLMFBC(name, data)
 	case FormatHelmIndex:
-		return parseHelmIndex(name, data)
+		return parseHelmIndex(name, data, opts...)
 	}
 	return nil, nil, fmt.Errorf("%w: catalog %s: format %q is not a file format", model.ErrInvalidInput, name, format)
 }

@@ -36,9 +36,13 @@ import (
 //     channel entries, a bundle in several channels getting the union:
 //     the first replaces is Replaces, further ones join Skips, and
 //     different skipRanges are joined with "||". An invalid skipRange
-//     skips the bundle. The dump's semver-mode packages get no edges,
-//     counted: their update graph is semver order, which is modsolver's
-//     sequential rule. A release without edges has nil Edges.
+//     skips the bundle. A package updates along its graph (policy
+//     graph, D66), so a bundle without an edge out of it stays. The
+//     dump's semver-mode packages get no edges, counted: their update
+//     graph is a chain in semver order, each bundle replacing the one
+//     below it, and followed over several edges in one resolution that
+//     chain reaches every newer release, which is the direct policy
+//     (D66). A release without edges has nil Edges.
 //   - An olm.package dependency (FBC: olm.package.required) requires the
 //     module in its versionRange; two on one package are joined with ", "
 //     (AND). An invalid range skips the bundle. A dependency on the
@@ -57,13 +61,18 @@ import (
 //     (R22): "v4.6-v4.8" is ">= 4.6, < 4.9" (the upper minor included),
 //     "v4.12" is ">= 4.12" (that and later, as OpenShift reads it),
 //     "=v4.10" is ">= 4.10, < 4.11", and a maximum "4.8" is "< 4.9"; both
-//     together are joined with ", ". One that does not parse skips the
+//     together are joined with ", ". The requirement is optional (D69):
+//     it holds on a cluster that does not run OpenShift, and binds on one
+//     that does. One that does not parse skips the
 //     bundle.
 //   - The dump's ignoredDependencies, which opm ignores, its nativeAPIs,
 //     bundleProperties, and csvOlmProperties other than
 //     olm.maxOpenShiftVersion (which the maxOpenShiftVersion field
 //     already holds) are counted, not read. Its problems and bundle quirks
 //     are warnings; quirks are grouped by package and text.
+//   - An FBC's olm.deprecations make releases Deprecated (R25, D55): every
+//     release of a deprecated package, a deprecated bundle's, and one that
+//     every channel listing it deprecates.
 //   - FBC objects of other schemas, and bundle properties of other types,
 //     are counted and ignored.
 
@@ -277,7 +286,9 @@ func (b *olmBundle) platform() (map[string]*model.Constraint, error) {
 	if len(parts) == 0 {
 		return nil, nil
 	}
-	c, err := model.ParseConstraint(strings.Join(parts, ", "))
+	// Optional (D69): an OpenShift gate says nothing on a cluster that
+	// does not run OpenShift, as on every DKP cluster.
+	c, err := model.ParseConstraint(strings.Join(parts, ", ") + " !optional")
 	if err != nil {
 		return nil, fmt.Errorf("openshift: %w", err)
 	}
@@ -426,7 +437,9 @@ type olmLoader struct {
 type olmPackage struct {
 	name           string
 	defaultChannel string
-	channels       []olmChannel
+	// semverMode marks a package whose update graph is semver order (D66).
+	semverMode bool
+	channels   []olmChannel
 	// known maps each bundle name to its version, for every bundle whose
 	// version parses, loaded or not: heads are ranked by it.
 	known map[string]model.Version
@@ -508,6 +521,10 @@ func (l *olmLoader) keep(p *olmPackage, b *olmBundle, rel *model.Release) {
 		return
 	}
 	lb := &olmLoaded{rel: rel, replaces: b.replaces, skips: b.skips}
+	if w := normalised(b.path(), b.version, rel.Version); w != "" {
+		l.rep.warn("%s", w)
+		l.rep.add(versionsNormalised, 1)
+	}
 	p.byVersion[key] = b.name
 	p.bundles = append(p.bundles, lb)
 	if first, dup := p.byName[b.name]; dup {
@@ -549,7 +566,10 @@ func (l *olmLoader) finish() (*model.Catalog, *Report, error) {
 
 // module builds p's module: releases with their edges, then channels.
 func (l *olmLoader) module(p *olmPackage) *model.Module {
-	m := &model.Module{Name: p.name}
+	m := &model.Module{Name: p.name, UpdatePolicy: model.UpdateGraph}
+	if p.semverMode {
+		m.UpdatePolicy = model.UpdateDirect
+	}
 	for _, lb := range p.bundles {
 		l.edges(p, lb)
 		m.Releases = append(m.Releases, lb.rel)

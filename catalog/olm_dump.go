@@ -105,6 +105,7 @@ func parseOLMBundles(name string, data []byte) (*model.Catalog, *Report, error) 
 func (l *olmLoader) dumpPackage(name string, dp olmDumpPackage) {
 	p := l.pkg(name)
 	p.defaultChannel = dp.DefaultChannel
+	p.semverMode = dp.UpdateGraph == "semver-mode"
 	for _, ch := range slices.Sorted(maps.Keys(dp.Channels)) {
 		p.channels = append(p.channels, olmChannel{name: ch, head: dp.Channels[ch].SemverHead, entries: dp.Channels[ch].Entries})
 	}

@@ -63,6 +63,8 @@ type fbcReader struct {
 	channels []fbcChannel
 	bundles  []fbcBundle
 	edges    map[fbcKey]*fbcEdges
+	// deprecations are the olm.deprecations objects (R25, D55).
+	deprecations []fbcDeprecations
 }
 
 // parseOLMFBC reads an OLM file-based catalog: a stream of JSON objects
@@ -82,6 +84,7 @@ func parseOLMFBC(name string, data []byte) (*model.Catalog, *Report, error) {
 	for _, fb := range r.bundles {
 		r.l.addBundle(r.bundle(fb))
 	}
+	r.applyDeprecations()
 	return r.l.finish()
 }
 
@@ -129,6 +132,11 @@ func (r *fbcReader) object(raw json.RawMessage, line int) {
 		var b fbcBundle
 		if err = json.Unmarshal(raw, &b); err == nil {
 			r.bundles = append(r.bundles, b)
+		}
+	case fbcSchemaDeprecations:
+		d := fbcDeprecations{line: line}
+		if err = json.Unmarshal(raw, &d); err == nil {
+			r.deprecations = append(r.deprecations, d)
 		}
 	default:
 		r.l.rep.add(fmt.Sprintf("FBC objects of schema %q ignored", head.Schema), 1)

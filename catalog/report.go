@@ -43,6 +43,9 @@ type Report struct {
 	// Counts are what an importer counted that the catalog itself does not
 	// hold, such as dependencies bundled inside a Helm chart; by phrase.
 	Counts map[string]int
+	// HelmSubcharts is how a Helm index's dependencies were read (D67);
+	// "" for other formats.
+	HelmSubcharts HelmSubcharts
 }
 
 // add counts n more of what.
@@ -89,6 +92,9 @@ func (r *Report) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "catalog %s (%s): %d modules (%d built-in), %d releases (%d prereleases)",
 		r.Source, r.Format, r.Modules, r.Embedded, r.Releases, r.Prereleases)
+	if r.HelmSubcharts != "" {
+		fmt.Fprintf(&b, "; helm subcharts %s", r.HelmSubcharts)
+	}
 	if len(r.Skipped) > 0 {
 		fmt.Fprintf(&b, "\nskipped %d:", len(r.Skipped))
 		for _, s := range r.Skipped {

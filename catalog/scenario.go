@@ -30,8 +30,15 @@ type Expectation struct {
 	// Modules are checked by name; modules not listed are not checked.
 	Modules map[string]ModuleExpectation `yaml:"modules"`
 	// PlanOrder lists modules that must appear in the plan in this order.
-	PlanOrder   []string                `yaml:"planOrder"`
-	Explanation *ExplanationExpectation `yaml:"explanation"`
+	PlanOrder []string `yaml:"planOrder"`
+	// PlanMentions are substrings of the plan: of every step, all its
+	// fields (R26's confirmation, for one).
+	PlanMentions []string `yaml:"planMentions"`
+	// WarningsMentions and WarningsNotMentions are substrings that the
+	// answer's warnings must and must not hold (R25).
+	WarningsMentions    []string                `yaml:"warningsMentions"`
+	WarningsNotMentions []string                `yaml:"warningsNotMentions"`
+	Explanation         *ExplanationExpectation `yaml:"explanation"`
 	// Error is true when the input is bad: exit code 2, no answer.
 	Error bool `yaml:"error"`
 	// ErrorMentions are substrings of the error message.
@@ -43,7 +50,12 @@ type ModuleExpectation struct {
 	Action           string   `yaml:"action"`
 	Version          string   `yaml:"version"`
 	HeldBackMentions []string `yaml:"heldBackMentions"`
-	Path             []string `yaml:"path"`
+	// HeldBackNotMentions are substrings heldBack must not hold.
+	HeldBackNotMentions []string `yaml:"heldBackNotMentions"`
+	Path                []string `yaml:"path"`
+	// PathNoteMentions are substrings of pathNote (D70); an empty list
+	// given as [] means the note must be empty.
+	PathNoteMentions []string `yaml:"pathNoteMentions"`
 }
 
 // ExplanationExpectation is what an explanation must and must not say.

@@ -19,6 +19,8 @@ type fileCluster struct {
 	Modules        map[string]fileModuleState `yaml:"modules"`
 	// Platform holds other platform components, such as openshift (R22).
 	Platform map[string]string `yaml:"platform"`
+	// AllowExperimentalModules lets Experimental releases be selected (R25).
+	AllowExperimentalModules bool `yaml:"allowExperimentalModules"`
 }
 
 type fileModuleState struct {
@@ -102,6 +104,8 @@ func clusterFromNode(file string, node *yaml.Node) (*model.ClusterState, error) 
 		Bundle:         fc.Bundle,
 		ReleaseChannel: fc.ReleaseChannel,
 		Modules:        make(map[string]model.ModuleState, len(fc.Modules)),
+
+		AllowExperimentalModules: fc.AllowExperimentalModules,
 	}
 	var err error
 	if c.Deckhouse, err = optionalVersion(fc.Deckhouse); err != nil {

@@ -11,15 +11,28 @@ import (
 // constraints take, with what the load skipped. `modsolver catalog stats`
 // prints them.
 type Stats struct {
-	Source   string `json:"source"`
-	Format   Format `json:"format"`
-	Modules  int    `json:"modules"`
-	BuiltIn  int    `json:"builtIn"`
-	Releases int    `json:"releases"`
+	Source string `json:"source"`
+	Format Format `json:"format"`
+	// HelmSubcharts is how a Helm index's dependencies were read: bundled
+	// in their chart or installed as releases of their own (D67).
+	HelmSubcharts HelmSubcharts `json:"helmSubcharts,omitempty"`
+	// BundledSubcharts counts the Helm dependencies packaged inside their
+	// chart, which are not requirements.
+	BundledSubcharts int `json:"bundledSubcharts,omitempty"`
+	// UpdatePolicies count modules by how an update may move them (D66).
+	UpdatePolicies map[model.UpdatePolicy]int `json:"updatePolicies"`
+	Modules        int                        `json:"modules"`
+	BuiltIn        int                        `json:"builtIn"`
+	Releases       int                        `json:"releases"`
 	// Prereleases are releases with a prerelease part (D1).
 	Prereleases int `json:"prereleases"`
 	// Channels counts channel entries over all modules (R10, D32).
 	Channels int `json:"channels"`
+	// Stages count releases per stage (R25), a built-in module as one.
+	Stages map[string]int `json:"stages"`
+	// DisableConfirmations count releases, a built-in module as one,
+	// whose module asks for confirmation before it is disabled (R26).
+	DisableConfirmations int `json:"disableConfirmations"`
 
 	RequiredDependencies int `json:"requiredDependencies"`
 	OptionalDependencies int `json:"optionalDependencies"`
@@ -60,9 +73,10 @@ type Stats struct {
 // NewStats computes the stats of cat, as loaded with report rep.
 func NewStats(cat *model.Catalog, rep *Report) Stats {
 	s := Stats{
-		Source: rep.Source, Format: rep.Format,
+		Source: rep.Source, Format: rep.Format, HelmSubcharts: rep.HelmSubcharts,
 		Modules: rep.Modules, BuiltIn: rep.Embedded, Releases: rep.Releases, Prereleases: rep.Prereleases,
-		PlatformRequirements: map[string]int{}, DependencyForms: map[string]int{},
+		PlatformRequirements: map[string]int{}, DependencyForms: map[string]int{}, Stages: map[string]int{},
+		UpdatePolicies: map[model.UpdatePolicy]int{}, BundledSubcharts: rep.Counts[helmBundled],
 		Skipped: len(rep.Skipped), Warnings: len(rep.Warnings), Counts: rep.Counts,
 	}
 	for _, sk := range rep.Skipped {
@@ -87,8 +101,12 @@ func NewStats(cat *model.Catalog, rep *Report) Stats {
 
 func (s *Stats) addModule(cat *model.Catalog, m *model.Module, provided map[string]bool) {
 	s.Channels += len(m.Channels)
+	if !m.Embedded {
+		s.UpdatePolicies[m.Policy()]++
+	}
 	if m.Embedded {
 		s.addRequirements(cat, m.Requirements)
+		s.addStage(m, nil)
 	}
 	if m.HasUpdateGraph() {
 		s.ModulesWithGraph++
@@ -101,6 +119,16 @@ func (s *Stats) addModule(cat *model.Catalog, m *model.Module, provided map[stri
 			provided[c] = true
 		}
 		s.addRequirements(cat, r.Requirements)
+		s.addStage(m, r)
+	}
+}
+
+// addStage counts the stage and the disable confirmation of release r of
+// m, or of built-in module m for a nil r.
+func (s *Stats) addStage(m *model.Module, r *model.Release) {
+	s.Stages[m.StageOf(r).String()]++
+	if m.DisableOf(r).Confirmation {
+		s.DisableConfirmations++
 	}
 }
 

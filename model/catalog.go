@@ -52,6 +52,13 @@ type Module struct {
 	Releases []*Release
 	// Requirements of a built-in module, which travel with the platform (R5).
 	Requirements Requirements
+	// Stage and Disable of a built-in module, which has no releases to
+	// carry them (R25, R26); read them through StageOf and DisableOf.
+	Stage   Stage
+	Disable Disable
+	// UpdatePolicy is how an update may move the module; "" lets Policy
+	// choose (D66).
+	UpdatePolicy UpdatePolicy
 }
 
 // Release is one version of a module.
@@ -68,6 +75,11 @@ type Release struct {
 	Provides []string
 	// Accessibility overrides the module's, if set.
 	Accessibility *Accessibility
+	// Stage gates the release (R25); the zero value is General Availability.
+	Stage Stage
+	// Disable says whether disabling the module at this release needs
+	// confirmation (R26).
+	Disable Disable
 }
 
 // Requirements are what a release needs (R2–R4, R19, R22). Nil
@@ -250,6 +262,9 @@ func (m *Module) normalize() InputErrors {
 	}
 	if m.Weight == 0 {
 		m.Weight = DefaultWeight
+	}
+	if _, err := ParseUpdatePolicy(string(m.UpdatePolicy)); err != nil {
+		errs = append(errs, &FieldError{Field: field + ".updatePolicy", Err: err})
 	}
 	if m.Embedded && len(m.Releases) > 0 {
 		errs = append(errs, fieldErr(field+".releases", ErrInvalidValue, "built-in module %s cannot list releases: its version is the DKP version", m.Name))

@@ -19,6 +19,9 @@ type ClusterState struct {
 	// Platform holds the versions of platform components other than DKP
 	// and Kubernetes, such as openshift, by name (R22).
 	Platform map[string]Version
+	// AllowExperimentalModules lets Experimental releases be selected
+	// (R25), as DKP's setting of that name does.
+	AllowExperimentalModules bool
 }
 
 // The names of the two platform components every cluster has.
@@ -52,8 +55,10 @@ func (c *ClusterState) ModuleNames() []string {
 	return slices.Sorted(maps.Keys(c.Modules))
 }
 
-// Validate checks the cluster state against the catalog: versions are set,
-// every enabled module exists, and every deployed version is a release.
+// Validate checks the cluster state against the catalog: versions are set
+// and every enabled module exists. A deployed version the catalog does not
+// list (catalogs prune old tags) is not an error: it is answered, with a
+// warning (D73).
 func (c *ClusterState) Validate(cat *Catalog) error {
 	var errs InputErrors
 	if c.Deckhouse == nil {
@@ -87,8 +92,6 @@ func (c *ClusterState) validateModule(cat *Catalog, name string) InputErrors {
 		// A disabled module the catalog does not know is harmless.
 	case s.Off() && s.Version != nil:
 		errs = append(errs, fieldErr(field+".version", ErrInvalidValue, "module %s is disabled, so it cannot have a deployed version", name))
-	case s.Version != nil && !m.Embedded && m.Release(s.Version) == nil:
-		errs = append(errs, fieldErr(field+".version", ErrUnknownVersion, "module %s is deployed at %s, which the catalog does not list (releases: %s)", name, s.Version, releaseList(m)))
 	case s.Version != nil && s.Enabled == nil:
 		errs = append(errs, fieldErr(field+".enabled", ErrMissingField, "module %s has a deployed version; say enabled: true", name))
 	}

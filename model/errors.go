@@ -23,6 +23,43 @@ var (
 	ErrInvalidValue      = fmt.Errorf("%w: invalid value", ErrInvalidInput)
 )
 
+// ErrTooLarge is the category of a request that needs more than a limit
+// its caller set, such as the memory of one resolution. It is not bad
+// input: the same request may be answered with a higher limit.
+var ErrTooLarge = errors.New("too large")
+
+// MemoryLimitError is a resolution stopped because its encodings outgrew
+// the memory limit set for it. It unwraps to ErrTooLarge.
+type MemoryLimitError struct {
+	// Limit is the limit in bytes; Estimate is the estimated size, in
+	// bytes, when the solver stopped, the first figure above Limit.
+	Limit, Estimate int64
+	// Variables and Clauses count what had been encoded by then.
+	Variables, Clauses int
+}
+
+func (e *MemoryLimitError) Error() string {
+	return fmt.Sprintf("%v: the resolution needs more memory than the limit of %s: its encoding reached an estimated %s (%d variables, %d clauses) and was stopped",
+		ErrTooLarge, FormatBytes(e.Limit), FormatBytes(e.Estimate), e.Variables, e.Clauses)
+}
+
+func (e *MemoryLimitError) Unwrap() error { return ErrTooLarge }
+
+// FormatBytes renders n bytes in binary units: "512 B", "1.5 KiB",
+// "64.0 MiB".
+func FormatBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 4; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
+}
+
 // ConstraintError is a constraint that cannot be parsed, with where it was
 // found (R6). It unwraps to ErrInvalidConstraint or ErrEmptyConstraint.
 type ConstraintError struct {

@@ -66,7 +66,10 @@ type Result struct {
 	Plan []PlanStep
 	// Explanation is set when Status is StatusUnsatisfiable.
 	Explanation *Explanation
-	Stats       Stats
+	// Warnings list what a resolved answer should not hide, such as a
+	// selected Deprecated release (R25), sorted by module, then kind.
+	Warnings []Warning
+	Stats    Stats
 }
 
 // ModuleResult is the outcome for one module.
@@ -82,6 +85,9 @@ type ModuleResult struct {
 	HeldBack string
 	// Path lists the update steps from the deployed version to the head (R11).
 	Path []string
+	// PathNote says what the path meets on the way: what stops it below
+	// the head, and releases on it that the platform forbids (D70).
+	PathNote string
 }
 
 // PlanStep is one step of the ordered plan.
@@ -90,6 +96,12 @@ type PlanStep struct {
 	Action      Action
 	FromVersion string
 	ToVersion   string
+	// ConfirmationMessage and ConfirmationAnnotation are set on the
+	// disable of a module whose release asks for confirmation (R26): its
+	// message, and the ModuleConfig annotation DKP needs before it
+	// applies the step.
+	ConfirmationMessage    string
+	ConfirmationAnnotation string
 }
 
 // Explanation says why no consistent answer exists (R16).
@@ -156,6 +168,9 @@ const (
 	// FactCapabilityConflict: two enabled modules may not provide the same
 	// capability (R20).
 	FactCapabilityConflict
+	// FactExperimental: a release is Experimental and the cluster does not
+	// allow experimental modules (R25).
+	FactExperimental
 )
 
 var factKindNames = map[FactKind]string{
@@ -181,6 +196,7 @@ var factKindNames = map[FactKind]string{
 	FactCapabilityRequirement: "capability-requirement",
 	FactMissingCapability:     "missing-capability",
 	FactCapabilityConflict:    "capability-conflict",
+	FactExperimental:          "experimental",
 }
 
 func (k FactKind) String() string {
@@ -193,7 +209,7 @@ func (k FactKind) String() string {
 // FactKinds lists every kind, in declaration order.
 func FactKinds() []FactKind {
 	kinds := make([]FactKind, 0, len(factKindNames))
-	for k := FactRequestEnable; k <= FactCapabilityConflict; k++ {
+	for k := FactRequestEnable; k <= FactExperimental; k++ {
 		kinds = append(kinds, k)
 	}
 	return kinds
@@ -227,6 +243,8 @@ const (
 	SuggestAutoEnable
 	SuggestPinModule
 	SuggestUpgradePlatform
+	// SuggestAllowExperimental: set allowExperimentalModules (R25).
+	SuggestAllowExperimental
 )
 
 var suggestionKindNames = map[SuggestionKind]string{
@@ -241,6 +259,7 @@ var suggestionKindNames = map[SuggestionKind]string{
 	SuggestAutoEnable:        "auto-enable",
 	SuggestPinModule:         "pin-module",
 	SuggestUpgradePlatform:   "upgrade-platform",
+	SuggestAllowExperimental: "allow-experimental",
 }
 
 func (k SuggestionKind) String() string {
@@ -264,6 +283,12 @@ type Stats struct {
 	Clauses     int
 	Solves      int
 	SolveMicros int64
+	// MemoryBytes estimates the memory the encodings that Variables and
+	// Clauses count held at the end, their largest: the solver's own
+	// state, learnt clauses included, and its view of the touched modules;
+	// not the catalog, which callers share. It is the figure that
+	// solver.WithMemoryLimit bounds.
+	MemoryBytes int64
 }
 
 // AboutPlatform reports whether the fact is a requirement on a platform

@@ -178,14 +178,9 @@ func TestClusterStateValidate(t *testing.T) {
 			want: []wantErr{{ErrInvalidValue, "cluster.modules.a.version"}},
 		},
 		{
-			name:   "deployed version not in the catalog (D7)",
+			// Catalogs prune old tags: the version is answered, with a warning (D73).
+			name:   "deployed version not in the catalog is valid (D73)",
 			change: func(c *ClusterState) { c.Modules["a"] = enabledAt("1.0.5") },
-			want:   []wantErr{{ErrUnknownVersion, "cluster.modules.a.version"}},
-		},
-		{
-			name:   "deployed version differs only in build metadata",
-			change: func(c *ClusterState) { c.Modules["a"] = enabledAt("1.0.0+build.1") },
-			want:   []wantErr{{ErrUnknownVersion, "cluster.modules.a.version"}},
 		},
 		{
 			name: "deployed version without enabled",
@@ -205,7 +200,6 @@ func TestClusterStateValidate(t *testing.T) {
 				{ErrMissingField, "cluster.deckhouse"},
 				{ErrMissingField, "cluster.kubernetes"},
 				{ErrInvalidValue, "cluster.releaseChannel"},
-				{ErrUnknownVersion, "cluster.modules.a.version"},
 				{ErrUnknownModule, "cluster.modules.ghost"},
 			},
 		},

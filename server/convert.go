@@ -51,6 +51,7 @@ var factKindToProto = map[model.FactKind]modsolverv1.FactKind{
 	model.FactCapabilityRequirement: modsolverv1.FactKind_FACT_KIND_CAPABILITY_REQUIREMENT,
 	model.FactMissingCapability:     modsolverv1.FactKind_FACT_KIND_MISSING_CAPABILITY,
 	model.FactCapabilityConflict:    modsolverv1.FactKind_FACT_KIND_CAPABILITY_CONFLICT,
+	model.FactExperimental:          modsolverv1.FactKind_FACT_KIND_EXPERIMENTAL,
 }
 
 var suggestionKindToProto = map[model.SuggestionKind]modsolverv1.SuggestionKind{
@@ -65,6 +66,20 @@ var suggestionKindToProto = map[model.SuggestionKind]modsolverv1.SuggestionKind{
 	model.SuggestAutoEnable:        modsolverv1.SuggestionKind_SUGGESTION_KIND_AUTO_ENABLE,
 	model.SuggestPinModule:         modsolverv1.SuggestionKind_SUGGESTION_KIND_PIN_MODULE,
 	model.SuggestUpgradePlatform:   modsolverv1.SuggestionKind_SUGGESTION_KIND_UPGRADE_PLATFORM,
+	model.SuggestAllowExperimental: modsolverv1.SuggestionKind_SUGGESTION_KIND_ALLOW_EXPERIMENTAL,
+}
+
+var warningKindToProto = map[model.WarningKind]modsolverv1.WarningKind{
+	model.WarningDeprecated:        modsolverv1.WarningKind_WARNING_KIND_DEPRECATED,
+	model.WarningUnknownVersion:    modsolverv1.WarningKind_WARNING_KIND_UNKNOWN_VERSION,
+	model.WarningNormalisedVersion: modsolverv1.WarningKind_WARNING_KIND_NORMALISED_VERSION,
+}
+
+var stageToProto = map[model.Stage]modsolverv1.Stage{
+	model.StageGeneralAvailability: modsolverv1.Stage_STAGE_GENERAL_AVAILABILITY,
+	model.StagePreview:             modsolverv1.Stage_STAGE_PREVIEW,
+	model.StageExperimental:        modsolverv1.Stage_STAGE_EXPERIMENTAL,
+	model.StageDeprecated:          modsolverv1.Stage_STAGE_DEPRECATED,
 }
 
 func statusProto(s model.Status) modsolverv1.Status {
@@ -83,6 +98,9 @@ func suggestionKindProto(k model.SuggestionKind) modsolverv1.SuggestionKind {
 	return suggestionKindToProto[k] // zero value is SUGGESTION_KIND_UNSPECIFIED
 }
 
+// kib is n bytes in KiB, rounded up, capped at the largest uint32.
+func kib(n int64) uint32 { return uint32(min((max(n, 0)+1023)/1024, math.MaxUint32)) }
+
 // resultToProto converts a model result into its proto response. A nil
 // result converts to nil.
 func resultToProto(res *model.Result) *modsolverv1.ResolveResponse {
@@ -97,6 +115,7 @@ func resultToProto(res *model.Result) *modsolverv1.ResolveResponse {
 			Clauses:     uint32(res.Stats.Clauses),
 			Solves:      uint32(res.Stats.Solves),
 			SolveMicros: uint32(min(res.Stats.SolveMicros, math.MaxUint32)),
+			MemoryKib:   kib(res.Stats.MemoryBytes),
 		},
 	}
 	if len(res.Modules) > 0 {
@@ -111,6 +130,9 @@ func resultToProto(res *model.Result) *modsolverv1.ResolveResponse {
 			out.Plan = append(out.Plan, planStepToProto(&res.Plan[i]))
 		}
 	}
+	for _, w := range res.Warnings {
+		out.Warnings = append(out.Warnings, &modsolverv1.Warning{Kind: warningKindToProto[w.Kind], Module: w.Module, Version: w.Version, Message: w.Message})
+	}
 	return out
 }
 
@@ -122,6 +144,7 @@ func moduleResultToProto(m *model.ModuleResult) *modsolverv1.ModuleResult {
 		ToVersion:   m.ToVersion,
 		ChannelHead: m.ChannelHead,
 		HeldBack:    m.HeldBack,
+		PathNote:    m.PathNote,
 	}
 	if len(m.Path) > 0 {
 		out.Path = append([]string(nil), m.Path...)
@@ -135,6 +158,9 @@ func planStepToProto(s *model.PlanStep) *modsolverv1.PlanStep {
 		Action:      actionProto(s.Action),
 		FromVersion: s.FromVersion,
 		ToVersion:   s.ToVersion,
+
+		ConfirmationMessage:    s.ConfirmationMessage,
+		ConfirmationAnnotation: s.ConfirmationAnnotation,
 	}
 }
 
@@ -230,6 +256,8 @@ func clusterFromProto(pc *modsolverv1.ClusterState) (*model.ClusterState, error)
 		Bundle:         pc.GetBundle(),
 		ReleaseChannel: pc.GetReleaseChannel(),
 		Modules:        make(map[string]model.ModuleState, len(pc.GetModules())),
+
+		AllowExperimentalModules: pc.GetAllowExperimentalModules(),
 	}
 	for _, name := range slices.Sorted(maps.Keys(pc.GetModules())) {
 		pm := pc.GetModules()[name]
@@ -328,6 +356,8 @@ func ClusterProto(c *model.ClusterState) *modsolverv1.ClusterState {
 		Bundle:         c.Bundle,
 		ReleaseChannel: c.ReleaseChannel,
 		Platform:       componentsToProto(c.Platform),
+
+		AllowExperimentalModules: c.AllowExperimentalModules,
 	}
 	if len(c.Modules) > 0 {
 		out.Modules = make(map[string]*modsolverv1.ModuleState, len(c.Modules))
@@ -415,6 +445,9 @@ func moduleToProto(m *model.Module) *modsolverv1.Module {
 		Requirements:   requirementsToProto(m.Requirements),
 		DefaultChannel: m.DefaultChannel,
 	}
+	if m.Embedded {
+		out.Stage, out.Disable = stageToProto[m.Stage], disableToProto(m.Disable)
+	}
 	if len(m.Channels) > 0 {
 		out.Channels = make(map[string]string, len(m.Channels))
 	}
@@ -428,9 +461,19 @@ func moduleToProto(m *model.Module) *modsolverv1.Module {
 		}
 		pr.Provides = slices.Clone(r.Provides)
 		pr.Edges = edgesToProto(r.Edges)
+		pr.Stage, pr.Disable = stageToProto[r.Stage], disableToProto(r.Disable)
 		out.Releases = append(out.Releases, pr)
 	}
 	return out
+}
+
+// disableToProto converts a disable declaration (R26); nil when it asks
+// for nothing.
+func disableToProto(d model.Disable) *modsolverv1.Disable {
+	if d == (model.Disable{}) {
+		return nil
+	}
+	return &modsolverv1.Disable{Confirmation: d.Confirmation, Message: d.Message}
 }
 
 // edgesToProto converts a release's update edges; nil for none.

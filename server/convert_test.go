@@ -84,15 +84,58 @@ func TestFactKindMapping(t *testing.T) {
 
 func TestSuggestionKindMapping(t *testing.T) {
 	var cases []enumCase
-	for k := model.SuggestUpgradeKubernetes; k <= model.SuggestUpgradePlatform; k++ {
+	for k := model.SuggestUpgradeKubernetes; k <= model.SuggestAllowExperimental; k++ {
 		p := suggestionKindProto(k)
 		cases = append(cases, enumCase{k.String(), int32(p), p.String()})
 	}
-	require.Equal(t, "unspecified", (model.SuggestUpgradePlatform + 1).String())
+	require.Equal(t, "unspecified", (model.SuggestAllowExperimental + 1).String())
 	assert.Equal(t, modsolverv1.SuggestionKind_SUGGESTION_KIND_UNSPECIFIED, suggestionKindProto(model.SuggestUnspecified))
 	checkEnum(t, "SUGGESTION_KIND_", cases, modsolverv1.SuggestionKind_name)
 
 	assert.Equal(t, "SUGGESTION_KIND_UPGRADE_KUBERNETES", suggestionKindProto(model.SuggestUpgradeKubernetes).String())
+}
+
+func TestWarningKindMapping(t *testing.T) {
+	var cases []enumCase
+	for _, k := range model.WarningKinds() {
+		p := warningKindToProto[k]
+		cases = append(cases, enumCase{k.String(), int32(p), p.String()})
+	}
+	checkEnum(t, "WARNING_KIND_", cases, modsolverv1.WarningKind_name)
+}
+
+func TestStageMapping(t *testing.T) {
+	var cases []enumCase
+	for _, s := range model.Stages() {
+		p := stageToProto[s]
+		cases = append(cases, enumCase{strings.ReplaceAll(s.String(), " ", "-"), int32(p), p.String()})
+	}
+	checkEnum(t, "STAGE_", cases, modsolverv1.Stage_name)
+}
+
+// TestStagesConvert covers R25 and R26 across the wire: the cluster's
+// setting both ways, warnings, and the confirmed disable of a plan step.
+func TestStagesConvert(t *testing.T) {
+	pc := ClusterProto(&model.ClusterState{AllowExperimentalModules: true})
+	assert.True(t, pc.GetAllowExperimentalModules())
+	c, err := clusterFromProto(&modsolverv1.ClusterState{Deckhouse: "1.74.0", Kubernetes: "1.31.0", AllowExperimentalModules: true})
+	require.NoError(t, err)
+	assert.True(t, c.AllowExperimentalModules)
+
+	res := resultToProto(&model.Result{
+		Status:   model.StatusResolved,
+		Plan:     []model.PlanStep{{Module: "cni-a", Action: model.ActionDisable, ConfirmationMessage: "stops networking", ConfirmationAnnotation: model.AllowDisablingAnnotation}},
+		Warnings: []model.Warning{{Kind: model.WarningDeprecated, Module: "legacy", Version: "1.0.0", Message: "legacy 1.0.0 is Deprecated"}},
+	})
+	require.Len(t, res.GetWarnings(), 1)
+	assert.Equal(t, modsolverv1.WarningKind_WARNING_KIND_DEPRECATED, res.GetWarnings()[0].GetKind())
+	assert.Equal(t, "legacy", res.GetWarnings()[0].GetModule())
+	assert.Equal(t, "stops networking", res.GetPlan()[0].GetConfirmationMessage())
+	assert.Equal(t, model.AllowDisablingAnnotation, res.GetPlan()[0].GetConfirmationAnnotation())
+
+	m := moduleToProto(&model.Module{Name: "lab", Releases: []*model.Release{{Version: model.MustParseVersion("0.2.0"), Stage: model.StageExperimental, Disable: model.Disable{Confirmation: true, Message: "m"}}}})
+	assert.Equal(t, modsolverv1.Stage_STAGE_EXPERIMENTAL, m.GetReleases()[0].GetStage())
+	assert.True(t, m.GetReleases()[0].GetDisable().GetConfirmation())
 }
 
 func resolvedResult() *model.Result {
@@ -125,7 +168,7 @@ func resolvedResult() *model.Result {
 			{Module: "cert-manager", Action: model.ActionUpdate, FromVersion: "1.10.0", ToVersion: "1.11.0"},
 			{Module: "cert-manager", Action: model.ActionUpdate, FromVersion: "1.11.0", ToVersion: "1.12.0"},
 		},
-		Stats: model.Stats{Variables: 42, Clauses: 99, Solves: 3, SolveMicros: 1234},
+		Stats: model.Stats{Variables: 42, Clauses: 99, Solves: 3, SolveMicros: 1234, MemoryBytes: 2049},
 	}
 }
 
@@ -167,7 +210,7 @@ func TestResultToProtoFields(t *testing.T) {
 			{Module: "cert-manager", Action: modsolverv1.Action_ACTION_UPDATE, FromVersion: "1.10.0", ToVersion: "1.11.0"},
 			{Module: "cert-manager", Action: modsolverv1.Action_ACTION_UPDATE, FromVersion: "1.11.0", ToVersion: "1.12.0"},
 		},
-		Stats: &modsolverv1.Stats{Variables: 42, Clauses: 99, Solves: 3, SolveMicros: 1234},
+		Stats: &modsolverv1.Stats{Variables: 42, Clauses: 99, Solves: 3, SolveMicros: 1234, MemoryKib: 3},
 	}
 	assert.True(t, proto.Equal(want, got), "got %v", got)
 	assert.Nil(t, got.GetExplanation(), "nil explanation must stay nil")

@@ -21,9 +21,15 @@
 //     named by its proto field path, such as `request.pin["x"]`.
 //   - status.go: toStatus, the one mapping from errors to gRPC status
 //     codes (STYLE 8): bad input is InvalidArgument with BadRequest field
-//     violations, deadlines and cancellation keep their codes, an unknown
+//     violations, a call beyond a bound is ResourceExhausted, deadlines and cancellation keep their codes, an unknown
 //     catalog or module is NotFound, and anything else is Internal, logged
 //     but not leaked. An unsatisfiable answer is a normal response.
+//   - limits.go: the resource bounds. A weighted semaphore bounds the
+//     solves in flight, with a short queue, and refuses the rest with
+//     OverloadedError (RESOURCE_EXHAUSTED with RetryInfo); a WhatIf holds
+//     one slot and borrows free ones as workers. Inline catalogs are
+//     bounded in bytes and modules, and the solver's memory per request
+//     through solver.WithMemoryLimit.
 //   - interceptors.go: panic recovery (Internal, logged with the stack)
 //     and one structured log line per call (method, code, duration, peer).
 //   - render.go: MarshalJSON, the JSON form the CLI prints with -o json.

@@ -77,8 +77,16 @@ func (r *resolver) fail(ctx context.Context, err error) error {
 	return toStatus(r.cfg.log, method, err)
 }
 
-// solve converts one request and resolves it within the solve timeout.
+// solve converts one request and resolves it within the solve timeout,
+// holding a solve slot (limits.go) from before the catalog is read.
 func (r *resolver) solve(ctx context.Context, ref catalogRef, pc *modsolverv1.ClusterState, pr *modsolverv1.Request, opts ...solver.Option) (*model.Result, error) {
+	ctx, cancel := r.withTimeout(ctx)
+	defer cancel()
+	_, release, err := r.cfg.limit.acquire(ctx, 0)
+	if err != nil {
+		return nil, timeoutCause(ctx, err)
+	}
+	defer release()
 	cat, err := r.catalog(ref)
 	if err != nil {
 		return nil, err
@@ -88,17 +96,23 @@ func (r *resolver) solve(ctx context.Context, ref catalogRef, pc *modsolverv1.Cl
 	if err := errors.Join(clusterErr, reqErr); err != nil {
 		return nil, err
 	}
-	ctx, cancel := r.withTimeout(ctx)
-	defer cancel()
-	res, err := solver.Solve(ctx, cat, cluster, req, opts...)
+	res, err := solver.Solve(ctx, cat, cluster, req, append(opts, solver.WithMemoryLimit(r.cfg.maxMemory))...)
 	return res, timeoutCause(ctx, err)
 }
 
 // whatIf answers a batch, calling send once per scenario in order. A
 // scenario that is bad input gets its error in its result; a bad catalog
 // or cluster state fails the whole call. The solve timeout bounds the
-// whole batch.
+// whole batch, and the batch holds its solve slots, one and those it
+// borrows as extra workers, until its last result is sent.
 func (r *resolver) whatIf(ctx context.Context, in *modsolverv1.WhatIfRequest, send func(*modsolverv1.WhatIfResult) error) error {
+	ctx, cancel := r.withTimeout(ctx)
+	defer cancel()
+	workers, release, err := r.cfg.limit.acquire(ctx, whatIfWorkers(len(in.GetScenarios()))-1)
+	if err != nil {
+		return timeoutCause(ctx, err)
+	}
+	defer release()
 	cat, err := r.catalog(catalogRefOf(in.GetCatalog()))
 	if err != nil {
 		return err
@@ -111,9 +125,7 @@ func (r *resolver) whatIf(ctx context.Context, in *modsolverv1.WhatIfRequest, se
 		return err
 	}
 	b := newBatch(in.GetScenarios(), send)
-	ctx, cancel := r.withTimeout(ctx)
-	defer cancel()
-	if err := solver.WhatIf(ctx, cat, cluster, b.reqs, b.emit); err != nil {
+	if err := solver.WhatIf(ctx, cat, cluster, b.reqs, b.emit, solver.WithWorkers(workers), solver.WithMemoryLimit(r.cfg.maxMemory)); err != nil {
 		return timeoutCause(ctx, err)
 	}
 	return b.flush(len(b.scenarios))
@@ -128,12 +140,18 @@ func (r *resolver) catalog(ref catalogRef) (*model.Catalog, error) {
 		return nil, &model.FieldError{Field: "inline_catalog", Err: fmt.Errorf("%w: this server takes no inline catalogs; name one of %s",
 			ErrUnsupported, strings.Join(r.catalogs.Names(), ", "))}
 	}
+	if err := r.cfg.checkInlineSize(ref.inline); err != nil {
+		return nil, err
+	}
 	cat, err := r.cfg.parse("inline_catalog", []byte(ref.inline))
 	switch {
 	case err != nil:
 		return nil, &model.FieldError{Field: "inline_catalog", Err: err}
 	case cat == nil:
 		return nil, errors.New("catalog parser returned neither a catalog nor an error")
+	}
+	if err := r.cfg.checkInlineModules(cat); err != nil {
+		return nil, err
 	}
 	return cat, nil
 }

@@ -41,6 +41,11 @@ type config struct {
 	maxRequestBytes int
 	observer        Observer            // observe.go
 	grpcOpts        []grpc.ServerOption // observe.go
+	// Resource bounds (limits.go).
+	limit            *limiter
+	maxInlineBytes   int
+	maxInlineModules int
+	maxMemory        int64
 }
 
 // WithSolveTimeout bounds every resolution: a request whose own deadline
@@ -89,7 +94,8 @@ type Server struct {
 // New returns a server that answers from catalogs. Replacing the set in
 // catalogs takes effect for the next request.
 func New(catalogs *Catalogs, opts ...Option) *Server {
-	cfg := config{solveTimeout: DefaultSolveTimeout, log: slog.Default(), maxRequestBytes: DefaultMaxRequestBytes}
+	cfg := config{solveTimeout: DefaultSolveTimeout, log: slog.Default(), maxRequestBytes: DefaultMaxRequestBytes,
+		maxInlineBytes: DefaultMaxInlineCatalogBytes, maxInlineModules: DefaultMaxInlineCatalogModules}
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/protoadapt"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -48,11 +51,38 @@ func toStatus(log *slog.Logger, method string, err error) error {
 		return status.Error(codes.Unimplemented, err.Error())
 	case errors.Is(err, model.ErrInvalidInput):
 		return invalidArgument(err)
+	case errors.Is(err, ErrOverloaded), errors.Is(err, model.ErrTooLarge):
+		return resourceExhausted(err)
 	case errors.As(err, &grpcErr):
 		return err // already a status, e.g. from a failed Send
 	}
 	log.Error("internal error", "method", method, "error", err)
 	return status.Error(codes.Internal, internalMessage)
+}
+
+// resourceExhausted is ResourceExhausted for a call beyond one of the
+// server's bounds. An overloaded server adds a google.rpc.RetryInfo with
+// its retry hint; a request over the memory limit, which a retry does not
+// help, adds a google.rpc.ErrorInfo with the limit and the estimate.
+func resourceExhausted(err error) error {
+	st := status.New(codes.ResourceExhausted, err.Error())
+	var over *OverloadedError
+	var mem *model.MemoryLimitError
+	var detail protoadapt.MessageV1
+	switch {
+	case errors.As(err, &over):
+		detail = &errdetails.RetryInfo{RetryDelay: durationpb.New(over.RetryAfter)}
+	case errors.As(err, &mem):
+		detail = &errdetails.ErrorInfo{Reason: "MEMORY_LIMIT", Domain: ServiceName, Metadata: map[string]string{
+			"limitBytes": strconv.FormatInt(mem.Limit, 10), "estimateBytes": strconv.FormatInt(mem.Estimate, 10)}}
+	default:
+		return st.Err()
+	}
+	withDetails, detailErr := st.WithDetails(detail)
+	if detailErr != nil {
+		return st.Err()
+	}
+	return withDetails.Err()
 }
 
 // invalidArgument is InvalidArgument with one BadRequest field violation

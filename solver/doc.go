@@ -12,8 +12,11 @@
 //   - facts.go: facts, the unit of explanation (R16); the static facts that
 //     forbid releases on their own (R4, R7, R9–R11, R19 missing
 //     capabilities, R22 platform components, pins, prereleases).
-//   - steps.go: the DKP sequential update rule and update paths (R11), or
-//     a module's update graph, followed over several edges (R21).
+//   - steps.go, policy.go: the DKP sequential update rule and update
+//     paths (R11), or a module's update graph, followed over several
+//     edges (R21), as the module's update policy says (D66).
+//   - pathnote.go: what a path meets: where it stops below the head and
+//     which releases on it the platform forbids (D70).
 //   - closure.go: which modules an encoding needs at all (DESIGN §6).
 //   - detach.go: kept modules that share nothing with what may change are
 //     left out of the fast encoding and reported as kept (D39).
@@ -23,6 +26,8 @@
 //     (R13); required capabilities and their uniqueness (R19, R20).
 //   - card.go: a totalizer for the cardinality levels of R14.
 //   - sat.go: solving under assumptions with cancellation by context.
+//   - budget.go: the estimated memory of a resolution's encodings, which
+//     Stats.MemoryBytes reports and WithMemoryLimit bounds.
 //   - optimize.go: the preference levels of R14, in order, each kept as
 //     assumptions for the next.
 //   - explain.go: selectors, gini's Why() cores, and their shrinking to a
@@ -30,6 +35,9 @@
 //   - unsat.go, render.go, suggest.go: the explanation of an unsatisfiable
 //     request in DKP's words, with verified suggestions.
 //   - heldback.go: why a module ends below its head (R17).
+//   - stages.go: module stages (R25: the Experimental fact, Deprecated
+//     warnings, the Experimental-only modules of a catalog) and disable
+//     confirmation (R26: the intent under allowDisable, the plan step).
 //   - result.go, plan.go: actions, paths, and the ordered plan (R18).
 //   - whatif.go, shared.go: batches. On catalogs of up to 5,000 releases
 //     each worker builds one shared encoding, where facts are

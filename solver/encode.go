@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"context"
+
 	"github.com/go-air/gini"
 	"github.com/go-air/gini/z"
 
@@ -36,8 +38,14 @@ type encoder struct {
 	// in pending and added once per distinct content (whatif.go).
 	shared  *sharing
 	clauses int
+	lits    int // literals over all clauses, for the size estimate
 	solves  int
 	buf     []z.Lit
+	// budget bounds the encoding's estimated size (budget.go); nil: none.
+	budget *budget
+	// ctx, when set, ends encode early once it is done; the next solve
+	// then returns its error.
+	ctx context.Context
 }
 
 // modVars are the literals of one module.
@@ -73,6 +81,9 @@ func (e *encoder) encode() {
 		e.addModule(v)
 	}
 	for _, mv := range e.mods {
+		if e.ctx != nil && e.ctx.Err() != nil {
+			return
+		}
 		e.encodeIntent(mv)
 		if e.explain {
 			e.encodeStatics(mv)
@@ -169,6 +180,9 @@ func (sl *selectors) set(f *fact, s z.Lit) {
 // add adds the clause lits, guarded by f. Literals that are constantly
 // false are dropped, and a clause with a true literal is skipped.
 func (e *encoder) add(f *fact, lits ...z.Lit) {
+	if e.budget.exceeded() {
+		return // the next solve fails with the budget's error
+	}
 	if e.shared != nil && f != nil {
 		e.shared.collect(e, f, lits)
 		return
@@ -194,6 +208,7 @@ func (e *encoder) add(f *fact, lits ...z.Lit) {
 	}
 	e.g.Add(z.LitNull)
 	e.clauses++
+	e.lits += len(c)
 	e.buf = c
 }
 

@@ -60,7 +60,8 @@ func (v *view) forbidWith(f *fact, rels []int) {
 
 // addStaticFacts computes every fact that forbids releases of v by itself,
 // without looking at other modules: editions, prereleases, platform
-// requirements, channels, the update rules and pins.
+// requirements, Experimental stages (R25), channels, the update rules and
+// pins.
 //
 // A module that keeps its deployed release (R9) has every other release
 // forbidden by that alone, so the other facts are read for the deployed
@@ -85,6 +86,7 @@ func (p *problem) addStaticFacts(v *view) {
 	p.addPlatformFacts(v, model.FactDeckhouseRequirement, func(r model.Requirements) *model.Constraint { return r.Deckhouse }, model.Core(p.deckhouse))
 	p.addPlatformFacts(v, model.FactKubernetesRequirement, func(r model.Requirements) *model.Constraint { return r.Kubernetes }, p.kubernetes)
 	p.addComponentFacts(v)
+	p.addStageFacts(v)
 	p.addMissingModuleFacts(v)
 	p.addMissingCapabilityFacts(v)
 	p.addVersionFacts(v)
@@ -185,7 +187,8 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, get func(model.
 
 // addComponentFacts adds R22: one fact per platform component and
 // failing constraint text, in component order. A component the cluster
-// does not run fails every requirement on it (D33).
+// does not run fails every requirement on it (D33) but an optional one,
+// which holds (D69).
 func (p *problem) addComponentFacts(v *view) {
 	p.forbidEach(v, model.FactPlatformRequirement, func(r *model.Release, fail func(failing)) {
 		if len(r.Requirements.Platform) == 0 {
@@ -193,7 +196,7 @@ func (p *problem) addComponentFacts(v *view) {
 		}
 		for _, name := range slices.Sorted(maps.Keys(r.Requirements.Platform)) {
 			c := r.Requirements.Platform[name]
-			if ver := p.components[name]; ver == nil || !p.allows(c, ver) {
+			if ver := p.components[name]; (ver == nil && !c.Optional) || (ver != nil && !p.allows(c, ver)) {
 				fail(failing{component: name, name: c.Text, cons: c})
 			}
 		}
@@ -248,7 +251,7 @@ func (p *problem) addVersionFacts(v *view) {
 		return
 	}
 	p.forbid(v, model.FactNoDowngrade, v.where(func(i int, _ *model.Release) bool { return i < v.deployed }), nil)
-	if p.sequential {
+	if p.stepped(v) {
 		steps := v.steps().targets
 		p.forbid(v, model.FactUpdateStep, v.where(func(i int, _ *model.Release) bool {
 			return i > v.deployed && !slices.Contains(steps, i)

@@ -37,7 +37,11 @@ func (s *session) heldBack(o *outcome) (string, error) {
 		return s.staticReason(v, o.sel), nil
 	}
 	why, err := s.whyNot(v, next)
-	return fmt.Sprintf("%s is not possible: %s", v.rels[next].Version, why), err
+	why = fmt.Sprintf("%s is not possible: %s", v.rels[next].Version, why)
+	if skipped := s.p.skippedExperimental(v, o.sel, next); skipped != "" {
+		why = skipped + "; " + why // R25: the stage holds back the releases passed over
+	}
+	return why, err
 }
 
 // nextAllowed is the lowest release above sel, up to the head, that no
@@ -59,7 +63,7 @@ func (s *session) staticReason(v *view, sel int) string {
 	background, facts := splitBackground(v.statics)
 	for _, group := range [][]*fact{facts, background} {
 		var msgs []string
-		for _, f := range group {
+		for _, f := range newerOnly(group, v, sel+1) {
 			if slices.Contains(f.rels, sel+1) {
 				msgs = append(msgs, s.p.message(f))
 			}
@@ -96,7 +100,7 @@ func (s *session) whyNot(v *view, rel int) (string, error) {
 			core, err = x.minimalCore([]z.Lit{q}, append(cands, background...))
 		}
 		if err != nil || core != nil {
-			return s.p.sentences(core), err
+			return s.p.sentences(newerOnly(core, v, rel)), err
 		}
 	}
 	return "", fmt.Errorf("internal error: nothing holds %s back from %s", v.name, v.rels[rel].Version)

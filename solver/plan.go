@@ -272,5 +272,6 @@ func planStep(o *outcome) model.PlanStep {
 	if o.sel >= 0 {
 		st.ToVersion = model.VersionString(o.v.rels[o.sel].Version)
 	}
+	confirmStep(&st, o)
 	return st
 }

@@ -39,6 +39,7 @@ type problem struct {
 	sequential bool
 
 	views    map[string]*view
+	releases int // releases of the viewed modules, for the size estimate
 	facts    []*fact
 	factSlab []fact // backing store of facts, see newFact
 	// memo remembers constraint checks (facts.go); a shared what-if
@@ -57,6 +58,7 @@ type view struct {
 
 	before       bool          // enabled before, with a deployed version
 	configuredOn bool          // the cluster says enabled: true (D43)
+	unlisted     bool          // the deployed release is not in the catalog (D73)
 	deployedDKP  model.Version // for a built-in module: the DKP version running now
 	deployed     int           // index of the deployed release, or -1
 	pinned       int           // index of the pinned release, or -1
@@ -108,6 +110,7 @@ func (p *problem) view(name string) *view {
 	}
 	v := p.newView(m)
 	p.views[name] = v
+	p.releases += len(v.rels)
 	return v
 }
 
@@ -115,7 +118,7 @@ func (p *problem) newView(m *model.Module) *view {
 	v := &view{m: m, name: m.Name, deployed: -1, pinned: -1, head: -1}
 	v.rels = m.Releases
 	if m.Embedded {
-		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: m.Requirements, Accessibility: m.Accessibility}}
+		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: m.Requirements, Accessibility: m.Accessibility, Stage: m.Stage, Disable: m.Disable}}
 		v.deployedDKP = p.cluster.Deckhouse
 	}
 	st := p.cluster.Modules[m.Name]
@@ -125,6 +128,8 @@ func (p *problem) newView(m *model.Module) *view {
 		v.deployed = v.indexOf(dv)
 		if m.Embedded {
 			v.deployed = 0
+		} else if v.deployed < 0 {
+			v.addUnlisted(dv)
 		}
 	}
 	if pv := p.req.Pin[m.Name]; pv != nil {
@@ -139,6 +144,18 @@ func (p *problem) newView(m *model.Module) *view {
 	p.setIntent(v)
 	p.addStaticFacts(v)
 	return v
+}
+
+// addUnlisted adds the deployed version the catalog no longer lists as a
+// release of its own, in version order, with no requirements: nothing is
+// known about them (D73). It may stay (R9) or update from there (R11).
+func (v *view) addUnlisted(ver model.Version) {
+	at := 0
+	for at < len(v.rels) && model.CompareVersions(v.rels[at].Version, ver) < 0 {
+		at++
+	}
+	v.rels = slices.Insert(slices.Clone(v.rels), at, &model.Release{Version: ver})
+	v.deployed, v.unlisted = at, true
 }
 
 func (v *view) indexOf(ver model.Version) int {
@@ -208,8 +225,8 @@ func (p *problem) setIntent(v *view) {
 		v.intent, v.intentFact = intentOn, p.newFact(model.FactRequestPin, v)
 	case slices.Contains(p.req.Enable, v.name):
 		v.intent, v.intentFact = intentOn, p.newFact(model.FactRequestEnable, v)
-	case st.On() && p.req.AllowDisable:
-		v.intent = intentKeepSoft
+	case st.On() && p.req.AllowDisable && !v.confirmsDisable():
+		v.intent = intentKeepSoft // R26: not a module that asks for confirmation
 	case st.On():
 		v.intent, v.intentFact = intentOn, p.newFact(model.FactClusterEnabled, v)
 	case st.Off():
@@ -232,12 +249,18 @@ func (p *problem) onByDefault(v *view) bool {
 	for i := len(v.rels) - 1; i >= 0; i-- {
 		r := v.rels[i]
 		available, bundles := v.m.Access(r).For(p.cluster.Edition)
-		if !available || (model.IsPrerelease(r.Version) && i != v.head) || i > v.head {
+		if !available || (model.IsPrerelease(r.Version) && i != v.head) || i > v.head || p.forbidsStage(r) {
 			continue
 		}
 		return slices.Contains(bundles, p.cluster.Bundle)
 	}
 	return false
+}
+
+// forbidsStage reports whether r is Experimental on a cluster that does
+// not allow experimental modules (R25).
+func (p *problem) forbidsStage(r *model.Release) bool {
+	return r.Stage == model.StageExperimental && !p.cluster.AllowExperimentalModules
 }
 
 // enabledAfter reports whether release index sel (or -1) means "on".

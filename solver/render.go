@@ -45,6 +45,9 @@ func (p *problem) moduleMessage(f *fact) string {
 	case model.FactRequestPin:
 		return fmt.Sprintf("the request pins %s to %s", v.name, v.rels[v.pinned].Version)
 	case model.FactClusterEnabled:
+		if p.req.AllowDisable && v.confirmsDisable() {
+			return fmt.Sprintf("%s is enabled in the cluster (enabled: true), and %s", v.name, confirmationText(v))
+		}
 		return fmt.Sprintf("%s is enabled in the cluster (enabled: true)", v.name)
 	case model.FactClusterDisabled:
 		return fmt.Sprintf("%s is disabled in the cluster (enabled: false)", v.name)
@@ -75,6 +78,8 @@ func (p *problem) moduleMessage(f *fact) string {
 		return fmt.Sprintf("%s %s is a prerelease; a prerelease is taken only when it is deployed, pinned or named by the module's channel", v.name, rels)
 	case model.FactPreference:
 		return preferenceMessage(f)
+	case model.FactExperimental:
+		return experimentalMessage(f)
 	}
 	panic(fmt.Sprintf("internal error: no message for fact kind %v", f.kind))
 }
@@ -109,8 +114,8 @@ func (p *problem) stepMessage(v *view, rels string) string {
 		return fmt.Sprintf("%s updates one step at a time from %s (sequential update rule), and no release is one step away; %s must wait for a from-to rule or strategy: direct",
 			v.name, v.deployedVersion(), rels)
 	}
-	return fmt.Sprintf("%s updates one step at a time from %s (sequential update rule): the next step is %s, and the path to the head is %s; %s must wait",
-		v.name, v.deployedVersion(), next, pathText(v, st.path), rels)
+	return fmt.Sprintf("%s updates one step at a time from %s (sequential update rule): the next step is %s, and %s; %s must wait",
+		v.name, v.deployedVersion(), next, pathPhrase(v, st.path), rels)
 }
 
 func pathText(v *view, rels []int) string {
@@ -235,7 +240,7 @@ func chainOrder(facts []*fact) []*fact {
 			return 0
 		case model.FactModuleRequirement, model.FactMissingModule, model.FactCapabilityRequirement, model.FactMissingCapability:
 			return 1
-		case model.FactDeckhouseRequirement, model.FactKubernetesRequirement, model.FactPlatformRequirement, model.FactEdition, model.FactPrerelease:
+		case model.FactDeckhouseRequirement, model.FactKubernetesRequirement, model.FactPlatformRequirement, model.FactEdition, model.FactPrerelease, model.FactExperimental:
 			return 2
 		case model.FactPreference:
 			return 4

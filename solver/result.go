@@ -47,6 +47,7 @@ func (s *session) resolved() (*model.Result, error) {
 		res.Modules = append(res.Modules, mr)
 	}
 	res.Plan = plan(outs)
+	res.Warnings = warnings(outs)
 	res.Stats = s.stats()
 	return res, nil
 }
@@ -91,7 +92,7 @@ func (s *session) moduleResult(o *outcome) (model.ModuleResult, error) {
 	if !v.noChannel {
 		mr.ChannelHead = model.VersionString(v.headVersion)
 	}
-	mr.Path = s.path(o)
+	mr.Path, mr.PathNote = s.pathWithNote(o)
 	if !s.cfg.explainHeldBack {
 		return mr, nil
 	}
@@ -101,8 +102,9 @@ func (s *session) moduleResult(o *outcome) (model.ModuleResult, error) {
 }
 
 // path lists the update steps from the deployed version (or from the
-// chosen version, for an install) up to the head (R11, D14).
-func (s *session) path(o *outcome) []string {
+// chosen version, for an install) up to the head (R11, D14), as release
+// indices.
+func (s *session) path(o *outcome) []int {
 	v := o.v
 	if o.sel < 0 || v.m.Embedded || v.head < 0 {
 		return nil
@@ -114,20 +116,16 @@ func (s *session) path(o *outcome) []string {
 	}
 	switch {
 	case from >= v.head:
-	case s.p.sequential:
+	case s.p.stepped(v):
 		if from == v.deployed && from >= 0 {
 			idx = append(idx, v.steps().path...)
 		} else {
-			idx = append(idx, newStepper(v.rels, v.head).path(from, v.head)...)
+			idx = append(idx, newStepper(v.rels, v.head, v.m.Policy()).path(from, v.head)...)
 		}
 	default:
 		idx = append(idx, v.head)
 	}
-	out := make([]string, len(idx))
-	for i, r := range idx {
-		out[i] = model.VersionString(v.rels[r].Version)
-	}
-	return out
+	return idx
 }
 
 // belowHead reports whether the outcome leaves the module below its head.

@@ -1609,12 +1609,6 @@ func TestBadInput(t *testing.T) {
 			sentinel: model.ErrUnknownModule,
 		},
 		{
-			name:     "deployed version not in the catalog",
-			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.5")}),
-			req:      &model.Request{},
-			sentinel: model.ErrUnknownVersion,
-		},
-		{
 			name:     "pinned version not in the catalog",
 			cluster:  fixture.Cluster(map[string]model.ModuleState{"a": fixture.Enabled("1.0.0")}),
 			req:      &model.Request{Pin: fixture.Pins("a", "9.9.9")},

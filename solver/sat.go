@@ -19,8 +19,12 @@ const (
 )
 
 // solve runs gini under assumptions until it answers or ctx ends. It
-// returns true for SAT and false for UNSAT.
+// returns true for SAT and false for UNSAT. An encoding that has outgrown
+// its memory budget is not solved: the budget's error is returned.
 func (e *encoder) solve(ctx context.Context, assume []z.Lit) (bool, error) {
+	if err := e.budget.check(); err != nil {
+		return false, err
+	}
 	e.solves++
 	for slice := firstSlice; ; slice = min(2*slice, maxSlice) {
 		if err := ctx.Err(); err != nil {

@@ -194,7 +194,12 @@ func (se *sharedEncoding) solve(ctx context.Context, cfg settings, req *model.Re
 	for _, v := range closure {
 		scope[v.name] = true
 	}
+	// Each request checks the shared encoding against the limit afresh,
+	// together with its own explain encoding, if it builds one.
+	b := newBudget(cfg.maxBytes)
+	se.e.budget = nil
+	b.track(se.e)
 	base := se.assume(p, scope)
-	s := &session{ctx: ctx, cfg: cfg, p: p, fast: se.e, solvesBefore: se.e.solves, scope: scope}
+	s := &session{ctx: ctx, cfg: cfg, p: p, fast: se.e, budget: b, solvesBefore: se.e.solves, scope: scope}
 	return s.optimize(&optimizer{e: se.e, ctx: ctx, commits: base, scope: scope})
 }

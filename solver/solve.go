@@ -16,6 +16,7 @@ type settings struct {
 	explainHeldBack bool
 	suggest         bool
 	workers         int
+	maxBytes        int64 // WithMemoryLimit; 0: no limit
 	// statusOnly leaves an unsatisfiable answer unexplained: verifying a
 	// suggestion asks only whether the changed request resolves.
 	statusOnly bool
@@ -39,6 +40,14 @@ func WithoutSuggestions() Option { return func(s *settings) { s.suggest = false 
 // WithWorkers sets how many scenarios WhatIf solves at once (default: one
 // per usable core). Each worker has its own solver.
 func WithWorkers(n int) Option { return func(s *settings) { s.workers = max(n, 1) } }
+
+// WithMemoryLimit bounds the estimated memory of one resolution's
+// encodings to n bytes (default: no limit; n <= 0 keeps it). A resolution
+// that needs more stops with a *model.MemoryLimitError, which wraps
+// model.ErrTooLarge; Stats.MemoryBytes reports the estimate of one that
+// fits. The checks of suggestions run within what is left of the limit.
+// In WhatIf the limit holds for each worker's encoding.
+func WithMemoryLimit(n int64) Option { return func(s *settings) { s.maxBytes = max(n, 0) } }
 
 // Solve resolves req against cat and the cluster's state. Bad input is an
 // error that wraps model.ErrInvalidInput; a request that cannot be met is
@@ -73,7 +82,7 @@ func Encode(cat *model.Catalog, cluster *model.ClusterState, req *model.Request)
 	}
 	e := newEncoder(newProblem(cat, cluster, req), false)
 	e.encode()
-	return model.Stats{Variables: int(e.g.MaxVar()), Clauses: e.clauses}, nil
+	return model.Stats{Variables: int(e.g.MaxVar()), Clauses: e.clauses, MemoryBytes: estimate(e)}, nil
 }
 
 func validate(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) error {
@@ -97,6 +106,8 @@ type session struct {
 	fast *encoder
 	opt  *optimizer
 	expl *explainer
+	// budget bounds the memory of fast and expl (WithMemoryLimit).
+	budget *budget
 	// solvesBefore is the solve count of a shared what-if encoding before
 	// this session, so that its stats count only its own solves.
 	solvesBefore int
@@ -108,7 +119,10 @@ type session struct {
 }
 
 func (s *session) run() (*model.Result, error) {
+	s.budget = newBudget(s.cfg.maxBytes)
 	s.fast = newEncoder(s.p, false)
+	s.fast.ctx = s.ctx
+	s.budget.track(s.fast)
 	s.fast.encode()
 	return s.optimize(&optimizer{e: s.fast, ctx: s.ctx})
 }
@@ -131,10 +145,23 @@ func (s *session) optimize(o *optimizer) (*model.Result, error) {
 // stats sums the work of every encoding this session built.
 func (s *session) stats() model.Stats {
 	st := model.Stats{Variables: int(s.fast.g.MaxVar()), Clauses: s.fast.clauses, Solves: s.fast.solves - s.solvesBefore}
+	encs := []*encoder{s.fast}
 	if s.expl != nil {
 		st.Variables += int(s.expl.e.g.MaxVar())
 		st.Clauses += s.expl.e.clauses
 		st.Solves += s.expl.e.solves
+		encs = append(encs, s.expl.e)
+	}
+	st.MemoryBytes = estimate(encs...)
+	if s.scope != nil {
+		// On a shared what-if encoding, the request's own view of the
+		// modules depends on what the worker answered before (its
+		// memos), so it is left out, so that stats stay the same for any
+		// number of workers.
+		st.MemoryBytes = 0
+		for _, e := range encs {
+			st.MemoryBytes += e.bytes()
+		}
 	}
 	return st
 }
@@ -143,6 +170,8 @@ func (s *session) stats() model.Stats {
 func (s *session) explainer() *explainer {
 	if s.expl == nil {
 		e := newEncoder(s.p, true)
+		e.ctx = s.ctx
+		s.budget.track(e)
 		e.encode()
 		s.expl = &explainer{e: e, ctx: s.ctx, prefs: map[*view]*fact{}}
 	}

@@ -31,11 +31,10 @@ type minorBest struct {
 	best int
 }
 
-func newStepper(rels []*model.Release, head int) stepper {
-	s := stepper{rels: rels, head: head, eligible: make([]bool, len(rels))}
+func newStepper(rels []*model.Release, head int, policy model.UpdatePolicy) stepper {
+	s := stepper{rels: rels, head: head, eligible: make([]bool, len(rels)), graph: policy == model.UpdateGraph}
 	for i, r := range rels {
 		s.eligible[i] = i == head || (i < head && !model.IsPrerelease(r.Version))
-		s.graph = s.graph || r.Edges != nil
 		if len(r.UpdateRules) > 0 {
 			s.jumps = append(s.jumps, i)
 		}
@@ -214,7 +213,7 @@ type updateSteps struct {
 // steps returns v's update steps from its deployed release.
 func (v *view) steps() *updateSteps {
 	if v.stepCache == nil {
-		st := newStepper(v.rels, v.head)
+		st := newStepper(v.rels, v.head, v.m.Policy())
 		v.stepCache = &updateSteps{st: st, targets: st.targets(v.deployed), path: st.path(v.deployed, v.head)}
 	}
 	return v.stepCache

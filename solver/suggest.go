@@ -88,7 +88,7 @@ func (s *session) firstWorking(alts []change) (model.Suggestion, bool, error) {
 	for _, c := range alts {
 		cluster, req := s.p.cluster.Clone(), s.p.req.Clone()
 		c.apply(cluster, req)
-		res, err := Solve(s.ctx, s.p.cat, cluster, req, WithoutHeldBack(), WithoutSuggestions(), statusOnly())
+		res, err := Solve(s.ctx, s.p.cat, cluster, req, WithoutHeldBack(), WithoutSuggestions(), statusOnly(), WithMemoryLimit(s.budget.remaining()))
 		if errors.Is(err, model.ErrInvalidInput) {
 			continue // the change contradicts the request itself
 		}
@@ -150,6 +150,8 @@ func (s *session) changesFor(f *fact) [][]change {
 		return [][]change{providerChanges(s.p.cat.Providers(f.dep), enableChange)}
 	case model.FactCapabilityConflict:
 		return [][]change{providerChanges(viewNames(f.members), disableChange)}
+	case model.FactExperimental:
+		return [][]change{{allowExperimentalChange()}}
 	}
 	return nil
 }

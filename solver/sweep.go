@@ -106,6 +106,9 @@ type SweepSummary struct {
 	// Kinds count the modules each kind of fact keeps from installing,
 	// such as "platform-requirement" for all OpenShift ranges together.
 	Kinds []ReasonCount
+	// ExperimentalOnly names the modules that only their stage keeps off
+	// the cluster (ExperimentalOnly); Summarize leaves it for the caller.
+	ExperimentalOnly []string
 }
 
 // ReasonCount is one reason and the modules it kept from installing.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/modsolver/modsolver/bench"
+	"github.com/modsolver/modsolver/catalog"
 	"github.com/modsolver/modsolver/internal/report"
 )
 
@@ -243,7 +244,9 @@ func (p *benchPlan) run(ctx context.Context, errOut io.Writer) ([]*bench.Outcome
 		}
 	}
 	if p.dkp {
-		cat, err := loadCatalog(p.catalog, "auto", errOut)
+		// The runs measure the solver on the charts' dependency graph, so
+		// Helm subcharts are read as installed requirements (D67).
+		cat, err := loadCatalog(p.catalog, "auto", errOut, catalog.WithHelmSubcharts(catalog.SubchartsInstalled))
 		if err != nil {
 			return nil, err
 		}

@@ -19,8 +19,8 @@ import (
 )
 
 const catalogUsage = `Usage:
-  modsolver catalog stats PATH [--catalog-format F] [-o table|json]
-  modsolver catalog check PATH --kubernetes V [--deckhouse V] [--platform NAME=V]… [-o table|json]
+  modsolver catalog stats PATH [--catalog-format F] [--helm-subcharts M] [-o table|json]
+  modsolver catalog check PATH --kubernetes V [--deckhouse V] [--platform NAME=V]… [--helm-subcharts M] [-o table|json]
 
 stats   reads a catalog and prints its size: modules, releases, channels,
         dependency, capability and update edges, the forms its constraints
@@ -33,10 +33,13 @@ check   asks, for every module, whether its head release (its channel's
 
 PATH is a file or a DKP module-source directory. Its format is detected
 (modsolver, dkp, olm-bundles, olm-fbc, helm-index) unless --catalog-format
-names it.
+names it; a format named so that reads no module is bad input (D72).
+A Helm chart's dependencies are subcharts bundled in it unless
+--helm-subcharts installed (D67).
 
 Exit codes: stats 0; check 0 when every module installs, 1 when some
-cannot, 2 bad input, 3 no answer (timeout or interrupt).
+cannot, 2 bad input (also a catalog with no module), 3 no answer (timeout
+or interrupt).
 `
 
 func runCatalog(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -60,10 +63,12 @@ func runCatalog(ctx context.Context, args []string, out, errOut io.Writer) int {
 // catalogFlags are the flags every catalog subcommand takes.
 type catalogFlags struct {
 	path, format, output string
+	subcharts            subchartsFlag
 }
 
 func (f *catalogFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.format, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
+	f.subcharts.register(fs)
 	fs.StringVar(&f.output, "o", "table", "output `format`: table or json")
 }
 
@@ -137,7 +142,7 @@ func runCatalogStats(args []string, out, errOut io.Writer) int {
 	if code, done := parseWithPath(fs, &f, args, out, errOut); done {
 		return code
 	}
-	cat, rep, err := loadAs(f.path, f.format)
+	cat, rep, err := loadAs(f.path, f.format, f.subcharts.options()...)
 	if err != nil {
 		return fail(errOut, err)
 	}
@@ -181,15 +186,25 @@ func printJSON(out, errOut io.Writer, v any) int {
 // statsRows lays the stats out as name and value rows.
 func statsRows(st catalog.Stats) [][]string {
 	n := strconv.Itoa
-	rows := [][]string{
-		{"catalog", st.Source + " (" + string(st.Format) + ")"},
+	rows := [][]string{{"catalog", st.Source + " (" + string(st.Format) + ")"}}
+	if st.HelmSubcharts != "" {
+		rows = append(rows, []string{"helm subcharts", fmt.Sprintf("%s (%d subchart dependencies bundled in their charts)", st.HelmSubcharts, st.BundledSubcharts)})
+	}
+	rows = append(rows, [][]string{
 		{"modules", fmt.Sprintf("%d (%d built-in)", st.Modules, st.BuiltIn)},
 		{"releases", fmt.Sprintf("%d (%d prereleases)", st.Releases, st.Prereleases)},
 		{"channels", n(st.Channels)},
 		{"module dependencies", fmt.Sprintf("%d required, %d optional, %d on modules outside the catalog", st.RequiredDependencies, st.OptionalDependencies, st.DependenciesOutside)},
 		{"capabilities", fmt.Sprintf("%d required, %d provided (%d by releases), %d provided by more than one module", st.RequiredCapabilities, st.ProvidedCapabilities, st.ProvidedEntries, st.SharedCapabilities)},
 		{"update edges", fmt.Sprintf("%d replaces, %d skips, %d skipRange; %d modules update along them; %d from-to rules", st.Replaces, st.Skips, st.SkipRanges, st.ModulesWithGraph, st.FromToRules)},
+	}...)
+	for _, p := range slices.Sorted(maps.Keys(st.UpdatePolicies)) {
+		rows = append(rows, []string{"update policy " + string(p), n(st.UpdatePolicies[p]) + " modules"})
 	}
+	for _, stage := range model.Stages() {
+		rows = append(rows, []string{"stage " + stage.String(), n(st.Stages[stage.String()]) + " releases"})
+	}
+	rows = append(rows, []string{"disable confirmation", n(st.DisableConfirmations) + " releases"})
 	for _, name := range slices.Sorted(maps.Keys(st.PlatformRequirements)) {
 		rows = append(rows, []string{"requires " + name, n(st.PlatformRequirements[name]) + " releases"})
 	}
@@ -248,9 +263,13 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 	if code, done := parseWithPath(fs, &f.catalogFlags, args, out, errOut); done {
 		return code
 	}
-	cat, _, err := loadAs(f.path, f.format)
+	cat, _, err := loadAs(f.path, f.format, f.subcharts.options()...)
 	if err != nil {
 		return fail(errOut, err)
+	}
+	if cat.Len() == 0 {
+		// A gate that checked nothing must not pass (D72).
+		return fail(errOut, fmt.Errorf("%s: %w: nothing to check", f.path, catalog.ErrNoModules))
 	}
 	cluster, err := f.cluster(cat)
 	if err != nil {
@@ -263,6 +282,7 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 		return fail(errOut, err)
 	}
 	sum := solver.Summarize(answers)
+	sum.ExperimentalOnly = solver.ExperimentalOnly(cat, cluster)
 	if err := printCheck(out, f, sum, answers); err != nil {
 		return fail(errOut, err)
 	}
@@ -350,6 +370,9 @@ func printCheck(out io.Writer, f checkFlags, sum solver.SweepSummary, answers []
 	if err := report.Columns(out, rows); err != nil {
 		return err
 	}
+	if len(sum.ExperimentalOnly) > 0 {
+		fmt.Fprintf(out, "\nExperimental only, so refused while allowExperimentalModules=false (%d): %s\n", len(sum.ExperimentalOnly), strings.Join(sum.ExperimentalOnly, ", "))
+	}
 	if len(sum.Kinds) > 0 {
 		fmt.Fprintln(out, "\nBy kind of fact:")
 		kinds := [][]string{{"MODULES", "KIND", "FOR EXAMPLE"}}
@@ -397,14 +420,17 @@ func printCheckDetails(out io.Writer, answers []solver.Installability) {
 
 // checkJSON is the JSON form of a catalog check.
 type checkJSON struct {
-	Catalog       string       `json:"catalog"`
-	Modules       int          `json:"modules"`
-	Resolved      int          `json:"resolved"`
-	Unsatisfiable int          `json:"unsatisfiable"`
-	Errors        int          `json:"errors"`
-	Kinds         []reasonJSON `json:"kinds"`
-	Reasons       []reasonJSON `json:"reasons"`
-	Results       []moduleJSON `json:"results"`
+	Catalog       string `json:"catalog"`
+	Modules       int    `json:"modules"`
+	Resolved      int    `json:"resolved"`
+	Unsatisfiable int    `json:"unsatisfiable"`
+	Errors        int    `json:"errors"`
+	// ExperimentalOnly are the modules whose every admissible release is
+	// Experimental (R25).
+	ExperimentalOnly []string     `json:"experimentalOnly"`
+	Kinds            []reasonJSON `json:"kinds"`
+	Reasons          []reasonJSON `json:"reasons"`
+	Results          []moduleJSON `json:"results"`
 }
 
 type reasonJSON struct {
@@ -423,7 +449,8 @@ type moduleJSON struct {
 
 func printCheckJSON(out io.Writer, f checkFlags, sum solver.SweepSummary, answers []solver.Installability) error {
 	doc := checkJSON{Catalog: f.path, Modules: sum.Modules, Resolved: sum.Resolved, Unsatisfiable: sum.Unsatisfiable, Errors: sum.Errors,
-		Kinds: []reasonJSON{}, Reasons: []reasonJSON{}, Results: []moduleJSON{}}
+		ExperimentalOnly: append([]string{}, sum.ExperimentalOnly...),
+		Kinds:            []reasonJSON{}, Reasons: []reasonJSON{}, Results: []moduleJSON{}}
 	for _, r := range sum.Reasons {
 		doc.Reasons = append(doc.Reasons, reasonJSON{Reason: r.Reason, Modules: r.Modules})
 	}

@@ -39,6 +39,7 @@ Flags:
 type resolveFlags struct {
 	catalog, cluster, request, scenario string
 	catalogFormat                       string
+	subcharts                           subchartsFlag
 	output                              string
 	timeout                             time.Duration
 	noTiming                            bool
@@ -51,6 +52,7 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(fs.Output(), resolveUsage); fs.PrintDefaults() }
 	fs.StringVar(&f.catalog, "catalog", "", "catalog `path`: a file or a DKP module-source directory (default: the embedded demo catalog)")
 	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
+	f.subcharts.register(fs)
 	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file` (YAML or JSON)")
 	fs.StringVar(&f.request, "request", "", "request `file` (YAML or JSON)")
 	fs.StringVar(&f.scenario, "scenario", "", "scenario `file` holding catalog, cluster and request")
@@ -138,11 +140,11 @@ func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
 	if f.cluster == "" || f.request == "" {
 		return nil, fmt.Errorf("%w: resolve needs --cluster and --request (or --scenario)", errUsage)
 	}
-	return loadInputs(f.catalog, f.catalogFormat, f.cluster, f.request, errOut)
+	return loadInputs(f.catalog, f.catalogFormat, f.cluster, f.request, errOut, f.subcharts.options()...)
 }
 
-func loadInputs(catPath, catFormat, clusterPath, reqPath string, errOut io.Writer) (*inputs, error) {
-	cat, err := loadCatalog(catPath, catFormat, errOut)
+func loadInputs(catPath, catFormat, clusterPath, reqPath string, errOut io.Writer, opts ...catalog.Option) (*inputs, error) {
+	cat, err := loadCatalog(catPath, catFormat, errOut, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -159,11 +161,11 @@ func loadInputs(catPath, catFormat, clusterPath, reqPath string, errOut io.Write
 
 // loadCatalog reads a catalog path in format (a name; "auto" or "" to
 // detect it), or the demo catalog for path "".
-func loadCatalog(path, format string, errOut io.Writer) (*model.Catalog, error) {
+func loadCatalog(path, format string, errOut io.Writer, opts ...catalog.Option) (*model.Catalog, error) {
 	if path == "" {
 		return catalog.Demo()
 	}
-	cat, rep, err := loadAs(path, format)
+	cat, rep, err := loadAs(path, format, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -174,12 +176,30 @@ func loadCatalog(path, format string, errOut io.Writer) (*model.Catalog, error) 
 }
 
 // loadAs reads the catalog at path in the format --catalog-format names.
-func loadAs(path, format string) (*model.Catalog, *catalog.Report, error) {
+func loadAs(path, format string, opts ...catalog.Option) (*model.Catalog, *catalog.Report, error) {
 	f, err := catalog.ParseFormatName(format)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--catalog-format: %w", err)
 	}
-	return catalog.LoadFormat(path, f)
+	return catalog.LoadFormat(path, f, opts...)
+}
+
+// subchartsFlag is --helm-subcharts, how a Helm index's dependencies are
+// read (D67).
+type subchartsFlag struct{ mode catalog.HelmSubcharts }
+
+func (s *subchartsFlag) register(fs *flag.FlagSet) {
+	s.mode = catalog.SubchartsBundled
+	fs.Func("helm-subcharts", "Helm chart dependencies are `bundled` in their chart (the default, as Helm packages them) or installed as releases of their own", func(text string) error {
+		m, err := catalog.ParseHelmSubcharts(text)
+		s.mode = m
+		return err
+	})
+}
+
+// options are the importer options the flag sets.
+func (s *subchartsFlag) options() []catalog.Option {
+	return []catalog.Option{catalog.WithHelmSubcharts(s.mode)}
 }
 
 func demoInputs() (*inputs, error) {

@@ -125,6 +125,8 @@ func checkExpectation(t testing.TB, want *catalog.Expectation, got *modsolverv1.
 		checkModule(t, name, want.Modules[name], byName[name])
 	}
 	checkPlanOrder(t, want.PlanOrder, got.GetPlan())
+	checkMentions(t, "plan", planText(got.GetPlan()), want.PlanMentions, nil)
+	checkMentions(t, "warnings", warningsText(got.GetWarnings()), want.WarningsMentions, want.WarningsNotMentions)
 	if want.Explanation != nil {
 		checkExplanation(t, want.Explanation, got.GetExplanation())
 	}
@@ -145,8 +147,17 @@ func checkModule(t testing.TB, name string, want catalog.ModuleExpectation, got 
 	for _, m := range want.HeldBackMentions {
 		assert.Contains(t, got.GetHeldBack(), m, "module %s: heldBack", name)
 	}
+	for _, m := range want.HeldBackNotMentions {
+		assert.NotContains(t, got.GetHeldBack(), m, "module %s: heldBack", name)
+	}
 	if want.Path != nil {
 		assert.Equal(t, want.Path, got.GetPath(), "module %s: path", name)
+	}
+	if want.PathNoteMentions != nil && len(want.PathNoteMentions) == 0 {
+		assert.Empty(t, got.GetPathNote(), "module %s: pathNote", name)
+	}
+	for _, m := range want.PathNoteMentions {
+		assert.Contains(t, got.GetPathNote(), m, "module %s: pathNote", name)
 	}
 }
 
@@ -175,6 +186,36 @@ func checkExplanation(t testing.TB, want *catalog.ExplanationExpectation, got *m
 		assert.NotEmpty(t, got.GetFacts())
 		assert.LessOrEqual(t, len(got.GetFacts()), want.MaxFacts, "facts: %s", text)
 	}
+}
+
+// checkMentions checks that text, what of the answer, holds every one of
+// mentions and none of notMentions.
+func checkMentions(t testing.TB, what, text string, mentions, notMentions []string) {
+	for _, m := range mentions {
+		assert.Contains(t, text, m, "%s mention %q", what, m)
+	}
+	for _, m := range notMentions {
+		assert.NotContains(t, text, m, "%s must not mention %q", what, m)
+	}
+}
+
+// planText is everything the plan says: every step, all its fields.
+func planText(plan []*modsolverv1.PlanStep) string {
+	var parts []string
+	for _, s := range plan {
+		parts = append(parts, s.GetModule(), s.GetAction().String(), s.GetFromVersion(), s.GetToVersion(),
+			s.GetConfirmationMessage(), s.GetConfirmationAnnotation())
+	}
+	return strings.Join(parts, "\n")
+}
+
+// warningsText is everything the warnings say.
+func warningsText(ws []*modsolverv1.Warning) string {
+	var parts []string
+	for _, w := range ws {
+		parts = append(parts, w.GetKind().String(), w.GetModule(), w.GetVersion(), w.GetMessage())
+	}
+	return strings.Join(parts, "\n")
 }
 
 // explanationText is everything an explanation says: summary, facts and

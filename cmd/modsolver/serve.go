@@ -42,6 +42,16 @@ inline catalog in the single-file format.
 Every resolution is bounded by --timeout, or by the client's deadline when
 that is sooner. Requests larger than --max-request-bytes are refused.
 
+Resource bounds: at most --max-inflight solves run at once (a WhatIf
+stream holds one slot, and borrows free ones as extra workers, until it
+ends); up to --max-queued more calls wait for a slot, each for at most
+--queue-timeout; beyond that a call is refused with RESOURCE_EXHAUSTED and
+a google.rpc.RetryInfo of --queue-timeout. A request whose solver memory
+(an estimate, reported as stats.memoryKib) would pass --max-request-memory
+ends with RESOURCE_EXHAUSTED. An inline catalog larger than
+--max-inline-catalog-bytes or with more than --max-inline-catalog-modules
+modules is INVALID_ARGUMENT.
+
 Signals:
   SIGHUP            reload every catalog from its path and swap the whole
                     set at once; if any catalog fails to load, the previous
@@ -77,6 +87,7 @@ type serveFlags struct {
 	maxRequestBytes int
 	logFormat       string
 	prod            prodFlags // serve_prod.go
+	limits          limitFlags
 }
 
 // catalogSource is one --catalog flag; path "" is the embedded demo.
@@ -109,7 +120,7 @@ func runServe(ctx context.Context, args []string, out, errOut io.Writer) int {
 		server.WithLogger(log),
 		server.WithCatalogParser(parseInlineCatalog),
 		server.WithMaxRequestBytes(f.maxRequestBytes),
-	}, prod.opts...)...)
+	}, append(f.limits.options(), prod.opts...)...)...)
 	if err := prod.serve(srv, log, f.logFormat, errOut); err != nil {
 		return fail(errOut, err)
 	}
@@ -141,6 +152,7 @@ func parseServeFlags(args []string, out, errOut io.Writer) (f serveFlags, code i
 	fs.IntVar(&f.maxRequestBytes, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request message in `bytes`, inline catalogs included")
 	fs.StringVar(&f.logFormat, "log-format", "text", "log `format`: text or json")
 	f.prod.register(fs)
+	f.limits.register(fs)
 	if code, done := parseFlags(fs, args, out, errOut); done {
 		return f, code, true
 	}
@@ -165,6 +177,9 @@ func (f *serveFlags) check() error {
 		return fmt.Errorf("%w: --max-request-bytes %d: want a positive number", errUsage, f.maxRequestBytes)
 	case f.logFormat != "text" && f.logFormat != "json":
 		return fmt.Errorf("%w: --log-format %q: want text or json", errUsage, f.logFormat)
+	}
+	if err := f.limits.check(); err != nil {
+		return err
 	}
 	seen := map[string]string{}
 	for _, src := range f.catalogs {

@@ -56,12 +56,14 @@ Flags:
 type whatifFlags struct {
 	catalog, cluster, request, scenarios string
 	catalogFormat                        string
+	subcharts                            subchartsFlag
 	deckhouse, kubernetes                string
 	output                               string
 	workers                              int
 	timeout                              time.Duration
 	noTiming                             bool
 	shard                                shardFlags // whatif_shard.go
+	allowExperimental                    bool
 }
 
 func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -70,6 +72,7 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(fs.Output(), whatifUsage); fs.PrintDefaults() }
 	fs.StringVar(&f.catalog, "catalog", "", "catalog `path`: a file or a DKP module-source directory (default: the embedded demo catalog)")
 	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
+	f.subcharts.register(fs)
 	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file` (default: the demo cluster state)")
 	fs.StringVar(&f.request, "request", "", "base request `file` for the matrix (default: updateAll: true)")
 	fs.StringVar(&f.scenarios, "scenarios", "", "`file` of named requests, instead of the matrix")
@@ -80,6 +83,7 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up on the whole batch after this `duration`")
 	fs.BoolVar(&f.noTiming, "no-timing", false, "leave stats (solve times, encoding sizes) out, so that runs and shards compare byte for byte")
 	f.shard.register(fs)
+	fs.BoolVar(&f.allowExperimental, "allow-experimental", false, "set allowExperimentalModules: true on the cluster state, so that Experimental releases may be selected (R25)")
 	if code, done := parseFlags(fs, args, out, errOut); done {
 		return code
 	}
@@ -139,11 +143,14 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 		return nil, fmt.Errorf("%w: -o json is one document, which shards cannot be concatenated into; use -o jsonl or -o table with --shard", errUsage)
 	}
 	b := &batch{}
-	if b.cat, err = loadCatalog(f.catalog, f.catalogFormat, errOut); err != nil {
+	if b.cat, err = loadCatalog(f.catalog, f.catalogFormat, errOut, f.subcharts.options()...); err != nil {
 		return nil, err
 	}
 	if b.cluster, err = f.loadCluster(); err != nil {
 		return nil, err
+	}
+	if f.allowExperimental {
+		b.cluster.AllowExperimentalModules = true
 	}
 	// A bad cluster state is bad in every scenario: say so once.
 	if err := b.cluster.Validate(b.cat); err != nil {

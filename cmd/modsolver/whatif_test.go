@@ -112,8 +112,18 @@ modules:
 `), 0o644))
 	code, out, errOut := whatif(t, "--catalog", dkp, "--cluster", cluster, "--deckhouse", "1.74.2,1.77.0", "--kubernetes", "1.31.4,1.33.0")
 	require.Equal(t, exitResolved, code, errOut)
+	// The cluster runs Experimental releases without allowing them (R25):
+	// no platform version changes that, and the matrix says so once.
+	assert.Contains(t, out, "every scenario is blocked for one reason that no platform version changes (2 DKP × 2 Kubernetes versions)")
+	assert.Equal(t, 1, strings.Count(out, "allowExperimentalModules=false"), out)
+	assert.Contains(t, out, "allow experimental modules")
+
+	code, out, errOut = whatif(t, "--catalog", dkp, "--cluster", cluster, "--deckhouse", "1.74.2,1.77.0", "--kubernetes", "1.31.4,1.33.0", "--allow-experimental")
+	require.Equal(t, exitResolved, code, errOut)
 	assert.Contains(t, out, "DKP \\ KUBERNETES")
 	assert.Contains(t, out, "deckhouse 1.77.0, kubernetes 1.33.0")
+	assert.NotContains(t, out, "blocked")
+	assert.Contains(t, out, "virtualization update: 0.17.0 → 1.0.0")
 }
 
 // A bad cluster state or base request is bad in every cell: it is

@@ -8,9 +8,9 @@ import (
 	"github.com/modsolver/modsolver/model"
 )
 
-// Check verifies a resolved answer against R1–R13 and R18, and the shape of
-// DESIGN.md §3, and returns every violation found, sorted. No violations
-// (a nil slice) means the answer is consistent. For an unsatisfiable
+// Check verifies a resolved answer against R1–R13, R18 and R19–R26, and
+// the shape of DESIGN.md §3, and returns every violation found, sorted. No
+// violations (a nil slice) means the answer is consistent. For an unsatisfiable
 // answer it checks only the shape: an explanation with at least one fact
 // (CheckExplanation), and no module claimed to be enabled afterwards.
 //
@@ -146,7 +146,9 @@ func (c *checker) checkResolved() {
 	c.checkVersions()
 	c.checkGroups()
 	c.checkExtended()
+	c.checkStages()
 	c.checkPlan()
+	c.checkUnlistedWarnings()
 }
 
 // checkUnsatisfiable checks that an unsatisfiable answer explains itself

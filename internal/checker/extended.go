@@ -48,7 +48,8 @@ func (c *checker) providers() map[string][]string {
 }
 
 // checkComponents checks R22 with D33: a requirement on a component the
-// cluster does not run is not met.
+// cluster does not run is not met, unless it is optional (D69), as R3
+// reads an optional module requirement on a disabled module.
 func (c *checker) checkComponents(name string, reqs model.Requirements) {
 	for _, component := range slices.Sorted(maps.Keys(reqs.Platform)) {
 		want := reqs.Platform[component]
@@ -57,6 +58,7 @@ func (c *checker) checkComponents(name string, reqs model.Requirements) {
 			v = c.cluster.Platform[component]
 		}
 		switch {
+		case v == nil && want.Optional:
 		case v == nil:
 			c.add("R22", name, "requires %s %s: the cluster does not run %s", component, want.Text, component)
 		case !want.Allows(v):

@@ -1,6 +1,10 @@
 package checker
 
-import "github.com/modsolver/modsolver/model"
+import (
+	"slices"
+
+	"github.com/modsolver/modsolver/model"
+)
 
 // checkReleases checks each enabled module's selected release: that it
 // exists (R1, R5), that its module requirements hold (R2, R3), that the
@@ -36,6 +40,9 @@ func (c *checker) checkSelected(m *model.Module, v model.Version) (*model.Releas
 	}
 	rel := m.Release(v)
 	if rel == nil {
+		if dv, deployed := c.cluster.Deployed(m); deployed && model.SameVersion(dv, v) {
+			return nil, false // kept at a version the catalog does not list: nothing to check (D73)
+		}
 		c.add("R1", m.Name, "enabled at %s, which is not one of its releases", v)
 		return nil, false
 	}
@@ -102,4 +109,24 @@ func (c *checker) versionAfter(name string) (model.Version, bool) {
 		return c.dkp, true
 	}
 	return v, on
+}
+
+// checkUnlistedWarnings checks D73: every module deployed at a version the
+// catalog does not list is named by a warning of kind unknown-version.
+func (c *checker) checkUnlistedWarnings() {
+	for _, name := range c.cluster.ModuleNames() {
+		m := c.cat.Module(name)
+		if m == nil || m.Embedded {
+			continue
+		}
+		dv, deployed := c.cluster.Deployed(m)
+		if !deployed || m.Release(dv) != nil {
+			continue
+		}
+		if !slices.ContainsFunc(c.res.Warnings, func(w model.Warning) bool {
+			return w.Kind == model.WarningUnknownVersion && w.Module == name && w.Version == model.VersionString(dv)
+		}) {
+			c.addReported("D73", name, "deployed at %s, which the catalog does not list, but no warning says so", dv)
+		}
+	}
 }

@@ -8,7 +8,9 @@ import (
 )
 
 // checkSteps checks R11 with D13: under the sequential strategy, an update
-// of a deployed module that is not pinned takes one allowed step.
+// of a deployed module that is not pinned takes one allowed step of the
+// module's update policy (D66): a sequential step, a path of update edges
+// (R21), or, for a module the importer marks direct, any release.
 // Direct updates are bounded by R9 and R10 alone.
 func (c *checker) checkSteps(m *model.Module, v model.Version) {
 	v0, deployed := c.cluster.Deployed(m)
@@ -16,7 +18,10 @@ func (c *checker) checkSteps(m *model.Module, v model.Version) {
 		c.pinned(m.Name) != nil || model.CompareVersions(v, v0) <= 0 {
 		return
 	}
-	if m.HasUpdateGraph() {
+	switch m.Policy() {
+	case model.UpdateDirect:
+		return // bounded by R9 and R10 alone, as under strategy: direct (D66)
+	case model.UpdateGraph:
 		c.checkGraphStep(m, v0, v)
 		return
 	}

@@ -20,6 +20,11 @@ type Violation struct {
 	Module string
 	// Message says what is wrong, in the form "what: why".
 	Message string
+	// Reported is set when the violation is about what the answer reports
+	// of its selection (R25's warnings, R26's plan step), not about the
+	// selection itself; a peer solver that reports nothing is checked
+	// without these.
+	Reported bool
 }
 
 func (v Violation) String() string {

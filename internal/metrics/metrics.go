@@ -77,7 +77,7 @@ func New(version string, sizes CatalogSizes) *Metrics {
 		}, []string{"method"}),
 		inflight: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "modsolver_solves_in_flight",
-			Help: "Resolve, Explain and WhatIf calls being answered now.",
+			Help: "Resolve, Explain and WhatIf calls being handled now, those queued for a slot included.",
 		}, []string{"method"}),
 		scenarios: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "modsolver_whatif_scenarios_total",

@@ -36,7 +36,7 @@ modsolver_catalog_releases{catalog="demo"} 42
 # TYPE modsolver_catalog_reloads_total counter
 modsolver_catalog_reloads_total{result="failure"} 1
 modsolver_catalog_reloads_total{result="success"} 0
-# HELP modsolver_solves_in_flight Resolve, Explain and WhatIf calls being answered now.
+# HELP modsolver_solves_in_flight Resolve, Explain and WhatIf calls being handled now, those queued for a slot included.
 # TYPE modsolver_solves_in_flight gauge
 modsolver_solves_in_flight{method="Resolve"} 0
 modsolver_solves_in_flight{method="WhatIf"} 1

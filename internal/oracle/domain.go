@@ -72,6 +72,12 @@ func (p *problem) newMod(m *model.Module) *mod {
 	if m.Embedded {
 		x.rels = []*model.Release{{Version: p.dkp, Requirements: m.Requirements, Accessibility: m.Accessibility}}
 	}
+	if v, ok := p.cluster.Deployed(m); ok && !m.Embedded && m.Release(v) == nil {
+		// D73: a deployed version the catalog does not list is a release
+		// with no requirements, in version order.
+		x.rels = append([]*model.Release{{Version: v}}, m.Releases...)
+		slices.SortStableFunc(x.rels, func(a, b *model.Release) int { return model.CompareVersions(a.Version, b.Version) })
+	}
 	_, pinned := p.req.Pin[m.Name]
 	x.named = slices.Contains(p.req.Enable, m.Name) || pinned || (p.inUpdateSet(m.Name) && p.cluster.Modules[m.Name].On()) // D65
 	x.intent = p.intentOf(x)
@@ -108,7 +114,7 @@ func (p *problem) intentOf(x *mod) intent {
 		return mustOff
 	case pinned, slices.Contains(p.req.Enable, x.name):
 		return mustOn
-	case st.On() && p.req.AllowDisable:
+	case st.On() && p.req.AllowDisable && !p.confirmsDisable(x):
 		return keepSoft
 	case st.On():
 		return mustOn
@@ -134,7 +140,8 @@ func (p *problem) onByDefault(x *mod) bool {
 	for i := len(x.rels) - 1; i >= 0; i-- {
 		r := x.rels[i]
 		available, bundles := x.m.Access(r).For(p.cluster.Edition)
-		if !available || (!x.m.Embedded && (h.above(r.Version) || (model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version)))) {
+		experimental := p.stageOf(x, r) == model.StageExperimental && !p.cluster.AllowExperimentalModules // D58
+		if !available || experimental || (!x.m.Embedded && (h.above(r.Version) || (model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version)))) {
 			continue
 		}
 		return slices.Contains(bundles, p.cluster.Bundle)
@@ -246,6 +253,9 @@ func (p *problem) selectable(x *mod, i int) bool {
 	if !p.platformAllows(r.Requirements) {
 		return false // R4, R22
 	}
+	if p.stageOf(x, r) == model.StageExperimental && !p.cluster.AllowExperimentalModules {
+		return false // R25
+	}
 	if x.m.Embedded {
 		return true
 	}
@@ -276,7 +286,7 @@ func (p *problem) selectable(x *mod, i int) bool {
 
 // platformAllows checks R4 (the DKP version stripped, Kubernetes as it
 // is) and R22 (other components as they are; one the cluster does not
-// declare fails, D33).
+// declare fails, D33, unless the requirement is !optional, D69).
 func (p *problem) platformAllows(req model.Requirements) bool {
 	if req.Deckhouse != nil && !req.Deckhouse.Allows(model.Core(p.dkp)) {
 		return false
@@ -286,9 +296,32 @@ func (p *problem) platformAllows(req model.Requirements) bool {
 	}
 	for name, c := range req.Platform {
 		v := p.components[name]
-		if v == nil || !c.Allows(v) {
+		switch {
+		case v == nil && c.Optional: // D69: holds where the component is absent
+		case v == nil || !c.Allows(v):
 			return false
 		}
 	}
 	return true
+}
+
+// stageOf is release r's stage (R25); a built-in module's own stage is
+// that of its one release.
+func (p *problem) stageOf(x *mod, r *model.Release) model.Stage {
+	if x.m.Embedded {
+		return x.m.Stage
+	}
+	return r.Stage
+}
+
+// confirmsDisable reports whether x's deployed release declares
+// disable.confirmation (R26): allowDisable may not choose it.
+func (p *problem) confirmsDisable(x *mod) bool {
+	if x.m.Embedded {
+		return x.m.Disable.Confirmation
+	}
+	if i := p.deployed(x); i >= 0 {
+		return x.rels[i].Disable.Confirmation
+	}
+	return false
 }

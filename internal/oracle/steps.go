@@ -10,7 +10,14 @@ import (
 // release to (to is newer): along x's update graph when any release
 // declares edges (R21), else by the sequential rule (R11, D13).
 func (p *problem) oneUpdate(x *mod, from, to int, h head) bool {
-	if slices.ContainsFunc(x.rels, func(r *model.Release) bool { return r.Edges != nil }) {
+	policy := x.m.UpdatePolicy // D66: the importer's, else by the data
+	if policy == "" && slices.ContainsFunc(x.rels, func(r *model.Release) bool { return r.Edges != nil }) {
+		policy = model.UpdateGraph
+	}
+	switch policy {
+	case model.UpdateDirect:
+		return true // any release up to the head, as strategy: direct
+	case model.UpdateGraph:
 		return graphReaches(x.rels, from, h)[to]
 	}
 	return sequentialStep(x.rels, from, to, h)

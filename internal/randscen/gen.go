@@ -127,7 +127,11 @@ func (g *gen) module(name string) *model.Module {
 	}
 	if m.Embedded {
 		m.Requirements = g.requirements(name)
+		m.Stage, m.Disable = g.stage(), g.disable()
 		return m
+	}
+	if g.chance(0.15) {
+		m.UpdatePolicy = model.UpdatePolicies[g.rng.IntN(len(model.UpdatePolicies))] // D66
 	}
 	graph := g.chance(0.15)
 	vs := g.versions[name]
@@ -145,6 +149,7 @@ func (g *gen) module(name string) *model.Module {
 		if graph && i > 0 {
 			r.Edges = g.edges(vs[:i])
 		}
+		r.Stage, r.Disable = g.stage(), g.disable()
 		m.Releases = append(m.Releases, r)
 	}
 	if g.chance(0.4) {
@@ -154,6 +159,23 @@ func (g *gen) module(name string) *model.Module {
 		}
 	}
 	return m
+}
+
+// stage draws a release's stage (R25): mostly General Availability.
+func (g *gen) stage() model.Stage {
+	if !g.chance(0.2) {
+		return model.StageGeneralAvailability
+	}
+	return []model.Stage{model.StagePreview, model.StageExperimental, model.StageExperimental, model.StageDeprecated}[g.rng.IntN(4)]
+}
+
+// disable draws a release's disable declaration (R26): now and then one
+// that asks for confirmation.
+func (g *gen) disable() model.Disable {
+	if !g.chance(0.1) {
+		return model.Disable{}
+	}
+	return model.Disable{Confirmation: true, Message: "disabling it stops the platform"}
 }
 
 // edges draws update edges into a release from the older versions (R21).
@@ -211,7 +233,11 @@ func (g *gen) requirements(self string) model.Requirements {
 		req.Kubernetes = mustConstraint(g.rangeOver(kubePool, true))
 	}
 	if g.chance(0.08) {
-		req.Platform = map[string]*model.Constraint{"openshift": mustConstraint(g.rangeOver(openshift, true))}
+		text := g.rangeOver(openshift, true)
+		if g.chance(0.5) {
+			text += " !optional" // D69: holds where the cluster runs no openshift
+		}
+		req.Platform = map[string]*model.Constraint{"openshift": mustConstraint(text)}
 	}
 	if !g.embedded[self] && g.chance(0.12) {
 		capability := g.pick(capabilities)

@@ -1,6 +1,7 @@
 package randscen
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -22,6 +23,7 @@ func (g *gen) cluster(cat *model.Catalog) *model.ClusterState {
 	if g.chance(0.6) {
 		c.ReleaseChannel = g.pick(model.Channels)
 	}
+	c.AllowExperimentalModules = g.chance(0.4) // R25
 	if g.chance(0.3) {
 		g.components = map[string]string{"openshift": g.pick(openshift[:2])}
 		c.Platform = map[string]model.Version{"openshift": model.MustParseVersion(g.components["openshift"])}
@@ -48,6 +50,11 @@ func (g *gen) moduleState(m *model.Module) (model.ModuleState, bool) {
 	default:
 		s.Enabled = &on
 		s.Version = m.Releases[g.rng.IntN(len(m.Releases))].Version
+		if g.chance(0.08) {
+			// A version the catalog no longer lists (D73): catalogs prune old tags.
+			mm := model.MinorOf(s.Version)
+			s.Version = model.MustParseVersion(fmt.Sprintf("%d.%d.97", mm.Major, mm.Minor))
+		}
 	}
 	if !m.Embedded && g.chance(0.15) {
 		s.Channel = g.pick(model.Channels)

@@ -67,10 +67,18 @@ type fileModule struct {
 	Name           string             `yaml:"name"`
 	Embedded       bool               `yaml:"embedded,omitempty"`
 	ExclusiveGroup string             `yaml:"exclusiveGroup,omitempty"`
+	UpdatePolicy   string             `yaml:"updatePolicy,omitempty"`
 	Accessibility  *fileAccessibility `yaml:"accessibility,omitempty"`
 	Channels       map[string]string  `yaml:"channels,omitempty"`
 	Releases       []fileRelease      `yaml:"releases,omitempty"`
 	Requirements   *fileRequirements  `yaml:"requirements,omitempty"`
+	Stage          string             `yaml:"stage,omitempty"`
+	Disable        *fileDisable       `yaml:"disable,omitempty"`
+}
+
+type fileDisable struct {
+	Confirmation bool   `yaml:"confirmation"`
+	Message      string `yaml:"message,omitempty"`
 }
 
 type fileRelease struct {
@@ -82,6 +90,8 @@ type fileRelease struct {
 	Replaces      string             `yaml:"replaces,omitempty"`
 	Skips         []string           `yaml:"skips,omitempty,flow"`
 	SkipRange     string             `yaml:"skipRange,omitempty"`
+	Stage         string             `yaml:"stage,omitempty"`
+	Disable       *fileDisable       `yaml:"disable,omitempty"`
 }
 
 type fileRequirements struct {
@@ -111,13 +121,14 @@ type fileEdition struct {
 }
 
 type fileCluster struct {
-	Deckhouse      string                     `yaml:"deckhouse"`
-	Kubernetes     string                     `yaml:"kubernetes"`
-	Edition        string                     `yaml:"edition,omitempty"`
-	Bundle         string                     `yaml:"bundle,omitempty"`
-	ReleaseChannel string                     `yaml:"releaseChannel,omitempty"`
-	Platform       map[string]string          `yaml:"platform,omitempty"`
-	Modules        map[string]fileModuleState `yaml:"modules,omitempty"`
+	Deckhouse         string                     `yaml:"deckhouse"`
+	Kubernetes        string                     `yaml:"kubernetes"`
+	Edition           string                     `yaml:"edition,omitempty"`
+	Bundle            string                     `yaml:"bundle,omitempty"`
+	ReleaseChannel    string                     `yaml:"releaseChannel,omitempty"`
+	AllowExperimental bool                       `yaml:"allowExperimentalModules,omitempty"`
+	Platform          map[string]string          `yaml:"platform,omitempty"`
+	Modules           map[string]fileModuleState `yaml:"modules,omitempty"`
 }
 
 type fileModuleState struct {
@@ -141,10 +152,11 @@ type fileRequest struct {
 func catalogOf(cat *model.Catalog) fileCatalog {
 	var out fileCatalog
 	for _, m := range cat.Modules() {
-		fm := fileModule{Name: m.Name, Embedded: m.Embedded, ExclusiveGroup: m.ExclusiveGroup,
+		fm := fileModule{Name: m.Name, Embedded: m.Embedded, ExclusiveGroup: m.ExclusiveGroup, UpdatePolicy: string(m.UpdatePolicy),
 			Accessibility: accessibilityOf(m.Accessibility), Channels: versionTexts(m.Channels)}
 		if m.Embedded {
 			fm.Requirements = requirementsOf(m.Requirements)
+			fm.Stage, fm.Disable = stageText(m.Stage), disableOf(m.Disable)
 		}
 		for _, r := range m.Releases {
 			fm.Releases = append(fm.Releases, releaseOf(r))
@@ -156,7 +168,8 @@ func catalogOf(cat *model.Catalog) fileCatalog {
 
 func releaseOf(r *model.Release) fileRelease {
 	fr := fileRelease{Version: model.VersionString(r.Version), Requirements: requirementsOf(r.Requirements),
-		Accessibility: accessibilityOf(r.Accessibility), Provides: r.Provides}
+		Accessibility: accessibilityOf(r.Accessibility), Provides: r.Provides,
+		Stage: stageText(r.Stage), Disable: disableOf(r.Disable)}
 	if len(r.UpdateRules) > 0 {
 		fr.Update = &fileUpdate{}
 		for _, u := range r.UpdateRules {
@@ -214,7 +227,8 @@ func accessibilityOf(a *model.Accessibility) *fileAccessibility {
 
 func clusterOf(c *model.ClusterState) fileCluster {
 	out := fileCluster{Deckhouse: model.VersionString(c.Deckhouse), Kubernetes: model.VersionString(c.Kubernetes),
-		Edition: c.Edition, Bundle: c.Bundle, ReleaseChannel: c.ReleaseChannel, Platform: versionTexts(c.Platform)}
+		Edition: c.Edition, Bundle: c.Bundle, ReleaseChannel: c.ReleaseChannel, Platform: versionTexts(c.Platform),
+		AllowExperimental: c.AllowExperimentalModules}
 	for _, name := range c.ModuleNames() {
 		s := c.Modules[name]
 		if out.Modules == nil {
@@ -250,4 +264,20 @@ func versionTexts(vs map[string]model.Version) map[string]string {
 		out[k] = model.VersionString(vs[k])
 	}
 	return out
+}
+
+// stageText writes a stage, leaving General Availability (the default)
+// out.
+func stageText(s model.Stage) string {
+	if s == model.StageGeneralAvailability {
+		return ""
+	}
+	return s.String()
+}
+
+func disableOf(d model.Disable) *fileDisable {
+	if !d.Confirmation && d.Message == "" {
+		return nil
+	}
+	return &fileDisable{Confirmation: d.Confirmation, Message: d.Message}
 }

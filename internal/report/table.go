@@ -13,7 +13,7 @@ import (
 )
 
 // Result writes one answer as tables: the status, the modules, the plan,
-// and for an unsatisfiable answer the explanation.
+// the warnings, and for an unsatisfiable answer the explanation.
 func Result(w io.Writer, res *model.Result) error {
 	p := &printer{w: w}
 	p.line("status: %s", res.Status)
@@ -22,6 +22,9 @@ func Result(w io.Writer, res *model.Result) error {
 	}
 	if len(res.Plan) > 0 {
 		p.plan(res.Plan)
+	}
+	if len(res.Warnings) > 0 {
+		p.warnings(res.Warnings)
 	}
 	if res.Explanation != nil {
 		p.explanation(res.Explanation)
@@ -72,7 +75,7 @@ func (p *printer) modules(ms []model.ModuleResult) {
 	p.line("")
 	rows := make([][]string, 0, len(ms))
 	for _, m := range ms {
-		rows = append(rows, []string{m.Name, m.Action.String(), dash(m.FromVersion), dash(m.ToVersion), dash(m.ChannelHead), dash(strings.Join(m.Path, " → ")), m.HeldBack})
+		rows = append(rows, []string{m.Name, m.Action.String(), dash(m.FromVersion), dash(m.ToVersion), dash(m.ChannelHead), dash(pathText(m)), m.HeldBack})
 	}
 	p.table("MODULE\tACTION\tFROM\tTO\tHEAD\tPATH\tHELD BACK", rows)
 }
@@ -84,6 +87,22 @@ func (p *printer) plan(steps []model.PlanStep) {
 		rows = append(rows, []string{fmt.Sprint(i + 1), s.Module, s.Action.String(), dash(s.FromVersion), dash(s.ToVersion)})
 	}
 	p.table("STEP\tMODULE\tACTION\tFROM\tTO", rows)
+	for i, s := range steps {
+		if s.ConfirmationAnnotation != "" {
+			p.line("step %d needs confirmation: DKP disables %s only once its ModuleConfig has the annotation %s", i+1, s.Module, s.ConfirmationAnnotation)
+			if s.ConfirmationMessage != "" {
+				p.line("  %s says: %s", s.Module, s.ConfirmationMessage)
+			}
+		}
+	}
+}
+
+func (p *printer) warnings(ws []model.Warning) {
+	p.line("")
+	p.line("warnings:")
+	for _, w := range ws {
+		p.line("  - %s", w.Message)
+	}
 }
 
 func (p *printer) explanation(e *model.Explanation) {
@@ -109,4 +128,13 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// pathText is a module's path, with its note when it has one (D70).
+func pathText(m model.ModuleResult) string {
+	text := strings.Join(m.Path, " → ")
+	if m.PathNote != "" {
+		text += " (" + m.PathNote + ")"
+	}
+	return text
 }

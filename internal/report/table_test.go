@@ -226,3 +226,15 @@ func TestResultWriteError(t *testing.T) {
 		assert.Equal(t, 1, w.calls)
 	})
 }
+
+func TestResultWarningsAndConfirmation(t *testing.T) {
+	res := resolvedResult()
+	res.Plan[3].ConfirmationMessage = "Disabling this module stops the vault."
+	res.Plan[3].ConfirmationAnnotation = model.AllowDisablingAnnotation
+	res.Warnings = []model.Warning{{Kind: model.WarningDeprecated, Module: "console", Version: "1.3.1", Message: "console 1.3.1 is Deprecated"}}
+	out := render(t, res)
+	assert.Contains(t, out, "step 4 needs confirmation: DKP disables stronghold only once its ModuleConfig has the annotation modules.deckhouse.io/allow-disabling=true")
+	assert.Contains(t, out, "stronghold says: Disabling this module stops the vault.")
+	assert.Contains(t, out, "warnings:\n  - console 1.3.1 is Deprecated\n")
+	assert.NotContains(t, render(t, resolvedResult()), "warnings:")
+}

@@ -18,10 +18,6 @@ var KnownFailing = []string{
 	// R23 sources with priority and R24 compound requirements.
 	"r23-deployed-source", "r23-move-source", "r23-source-priority",
 	"r24-all-unsat", "r24-any", "r24-not-conflict",
-	// R25 stages and R26 disable confirmation.
-	"r25-deprecated-warning", "r25-experimental-running",
-	"r26-disable-by-name", "r26-disable-confirmation",
-	"dkp-experimental-refused", "real-storage-foundation",
 }
 
 // IsKnownFailing reports whether the scenario file is on KnownFailing.

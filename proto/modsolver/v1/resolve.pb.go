@@ -168,6 +168,9 @@ const (
 	FactKind_FACT_KIND_CAPABILITY_REQUIREMENT FactKind = 20
 	FactKind_FACT_KIND_MISSING_CAPABILITY     FactKind = 21
 	FactKind_FACT_KIND_CAPABILITY_CONFLICT    FactKind = 22
+	// A release is Experimental and the cluster does not allow experimental
+	// modules (R25).
+	FactKind_FACT_KIND_EXPERIMENTAL FactKind = 23
 )
 
 // Enum value maps for FactKind.
@@ -196,6 +199,7 @@ var (
 		20: "FACT_KIND_CAPABILITY_REQUIREMENT",
 		21: "FACT_KIND_MISSING_CAPABILITY",
 		22: "FACT_KIND_CAPABILITY_CONFLICT",
+		23: "FACT_KIND_EXPERIMENTAL",
 	}
 	FactKind_value = map[string]int32{
 		"FACT_KIND_UNSPECIFIED":            0,
@@ -221,6 +225,7 @@ var (
 		"FACT_KIND_CAPABILITY_REQUIREMENT": 20,
 		"FACT_KIND_MISSING_CAPABILITY":     21,
 		"FACT_KIND_CAPABILITY_CONFLICT":    22,
+		"FACT_KIND_EXPERIMENTAL":           23,
 	}
 )
 
@@ -267,6 +272,8 @@ const (
 	SuggestionKind_SUGGESTION_KIND_AUTO_ENABLE        SuggestionKind = 9
 	SuggestionKind_SUGGESTION_KIND_PIN_MODULE         SuggestionKind = 10
 	SuggestionKind_SUGGESTION_KIND_UPGRADE_PLATFORM   SuggestionKind = 11
+	// Set allowExperimentalModules in the cluster state (R25).
+	SuggestionKind_SUGGESTION_KIND_ALLOW_EXPERIMENTAL SuggestionKind = 12
 )
 
 // Enum value maps for SuggestionKind.
@@ -284,6 +291,7 @@ var (
 		9:  "SUGGESTION_KIND_AUTO_ENABLE",
 		10: "SUGGESTION_KIND_PIN_MODULE",
 		11: "SUGGESTION_KIND_UPGRADE_PLATFORM",
+		12: "SUGGESTION_KIND_ALLOW_EXPERIMENTAL",
 	}
 	SuggestionKind_value = map[string]int32{
 		"SUGGESTION_KIND_UNSPECIFIED":        0,
@@ -298,6 +306,7 @@ var (
 		"SUGGESTION_KIND_AUTO_ENABLE":        9,
 		"SUGGESTION_KIND_PIN_MODULE":         10,
 		"SUGGESTION_KIND_UPGRADE_PLATFORM":   11,
+		"SUGGESTION_KIND_ALLOW_EXPERIMENTAL": 12,
 	}
 )
 
@@ -328,6 +337,62 @@ func (SuggestionKind) EnumDescriptor() ([]byte, []int) {
 	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{3}
 }
 
+// WarningKind names what a warning is about.
+type WarningKind int32
+
+const (
+	WarningKind_WARNING_KIND_UNSPECIFIED WarningKind = 0
+	// A selected release is Deprecated (R25).
+	WarningKind_WARNING_KIND_DEPRECATED WarningKind = 1
+	// A deployed version the catalog no longer lists.
+	WarningKind_WARNING_KIND_UNKNOWN_VERSION WarningKind = 2
+	// A version normalised on import.
+	WarningKind_WARNING_KIND_NORMALISED_VERSION WarningKind = 3
+)
+
+// Enum value maps for WarningKind.
+var (
+	WarningKind_name = map[int32]string{
+		0: "WARNING_KIND_UNSPECIFIED",
+		1: "WARNING_KIND_DEPRECATED",
+		2: "WARNING_KIND_UNKNOWN_VERSION",
+		3: "WARNING_KIND_NORMALISED_VERSION",
+	}
+	WarningKind_value = map[string]int32{
+		"WARNING_KIND_UNSPECIFIED":        0,
+		"WARNING_KIND_DEPRECATED":         1,
+		"WARNING_KIND_UNKNOWN_VERSION":    2,
+		"WARNING_KIND_NORMALISED_VERSION": 3,
+	}
+)
+
+func (x WarningKind) Enum() *WarningKind {
+	p := new(WarningKind)
+	*p = x
+	return p
+}
+
+func (x WarningKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (WarningKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_modsolver_v1_resolve_proto_enumTypes[4].Descriptor()
+}
+
+func (WarningKind) Type() protoreflect.EnumType {
+	return &file_modsolver_v1_resolve_proto_enumTypes[4]
+}
+
+func (x WarningKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use WarningKind.Descriptor instead.
+func (WarningKind) EnumDescriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{4}
+}
+
 // ResolveResponse is the answer to one resolution. The CLI prints the same
 // message with `-o json`.
 type ResolveResponse struct {
@@ -340,8 +405,10 @@ type ResolveResponse struct {
 	// that need them; ties by weight, then name.
 	Plan []*PlanStep `protobuf:"bytes,3,rep,name=plan,proto3" json:"plan,omitempty"`
 	// Set when status is STATUS_UNSATISFIABLE.
-	Explanation   *Explanation `protobuf:"bytes,4,opt,name=explanation,proto3" json:"explanation,omitempty"`
-	Stats         *Stats       `protobuf:"bytes,5,opt,name=stats,proto3" json:"stats,omitempty"`
+	Explanation *Explanation `protobuf:"bytes,4,opt,name=explanation,proto3" json:"explanation,omitempty"`
+	Stats       *Stats       `protobuf:"bytes,5,opt,name=stats,proto3" json:"stats,omitempty"`
+	// What a resolved answer should not hide, sorted by module, then kind.
+	Warnings      []*Warning `protobuf:"bytes,6,rep,name=warnings,proto3" json:"warnings,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -411,6 +478,82 @@ func (x *ResolveResponse) GetStats() *Stats {
 	return nil
 }
 
+func (x *ResolveResponse) GetWarnings() []*Warning {
+	if x != nil {
+		return x.Warnings
+	}
+	return nil
+}
+
+// Warning is one thing a resolved answer should not hide.
+type Warning struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          WarningKind            `protobuf:"varint,1,opt,name=kind,proto3,enum=modsolver.v1.WarningKind" json:"kind,omitempty"`
+	Module        string                 `protobuf:"bytes,2,opt,name=module,proto3" json:"module,omitempty"`
+	Version       string                 `protobuf:"bytes,3,opt,name=version,proto3" json:"version,omitempty"`
+	Message       string                 `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Warning) Reset() {
+	*x = Warning{}
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Warning) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Warning) ProtoMessage() {}
+
+func (x *Warning) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Warning.ProtoReflect.Descriptor instead.
+func (*Warning) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Warning) GetKind() WarningKind {
+	if x != nil {
+		return x.Kind
+	}
+	return WarningKind_WARNING_KIND_UNSPECIFIED
+}
+
+func (x *Warning) GetModule() string {
+	if x != nil {
+		return x.Module
+	}
+	return ""
+}
+
+func (x *Warning) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
+func (x *Warning) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 // ModuleResult is the outcome for one module.
 type ModuleResult struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
@@ -428,14 +571,17 @@ type ModuleResult struct {
 	// default stays off.
 	HeldBack string `protobuf:"bytes,6,opt,name=held_back,json=heldBack,proto3" json:"held_back,omitempty"`
 	// The update steps from the deployed version to the head.
-	Path          []string `protobuf:"bytes,7,rep,name=path,proto3" json:"path,omitempty"`
+	Path []string `protobuf:"bytes,7,rep,name=path,proto3" json:"path,omitempty"`
+	// What the path meets on the way: what stops it below the head, and
+	// releases on it that the platform forbids.
+	PathNote      string `protobuf:"bytes,40,opt,name=path_note,json=pathNote,proto3" json:"path_note,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ModuleResult) Reset() {
 	*x = ModuleResult{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[1]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -447,7 +593,7 @@ func (x *ModuleResult) String() string {
 func (*ModuleResult) ProtoMessage() {}
 
 func (x *ModuleResult) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[1]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -460,7 +606,7 @@ func (x *ModuleResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModuleResult.ProtoReflect.Descriptor instead.
 func (*ModuleResult) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{1}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ModuleResult) GetName() string {
@@ -512,20 +658,32 @@ func (x *ModuleResult) GetPath() []string {
 	return nil
 }
 
+func (x *ModuleResult) GetPathNote() string {
+	if x != nil {
+		return x.PathNote
+	}
+	return ""
+}
+
 // PlanStep is one step of the ordered plan.
 type PlanStep struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Module        string                 `protobuf:"bytes,1,opt,name=module,proto3" json:"module,omitempty"`
-	Action        Action                 `protobuf:"varint,2,opt,name=action,proto3,enum=modsolver.v1.Action" json:"action,omitempty"`
-	FromVersion   string                 `protobuf:"bytes,3,opt,name=from_version,json=fromVersion,proto3" json:"from_version,omitempty"`
-	ToVersion     string                 `protobuf:"bytes,4,opt,name=to_version,json=toVersion,proto3" json:"to_version,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Module      string                 `protobuf:"bytes,1,opt,name=module,proto3" json:"module,omitempty"`
+	Action      Action                 `protobuf:"varint,2,opt,name=action,proto3,enum=modsolver.v1.Action" json:"action,omitempty"`
+	FromVersion string                 `protobuf:"bytes,3,opt,name=from_version,json=fromVersion,proto3" json:"from_version,omitempty"`
+	ToVersion   string                 `protobuf:"bytes,4,opt,name=to_version,json=toVersion,proto3" json:"to_version,omitempty"`
+	// Set on the disable of a module whose release asks for confirmation
+	// (R26): the module's message, and the ModuleConfig annotation DKP needs
+	// before it applies the step.
+	ConfirmationMessage    string `protobuf:"bytes,5,opt,name=confirmation_message,json=confirmationMessage,proto3" json:"confirmation_message,omitempty"`
+	ConfirmationAnnotation string `protobuf:"bytes,6,opt,name=confirmation_annotation,json=confirmationAnnotation,proto3" json:"confirmation_annotation,omitempty"`
+	unknownFields          protoimpl.UnknownFields
+	sizeCache              protoimpl.SizeCache
 }
 
 func (x *PlanStep) Reset() {
 	*x = PlanStep{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[2]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -537,7 +695,7 @@ func (x *PlanStep) String() string {
 func (*PlanStep) ProtoMessage() {}
 
 func (x *PlanStep) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[2]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -550,7 +708,7 @@ func (x *PlanStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanStep.ProtoReflect.Descriptor instead.
 func (*PlanStep) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{2}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *PlanStep) GetModule() string {
@@ -581,6 +739,20 @@ func (x *PlanStep) GetToVersion() string {
 	return ""
 }
 
+func (x *PlanStep) GetConfirmationMessage() string {
+	if x != nil {
+		return x.ConfirmationMessage
+	}
+	return ""
+}
+
+func (x *PlanStep) GetConfirmationAnnotation() string {
+	if x != nil {
+		return x.ConfirmationAnnotation
+	}
+	return ""
+}
+
 // Explanation says why no consistent answer exists.
 type Explanation struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -597,7 +769,7 @@ type Explanation struct {
 
 func (x *Explanation) Reset() {
 	*x = Explanation{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[3]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -609,7 +781,7 @@ func (x *Explanation) String() string {
 func (*Explanation) ProtoMessage() {}
 
 func (x *Explanation) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[3]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -622,7 +794,7 @@ func (x *Explanation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Explanation.ProtoReflect.Descriptor instead.
 func (*Explanation) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{3}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Explanation) GetSummary() string {
@@ -663,7 +835,7 @@ type Fact struct {
 
 func (x *Fact) Reset() {
 	*x = Fact{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[4]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -675,7 +847,7 @@ func (x *Fact) String() string {
 func (*Fact) ProtoMessage() {}
 
 func (x *Fact) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[4]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -688,7 +860,7 @@ func (x *Fact) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fact.ProtoReflect.Descriptor instead.
 func (*Fact) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{4}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Fact) GetKind() FactKind {
@@ -746,7 +918,7 @@ type Suggestion struct {
 
 func (x *Suggestion) Reset() {
 	*x = Suggestion{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[5]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -758,7 +930,7 @@ func (x *Suggestion) String() string {
 func (*Suggestion) ProtoMessage() {}
 
 func (x *Suggestion) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[5]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -771,7 +943,7 @@ func (x *Suggestion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Suggestion.ProtoReflect.Descriptor instead.
 func (*Suggestion) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{5}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Suggestion) GetMessage() string {
@@ -810,15 +982,24 @@ type Stats struct {
 	Clauses   uint32                 `protobuf:"varint,2,opt,name=clauses,proto3" json:"clauses,omitempty"`
 	// Wall time spent encoding and solving, in microseconds. It is the one
 	// field that differs between runs on the same input.
-	SolveMicros   uint32 `protobuf:"varint,3,opt,name=solve_micros,json=solveMicros,proto3" json:"solve_micros,omitempty"`
-	Solves        uint32 `protobuf:"varint,4,opt,name=solves,proto3" json:"solves,omitempty"`
+	SolveMicros uint32 `protobuf:"varint,3,opt,name=solve_micros,json=solveMicros,proto3" json:"solve_micros,omitempty"`
+	Solves      uint32 `protobuf:"varint,4,opt,name=solves,proto3" json:"solves,omitempty"`
+	// An estimate of the memory, in KiB (1,024 bytes, rounded up), that the
+	// solver's encodings for this answer held at their largest: the SAT
+	// solvers that variables and clauses count, learnt clauses included,
+	// and the solver's view of the modules it touched; not the catalog,
+	// which requests share. It is computed from the counts of variables,
+	// literals, modules, releases and facts with constants measured for
+	// this solver, within 10% of the heap they take. The server's memory
+	// limit per request (`serve --max-request-memory`) bounds this figure.
+	MemoryKib     uint32 `protobuf:"varint,6,opt,name=memory_kib,json=memoryKib,proto3" json:"memory_kib,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -830,7 +1011,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -843,7 +1024,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{6}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Stats) GetVariables() uint32 {
@@ -874,17 +1055,30 @@ func (x *Stats) GetSolves() uint32 {
 	return 0
 }
 
+func (x *Stats) GetMemoryKib() uint32 {
+	if x != nil {
+		return x.MemoryKib
+	}
+	return 0
+}
+
 var File_modsolver_v1_resolve_proto protoreflect.FileDescriptor
 
 const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\n" +
-	"\x1amodsolver/v1/resolve.proto\x12\fmodsolver.v1\"\x89\x02\n" +
+	"\x1amodsolver/v1/resolve.proto\x12\fmodsolver.v1\"\xbc\x02\n" +
 	"\x0fResolveResponse\x12,\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x14.modsolver.v1.StatusR\x06status\x124\n" +
 	"\amodules\x18\x02 \x03(\v2\x1a.modsolver.v1.ModuleResultR\amodules\x12*\n" +
 	"\x04plan\x18\x03 \x03(\v2\x16.modsolver.v1.PlanStepR\x04plan\x12;\n" +
 	"\vexplanation\x18\x04 \x01(\v2\x19.modsolver.v1.ExplanationR\vexplanation\x12)\n" +
-	"\x05stats\x18\x05 \x01(\v2\x13.modsolver.v1.StatsR\x05stats\"\xe6\x01\n" +
+	"\x05stats\x18\x05 \x01(\v2\x13.modsolver.v1.StatsR\x05stats\x121\n" +
+	"\bwarnings\x18\x06 \x03(\v2\x15.modsolver.v1.WarningR\bwarnings\"\x84\x01\n" +
+	"\aWarning\x12-\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x19.modsolver.v1.WarningKindR\x04kind\x12\x16\n" +
+	"\x06module\x18\x02 \x01(\tR\x06module\x12\x18\n" +
+	"\aversion\x18\x03 \x01(\tR\aversion\x12\x18\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage\"\x83\x02\n" +
 	"\fModuleResult\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12,\n" +
 	"\x06action\x18\x02 \x01(\x0e2\x14.modsolver.v1.ActionR\x06action\x12!\n" +
@@ -893,13 +1087,16 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"to_version\x18\x04 \x01(\tR\ttoVersion\x12!\n" +
 	"\fchannel_head\x18\x05 \x01(\tR\vchannelHead\x12\x1b\n" +
 	"\theld_back\x18\x06 \x01(\tR\bheldBack\x12\x12\n" +
-	"\x04path\x18\a \x03(\tR\x04path\"\x92\x01\n" +
+	"\x04path\x18\a \x03(\tR\x04path\x12\x1b\n" +
+	"\tpath_note\x18( \x01(\tR\bpathNote\"\xfe\x01\n" +
 	"\bPlanStep\x12\x16\n" +
 	"\x06module\x18\x01 \x01(\tR\x06module\x12,\n" +
 	"\x06action\x18\x02 \x01(\x0e2\x14.modsolver.v1.ActionR\x06action\x12!\n" +
 	"\ffrom_version\x18\x03 \x01(\tR\vfromVersion\x12\x1d\n" +
 	"\n" +
-	"to_version\x18\x04 \x01(\tR\ttoVersion\"\x8d\x01\n" +
+	"to_version\x18\x04 \x01(\tR\ttoVersion\x121\n" +
+	"\x14confirmation_message\x18\x05 \x01(\tR\x13confirmationMessage\x127\n" +
+	"\x17confirmation_annotation\x18\x06 \x01(\tR\x16confirmationAnnotation\"\x8d\x01\n" +
 	"\vExplanation\x12\x18\n" +
 	"\asummary\x18\x01 \x01(\tR\asummary\x12(\n" +
 	"\x05facts\x18\x02 \x03(\v2\x12.modsolver.v1.FactR\x05facts\x12:\n" +
@@ -918,12 +1115,14 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x120\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x1c.modsolver.v1.SuggestionKindR\x04kind\x12\x16\n" +
 	"\x06module\x18\x03 \x01(\tR\x06module\x12\x18\n" +
-	"\aversion\x18\x04 \x01(\tR\aversion\"z\n" +
+	"\aversion\x18\x04 \x01(\tR\aversion\"\x99\x01\n" +
 	"\x05Stats\x12\x1c\n" +
 	"\tvariables\x18\x01 \x01(\rR\tvariables\x12\x18\n" +
 	"\aclauses\x18\x02 \x01(\rR\aclauses\x12!\n" +
 	"\fsolve_micros\x18\x03 \x01(\rR\vsolveMicros\x12\x16\n" +
-	"\x06solves\x18\x04 \x01(\rR\x06solves*O\n" +
+	"\x06solves\x18\x04 \x01(\rR\x06solves\x12\x1d\n" +
+	"\n" +
+	"memory_kib\x18\x06 \x01(\rR\tmemoryKib*O\n" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fSTATUS_RESOLVED\x10\x01\x12\x18\n" +
@@ -935,7 +1134,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vACTION_KEEP\x10\x03\x12\x12\n" +
 	"\x0eACTION_DISABLE\x10\x04\x12\x14\n" +
 	"\x10ACTION_DOWNGRADE\x10\x05\x12\x11\n" +
-	"\rACTION_ABSENT\x10\x06*\xca\x05\n" +
+	"\rACTION_ABSENT\x10\x06*\xe6\x05\n" +
 	"\bFactKind\x12\x19\n" +
 	"\x15FACT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18FACT_KIND_REQUEST_ENABLE\x10\x01\x12\x1d\n" +
@@ -960,7 +1159,8 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x1eFACT_KIND_PLATFORM_REQUIREMENT\x10\x13\x12$\n" +
 	" FACT_KIND_CAPABILITY_REQUIREMENT\x10\x14\x12 \n" +
 	"\x1cFACT_KIND_MISSING_CAPABILITY\x10\x15\x12!\n" +
-	"\x1dFACT_KIND_CAPABILITY_CONFLICT\x10\x16*\xbe\x03\n" +
+	"\x1dFACT_KIND_CAPABILITY_CONFLICT\x10\x16\x12\x1a\n" +
+	"\x16FACT_KIND_EXPERIMENTAL\x10\x17*\xe6\x03\n" +
 	"\x0eSuggestionKind\x12\x1f\n" +
 	"\x1bSUGGESTION_KIND_UNSPECIFIED\x10\x00\x12&\n" +
 	"\"SUGGESTION_KIND_UPGRADE_KUBERNETES\x10\x01\x12%\n" +
@@ -974,7 +1174,13 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x1bSUGGESTION_KIND_AUTO_ENABLE\x10\t\x12\x1e\n" +
 	"\x1aSUGGESTION_KIND_PIN_MODULE\x10\n" +
 	"\x12$\n" +
-	" SUGGESTION_KIND_UPGRADE_PLATFORM\x10\vB?Z=github.com/modsolver/modsolver/proto/modsolver/v1;modsolverv1b\x06proto3"
+	" SUGGESTION_KIND_UPGRADE_PLATFORM\x10\v\x12&\n" +
+	"\"SUGGESTION_KIND_ALLOW_EXPERIMENTAL\x10\f*\x8f\x01\n" +
+	"\vWarningKind\x12\x1c\n" +
+	"\x18WARNING_KIND_UNSPECIFIED\x10\x00\x12\x1b\n" +
+	"\x17WARNING_KIND_DEPRECATED\x10\x01\x12 \n" +
+	"\x1cWARNING_KIND_UNKNOWN_VERSION\x10\x02\x12#\n" +
+	"\x1fWARNING_KIND_NORMALISED_VERSION\x10\x03B?Z=github.com/modsolver/modsolver/proto/modsolver/v1;modsolverv1b\x06proto3"
 
 var (
 	file_modsolver_v1_resolve_proto_rawDescOnce sync.Once
@@ -988,38 +1194,42 @@ func file_modsolver_v1_resolve_proto_rawDescGZIP() []byte {
 	return file_modsolver_v1_resolve_proto_rawDescData
 }
 
-var file_modsolver_v1_resolve_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_modsolver_v1_resolve_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_modsolver_v1_resolve_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_modsolver_v1_resolve_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
 var file_modsolver_v1_resolve_proto_goTypes = []any{
 	(Status)(0),             // 0: modsolver.v1.Status
 	(Action)(0),             // 1: modsolver.v1.Action
 	(FactKind)(0),           // 2: modsolver.v1.FactKind
 	(SuggestionKind)(0),     // 3: modsolver.v1.SuggestionKind
-	(*ResolveResponse)(nil), // 4: modsolver.v1.ResolveResponse
-	(*ModuleResult)(nil),    // 5: modsolver.v1.ModuleResult
-	(*PlanStep)(nil),        // 6: modsolver.v1.PlanStep
-	(*Explanation)(nil),     // 7: modsolver.v1.Explanation
-	(*Fact)(nil),            // 8: modsolver.v1.Fact
-	(*Suggestion)(nil),      // 9: modsolver.v1.Suggestion
-	(*Stats)(nil),           // 10: modsolver.v1.Stats
+	(WarningKind)(0),        // 4: modsolver.v1.WarningKind
+	(*ResolveResponse)(nil), // 5: modsolver.v1.ResolveResponse
+	(*Warning)(nil),         // 6: modsolver.v1.Warning
+	(*ModuleResult)(nil),    // 7: modsolver.v1.ModuleResult
+	(*PlanStep)(nil),        // 8: modsolver.v1.PlanStep
+	(*Explanation)(nil),     // 9: modsolver.v1.Explanation
+	(*Fact)(nil),            // 10: modsolver.v1.Fact
+	(*Suggestion)(nil),      // 11: modsolver.v1.Suggestion
+	(*Stats)(nil),           // 12: modsolver.v1.Stats
 }
 var file_modsolver_v1_resolve_proto_depIdxs = []int32{
 	0,  // 0: modsolver.v1.ResolveResponse.status:type_name -> modsolver.v1.Status
-	5,  // 1: modsolver.v1.ResolveResponse.modules:type_name -> modsolver.v1.ModuleResult
-	6,  // 2: modsolver.v1.ResolveResponse.plan:type_name -> modsolver.v1.PlanStep
-	7,  // 3: modsolver.v1.ResolveResponse.explanation:type_name -> modsolver.v1.Explanation
-	10, // 4: modsolver.v1.ResolveResponse.stats:type_name -> modsolver.v1.Stats
-	1,  // 5: modsolver.v1.ModuleResult.action:type_name -> modsolver.v1.Action
-	1,  // 6: modsolver.v1.PlanStep.action:type_name -> modsolver.v1.Action
-	8,  // 7: modsolver.v1.Explanation.facts:type_name -> modsolver.v1.Fact
-	9,  // 8: modsolver.v1.Explanation.suggestions:type_name -> modsolver.v1.Suggestion
-	2,  // 9: modsolver.v1.Fact.kind:type_name -> modsolver.v1.FactKind
-	3,  // 10: modsolver.v1.Suggestion.kind:type_name -> modsolver.v1.SuggestionKind
-	11, // [11:11] is the sub-list for method output_type
-	11, // [11:11] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	7,  // 1: modsolver.v1.ResolveResponse.modules:type_name -> modsolver.v1.ModuleResult
+	8,  // 2: modsolver.v1.ResolveResponse.plan:type_name -> modsolver.v1.PlanStep
+	9,  // 3: modsolver.v1.ResolveResponse.explanation:type_name -> modsolver.v1.Explanation
+	12, // 4: modsolver.v1.ResolveResponse.stats:type_name -> modsolver.v1.Stats
+	6,  // 5: modsolver.v1.ResolveResponse.warnings:type_name -> modsolver.v1.Warning
+	4,  // 6: modsolver.v1.Warning.kind:type_name -> modsolver.v1.WarningKind
+	1,  // 7: modsolver.v1.ModuleResult.action:type_name -> modsolver.v1.Action
+	1,  // 8: modsolver.v1.PlanStep.action:type_name -> modsolver.v1.Action
+	10, // 9: modsolver.v1.Explanation.facts:type_name -> modsolver.v1.Fact
+	11, // 10: modsolver.v1.Explanation.suggestions:type_name -> modsolver.v1.Suggestion
+	2,  // 11: modsolver.v1.Fact.kind:type_name -> modsolver.v1.FactKind
+	3,  // 12: modsolver.v1.Suggestion.kind:type_name -> modsolver.v1.SuggestionKind
+	13, // [13:13] is the sub-list for method output_type
+	13, // [13:13] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolve_proto_init() }
@@ -1032,8 +1242,8 @@ func file_modsolver_v1_resolve_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modsolver_v1_resolve_proto_rawDesc), len(file_modsolver_v1_resolve_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   7,
+			NumEnums:      5,
+			NumMessages:   8,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

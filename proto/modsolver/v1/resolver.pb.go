@@ -21,6 +21,62 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// Stage is a release's maturity, as DKP's module.yaml declares it (R25).
+type Stage int32
+
+const (
+	Stage_STAGE_UNSPECIFIED          Stage = 0
+	Stage_STAGE_GENERAL_AVAILABILITY Stage = 1
+	Stage_STAGE_PREVIEW              Stage = 2
+	Stage_STAGE_EXPERIMENTAL         Stage = 3
+	Stage_STAGE_DEPRECATED           Stage = 4
+)
+
+// Enum value maps for Stage.
+var (
+	Stage_name = map[int32]string{
+		0: "STAGE_UNSPECIFIED",
+		1: "STAGE_GENERAL_AVAILABILITY",
+		2: "STAGE_PREVIEW",
+		3: "STAGE_EXPERIMENTAL",
+		4: "STAGE_DEPRECATED",
+	}
+	Stage_value = map[string]int32{
+		"STAGE_UNSPECIFIED":          0,
+		"STAGE_GENERAL_AVAILABILITY": 1,
+		"STAGE_PREVIEW":              2,
+		"STAGE_EXPERIMENTAL":         3,
+		"STAGE_DEPRECATED":           4,
+	}
+)
+
+func (x Stage) Enum() *Stage {
+	p := new(Stage)
+	*p = x
+	return p
+}
+
+func (x Stage) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Stage) Descriptor() protoreflect.EnumDescriptor {
+	return file_modsolver_v1_resolver_proto_enumTypes[0].Descriptor()
+}
+
+func (Stage) Type() protoreflect.EnumType {
+	return &file_modsolver_v1_resolver_proto_enumTypes[0]
+}
+
+func (x Stage) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Stage.Descriptor instead.
+func (Stage) EnumDescriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{0}
+}
+
 // ResolveRequest is one resolution.
 type ResolveRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -134,9 +190,12 @@ type ClusterState struct {
 	ReleaseChannel string                  `protobuf:"bytes,5,opt,name=release_channel,json=releaseChannel,proto3" json:"release_channel,omitempty"`
 	Modules        map[string]*ModuleState `protobuf:"bytes,6,rep,name=modules,proto3" json:"modules,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// Other platform components, such as openshift, to their versions.
-	Platform      map[string]string `protobuf:"bytes,7,rep,name=platform,proto3" json:"platform,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Platform map[string]string `protobuf:"bytes,7,rep,name=platform,proto3" json:"platform,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Experimental releases may be selected (R25), as DKP's setting of that
+	// name allows.
+	AllowExperimentalModules bool `protobuf:"varint,8,opt,name=allow_experimental_modules,json=allowExperimentalModules,proto3" json:"allow_experimental_modules,omitempty"`
+	unknownFields            protoimpl.UnknownFields
+	sizeCache                protoimpl.SizeCache
 }
 
 func (x *ClusterState) Reset() {
@@ -216,6 +275,13 @@ func (x *ClusterState) GetPlatform() map[string]string {
 		return x.Platform
 	}
 	return nil
+}
+
+func (x *ClusterState) GetAllowExperimentalModules() bool {
+	if x != nil {
+		return x.AllowExperimentalModules
+	}
+	return false
 }
 
 // ModuleState is the cluster's configuration of one module.
@@ -1151,8 +1217,11 @@ type Module struct {
 	Requirements *Requirements `protobuf:"bytes,7,opt,name=requirements,proto3" json:"requirements,omitempty"`
 	// The channel followed when the cluster names none the module has.
 	DefaultChannel string `protobuf:"bytes,8,opt,name=default_channel,json=defaultChannel,proto3" json:"default_channel,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The stage and disable declaration of a built-in module (R25, R26).
+	Stage         Stage    `protobuf:"varint,21,opt,name=stage,proto3,enum=modsolver.v1.Stage" json:"stage,omitempty"`
+	Disable       *Disable `protobuf:"bytes,22,opt,name=disable,proto3" json:"disable,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Module) Reset() {
@@ -1241,6 +1310,20 @@ func (x *Module) GetDefaultChannel() string {
 	return ""
 }
 
+func (x *Module) GetStage() Stage {
+	if x != nil {
+		return x.Stage
+	}
+	return Stage_STAGE_UNSPECIFIED
+}
+
+func (x *Module) GetDisable() *Disable {
+	if x != nil {
+		return x.Disable
+	}
+	return nil
+}
+
 // Release is one version of a module.
 type Release struct {
 	state        protoimpl.MessageState `protogen:"open.v1"`
@@ -1251,7 +1334,11 @@ type Release struct {
 	// Capabilities the release provides, such as "group/version/Kind".
 	Provides []string `protobuf:"bytes,4,rep,name=provides,proto3" json:"provides,omitempty"`
 	// Update edges into this release; unset when it declares none.
-	Edges         *UpdateEdges `protobuf:"bytes,5,opt,name=edges,proto3" json:"edges,omitempty"`
+	Edges *UpdateEdges `protobuf:"bytes,5,opt,name=edges,proto3" json:"edges,omitempty"`
+	// The release's stage (R25).
+	Stage Stage `protobuf:"varint,21,opt,name=stage,proto3,enum=modsolver.v1.Stage" json:"stage,omitempty"`
+	// Whether disabling the module at this release needs confirmation (R26).
+	Disable       *Disable `protobuf:"bytes,22,opt,name=disable,proto3" json:"disable,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1321,6 +1408,74 @@ func (x *Release) GetEdges() *UpdateEdges {
 	return nil
 }
 
+func (x *Release) GetStage() Stage {
+	if x != nil {
+		return x.Stage
+	}
+	return Stage_STAGE_UNSPECIFIED
+}
+
+func (x *Release) GetDisable() *Disable {
+	if x != nil {
+		return x.Disable
+	}
+	return nil
+}
+
+// Disable says whether DKP asks for confirmation before it disables a
+// module (R26); unset means it does not.
+type Disable struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Confirmation  bool                   `protobuf:"varint,1,opt,name=confirmation,proto3" json:"confirmation,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Disable) Reset() {
+	*x = Disable{}
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Disable) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Disable) ProtoMessage() {}
+
+func (x *Disable) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Disable.ProtoReflect.Descriptor instead.
+func (*Disable) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *Disable) GetConfirmation() bool {
+	if x != nil {
+		return x.Confirmation
+	}
+	return false
+}
+
+func (x *Disable) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 // UpdateEdges name the versions one update may come from.
 type UpdateEdges struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1333,7 +1488,7 @@ type UpdateEdges struct {
 
 func (x *UpdateEdges) Reset() {
 	*x = UpdateEdges{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1345,7 +1500,7 @@ func (x *UpdateEdges) String() string {
 func (*UpdateEdges) ProtoMessage() {}
 
 func (x *UpdateEdges) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1358,7 +1513,7 @@ func (x *UpdateEdges) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateEdges.ProtoReflect.Descriptor instead.
 func (*UpdateEdges) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{17}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *UpdateEdges) GetReplaces() string {
@@ -1399,7 +1554,7 @@ type Requirements struct {
 
 func (x *Requirements) Reset() {
 	*x = Requirements{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1411,7 +1566,7 @@ func (x *Requirements) String() string {
 func (*Requirements) ProtoMessage() {}
 
 func (x *Requirements) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1424,7 +1579,7 @@ func (x *Requirements) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Requirements.ProtoReflect.Descriptor instead.
 func (*Requirements) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{18}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Requirements) GetDeckhouse() string {
@@ -1473,7 +1628,7 @@ type UpdateRule struct {
 
 func (x *UpdateRule) Reset() {
 	*x = UpdateRule{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1485,7 +1640,7 @@ func (x *UpdateRule) String() string {
 func (*UpdateRule) ProtoMessage() {}
 
 func (x *UpdateRule) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1498,7 +1653,7 @@ func (x *UpdateRule) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateRule.ProtoReflect.Descriptor instead.
 func (*UpdateRule) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{19}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *UpdateRule) GetFrom() string {
@@ -1525,7 +1680,7 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\x0einline_catalog\x18\x02 \x01(\tH\x00R\rinlineCatalog\x124\n" +
 	"\acluster\x18\x03 \x01(\v2\x1a.modsolver.v1.ClusterStateR\acluster\x12/\n" +
 	"\arequest\x18\x04 \x01(\v2\x15.modsolver.v1.RequestR\arequestB\t\n" +
-	"\acatalog\"\xc4\x03\n" +
+	"\acatalog\"\x82\x04\n" +
 	"\fClusterState\x12\x1c\n" +
 	"\tdeckhouse\x18\x01 \x01(\tR\tdeckhouse\x12\x1e\n" +
 	"\n" +
@@ -1535,7 +1690,8 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\x06bundle\x18\x04 \x01(\tR\x06bundle\x12'\n" +
 	"\x0frelease_channel\x18\x05 \x01(\tR\x0ereleaseChannel\x12A\n" +
 	"\amodules\x18\x06 \x03(\v2'.modsolver.v1.ClusterState.ModulesEntryR\amodules\x12D\n" +
-	"\bplatform\x18\a \x03(\v2(.modsolver.v1.ClusterState.PlatformEntryR\bplatform\x1aU\n" +
+	"\bplatform\x18\a \x03(\v2(.modsolver.v1.ClusterState.PlatformEntryR\bplatform\x12<\n" +
+	"\x1aallow_experimental_modules\x18\b \x01(\bR\x18allowExperimentalModules\x1aU\n" +
 	"\fModulesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12/\n" +
 	"\x05value\x18\x02 \x01(\v2\x19.modsolver.v1.ModuleStateR\x05value:\x028\x01\x1a;\n" +
@@ -1615,7 +1771,7 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\fcatalog_name\x18\x01 \x01(\tR\vcatalogName\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\"A\n" +
 	"\x11GetModuleResponse\x12,\n" +
-	"\x06module\x18\x01 \x01(\v2\x14.modsolver.v1.ModuleR\x06module\"\x91\x03\n" +
+	"\x06module\x18\x01 \x01(\v2\x14.modsolver.v1.ModuleR\x06module\"\xed\x03\n" +
 	"\x06Module\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x19\n" +
 	"\bbuilt_in\x18\x02 \x01(\bR\abuiltIn\x12\x16\n" +
@@ -1624,16 +1780,23 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\bchannels\x18\x05 \x03(\v2\".modsolver.v1.Module.ChannelsEntryR\bchannels\x121\n" +
 	"\breleases\x18\x06 \x03(\v2\x15.modsolver.v1.ReleaseR\breleases\x12>\n" +
 	"\frequirements\x18\a \x01(\v2\x1a.modsolver.v1.RequirementsR\frequirements\x12'\n" +
-	"\x0fdefault_channel\x18\b \x01(\tR\x0edefaultChannel\x1a;\n" +
+	"\x0fdefault_channel\x18\b \x01(\tR\x0edefaultChannel\x12)\n" +
+	"\x05stage\x18\x15 \x01(\x0e2\x13.modsolver.v1.StageR\x05stage\x12/\n" +
+	"\adisable\x18\x16 \x01(\v2\x15.modsolver.v1.DisableR\adisable\x1a;\n" +
 	"\rChannelsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xed\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc9\x02\n" +
 	"\aRelease\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12>\n" +
 	"\frequirements\x18\x02 \x01(\v2\x1a.modsolver.v1.RequirementsR\frequirements\x12;\n" +
 	"\fupdate_rules\x18\x03 \x03(\v2\x18.modsolver.v1.UpdateRuleR\vupdateRules\x12\x1a\n" +
 	"\bprovides\x18\x04 \x03(\tR\bprovides\x12/\n" +
-	"\x05edges\x18\x05 \x01(\v2\x19.modsolver.v1.UpdateEdgesR\x05edges\"^\n" +
+	"\x05edges\x18\x05 \x01(\v2\x19.modsolver.v1.UpdateEdgesR\x05edges\x12)\n" +
+	"\x05stage\x18\x15 \x01(\x0e2\x13.modsolver.v1.StageR\x05stage\x12/\n" +
+	"\adisable\x18\x16 \x01(\v2\x15.modsolver.v1.DisableR\adisable\"G\n" +
+	"\aDisable\x12\"\n" +
+	"\fconfirmation\x18\x01 \x01(\bR\fconfirmation\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"^\n" +
 	"\vUpdateEdges\x12\x1a\n" +
 	"\breplaces\x18\x01 \x01(\tR\breplaces\x12\x14\n" +
 	"\x05skips\x18\x02 \x03(\tR\x05skips\x12\x1d\n" +
@@ -1656,7 +1819,13 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\n" +
 	"UpdateRule\x12\x12\n" +
 	"\x04from\x18\x01 \x01(\tR\x04from\x12\x0e\n" +
-	"\x02to\x18\x02 \x01(\tR\x02to2\x84\x03\n" +
+	"\x02to\x18\x02 \x01(\tR\x02to*\x7f\n" +
+	"\x05Stage\x12\x15\n" +
+	"\x11STAGE_UNSPECIFIED\x10\x00\x12\x1e\n" +
+	"\x1aSTAGE_GENERAL_AVAILABILITY\x10\x01\x12\x11\n" +
+	"\rSTAGE_PREVIEW\x10\x02\x12\x16\n" +
+	"\x12STAGE_EXPERIMENTAL\x10\x03\x12\x14\n" +
+	"\x10STAGE_DEPRECATED\x10\x042\x84\x03\n" +
 	"\bResolver\x12F\n" +
 	"\aResolve\x12\x1c.modsolver.v1.ResolveRequest\x1a\x1d.modsolver.v1.ResolveResponse\x12C\n" +
 	"\x06WhatIf\x12\x1b.modsolver.v1.WhatIfRequest\x1a\x1a.modsolver.v1.WhatIfResult0\x01\x12F\n" +
@@ -1676,83 +1845,90 @@ func file_modsolver_v1_resolver_proto_rawDescGZIP() []byte {
 	return file_modsolver_v1_resolver_proto_rawDescData
 }
 
-var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_modsolver_v1_resolver_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_modsolver_v1_resolver_proto_goTypes = []any{
-	(*ResolveRequest)(nil),       // 0: modsolver.v1.ResolveRequest
-	(*ClusterState)(nil),         // 1: modsolver.v1.ClusterState
-	(*ModuleState)(nil),          // 2: modsolver.v1.ModuleState
-	(*Request)(nil),              // 3: modsolver.v1.Request
-	(*Platform)(nil),             // 4: modsolver.v1.Platform
-	(*WhatIfRequest)(nil),        // 5: modsolver.v1.WhatIfRequest
-	(*Scenario)(nil),             // 6: modsolver.v1.Scenario
-	(*WhatIfResult)(nil),         // 7: modsolver.v1.WhatIfResult
-	(*ExplainRequest)(nil),       // 8: modsolver.v1.ExplainRequest
-	(*ExplainResponse)(nil),      // 9: modsolver.v1.ExplainResponse
-	(*ListCatalogsRequest)(nil),  // 10: modsolver.v1.ListCatalogsRequest
-	(*ListCatalogsResponse)(nil), // 11: modsolver.v1.ListCatalogsResponse
-	(*CatalogInfo)(nil),          // 12: modsolver.v1.CatalogInfo
-	(*GetModuleRequest)(nil),     // 13: modsolver.v1.GetModuleRequest
-	(*GetModuleResponse)(nil),    // 14: modsolver.v1.GetModuleResponse
-	(*Module)(nil),               // 15: modsolver.v1.Module
-	(*Release)(nil),              // 16: modsolver.v1.Release
-	(*UpdateEdges)(nil),          // 17: modsolver.v1.UpdateEdges
-	(*Requirements)(nil),         // 18: modsolver.v1.Requirements
-	(*UpdateRule)(nil),           // 19: modsolver.v1.UpdateRule
-	nil,                          // 20: modsolver.v1.ClusterState.ModulesEntry
-	nil,                          // 21: modsolver.v1.ClusterState.PlatformEntry
-	nil,                          // 22: modsolver.v1.Request.PinEntry
-	nil,                          // 23: modsolver.v1.Platform.ComponentsEntry
-	nil,                          // 24: modsolver.v1.Module.ChannelsEntry
-	nil,                          // 25: modsolver.v1.Requirements.ModulesEntry
-	nil,                          // 26: modsolver.v1.Requirements.PlatformEntry
-	(*ResolveResponse)(nil),      // 27: modsolver.v1.ResolveResponse
-	(Status)(0),                  // 28: modsolver.v1.Status
-	(*Explanation)(nil),          // 29: modsolver.v1.Explanation
-	(*Stats)(nil),                // 30: modsolver.v1.Stats
+	(Stage)(0),                   // 0: modsolver.v1.Stage
+	(*ResolveRequest)(nil),       // 1: modsolver.v1.ResolveRequest
+	(*ClusterState)(nil),         // 2: modsolver.v1.ClusterState
+	(*ModuleState)(nil),          // 3: modsolver.v1.ModuleState
+	(*Request)(nil),              // 4: modsolver.v1.Request
+	(*Platform)(nil),             // 5: modsolver.v1.Platform
+	(*WhatIfRequest)(nil),        // 6: modsolver.v1.WhatIfRequest
+	(*Scenario)(nil),             // 7: modsolver.v1.Scenario
+	(*WhatIfResult)(nil),         // 8: modsolver.v1.WhatIfResult
+	(*ExplainRequest)(nil),       // 9: modsolver.v1.ExplainRequest
+	(*ExplainResponse)(nil),      // 10: modsolver.v1.ExplainResponse
+	(*ListCatalogsRequest)(nil),  // 11: modsolver.v1.ListCatalogsRequest
+	(*ListCatalogsResponse)(nil), // 12: modsolver.v1.ListCatalogsResponse
+	(*CatalogInfo)(nil),          // 13: modsolver.v1.CatalogInfo
+	(*GetModuleRequest)(nil),     // 14: modsolver.v1.GetModuleRequest
+	(*GetModuleResponse)(nil),    // 15: modsolver.v1.GetModuleResponse
+	(*Module)(nil),               // 16: modsolver.v1.Module
+	(*Release)(nil),              // 17: modsolver.v1.Release
+	(*Disable)(nil),              // 18: modsolver.v1.Disable
+	(*UpdateEdges)(nil),          // 19: modsolver.v1.UpdateEdges
+	(*Requirements)(nil),         // 20: modsolver.v1.Requirements
+	(*UpdateRule)(nil),           // 21: modsolver.v1.UpdateRule
+	nil,                          // 22: modsolver.v1.ClusterState.ModulesEntry
+	nil,                          // 23: modsolver.v1.ClusterState.PlatformEntry
+	nil,                          // 24: modsolver.v1.Request.PinEntry
+	nil,                          // 25: modsolver.v1.Platform.ComponentsEntry
+	nil,                          // 26: modsolver.v1.Module.ChannelsEntry
+	nil,                          // 27: modsolver.v1.Requirements.ModulesEntry
+	nil,                          // 28: modsolver.v1.Requirements.PlatformEntry
+	(*ResolveResponse)(nil),      // 29: modsolver.v1.ResolveResponse
+	(Status)(0),                  // 30: modsolver.v1.Status
+	(*Explanation)(nil),          // 31: modsolver.v1.Explanation
+	(*Stats)(nil),                // 32: modsolver.v1.Stats
 }
 var file_modsolver_v1_resolver_proto_depIdxs = []int32{
-	1,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
-	3,  // 1: modsolver.v1.ResolveRequest.request:type_name -> modsolver.v1.Request
-	20, // 2: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
-	21, // 3: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
-	22, // 4: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
-	4,  // 5: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
-	23, // 6: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
-	1,  // 7: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
-	6,  // 8: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
-	3,  // 9: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
-	27, // 10: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
-	1,  // 11: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
-	3,  // 12: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
-	28, // 13: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
-	29, // 14: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
-	30, // 15: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
-	12, // 16: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
-	15, // 17: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
-	24, // 18: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
-	16, // 19: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
-	18, // 20: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
-	18, // 21: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
-	19, // 22: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
-	17, // 23: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
-	25, // 24: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
-	26, // 25: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
-	2,  // 26: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
-	0,  // 27: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
-	5,  // 28: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
-	8,  // 29: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
-	10, // 30: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
-	13, // 31: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
-	27, // 32: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
-	7,  // 33: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
-	9,  // 34: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
-	11, // 35: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
-	14, // 36: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
-	32, // [32:37] is the sub-list for method output_type
-	27, // [27:32] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	2,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
+	4,  // 1: modsolver.v1.ResolveRequest.request:type_name -> modsolver.v1.Request
+	22, // 2: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
+	23, // 3: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
+	24, // 4: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
+	5,  // 5: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
+	25, // 6: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
+	2,  // 7: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
+	7,  // 8: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
+	4,  // 9: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
+	29, // 10: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
+	2,  // 11: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
+	4,  // 12: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
+	30, // 13: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
+	31, // 14: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
+	32, // 15: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
+	13, // 16: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
+	16, // 17: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
+	26, // 18: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
+	17, // 19: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
+	20, // 20: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
+	0,  // 21: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
+	18, // 22: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
+	20, // 23: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
+	21, // 24: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
+	19, // 25: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
+	0,  // 26: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
+	18, // 27: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
+	27, // 28: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
+	28, // 29: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
+	3,  // 30: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
+	1,  // 31: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
+	6,  // 32: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
+	9,  // 33: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
+	11, // 34: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
+	14, // 35: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
+	29, // 36: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
+	8,  // 37: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
+	10, // 38: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
+	12, // 39: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
+	15, // 40: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
+	36, // [36:41] is the sub-list for method output_type
+	31, // [31:36] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolver_proto_init() }
@@ -1779,13 +1955,14 @@ func file_modsolver_v1_resolver_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modsolver_v1_resolver_proto_rawDesc), len(file_modsolver_v1_resolver_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   27,
+			NumEnums:      1,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
 		GoTypes:           file_modsolver_v1_resolver_proto_goTypes,
 		DependencyIndexes: file_modsolver_v1_resolver_proto_depIdxs,
+		EnumInfos:         file_modsolver_v1_resolver_proto_enumTypes,
 		MessageInfos:      file_modsolver_v1_resolver_proto_msgTypes,
 	}.Build()
 	File_modsolver_v1_resolver_proto = out.File

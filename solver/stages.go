@@ -1,0 +1,164 @@
+package solver
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// Module stages (R25) and disable confirmation (R26).
+//
+// An Experimental release, on a cluster that does not allow experimental
+// modules, is forbidden by a static fact of its own, as an edition forbids
+// a release (R7): it holds updates back, makes an install unsatisfiable
+// when no other release serves, and makes a cluster that runs it
+// inconsistent. A Deprecated release is selectable, and the answer warns
+// about it. A module whose deployed release asks for confirmation before
+// it is disabled keeps a hard intent under allowDisable (setIntent), and
+// the plan step that disables it by name carries its message and the
+// annotation DKP needs (planStep).
+
+// experimentalText is DKP's wording for an Experimental module on a
+// cluster that does not allow them (its Experimental extender).
+const experimentalText = "installation forbidden: experimental modules are disabled (allowExperimentalModules=false)"
+
+// addStageFacts forbids the Experimental releases of v unless the cluster
+// allows experimental modules (R25).
+func (p *problem) addStageFacts(v *view) {
+	if p.cluster.AllowExperimentalModules {
+		return
+	}
+	p.forbid(v, model.FactExperimental, v.where(func(_ int, r *model.Release) bool {
+		return r.Stage == model.StageExperimental
+	}), nil)
+}
+
+// experimentalMessage renders a FactExperimental fact.
+func experimentalMessage(f *fact) string {
+	verb := "is"
+	if len(f.rels) > 1 {
+		verb = "are"
+	}
+	return fmt.Sprintf("%s %s %s Experimental: %s", f.v.name, releasesText(f.v, f.rels), verb, experimentalText)
+}
+
+// confirmsDisable reports whether v's deployed release asks for
+// confirmation before the module is disabled (R26).
+func (v *view) confirmsDisable() bool {
+	return v.deployed >= 0 && v.rels[v.deployed].Disable.Confirmation
+}
+
+// confirmationText says why allowDisable leaves v enabled (R26).
+func confirmationText(v *view) string {
+	text := fmt.Sprintf("%s %s asks for confirmation before it is disabled (disable.confirmation: true), so allowDisable does not disable it; only a request that disables it by name does",
+		v.name, v.deployedVersion())
+	if msg := v.rels[v.deployed].Disable.Message; msg != "" {
+		text += fmt.Sprintf(" (%q)", msg)
+	}
+	return text
+}
+
+// confirmStep adds to the step that disables o's module what R26 asks:
+// the module's message and the annotation DKP waits for.
+func confirmStep(st *model.PlanStep, o *outcome) {
+	if o.action != model.ActionDisable || !o.v.confirmsDisable() {
+		return
+	}
+	st.ConfirmationMessage = o.v.rels[o.v.deployed].Disable.Message
+	st.ConfirmationAnnotation = model.AllowDisablingAnnotation
+}
+
+// warnings names every selected Deprecated release (R25) and every
+// deployed version the catalog does not list (D73), in the order of outs,
+// which is module name order.
+func warnings(outs []*outcome) []model.Warning {
+	var out []model.Warning
+	for _, o := range outs {
+		if o.v.unlisted {
+			out = append(out, unlistedWarning(o))
+		}
+		if o.sel < 0 || o.v.rels[o.sel].Stage != model.StageDeprecated {
+			continue
+		}
+		ver := model.VersionString(o.v.rels[o.sel].Version)
+		out = append(out, model.Warning{Kind: model.WarningDeprecated, Module: o.v.name, Version: ver,
+			Message: fmt.Sprintf("%s %s is Deprecated: DKP may remove it in a future release; plan a replacement", o.v.name, ver)})
+	}
+	return out
+}
+
+// unlistedWarning says that a module runs a version the catalog does not
+// list, and what that means for the answer (D73).
+func unlistedWarning(o *outcome) model.Warning {
+	v := o.v
+	ver := model.VersionString(v.rels[v.deployed].Version)
+	msg := fmt.Sprintf("%s is deployed at %s, which the catalog does not list: its requirements are unknown, so none are checked while it stays", v.name, ver)
+	if o.sel != v.deployed {
+		msg = fmt.Sprintf("%s is deployed at %s, which the catalog does not list: the update starts from it, and its requirements are unknown", v.name, ver)
+	}
+	return model.Warning{Kind: model.WarningUnknownVersion, Module: v.name, Version: ver, Message: msg}
+}
+
+// allowExperimentalChange sets allowExperimentalModules (R25).
+func allowExperimentalChange() change {
+	return change{
+		sug: model.Suggestion{Kind: model.SuggestAllowExperimental,
+			Message: "allow experimental modules (set allowExperimentalModules: true in the cluster state)"},
+		apply: func(c *model.ClusterState, _ *model.Request) { c.AllowExperimentalModules = true },
+	}
+}
+
+// skippedExperimental renders the Experimental facts that forbid releases
+// between sel and next, which an answer below its head passes over (R17):
+// the stage is what holds those releases back.
+func (p *problem) skippedExperimental(v *view, sel, next int) string {
+	f := v.static(model.FactExperimental)
+	if f == nil {
+		return ""
+	}
+	var rels []int
+	for _, r := range f.rels {
+		if r > sel && (next < 0 || r < next) {
+			rels = append(rels, r)
+		}
+	}
+	if len(rels) == 0 {
+		return ""
+	}
+	return experimentalMessage(&fact{kind: f.kind, v: v, rels: rels})
+}
+
+// ExperimentalOnly names, sorted, the modules of cat that only their
+// stage keeps off cluster: every release some other fact admits is
+// Experimental, and the cluster does not allow experimental modules (R25).
+// Other facts are the static ones: editions, prereleases, platform
+// requirements and channels. `modsolver catalog check` lists them.
+func ExperimentalOnly(cat *model.Catalog, cluster *model.ClusterState) []string {
+	if cluster.AllowExperimentalModules {
+		return nil
+	}
+	p := newProblem(cat, cluster, &model.Request{})
+	var out []string
+	for _, m := range cat.Modules() {
+		if v := p.view(m.Name); v != nil && onlyStageForbids(v) {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// onlyStageForbids reports whether v has no allowed release, but some
+// release that only the Experimental fact forbids.
+func onlyStageForbids(v *view) bool {
+	f := v.static(model.FactExperimental)
+	if f == nil || slices.Contains(v.allowed, true) {
+		return false
+	}
+	for _, r := range f.rels {
+		if !slices.ContainsFunc(v.statics, func(g *fact) bool { return g != f && slices.Contains(g.rels, r) }) {
+			return true
+		}
+	}
+	return false
+}

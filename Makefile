@@ -6,7 +6,7 @@ BIN       := $(CURDIR)/bin
 BUF       := $(GO) run github.com/bufbuild/buf/cmd/buf@v1.75.0
 FUZZTIME  ?= 60s
 
-.PHONY: run test vet bench fuzz proto proto-tools proto-lint proto-check ci build clean help
+.PHONY: run test vet bench fuzz proto proto-tools proto-lint proto-check ci build static clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -26,6 +26,11 @@ vet:
 
 build: ## build bin/modsolver
 	$(GO) build -o $(BIN)/modsolver ./cmd/modsolver
+
+VERSION ?= dev
+
+static: ## build bin/modsolver-static, the static Linux binary deploy/Dockerfile copies
+	CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -ldflags '-s -w -X main.version=$(VERSION)' -o $(BIN)/modsolver-static ./cmd/modsolver
 
 SHARED_DATA ?= ../shared/data
 

@@ -33,6 +33,13 @@
 //   - interceptors.go: panic recovery (Internal, logged with the stack)
 //     and one structured log line per call (method, code, duration, peer).
 //   - render.go: MarshalJSON, the JSON form the CLI prints with -o json.
+//   - observe.go: Observer, told by interceptors of every Resolve, Explain
+//     and WhatIf call and its outcome, read from the response (metrics
+//     are the caller's); WithServerOptions for transport credentials,
+//     keepalive and outer interceptors; Ready, which backs /readyz.
+//   - tls.go: TLSCredentials, TLS and mutual TLS from PEM files that
+//     gRPC's pemfile provider re-reads, so that a rotated Secret takes
+//     effect without a restart.
 //
 // The package reads no catalog files itself: it imports only model,
 // solver and the generated proto package. Inline catalogs are parsed by

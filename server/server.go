@@ -39,6 +39,8 @@ type config struct {
 	log             *slog.Logger
 	parse           CatalogParser
 	maxRequestBytes int
+	observer        Observer            // observe.go
+	grpcOpts        []grpc.ServerOption // observe.go
 	// Resource bounds (limits.go).
 	limit            *limiter
 	maxInlineBytes   int
@@ -97,11 +99,11 @@ func New(catalogs *Catalogs, opts ...Option) *Server {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	gs := grpc.NewServer(
+	gs := grpc.NewServer(append(cfg.serverOptions(),
 		grpc.MaxRecvMsgSize(cfg.maxRequestBytes),
 		grpc.ChainUnaryInterceptor(logUnary(cfg.log), recoverUnary(cfg.log)),
 		grpc.ChainStreamInterceptor(logStream(cfg.log), recoverStream(cfg.log)),
-	)
+	)...)
 	modsolverv1.RegisterResolverServer(gs, &resolver{catalogs: catalogs, cfg: cfg})
 	hs := health.NewServer()
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)

@@ -66,6 +66,13 @@ text or JSON. Once listening, serve prints the address on stderr:
 (with --log-format json, as a JSON record with the same fields). Use
 --listen 127.0.0.1:0 to pick a free port.
 
+In a cluster: --metrics-listen serves /metrics, /healthz and /readyz over
+plaintext HTTP; --tls-cert-file and --tls-private-key-file turn TLS on,
+re-read every --tls-refresh-interval so that a renewed Secret takes effect
+without a restart; --client-ca-file requires client certificates signed by
+that CA (mutual TLS). --max-connection-age makes clients reconnect now and
+then, so that they rebalance onto new replicas.
+
 Exit codes: 0 after a clean shutdown, 2 bad flags or a bad catalog, 3 the
 server could not listen or failed.
 
@@ -79,6 +86,7 @@ type serveFlags struct {
 	shutdownTimeout time.Duration
 	maxRequestBytes int
 	logFormat       string
+	prod            prodFlags // serve_prod.go
 	limits          limitFlags
 }
 
@@ -102,12 +110,20 @@ func runServe(ctx context.Context, args []string, out, errOut io.Writer) int {
 	if err != nil {
 		return fail(errOut, fmt.Errorf("%w: %w", model.ErrInvalidInput, err))
 	}
+	prod, err := f.prod.start(reg)
+	if err != nil {
+		return fail(errOut, fmt.Errorf("%w: %w", model.ErrInvalidInput, err))
+	}
+	defer prod.close()
 	srv := server.New(reg, append([]server.Option{
 		server.WithSolveTimeout(f.timeout),
 		server.WithLogger(log),
 		server.WithCatalogParser(parseInlineCatalog),
 		server.WithMaxRequestBytes(f.maxRequestBytes),
-	}, f.limits.options()...)...)
+	}, append(f.limits.options(), prod.opts...)...)...)
+	if err := prod.serve(srv, log, f.logFormat, errOut); err != nil {
+		return fail(errOut, err)
+	}
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
@@ -116,7 +132,7 @@ func runServe(ctx context.Context, args []string, out, errOut io.Writer) int {
 		return fail(errOut, fmt.Errorf("listen: %w", err))
 	}
 	announce(errOut, log, f.logFormat, lis.Addr(), reg.Names())
-	return serveUntilDone(ctx, srv, lis, hup, func() { reload(reg, f.catalogs, log) }, f.shutdownTimeout, log, errOut)
+	return serveUntilDone(ctx, srv, lis, hup, func() { prod.reloaded(reload(reg, f.catalogs, log)) }, f.shutdownTimeout, log, errOut)
 }
 
 func parseServeFlags(args []string, out, errOut io.Writer) (f serveFlags, code int, done bool) {
@@ -135,11 +151,12 @@ func parseServeFlags(args []string, out, errOut io.Writer) (f serveFlags, code i
 	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGINT or SIGTERM, wait this `duration` for in-flight calls")
 	fs.IntVar(&f.maxRequestBytes, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request message in `bytes`, inline catalogs included")
 	fs.StringVar(&f.logFormat, "log-format", "text", "log `format`: text or json")
+	f.prod.register(fs)
 	f.limits.register(fs)
 	if code, done := parseFlags(fs, args, out, errOut); done {
 		return f, code, true
 	}
-	if err := f.check(); err != nil {
+	if err := errors.Join(f.check(), f.prod.check()); err != nil {
 		return f, fail(errOut, err), true
 	}
 	if len(f.catalogs) == 0 {
@@ -235,16 +252,17 @@ func parseInlineCatalog(name string, data []byte) (*model.Catalog, error) {
 
 // reload reads every catalog again and swaps the set; on any error the
 // old set keeps serving.
-func reload(reg *server.Catalogs, srcs []catalogSource, log *slog.Logger) {
+func reload(reg *server.Catalogs, srcs []catalogSource, log *slog.Logger) error {
 	cats, err := loadServed(srcs, log)
 	if err == nil {
 		err = reg.Replace(cats...)
 	}
 	if err != nil {
 		log.Error("reload failed; still serving the previous catalogs", "error", err)
-		return
+		return err
 	}
 	log.Info("catalogs reloaded", "catalogs", strings.Join(reg.Names(), ","))
+	return nil
 }
 
 // serveUntilDone serves until ctx ends (a graceful stop, exit 0) or the

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -20,8 +21,9 @@ import (
 
 const whatifUsage = `Usage:
   modsolver whatif [--catalog PATH] [--cluster FILE] [--request FILE]
-                   --deckhouse V1,V2,… --kubernetes K1,K2,… [-o table|json]
-  modsolver whatif [--catalog PATH] [--cluster FILE] --scenarios FILE [-o table|json]
+                   --deckhouse V1,V2,… --kubernetes K1,K2,… [-o table|json|jsonl]
+  modsolver whatif [--catalog PATH] [--cluster FILE] --scenarios FILE [-o table|json|jsonl]
+                   [--shard i/n]
 
 Answers many what-if questions against one catalog and cluster state.
 
@@ -41,6 +43,10 @@ Without --catalog the embedded demo catalog is used, and without --cluster
 the demo cluster state. Scenarios run on one worker per core; progress goes
 to stderr when a batch runs longer than a second.
 
+-o jsonl prints one result per line, in the form of the gRPC WhatIf
+stream; -o json prints them as one document, {"results": [...]}.
+
+` + shardUsage + `
 Exit codes: 0 every scenario answered, 2 bad input, 3 no answer (timeout or
 interrupt). A scenario that is unsatisfiable is an answer, not a failure.
 
@@ -56,6 +62,7 @@ type whatifFlags struct {
 	workers                              int
 	timeout                              time.Duration
 	noTiming                             bool
+	shard                                shardFlags // whatif_shard.go
 	allowExperimental                    bool
 }
 
@@ -71,10 +78,11 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.StringVar(&f.scenarios, "scenarios", "", "`file` of named requests, instead of the matrix")
 	fs.StringVar(&f.deckhouse, "deckhouse", "", "candidate DKP `versions`, comma-separated")
 	fs.StringVar(&f.kubernetes, "kubernetes", "", "candidate Kubernetes `versions`, comma-separated")
-	fs.StringVar(&f.output, "o", "table", "output `format`: table or json")
+	fs.StringVar(&f.output, "o", "table", "output `format`: table, json or jsonl")
 	fs.IntVar(&f.workers, "workers", 0, "scenarios solved at once (default: one per core)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up on the whole batch after this `duration`")
-	fs.BoolVar(&f.noTiming, "no-timing", false, "leave solve times out, so that runs compare byte for byte")
+	fs.BoolVar(&f.noTiming, "no-timing", false, "leave stats (solve times, encoding sizes) out, so that runs and shards compare byte for byte")
+	f.shard.register(fs)
 	fs.BoolVar(&f.allowExperimental, "allow-experimental", false, "set allowExperimentalModules: true on the cluster state, so that Experimental releases may be selected (R25)")
 	if code, done := parseFlags(fs, args, out, errOut); done {
 		return code
@@ -105,6 +113,9 @@ type batch struct {
 	scenarios []catalog.NamedRequest
 	// matrix is set for the readiness matrix, which prints as a grid.
 	matrix *matrix
+	// offset is the index of scenarios[0] in the whole batch, when the
+	// batch is one shard of it.
+	offset int
 }
 
 // matrix is the grid of the readiness matrix: scenario i*len(kube)+j is
@@ -115,8 +126,8 @@ type matrix struct {
 
 func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	switch {
-	case f.output != "table" && f.output != "json":
-		return nil, fmt.Errorf("%w: -o %q: want table or json", errUsage, f.output)
+	case f.output != "table" && f.output != "json" && f.output != "jsonl":
+		return nil, fmt.Errorf("%w: -o %q: want table, json or jsonl", errUsage, f.output)
 	case f.timeout <= 0:
 		return nil, fmt.Errorf("%w: --timeout %s: want a positive duration", errUsage, f.timeout)
 	case f.scenarios != "" && (f.deckhouse != "" || f.kubernetes != "" || f.request != ""):
@@ -124,8 +135,14 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	case f.scenarios == "" && f.deckhouse == "" && f.kubernetes == "":
 		return nil, fmt.Errorf("%w: give --deckhouse and/or --kubernetes versions, or --scenarios", errUsage)
 	}
+	sh, err := f.shard.resolve(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if sh != nil && f.output == "json" {
+		return nil, fmt.Errorf("%w: -o json is one document, which shards cannot be concatenated into; use -o jsonl or -o table with --shard", errUsage)
+	}
 	b := &batch{}
-	var err error
 	if b.cat, err = loadCatalog(f.catalog, f.catalogFormat, errOut, f.subcharts.options()...); err != nil {
 		return nil, err
 	}
@@ -141,9 +158,11 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	}
 	if f.scenarios != "" {
 		b.scenarios, err = catalog.LoadWhatIf(f.scenarios)
-		return b, err
+	} else {
+		err = b.buildMatrix(f)
 	}
-	return b, b.buildMatrix(f)
+	b.applyShard(sh)
+	return b, err
 }
 
 func (f *whatifFlags) loadCluster() (*model.ClusterState, error) {
@@ -227,7 +246,9 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 	progress := newProgress(errOut, "whatif", "scenarios", len(reqs))
 	err := solver.WhatIf(ctx, b.cat, b.cluster, reqs, func(i int, a solver.Answer) error {
 		if a.Result != nil && f.noTiming {
-			a.Result.Stats.SolveMicros = 0
+			// On a shared encoding the other stats count the worker's
+			// work too, which depends on the workers and the shard (D53).
+			a.Result.Stats = model.Stats{}
 		}
 		answers[i] = a
 		progress.done(i + 1)
@@ -238,8 +259,11 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 }
 
 func (b *batch) print(out io.Writer, format string, answers []solver.Answer) error {
-	if format == "json" {
+	switch format {
+	case "json":
 		return b.printJSON(out, answers)
+	case "jsonl":
+		return b.printJSONLines(out, answers)
 	}
 	if b.matrix != nil {
 		if common := commonBlock(answers); common != nil {
@@ -291,7 +315,7 @@ func (b *batch) printCommonBlock(out io.Writer, res *model.Result) {
 func (b *batch) printJSON(out io.Writer, answers []solver.Answer) error {
 	results := make([]json.RawMessage, len(answers))
 	for i, a := range answers {
-		data, err := server.MarshalJSON(whatIfResult(i, b.scenarios[i].Name, a))
+		data, err := server.MarshalJSON(whatIfResult(b.offset+i, b.scenarios[i].Name, a))
 		if err != nil {
 			return err
 		}

@@ -46,13 +46,15 @@ func TestMaxInflightRefusesWithRetryInfo(t *testing.T) {
 		return err
 	}
 	require.NoError(t, probe())
+	// The hard request is built once: generating its cluster is slow under
+	// -race, and the probe should race the solve, not the client.
+	in := hardRequest()
 	tests := []struct {
 		name string
 		call func(ctx context.Context)
 	}{
-		{"resolve", func(ctx context.Context) { _, _ = e.client.Resolve(ctx, hardRequest()) }},
+		{"resolve", func(ctx context.Context) { _, _ = e.client.Resolve(ctx, in) }},
 		{"explain", func(ctx context.Context) {
-			in := hardRequest()
 			_, _ = e.client.Explain(ctx, &modsolverv1.ExplainRequest{
 				Catalog: &modsolverv1.ExplainRequest_CatalogName{CatalogName: "hard"},
 				Cluster: in.GetCluster(),
@@ -60,7 +62,6 @@ func TestMaxInflightRefusesWithRetryInfo(t *testing.T) {
 			})
 		}},
 		{"whatif holds its slot while it streams", func(ctx context.Context) {
-			in := hardRequest()
 			stream, err := e.client.WhatIf(ctx, &modsolverv1.WhatIfRequest{
 				Catalog:   &modsolverv1.WhatIfRequest_CatalogName{CatalogName: "hard"},
 				Cluster:   in.GetCluster(),
@@ -91,7 +92,8 @@ func TestMaxInflightQueuesBriefly(t *testing.T) {
 	tiny := &modsolverv1.ResolveRequest{Catalog: &modsolverv1.ResolveRequest_CatalogName{CatalogName: "tiny"}, Cluster: tinyCluster()}
 	ctx, cancel := context.WithCancel(t.Context())
 	hard := make(chan error, 1)
-	go func() { _, err := e.client.Resolve(ctx, hardRequest()); hard <- err }()
+	in := hardRequest() // built before the race starts (slow under -race)
+	go func() { _, err := e.client.Resolve(ctx, in); hard <- err }()
 	// Once the hard call holds the only slot, a call with a short
 	// deadline waits in the queue until its deadline passes.
 	require.Eventually(t, func() bool {

@@ -264,4 +264,7 @@ type Stats struct {
 	Clauses     int
 	Solves      int
 	SolveMicros int64
+	// Unchanged counts the kept modules an answer with ReportChanges
+	// leaves out of its module list.
+	Unchanged int
 }

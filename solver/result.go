@@ -16,11 +16,17 @@ type outcome struct {
 func (s *session) resolved() (*model.Result, error) {
 	var outs []*outcome
 	s.final = map[*view]int{}
+	changes := s.p.req.ChangesOnly()
+	unchanged := 0
 	add := func(v *view, sel int) {
 		o := &outcome{v: v, sel: sel}
 		s.final[v] = sel
 		o.action = actionOf(o)
-		if o.action != model.ActionAbsent || v.intent == intentDefaultOn {
+		switch {
+		case changes && o.action == model.ActionKeep:
+			unchanged++ // counted, never rendered: no path, no held-back reason
+		case changes && !o.action.Changes():
+		case o.action != model.ActionAbsent || v.intent == intentDefaultOn:
 			outs = append(outs, o)
 		}
 	}
@@ -48,6 +54,7 @@ func (s *session) resolved() (*model.Result, error) {
 	}
 	res.Plan = plan(outs)
 	res.Stats = s.stats()
+	res.Stats.Unchanged = unchanged
 	return res, nil
 }
 

@@ -13,8 +13,6 @@ import (
 // prove properties of every scenario's answer (minimality, what-if) skip
 // the listed ones, which may not even load yet.
 var KnownFailing = []string{
-	// Compiled catalogs and report: changes.
-	"report-changes",
 	// R14 in the contract's new order (level 3 before level 4).
 	"r14-newest-brings-dependency",
 	// R23 sources with priority and R24 compound requirements.

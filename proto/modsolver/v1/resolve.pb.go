@@ -810,8 +810,10 @@ type Stats struct {
 	Clauses   uint32                 `protobuf:"varint,2,opt,name=clauses,proto3" json:"clauses,omitempty"`
 	// Wall time spent encoding and solving, in microseconds. It is the one
 	// field that differs between runs on the same input.
-	SolveMicros   uint32 `protobuf:"varint,3,opt,name=solve_micros,json=solveMicros,proto3" json:"solve_micros,omitempty"`
-	Solves        uint32 `protobuf:"varint,4,opt,name=solves,proto3" json:"solves,omitempty"`
+	SolveMicros uint32 `protobuf:"varint,3,opt,name=solve_micros,json=solveMicros,proto3" json:"solve_micros,omitempty"`
+	Solves      uint32 `protobuf:"varint,4,opt,name=solves,proto3" json:"solves,omitempty"`
+	// With report "changes": the kept modules left out of the module list.
+	Unchanged     uint32 `protobuf:"varint,5,opt,name=unchanged,proto3" json:"unchanged,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -874,6 +876,13 @@ func (x *Stats) GetSolves() uint32 {
 	return 0
 }
 
+func (x *Stats) GetUnchanged() uint32 {
+	if x != nil {
+		return x.Unchanged
+	}
+	return 0
+}
+
 var File_modsolver_v1_resolve_proto protoreflect.FileDescriptor
 
 const file_modsolver_v1_resolve_proto_rawDesc = "" +
@@ -918,12 +927,13 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x120\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x1c.modsolver.v1.SuggestionKindR\x04kind\x12\x16\n" +
 	"\x06module\x18\x03 \x01(\tR\x06module\x12\x18\n" +
-	"\aversion\x18\x04 \x01(\tR\aversion\"z\n" +
+	"\aversion\x18\x04 \x01(\tR\aversion\"\x98\x01\n" +
 	"\x05Stats\x12\x1c\n" +
 	"\tvariables\x18\x01 \x01(\rR\tvariables\x12\x18\n" +
 	"\aclauses\x18\x02 \x01(\rR\aclauses\x12!\n" +
 	"\fsolve_micros\x18\x03 \x01(\rR\vsolveMicros\x12\x16\n" +
-	"\x06solves\x18\x04 \x01(\rR\x06solves*O\n" +
+	"\x06solves\x18\x04 \x01(\rR\x06solves\x12\x1c\n" +
+	"\tunchanged\x18\x05 \x01(\rR\tunchanged*O\n" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fSTATUS_RESOLVED\x10\x01\x12\x18\n" +

@@ -55,6 +55,7 @@ func (s *session) resolved() (*model.Result, error) {
 	res.Plan = plan(outs)
 	res.Stats = s.stats()
 	res.Stats.Unchanged = unchanged
+	s.outs, s.unchanged = outs, unchanged
 	return res, nil
 }
 

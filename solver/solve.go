@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/go-air/gini/z"
+
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -61,7 +63,11 @@ func Solve(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 // solveValid resolves a request that validate has passed, in a session of
 // its own.
 func solveValid(ctx context.Context, cfg settings, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
-	return (&session{ctx: ctx, cfg: cfg, p: newProblem(cat, cluster, req)}).run()
+	return newSession(ctx, cfg, cat, cluster, req).run()
+}
+
+func newSession(ctx context.Context, cfg settings, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) *session {
+	return &session{ctx: ctx, cfg: cfg, p: newProblem(cat, cluster, req)}
 }
 
 // Encode builds the encoding Solve would search, without searching it,
@@ -103,8 +109,17 @@ type session struct {
 	// scope, on a shared encoding, names the modules of this request's
 	// closure; the others are off and not part of the answer.
 	scope map[string]bool
+	// base, on a shared encoding, are the selectors of this request's facts.
+	base []z.Lit
 	// final maps every encoded module to its selected release (-1: off).
 	final map[*view]int
+	// outs are the outcomes a resolved answer lists, and unchanged the
+	// kept ones it counts instead (report: changes); core and blockers are
+	// the facts an unsatisfiable answer names. A what-if batch renders
+	// other requests of the same class from them (rerender.go).
+	outs          []*outcome
+	unchanged     int
+	core, blockers []*fact
 }
 
 func (s *session) run() (*model.Result, error) {

@@ -34,12 +34,12 @@ type platformAxes struct {
 }
 
 // axis is one platform version's comparisons: the distinct constraints
-// checked against it, and the versions they name (each also one patch up,
-// as boundsAbove tries them).
+// checked against it and, for each, the versions boundsAbove would
+// suggest as upgrades when the constraint fails.
 type axis struct {
-	cons   []*model.Constraint
-	bounds []model.Version
-	seen   map[string]bool
+	cons  []*model.Constraint
+	cands [][]model.Version
+	seen  map[string]bool
 }
 
 func newAxis() *axis { return &axis{seen: map[string]bool{}} }
@@ -51,18 +51,20 @@ func (a *axis) add(c *model.Constraint) {
 	}
 	a.seen[c.Text] = true
 	a.cons = append(a.cons, c)
+	// The versions boundsAbove tries, and of them the ones it may name.
+	var cands []model.Version
 	for _, text := range versionInText.FindAllString(c.Range(), -1) {
 		v, err := model.ParseVersion(text)
 		if err != nil {
 			continue
 		}
-		for _, b := range []model.Version{v, semver.New(v.Major(), v.Minor(), v.Patch()+1, "", "")} {
-			if !a.seen["="+b.String()] {
-				a.seen["="+b.String()] = true
-				a.bounds = append(a.bounds, b)
+		for _, cand := range []model.Version{v, semver.New(v.Major(), v.Minor(), v.Patch()+1, "", "")} {
+			if c.Allows(cand) {
+				cands = append(cands, cand)
 			}
 		}
 	}
+	a.cands = append(a.cands, cands)
 }
 
 // newPlatformAxes reads every constraint of cat that a platform version
@@ -121,22 +123,28 @@ func (pa *platformAxes) key(req *model.Request) string {
 }
 
 // write appends how v compares with the axis: each constraint allows it
-// or not, and its order against each named version.
+// or not, and when not, which of the constraint's upgrade candidates are
+// above it (the suggestions boundsAbove makes).
 func (a *axis) write(b *strings.Builder, v model.Version) {
 	if v == nil {
 		b.WriteByte('-')
 		return
 	}
-	for _, c := range a.cons {
+	for i, c := range a.cons {
 		if c.Allows(v) {
 			b.WriteByte('1')
-		} else {
-			b.WriteByte('0')
+			continue
+		}
+		b.WriteByte('0')
+		for _, cand := range a.cands[i] {
+			if cand.GreaterThan(v) {
+				b.WriteByte('>')
+			} else {
+				b.WriteByte('.')
+			}
 		}
 	}
-	for _, bound := range a.bounds {
-		b.WriteByte(byte('1' + model.CompareVersions(v, bound)))
-	}
+	b.WriteByte(';')
 }
 
 func orElse(v, fallback model.Version) model.Version {

@@ -21,6 +21,8 @@ type settings struct {
 	// statusOnly leaves an unsatisfiable answer unexplained: verifying a
 	// suggestion asks only whether the changed request resolves.
 	statusOnly bool
+	// batch is shared by the requests of one what-if batch (verify.go).
+	batch *batch
 }
 
 func newSettings(opts []Option) settings {

@@ -35,7 +35,9 @@ func WhatIf(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState
 	for i := range answers {
 		answers[i] = make(chan Answer, 1)
 	}
-	classes := classify(cat, cluster, reqs, answers)
+	axes := newPlatformAxes(cat, cluster)
+	cfg.batch = newBatch(axes)
+	classes := classify(axes, cat, cluster, reqs, answers)
 	workers := min(cfg.workers, max(len(classes), 1))
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -69,8 +71,7 @@ func WhatIf(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState
 // classify answers the requests that are bad input at once and groups
 // the others by class, each class in request order and the classes in
 // the order of their first request.
-func classify(cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request, answers []chan Answer) [][]int {
-	axes := newPlatformAxes(cat, cluster)
+func classify(axes *platformAxes, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request, answers []chan Answer) [][]int {
 	clusterErr := cluster.Validate(cat)
 	byKey := map[string]int{}
 	var classes [][]int

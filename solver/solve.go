@@ -119,8 +119,8 @@ type session struct {
 	// kept ones it counts instead (report: changes); core and blockers are
 	// the facts an unsatisfiable answer names. A what-if batch renders
 	// other requests of the same class from them (rerender.go).
-	outs          []*outcome
-	unchanged     int
+	outs           []*outcome
+	unchanged      int
 	core, blockers []*fact
 }
 

@@ -90,7 +90,7 @@ func BenchmarkEncode(b *testing.B) {
 // (held-back reasons and plan included).
 func BenchmarkSolve(b *testing.B) {
 	forRequests(b, func(in *Instance) []namedRequest {
-		return []namedRequest{{CaseUpdateAll, in.UpdateAll()}, {CaseInstallOne, in.InstallOne()}, {CasePlatformUpgrade, in.PlatformUpgrade()}}
+		return []namedRequest{{CaseUpdateAll, in.UpdateAll()}, {CaseInstallOne, in.InstallOne()}, {CaseInstallOneChanges, in.InstallOneChanges()}, {CasePlatformUpgrade, in.PlatformUpgrade()}}
 	}, func(in *Instance, req *model.Request) error {
 		_, err := solver.Solve(context.Background(), in.Catalog, in.Cluster, req)
 		return err

@@ -118,6 +118,9 @@ func Deppy(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 		return nil, fmt.Errorf("deppy: %w", err)
 	}
 	ans.Result, ans.Multiple = t.result(sel)
+	if req.ChangesOnly() {
+		reportChanges(ans.Result)
+	}
 	return ans, nil
 }
 

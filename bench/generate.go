@@ -276,6 +276,13 @@ func (in *Instance) InstallOne() *model.Request {
 	return &model.Request{}
 }
 
+// InstallOneChanges is InstallOne with report: changes.
+func (in *Instance) InstallOneChanges() *model.Request {
+	r := in.InstallOne()
+	r.Report = model.ReportChanges
+	return r
+}
+
 // PlatformUpgrade asks for update-all on a newer DKP and Kubernetes.
 func (in *Instance) PlatformUpgrade() *model.Request {
 	return &model.Request{UpdateAll: true, Platform: model.Platform{

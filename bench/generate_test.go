@@ -53,6 +53,7 @@ func TestGeneratedRequests(t *testing.T) {
 		{"nothing", &model.Request{}, model.StatusResolved},
 		{"update-all", in.UpdateAll(), model.StatusResolved},
 		{"install-one", in.InstallOne(), model.StatusResolved},
+		{"install-one-changes", in.InstallOneChanges(), model.StatusResolved},
 		{"platform-upgrade", in.PlatformUpgrade(), model.StatusResolved},
 		{"unsatisfiable", in.Unsatisfiable(), model.StatusUnsatisfiable},
 	}

@@ -48,6 +48,22 @@ func (t *translation) result(sel []deppy.Variable) (res *model.Result, multiple 
 	return res, multiple
 }
 
+// reportChanges keeps only the changing modules of a resolved peer
+// answer and counts the kept ones, as report: changes asks.
+func reportChanges(res *model.Result) {
+	if res == nil || res.Status != model.StatusResolved {
+		return
+	}
+	kept := 0
+	res.Modules = slices.DeleteFunc(res.Modules, func(r model.ModuleResult) bool {
+		if r.Action == model.ActionKeep {
+			kept++
+		}
+		return !r.Action.Changes()
+	})
+	res.Stats.Unchanged = kept
+}
+
 // actionOf is the action that the versions before and after call for.
 func actionOf(from model.Version, running bool, to model.Version) model.Action {
 	switch {

@@ -19,6 +19,9 @@ const (
 	CaseUpdateAll = "update-all"
 	// CaseInstallOne: enable one module that is off, with autoEnable.
 	CaseInstallOne = "install-one"
+	// CaseInstallOneChanges: install-one with report: changes, which
+	// lists only the modules that change (DESIGN.md §3).
+	CaseInstallOneChanges = "install-one-changes"
 	// CasePlatformUpgrade: update-all on a newer DKP and Kubernetes (R12).
 	CasePlatformUpgrade = "platform-upgrade"
 	// CaseUnsatisfiable: a request with no answer, explained by a minimal
@@ -35,7 +38,7 @@ const (
 // GeneratedCases lists the cases that run on a generated instance, in
 // the order a benchmark runs them.
 func GeneratedCases() []string {
-	return []string{CaseUpdateAll, CaseInstallOne, CasePlatformUpgrade, CaseUnsatisfiable, CaseWhatIf}
+	return []string{CaseUpdateAll, CaseInstallOne, CaseInstallOneChanges, CasePlatformUpgrade, CaseUnsatisfiable, CaseWhatIf}
 }
 
 // DefaultDeppyTimeout caps one deppy run, and DefaultTimeout one
@@ -107,6 +110,8 @@ func Run(ctx context.Context, in *Instance, name string, opts ...RunOption) (*Ou
 		w.reqs = []*model.Request{in.UpdateAll()}
 	case CaseInstallOne:
 		w.reqs = []*model.Request{in.InstallOne()}
+	case CaseInstallOneChanges:
+		w.reqs = []*model.Request{in.InstallOneChanges()}
 	case CasePlatformUpgrade:
 		w.reqs = []*model.Request{in.PlatformUpgrade()}
 	case CaseUnsatisfiable:

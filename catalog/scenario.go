@@ -29,6 +29,9 @@ type Expectation struct {
 	Status string `yaml:"status"`
 	// Modules are checked by name; modules not listed are not checked.
 	Modules map[string]ModuleExpectation `yaml:"modules"`
+	// Listed, when set, is exactly the modules the answer lists (used with
+	// report: changes).
+	Listed []string `yaml:"listed"`
 	// PlanOrder lists modules that must appear in the plan in this order.
 	PlanOrder []string `yaml:"planOrder"`
 	// PlanMentions are substrings of the plan: of every step, all its

@@ -40,6 +40,7 @@ type fileRequest struct {
 	Strategy     string            `yaml:"strategy"`
 	AllowDisable bool              `yaml:"allowDisable"`
 	AutoEnable   bool              `yaml:"autoEnable"`
+	Report       string            `yaml:"report"`
 }
 
 // filePlatform holds candidate versions: deckhouse, kubernetes, and any
@@ -144,6 +145,7 @@ func (fr *fileRequest) toModel(file string) (*model.Request, error) {
 		Strategy:     model.Strategy(fr.Strategy),
 		AllowDisable: fr.AllowDisable,
 		AutoEnable:   fr.AutoEnable,
+		Report:       model.Report(fr.Report),
 	}
 	var err error
 	if r.Platform.Deckhouse, err = optionalVersion(fr.Platform.Deckhouse); err != nil {

@@ -35,6 +35,8 @@ type Request struct {
 	// AutoEnable lets the resolver enable a module the cluster does not
 	// configure when a selected release requires it.
 	AutoEnable bool
+	// Report chooses which modules the answer lists; "" is ReportAll.
+	Report Report
 }
 
 // Platform holds candidate platform versions; nil means "as now".
@@ -61,6 +63,7 @@ func (r *Request) Validate(cat *Catalog, cluster *ClusterState) error {
 	default:
 		errs = append(errs, fieldErr("request.strategy", ErrInvalidValue, "unknown strategy %q (want sequential or direct)", r.Strategy))
 	}
+	errs = append(errs, r.validateReport()...)
 	lists := []struct {
 		field string
 		names []string

@@ -289,6 +289,9 @@ type Stats struct {
 	// not the catalog, which callers share. It is the figure that
 	// solver.WithMemoryLimit bounds.
 	MemoryBytes int64
+	// Unchanged counts the kept modules an answer with ReportChanges
+	// leaves out of its module list.
+	Unchanged int
 }
 
 // AboutPlatform reports whether the fact is a requirement on a platform

@@ -116,6 +116,7 @@ func resultToProto(res *model.Result) *modsolverv1.ResolveResponse {
 			Solves:      uint32(res.Stats.Solves),
 			SolveMicros: uint32(min(res.Stats.SolveMicros, math.MaxUint32)),
 			MemoryKib:   kib(res.Stats.MemoryBytes),
+			Unchanged:   uint32(res.Stats.Unchanged),
 		},
 	}
 	if len(res.Modules) > 0 {
@@ -317,6 +318,7 @@ func requestFromProto(pr *modsolverv1.Request) (*model.Request, error) {
 		Strategy:     model.Strategy(pr.GetStrategy()),
 		AllowDisable: pr.GetAllowDisable(),
 		AutoEnable:   pr.GetAutoEnable(),
+		Report:       model.Report(pr.GetReport()),
 	}
 	var errs model.InputErrors
 	var err error
@@ -386,6 +388,7 @@ func RequestProto(r *model.Request) *modsolverv1.Request {
 		Strategy:     string(r.Strategy),
 		AllowDisable: r.AllowDisable,
 		AutoEnable:   r.AutoEnable,
+		Report:       string(r.Report),
 	}
 	if r.Platform.Deckhouse != nil || r.Platform.Kubernetes != nil || len(r.Platform.Components) > 0 {
 		out.Platform = &modsolverv1.Platform{

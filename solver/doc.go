@@ -45,6 +45,10 @@
 //     share a selector, and answers every request of its share under
 //     assumptions, keeping what gini has learnt; on larger ones it solves
 //     each request on its own (D40).
+//   - classes.go, rerender.go, verify.go: what-if by equivalence class.
+//     Requests whose platform versions the catalog cannot tell apart are
+//     resolved once and the others rendered from that session with their
+//     own versions; a batch checks each class of suggestion once (D61).
 //   - sweep.go: every module installed at its head, one question each, on
 //     the what-if engine (`modsolver catalog check`, D37).
 //

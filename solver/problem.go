@@ -3,6 +3,7 @@ package solver
 import (
 	"maps"
 	"slices"
+	"sort"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -190,10 +191,8 @@ func (p *problem) setHead(v *view) {
 	if v.headVersion == nil {
 		v.headVersion = newestFinal(v.rels)
 	}
-	for i, r := range v.rels {
-		if v.headVersion != nil && model.CompareVersions(r.Version, v.headVersion) <= 0 {
-			v.head = i
-		}
+	if v.headVersion != nil { // releases are sorted: the last one at or below the head
+		v.head = sort.Search(len(v.rels), func(i int) bool { return model.CompareVersions(v.rels[i].Version, v.headVersion) > 0 }) - 1
 	}
 	if v.noChannel {
 		v.head = -1

@@ -16,11 +16,21 @@ type outcome struct {
 func (s *session) resolved() (*model.Result, error) {
 	var outs []*outcome
 	s.final = map[*view]int{}
+	changes := s.p.req.ChangesOnly()
+	unchanged := 0
+	var warned []*outcome // every outcome that may warn, listed or not
 	add := func(v *view, sel int) {
 		o := &outcome{v: v, sel: sel}
 		s.final[v] = sel
 		o.action = actionOf(o)
-		if o.action != model.ActionAbsent || v.intent == intentDefaultOn || v.configuredOn {
+		if sel >= 0 || v.unlisted {
+			warned = append(warned, o)
+		}
+		switch {
+		case changes && o.action == model.ActionKeep:
+			unchanged++ // counted, never rendered: no path, no held-back reason
+		case changes && !o.action.Changes():
+		case o.action != model.ActionAbsent || v.intent == intentDefaultOn || v.configuredOn:
 			outs = append(outs, o)
 		}
 	}
@@ -47,8 +57,10 @@ func (s *session) resolved() (*model.Result, error) {
 		res.Modules = append(res.Modules, mr)
 	}
 	res.Plan = plan(outs)
-	res.Warnings = warnings(outs)
+	res.Warnings = warnings(warned)
 	res.Stats = s.stats()
+	res.Stats.Unchanged = unchanged
+	s.outs, s.unchanged = outs, unchanged
 	return res, nil
 }
 

@@ -186,6 +186,13 @@ func (sh *sharing) selectorFor(e *encoder, clauses [][]z.Lit) z.Lit {
 // gives, apart from stats: variables and clauses are the shared
 // encoding's, solves are this request's own.
 func (se *sharedEncoding) solve(ctx context.Context, cfg settings, req *model.Request) (*model.Result, error) {
+	s := se.session(ctx, cfg, req)
+	return s.optimize(&optimizer{e: se.e, ctx: ctx, commits: s.base, scope: s.scope})
+}
+
+// session prepares req's session on the shared encoding: its facts
+// encoded and the selectors to assume in s.base.
+func (se *sharedEncoding) session(ctx context.Context, cfg settings, req *model.Request) *session {
 	p := newProblem(se.cat, se.state, req)
 	p.memo = se.memo
 	closure := p.closure(true)
@@ -200,6 +207,5 @@ func (se *sharedEncoding) solve(ctx context.Context, cfg settings, req *model.Re
 	se.e.budget = nil
 	b.track(se.e)
 	base := se.assume(p, scope)
-	s := &session{ctx: ctx, cfg: cfg, p: p, fast: se.e, budget: b, solvesBefore: se.e.solves, scope: scope}
-	return s.optimize(&optimizer{e: se.e, ctx: ctx, commits: base, scope: scope})
+	return &session{ctx: ctx, cfg: cfg, p: p, fast: se.e, budget: b, solvesBefore: se.e.solves, scope: scope, base: base}
 }

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/go-air/gini/z"
+
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -20,6 +22,8 @@ type settings struct {
 	// statusOnly leaves an unsatisfiable answer unexplained: verifying a
 	// suggestion asks only whether the changed request resolves.
 	statusOnly bool
+	// batch is shared by the requests of one what-if batch (verify.go).
+	batch *batch
 }
 
 func newSettings(opts []Option) settings {
@@ -70,7 +74,11 @@ func Solve(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 // solveValid resolves a request that validate has passed, in a session of
 // its own.
 func solveValid(ctx context.Context, cfg settings, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
-	return (&session{ctx: ctx, cfg: cfg, p: newProblem(cat, cluster, req)}).run()
+	return newSession(ctx, cfg, cat, cluster, req).run()
+}
+
+func newSession(ctx context.Context, cfg settings, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) *session {
+	return &session{ctx: ctx, cfg: cfg, p: newProblem(cat, cluster, req)}
 }
 
 // Encode builds the encoding Solve would search, without searching it,
@@ -114,8 +122,17 @@ type session struct {
 	// scope, on a shared encoding, names the modules of this request's
 	// closure; the others are off and not part of the answer.
 	scope map[string]bool
+	// base, on a shared encoding, are the selectors of this request's facts.
+	base []z.Lit
 	// final maps every encoded module to its selected release (-1: off).
 	final map[*view]int
+	// outs are the outcomes a resolved answer lists, and unchanged the
+	// kept ones it counts instead (report: changes); core and blockers are
+	// the facts an unsatisfiable answer names. A what-if batch renders
+	// other requests of the same class from them (rerender.go).
+	outs           []*outcome
+	unchanged      int
+	core, blockers []*fact
 }
 
 func (s *session) run() (*model.Result, error) {

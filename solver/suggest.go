@@ -88,7 +88,7 @@ func (s *session) firstWorking(alts []change) (model.Suggestion, bool, error) {
 	for _, c := range alts {
 		cluster, req := s.p.cluster.Clone(), s.p.req.Clone()
 		c.apply(cluster, req)
-		res, err := Solve(s.ctx, s.p.cat, cluster, req, WithoutHeldBack(), WithoutSuggestions(), statusOnly(), WithMemoryLimit(s.budget.remaining()))
+		res, err := s.verify(c.sug, cluster, req)
 		if errors.Is(err, model.ErrInvalidInput) {
 			continue // the change contradicts the request itself
 		}

@@ -18,23 +18,31 @@ func (s *session) unsatisfiable() (*model.Result, error) {
 	if len(core) == 0 {
 		return nil, errors.New("internal error: the explain encoding has a model where the answer has none")
 	}
-	ex := &model.Explanation{Summary: fmt.Sprintf("the request cannot be met: %s", s.p.sentences(core))}
 	blockers, err := s.platformBlockers(x, core)
 	if err != nil {
 		return nil, err
 	}
-	if len(blockers) > 1 {
-		ex.Summary += fmt.Sprintf("; %d modules block the platform upgrade: %s", len(blockers), s.p.sentences(blockers))
-	}
-	for _, f := range chainOrder(core) {
-		ex.Facts = append(ex.Facts, s.p.toModel(f))
-	}
+	s.core, s.blockers = core, blockers
+	ex := s.explanation()
 	if s.cfg.suggest {
 		if ex.Suggestions, err = s.suggest(core, blockers); err != nil {
 			return nil, err
 		}
 	}
 	return &model.Result{Status: model.StatusUnsatisfiable, Explanation: ex, Stats: s.stats()}, nil
+}
+
+// explanation renders the session's core and platform blockers, without
+// suggestions.
+func (s *session) explanation() *model.Explanation {
+	ex := &model.Explanation{Summary: fmt.Sprintf("the request cannot be met: %s", s.p.sentences(s.core))}
+	if len(s.blockers) > 1 {
+		ex.Summary += fmt.Sprintf("; %d modules block the platform upgrade: %s", len(s.blockers), s.p.sentences(s.blockers))
+	}
+	for _, f := range chainOrder(s.core) {
+		ex.Facts = append(ex.Facts, s.p.toModel(f))
+	}
+	return ex
 }
 
 // platformBlockers lists, for a platform upgrade question (R12), the

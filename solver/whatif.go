@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -21,9 +22,12 @@ type Answer struct {
 // scenario that is bad input gets an Answer with Err set and the batch
 // goes on; a cancelled ctx stops the batch with ctx.Err().
 //
-// Each worker encodes its share of the requests once (shared.go) and
-// answers every request of it with assumptions. Every answer is the one
-// Solve gives for that request alone, apart from its stats.
+// Requests that differ only in platform versions the catalog cannot tell
+// apart form a class (classes.go): one of them is resolved, the others
+// are rendered from its answer. Each worker takes whole classes, encodes
+// its share once (shared.go) or each class on its own, and answers with
+// assumptions. Every answer is the one Solve gives for that request
+// alone, apart from its stats.
 func WhatIf(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request, emit func(i int, a Answer) error, opts ...Option) error {
 	ctx, cancel := context.WithCancel(ctx)
 	cfg := newSettings(opts)
@@ -31,15 +35,18 @@ func WhatIf(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState
 	for i := range answers {
 		answers[i] = make(chan Answer, 1)
 	}
-	workers := min(cfg.workers, max(len(reqs), 1))
+	axes := newPlatformAxes(cat, cluster)
+	cfg.batch = newBatch(axes)
+	classes := classify(axes, cat, cluster, reqs, answers)
+	workers := min(cfg.workers, max(len(classes), 1))
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var mine []int
-			for i := w; i < len(reqs); i += workers {
-				mine = append(mine, i)
+			var mine [][]int
+			for c := w; c < len(classes); c += workers {
+				mine = append(mine, classes[c])
 			}
 			answerAll(ctx, cfg, cat, cluster, reqs, mine, answers)
 		}()
@@ -61,6 +68,34 @@ func WhatIf(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState
 	return nil
 }
 
+// classify answers the requests that are bad input at once and groups
+// the others by class, each class in request order and the classes in
+// the order of their first request.
+func classify(axes *platformAxes, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request, answers []chan Answer) [][]int {
+	clusterErr := cluster.Validate(cat)
+	byKey := map[string]int{}
+	var classes [][]int
+	for i, req := range reqs {
+		if req == nil {
+			answers[i] <- Answer{Err: validate(cat, cluster, req)}
+			continue
+		}
+		if err := errors.Join(clusterErr, req.Validate(cat, cluster)); err != nil {
+			answers[i] <- Answer{Err: err}
+			continue
+		}
+		k := axes.key(req)
+		c, ok := byKey[k]
+		if !ok {
+			c = len(classes)
+			byKey[k] = c
+			classes = append(classes, nil)
+		}
+		classes[c] = append(classes[c], i)
+	}
+	return classes
+}
+
 // sharedLimit is the largest catalog, in releases, that a worker answers
 // on one shared encoding (D40). On a shared encoding every fact is an
 // assumption, so each solve pays for the whole catalog: on the generated M
@@ -69,28 +104,47 @@ func WhatIf(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState
 // the two are alike.
 const sharedLimit = 5000
 
-// answerAll answers the requests at indices mine, in order, and sends
-// each answer to its channel: on one shared encoding for a catalog of up
-// to sharedLimit releases, else each with a Solve of its own.
-func answerAll(ctx context.Context, cfg settings, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request, mine []int, answers []chan Answer) {
-	solve := func(req *model.Request) (*model.Result, error) { return solveValid(ctx, cfg, cat, cluster, req) }
+// answerAll answers the classes of requests mine, class by class, and
+// sends each answer to its channel: the first request of a class is
+// resolved, on one shared encoding for a catalog of up to sharedLimit
+// releases, else with a session of its own; the others are rendered from
+// its session.
+func answerAll(ctx context.Context, cfg settings, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request, mine [][]int, answers []chan Answer) {
+	resolve := func(req *model.Request) (*session, *model.Result, error) {
+		s := newSession(ctx, cfg, cat, cluster, req)
+		res, err := s.run()
+		return s, res, err
+	}
 	if cat.ReleaseCount() <= sharedLimit {
 		se := newShared(cat, cluster)
-		solve = func(req *model.Request) (*model.Result, error) { return se.solve(ctx, cfg, req) }
+		resolve = func(req *model.Request) (*session, *model.Result, error) {
+			s := se.session(ctx, cfg, req)
+			res, err := s.optimize(&optimizer{e: se.e, ctx: ctx, commits: s.base, scope: s.scope})
+			return s, res, err
+		}
 	}
-	for _, i := range mine {
-		if err := validate(cat, cluster, reqs[i]); err != nil {
-			answers[i] <- Answer{Err: err}
-			continue
+	for _, class := range mine {
+		var s *session
+		var first *model.Result
+		for k, i := range class {
+			if ctx.Err() != nil {
+				return
+			}
+			start := time.Now()
+			var res *model.Result
+			var err error
+			if k == 0 {
+				s, first, err = resolve(reqs[i])
+				res = first
+			} else if first != nil {
+				res, err = s.rerender(reqs[i], first)
+			} else {
+				_, res, err = resolve(reqs[i])
+			}
+			if res != nil {
+				res.Stats.SolveMicros = time.Since(start).Microseconds()
+			}
+			answers[i] <- Answer{Result: res, Err: err}
 		}
-		if ctx.Err() != nil {
-			return
-		}
-		start := time.Now()
-		res, err := solve(reqs[i])
-		if res != nil {
-			res.Stats.SolveMicros = time.Since(start).Microseconds()
-		}
-		answers[i] <- Answer{Result: res, Err: err}
 	}
 }

@@ -35,6 +35,8 @@ S). The same --seed gives the same catalogs and cluster states.
 Cases (--cases, comma-separated; default all, resolve-dkp only with --catalog):
   update-all        every enabled module may update (updateAll)
   install-one       enable one module that is off, with autoEnable
+  install-one-changes
+                    install-one with report: changes (only changes listed)
   platform-upgrade  update-all on a newer DKP and Kubernetes
   unsatisfiable     a request with no answer, explained by a minimal core
                     (suggestions are not verified)

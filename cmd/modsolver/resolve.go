@@ -43,6 +43,7 @@ type resolveFlags struct {
 	output                              string
 	timeout                             time.Duration
 	noTiming                            bool
+	report                              string
 }
 
 func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -58,6 +59,7 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.StringVar(&f.scenario, "scenario", "", "scenario `file` holding catalog, cluster and request")
 	fs.StringVar(&f.output, "o", "table", "output `format`: table or json")
 	fs.DurationVar(&f.timeout, "timeout", time.Minute, "give up after this `duration`")
+	fs.StringVar(&f.report, "report", "", "which modules to list: all or changes (default: the request's report)")
 	fs.BoolVar(&f.noTiming, "no-timing", false, "leave stats.solveMicros out, so that runs compare byte for byte")
 	if code, done := parseFlags(fs, args, out, errOut); done {
 		return code
@@ -65,6 +67,9 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	in, err := f.inputs(errOut)
 	if err != nil {
 		return fail(errOut, err)
+	}
+	if f.report != "" {
+		in.req.Report = model.Report(f.report)
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()

@@ -124,6 +124,13 @@ func checkExpectation(t testing.TB, want *catalog.Expectation, got *modsolverv1.
 	for _, name := range names {
 		checkModule(t, name, want.Modules[name], byName[name])
 	}
+	if want.Listed != nil {
+		listed := make([]string, 0, len(got.GetModules()))
+		for _, m := range got.GetModules() {
+			listed = append(listed, m.GetName())
+		}
+		assert.ElementsMatch(t, want.Listed, listed, "the modules listed")
+	}
 	checkPlanOrder(t, want.PlanOrder, got.GetPlan())
 	checkMentions(t, "plan", planText(got.GetPlan()), want.PlanMentions, nil)
 	checkMentions(t, "warnings", warningsText(got.GetWarnings()), want.WarningsMentions, want.WarningsNotMentions)

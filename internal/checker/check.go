@@ -94,15 +94,42 @@ func (c *checker) readAfter() {
 	if c.res.Status != model.StatusResolved {
 		return
 	}
+	kept := 0
 	for _, name := range c.cluster.ModuleNames() {
 		m := c.cat.Module(name)
 		if _, listed := c.results[name]; listed || m == nil || !c.cluster.Modules[name].On() {
 			continue
 		}
-		c.add(RuleShape, name, "enabled module missing from result: the cluster enables it")
-		if v, ok := c.cluster.Deployed(m); ok {
-			c.on[name] = v
+		v, ok := c.cluster.Deployed(m)
+		if !c.req.ChangesOnly() {
+			c.add(RuleShape, name, "enabled module missing from result: the cluster enables it")
 		}
+		if ok {
+			c.on[name] = v
+			kept++
+		}
+	}
+	c.checkUnchanged(kept)
+}
+
+// checkUnchanged checks an answer that lists the changes only (report:
+// changes): every module it lists changes, and stats.unchanged counts the
+// kept modules it leaves out. A module the cluster enables and the answer
+// leaves out is taken to stay at its deployed version.
+func (c *checker) checkUnchanged(kept int) {
+	if !c.req.ChangesOnly() {
+		if c.res.Stats.Unchanged != 0 {
+			c.add(RuleShape, "", "stats.unchanged is %d: want 0 when every module is listed", c.res.Stats.Unchanged)
+		}
+		return
+	}
+	for _, r := range c.res.Modules {
+		if !r.Action.Changes() {
+			c.add(RuleShape, r.Name, "action %s listed with report changes: want changes only", r.Action)
+		}
+	}
+	if c.res.Stats.Unchanged != kept {
+		c.add(RuleShape, "", "stats.unchanged is %d: %d enabled modules are left out as kept", c.res.Stats.Unchanged, kept)
 	}
 }
 

@@ -29,6 +29,9 @@ func Result(w io.Writer, res *model.Result) error {
 	if res.Explanation != nil {
 		p.explanation(res.Explanation)
 	}
+	if res.Stats.Unchanged > 0 {
+		p.line("%d modules unchanged, not listed", res.Stats.Unchanged)
+	}
 	p.line("")
 	p.line("%d variables, %d clauses, %d solves, %d µs", res.Stats.Variables, res.Stats.Clauses, res.Stats.Solves, res.Stats.SolveMicros)
 	return p.err

@@ -984,6 +984,8 @@ type Stats struct {
 	// field that differs between runs on the same input.
 	SolveMicros uint32 `protobuf:"varint,3,opt,name=solve_micros,json=solveMicros,proto3" json:"solve_micros,omitempty"`
 	Solves      uint32 `protobuf:"varint,4,opt,name=solves,proto3" json:"solves,omitempty"`
+	// With report "changes": the kept modules left out of the module list.
+	Unchanged uint32 `protobuf:"varint,5,opt,name=unchanged,proto3" json:"unchanged,omitempty"`
 	// An estimate of the memory, in KiB (1,024 bytes, rounded up), that the
 	// solver's encodings for this answer held at their largest: the SAT
 	// solvers that variables and clauses count, learnt clauses included,
@@ -1055,6 +1057,13 @@ func (x *Stats) GetSolves() uint32 {
 	return 0
 }
 
+func (x *Stats) GetUnchanged() uint32 {
+	if x != nil {
+		return x.Unchanged
+	}
+	return 0
+}
+
 func (x *Stats) GetMemoryKib() uint32 {
 	if x != nil {
 		return x.MemoryKib
@@ -1115,12 +1124,13 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x120\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x1c.modsolver.v1.SuggestionKindR\x04kind\x12\x16\n" +
 	"\x06module\x18\x03 \x01(\tR\x06module\x12\x18\n" +
-	"\aversion\x18\x04 \x01(\tR\aversion\"\x99\x01\n" +
+	"\aversion\x18\x04 \x01(\tR\aversion\"\xb7\x01\n" +
 	"\x05Stats\x12\x1c\n" +
 	"\tvariables\x18\x01 \x01(\rR\tvariables\x12\x18\n" +
 	"\aclauses\x18\x02 \x01(\rR\aclauses\x12!\n" +
 	"\fsolve_micros\x18\x03 \x01(\rR\vsolveMicros\x12\x16\n" +
-	"\x06solves\x18\x04 \x01(\rR\x06solves\x12\x1d\n" +
+	"\x06solves\x18\x04 \x01(\rR\x06solves\x12\x1c\n" +
+	"\tunchanged\x18\x05 \x01(\rR\tunchanged\x12\x1d\n" +
 	"\n" +
 	"memory_kib\x18\x06 \x01(\rR\tmemoryKib*O\n" +
 	"\x06Status\x12\x16\n" +

@@ -360,9 +360,13 @@ type Request struct {
 	Pin      map[string]string `protobuf:"bytes,5,rep,name=pin,proto3" json:"pin,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	Platform *Platform         `protobuf:"bytes,6,opt,name=platform,proto3" json:"platform,omitempty"`
 	// "sequential" (the default) or "direct".
-	Strategy      string `protobuf:"bytes,7,opt,name=strategy,proto3" json:"strategy,omitempty"`
-	AllowDisable  bool   `protobuf:"varint,8,opt,name=allow_disable,json=allowDisable,proto3" json:"allow_disable,omitempty"`
-	AutoEnable    bool   `protobuf:"varint,9,opt,name=auto_enable,json=autoEnable,proto3" json:"auto_enable,omitempty"`
+	Strategy     string `protobuf:"bytes,7,opt,name=strategy,proto3" json:"strategy,omitempty"`
+	AllowDisable bool   `protobuf:"varint,8,opt,name=allow_disable,json=allowDisable,proto3" json:"allow_disable,omitempty"`
+	AutoEnable   bool   `protobuf:"varint,9,opt,name=auto_enable,json=autoEnable,proto3" json:"auto_enable,omitempty"`
+	// "all" (the default) lists every module enabled before or after;
+	// "changes" lists only those that change, and stats.unchanged counts
+	// the kept ones.
+	Report        string `protobuf:"bytes,10,opt,name=report,proto3" json:"report,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -458,6 +462,13 @@ func (x *Request) GetAutoEnable() bool {
 		return x.AutoEnable
 	}
 	return false
+}
+
+func (x *Request) GetReport() string {
+	if x != nil {
+		return x.Report
+	}
+	return ""
 }
 
 // Platform holds candidate platform versions for an upgrade question.
@@ -1703,7 +1714,7 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x18\n" +
 	"\achannel\x18\x03 \x01(\tR\achannelB\n" +
 	"\n" +
-	"\b_enabled\"\xf2\x02\n" +
+	"\b_enabled\"\x8a\x03\n" +
 	"\aRequest\x12\x16\n" +
 	"\x06enable\x18\x01 \x03(\tR\x06enable\x12\x18\n" +
 	"\adisable\x18\x02 \x03(\tR\adisable\x12\x16\n" +
@@ -1715,7 +1726,9 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\bstrategy\x18\a \x01(\tR\bstrategy\x12#\n" +
 	"\rallow_disable\x18\b \x01(\bR\fallowDisable\x12\x1f\n" +
 	"\vauto_enable\x18\t \x01(\bR\n" +
-	"autoEnable\x1a6\n" +
+	"autoEnable\x12\x16\n" +
+	"\x06report\x18\n" +
+	" \x01(\tR\x06report\x1a6\n" +
 	"\bPinEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xcf\x01\n" +

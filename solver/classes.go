@@ -1,0 +1,181 @@
+package solver
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// What-if by equivalence class. Two requests that differ only in their
+// candidate platform versions, where each version compares the same way
+// with every constraint of the catalog that is checked against it, and
+// with every version such a constraint names, have the same decisions: the
+// same releases forbidden by the same facts, the same selections, the same
+// minimal cores and the same verified suggestions (which upgrade to the
+// versions a constraint names above the current one). Only the texts that
+// quote a platform version differ: a built-in module's version, which is
+// the DKP version (R5), and messages about platform requirements. A batch
+// then resolves one request per class and renders every other one from
+// that answer (rerender.go), with the request's own versions.
+
+// platformAxes holds, for each platform version a request may set, what
+// the catalog compares it with.
+type platformAxes struct {
+	cluster    *model.ClusterState
+	deckhouse  *axis
+	kubernetes *axis
+	components map[string]*axis
+}
+
+// axis is one platform version's comparisons: the distinct constraints
+// checked against it and, for each, the versions boundsAbove would
+// suggest as upgrades when the constraint fails.
+type axis struct {
+	cons  []*model.Constraint
+	cands [][]model.Version
+	seen  map[string]bool
+}
+
+func newAxis() *axis { return &axis{seen: map[string]bool{}} }
+
+// add records one constraint checked against the axis.
+func (a *axis) add(c *model.Constraint) {
+	if c == nil || a.seen[c.Text] {
+		return
+	}
+	a.seen[c.Text] = true
+	a.cons = append(a.cons, c)
+	// The versions boundsAbove tries, and of them the ones it may name.
+	var cands []model.Version
+	for _, text := range versionInText.FindAllString(c.Range(), -1) {
+		v, err := model.ParseVersion(text)
+		if err != nil {
+			continue
+		}
+		for _, cand := range []model.Version{v, semver.New(v.Major(), v.Minor(), v.Patch()+1, "", "")} {
+			if c.Allows(cand) {
+				cands = append(cands, cand)
+			}
+		}
+	}
+	a.cands = append(a.cands, cands)
+}
+
+// newPlatformAxes reads every constraint of cat that a platform version
+// is checked against: DKP, Kubernetes and component requirements (R4,
+// R22), and requirements on built-in modules, whose version is DKP's.
+func newPlatformAxes(cat *model.Catalog, cluster *model.ClusterState) *platformAxes {
+	pa := &platformAxes{cluster: cluster, deckhouse: newAxis(), kubernetes: newAxis(), components: map[string]*axis{}}
+	readReqs := func(r model.Requirements) {
+		pa.deckhouse.add(r.Deckhouse)
+		pa.kubernetes.add(r.Kubernetes)
+		for _, name := range slices.Sorted(maps.Keys(r.Platform)) {
+			if pa.components[name] == nil {
+				pa.components[name] = newAxis()
+			}
+			pa.components[name].add(r.Platform[name])
+		}
+		for _, d := range r.Modules {
+			if m := cat.Module(d.Module); m != nil && m.Embedded {
+				pa.deckhouse.add(&d.Constraint)
+			}
+		}
+	}
+	for _, m := range cat.Modules() {
+		readReqs(m.Requirements)
+		for _, r := range m.Releases {
+			readReqs(r.Requirements)
+		}
+	}
+	return pa
+}
+
+// key names the class of req: requests with equal keys differ at most in
+// platform versions that the catalog cannot tell apart.
+func (pa *platformAxes) key(req *model.Request) string {
+	var b strings.Builder
+	b.WriteString(requestShape(req))
+	dkp := orElse(req.Platform.Deckhouse, pa.cluster.Deckhouse)
+	b.WriteString("|d")
+	if dkp != nil {
+		b.WriteString(strconv.Itoa(model.CompareVersions(dkp, pa.cluster.Deckhouse) + 1))
+		b.WriteString(strconv.FormatBool(model.IsPrerelease(dkp)))
+		pa.deckhouse.write(&b, model.Core(dkp))
+		pa.deckhouse.write(&b, dkp)
+	}
+	b.WriteString("|k")
+	pa.kubernetes.write(&b, orElse(req.Platform.Kubernetes, pa.cluster.Kubernetes))
+	for _, name := range slices.Sorted(maps.Keys(pa.components)) {
+		b.WriteString("|c" + name + "=")
+		cur := pa.cluster.Platform[name]
+		if v, ok := req.Platform.Components[name]; ok {
+			cur = v
+		}
+		pa.components[name].write(&b, cur)
+	}
+	return b.String()
+}
+
+// write appends how v compares with the axis: each constraint allows it
+// or not, and when not, which of the constraint's upgrade candidates are
+// above it (the suggestions boundsAbove makes).
+func (a *axis) write(b *strings.Builder, v model.Version) {
+	if v == nil {
+		b.WriteByte('-')
+		return
+	}
+	for i, c := range a.cons {
+		if c.Allows(v) {
+			b.WriteByte('1')
+			continue
+		}
+		b.WriteByte('0')
+		for _, cand := range a.cands[i] {
+			if cand.GreaterThan(v) {
+				b.WriteByte('>')
+			} else {
+				b.WriteByte('.')
+			}
+		}
+	}
+	b.WriteByte(';')
+}
+
+func orElse(v, fallback model.Version) model.Version {
+	if v != nil {
+		return v
+	}
+	return fallback
+}
+
+// requestShape writes everything of req but its platform versions, and
+// which of those it sets (a candidate version is worded differently from
+// the cluster's own, and asks for every blocker).
+func requestShape(req *model.Request) string {
+	var b strings.Builder
+	list := func(tag string, names []string) {
+		b.WriteString(tag)
+		for _, n := range names {
+			b.WriteString(strconv.Quote(n))
+		}
+	}
+	list("e", req.Enable)
+	list("d", req.Disable)
+	list("u", req.Update)
+	for _, name := range req.PinnedNames() {
+		b.WriteString("p" + strconv.Quote(name) + "=" + model.VersionString(req.Pin[name]))
+	}
+	b.WriteString("|" + strconv.FormatBool(req.UpdateAll) + strconv.FormatBool(req.AllowDisable) + strconv.FormatBool(req.AutoEnable))
+	b.WriteString("|" + string(req.EffectiveStrategy()) + "|" + string(cmp.Or(req.Report, model.ReportAll)))
+	b.WriteString("|" + strconv.FormatBool(req.Platform.Deckhouse != nil) + strconv.FormatBool(req.Platform.Kubernetes != nil))
+	for _, name := range slices.Sorted(maps.Keys(req.Platform.Components)) {
+		b.WriteString("|" + strconv.Quote(name))
+	}
+	return b.String()
+}

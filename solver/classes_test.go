@@ -1,0 +1,115 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modsolver/modsolver/catalog"
+	"github.com/modsolver/modsolver/internal/shared"
+	"github.com/modsolver/modsolver/model"
+)
+
+// TestWhatIfClassesMatchSolve checks, on every scenario, that a batch of
+// the scenario's request on random platform versions, where many fall in
+// one class and are rendered from another request's answer, answers each
+// exactly as Solve does alone: with and without held-back reasons.
+func TestWhatIfClassesMatchSolve(t *testing.T) {
+	dirs := []string{filepath.Join("..", "testdata", "scenarios")}
+	t.Run("shared", func(t *testing.T) { dirs = append(dirs, shared.Path(t, "scenarios")) })
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+		require.NoError(t, err)
+		for _, file := range files {
+			if shared.IsKnownFailing(file) {
+				continue
+			}
+			sc, err := catalog.LoadScenario(file)
+			if sc != nil && sc.Expect.Error {
+				continue
+			}
+			require.NoError(t, err)
+			t.Run(filepath.Base(file), func(t *testing.T) {
+				reqs := RandomPlatforms(sc.Cluster, sc.Request, 24, uint64(len(file)))
+				CheckWhatIfAgainstSolve(t, sc.Catalog, sc.Cluster, reqs)
+			})
+		}
+	}
+}
+
+// RandomPlatforms makes n copies of req on random DKP, Kubernetes and
+// component versions near the cluster's, some left as the cluster's.
+func RandomPlatforms(cluster *model.ClusterState, req *model.Request, n int, seed uint64) []*model.Request {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	near := func(v model.Version) model.Version {
+		if v == nil || rng.IntN(5) == 0 {
+			return nil
+		}
+		minor := max(int(v.Minor())+rng.IntN(5)-2, 0)
+		return model.MustParseVersion(fmt.Sprintf("%d.%d.%d", v.Major(), minor, rng.IntN(4)))
+	}
+	out := make([]*model.Request, n)
+	for i := range out {
+		r := req.Clone()
+		if req.Platform.Deckhouse == nil {
+			r.Platform.Deckhouse = near(cluster.Deckhouse)
+		}
+		if req.Platform.Kubernetes == nil {
+			r.Platform.Kubernetes = near(cluster.Kubernetes)
+		}
+		for _, name := range slices.Sorted(maps.Keys(cluster.Platform)) {
+			if v := near(cluster.Platform[name]); v != nil && req.Platform.Components[name] == nil {
+				if r.Platform.Components == nil {
+					r.Platform.Components = map[string]model.Version{}
+				}
+				r.Platform.Components[name] = v
+			}
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// CheckWhatIfAgainstSolve compares every answer of a what-if batch with
+// Solve's for the request alone, apart from stats.
+func CheckWhatIfAgainstSolve(t *testing.T, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request) {
+	for _, opts := range [][]Option{nil, {WithoutHeldBack()}} {
+		err := WhatIf(context.Background(), cat, cluster, reqs, func(i int, a Answer) error {
+			want, wantErr := Solve(context.Background(), cat, cluster, reqs[i], opts...)
+			require.Equal(t, wantErr, a.Err)
+			if wantErr == nil {
+				want.Stats, a.Result.Stats = model.Stats{}, model.Stats{}
+				assert.Equal(t, want, a.Result, "request %d: %+v", i, reqs[i].Platform)
+			}
+			return nil
+		}, append(opts, WithWorkers(2))...)
+		require.NoError(t, err)
+	}
+}
+
+// TestClassesGroup checks that platform versions no constraint tells
+// apart share a class, and that versions it does tell apart do not.
+func TestClassesGroup(t *testing.T) {
+	cat, err := model.NewCatalog([]*model.Module{{Name: "a", Releases: []*model.Release{
+		{Version: model.MustParseVersion("1.0.0"), Requirements: model.Requirements{Kubernetes: new(model.MustParseConstraint(">= 1.30"))}},
+	}}})
+	require.NoError(t, err)
+	cluster := &model.ClusterState{Deckhouse: model.MustParseVersion("1.73.0"), Kubernetes: model.MustParseVersion("1.30.0")}
+	kube := func(v string) *model.Request {
+		return &model.Request{UpdateAll: true, Platform: model.Platform{Kubernetes: model.MustParseVersion(v)}}
+	}
+	reqs := []*model.Request{kube("1.30.2"), kube("1.29.9"), kube("1.32.0"), kube("1.28.1"), kube("1.31.0")}
+	answers := make([]chan Answer, len(reqs))
+	for i := range answers {
+		answers[i] = make(chan Answer, 1)
+	}
+	assert.Equal(t, [][]int{{0, 2, 4}, {1, 3}}, classify(newPlatformAxes(cat, cluster), cat, cluster, reqs, answers))
+	CheckWhatIfAgainstSolve(t, cat, cluster, reqs)
+}

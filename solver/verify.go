@@ -1,0 +1,88 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// batch is what the requests of one what-if batch share across workers:
+// the catalog's platform axes (classes.go) and the outcomes of suggestion
+// checks by class. A suggestion is checked by resolving the changed
+// request (D21); requests of one class resolve alike, and the changed
+// requests of many scenarios fall in few classes (the same upgrade of
+// Kubernetes on the same DKP, say), so each class is resolved once.
+type batch struct {
+	axes     *platformAxes
+	mu       sync.Mutex
+	verified map[string]verified
+}
+
+type verified struct {
+	res *model.Result
+	err error
+}
+
+func newBatch(axes *platformAxes) *batch {
+	return &batch{axes: axes, verified: map[string]verified{}}
+}
+
+// verify resolves the changed inputs of a suggestion, status first: the
+// answer Solve gives, or one it gives for a request of the same class.
+// An update suggestion reads the version its module reaches, so it is
+// always resolved on its own; so is a change to the cluster state.
+func (s *session) verify(sug model.Suggestion, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
+	solve := func() (*model.Result, error) {
+		return Solve(s.ctx, s.p.cat, cluster, req, WithoutHeldBack(), WithoutSuggestions(), statusOnly(), WithMemoryLimit(s.budget.remaining()))
+	}
+	b := s.cfg.batch
+	if b == nil || sug.Kind == model.SuggestUpdateModule || !sameCluster(cluster, s.p.cluster) {
+		return solve()
+	}
+	key := b.axes.key(req)
+	b.mu.Lock()
+	v, ok := b.verified[key]
+	b.mu.Unlock()
+	if ok {
+		return v.res, v.err
+	}
+	res, err := solve()
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return res, err
+	}
+	b.mu.Lock()
+	b.verified[key] = verified{res, err}
+	b.mu.Unlock()
+	return res, err
+}
+
+// sameCluster reports whether a suggestion left the cluster state as it was.
+func sameCluster(a, b *model.ClusterState) bool {
+	if a.Edition != b.Edition || a.Bundle != b.Bundle || a.ReleaseChannel != b.ReleaseChannel ||
+		!sameVersion(a.Deckhouse, b.Deckhouse) || !sameVersion(a.Kubernetes, b.Kubernetes) ||
+		len(a.Platform) != len(b.Platform) || len(a.Modules) != len(b.Modules) {
+		return false
+	}
+	for name, v := range a.Platform {
+		if w, ok := b.Platform[name]; !ok || !sameVersion(v, w) {
+			return false
+		}
+	}
+	for name, x := range a.Modules {
+		y, ok := b.Modules[name]
+		if !ok || x.Channel != y.Channel || !sameVersion(x.Version, y.Version) || (x.Enabled == nil) != (y.Enabled == nil) ||
+			(x.Enabled != nil && *x.Enabled != *y.Enabled) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameVersion(a, b model.Version) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return model.SameVersion(a, b) && a.String() == b.String()
+}

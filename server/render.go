@@ -18,6 +18,13 @@ func Response(res *model.Result) *modsolverv1.ResolveResponse {
 	return resultToProto(res)
 }
 
+// WhatIfResult converts the answer to scenario i of a batch, or its error,
+// into the message the gRPC WhatIf stream sends and `whatif -o json`
+// prints: one converter, so that both word an error alike.
+func WhatIfResult(i int, name string, res *model.Result, err error) *modsolverv1.WhatIfResult {
+	return whatIfResultToProto(i, name, res, err)
+}
+
 // MarshalJSON renders m as protojson with default options (zero fields
 // omitted, camelCase field names such as "fromVersion"), indented by two
 // spaces and followed by a newline.

@@ -332,13 +332,7 @@ func (b *batch) printJSON(out io.Writer, answers []solver.Answer) error {
 }
 
 func whatIfResult(i int, name string, a solver.Answer) *modsolverv1.WhatIfResult {
-	r := &modsolverv1.WhatIfResult{Index: uint32(i), Name: name}
-	if a.Err != nil {
-		r.Error = a.Err.Error()
-	} else {
-		r.Response = server.Response(a.Result)
-	}
-	return r
+	return server.WhatIfResult(i, name, a.Result, a.Err)
 }
 
 // printGrid prints the readiness matrix: DKP versions down, Kubernetes

@@ -15,9 +15,8 @@ import (
 var KnownFailing = []string{
 	// Compiled catalogs and report: changes.
 	"report-changes",
-	// R23 sources with priority and R24 compound requirements.
+	// R23 sources with priority.
 	"r23-deployed-source", "r23-move-source", "r23-source-priority",
-	"r24-all-unsat", "r24-any", "r24-not-conflict",
 }
 
 // IsKnownFailing reports whether the scenario file is on KnownFailing.

@@ -146,6 +146,7 @@ func (c *checker) checkResolved() {
 	c.checkVersions()
 	c.checkGroups()
 	c.checkExtended()
+	c.checkCompound()
 	c.checkStages()
 	c.checkPlan()
 	c.checkUnlistedWarnings()

@@ -126,7 +126,8 @@ func Deppy(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 
 // ErrNotTranslated marks a catalog that uses rules the deppy translation
 // does not carry over: capabilities (R19, R20), update graphs (R21),
-// other platform components (R22) and channels of a module's own (D32).
+// other platform components (R22), compound requirements (R24) and
+// channels of a module's own (D32).
 // The generated benchmark catalogs and the DKP and Helm catalogs use none
 // of them.
 var ErrNotTranslated = errors.New("not translated for deppy")
@@ -137,6 +138,9 @@ func Translatable(cat *model.Catalog) error {
 	for _, m := range cat.Modules() {
 		if m.Policy() == model.UpdateGraph {
 			return fmt.Errorf("%w: module %s has an update graph (R21)", ErrNotTranslated, m.Name)
+		}
+		if m.HasCompoundRequirements() {
+			return fmt.Errorf("%w: module %s has compound requirements (R24)", ErrNotTranslated, m.Name)
 		}
 		if m.DefaultChannel != "" || slices.ContainsFunc(slices.Collect(maps.Keys(m.Channels)), func(ch string) bool { return !model.IsChannel(ch) }) {
 			return fmt.Errorf("%w: module %s has channels of its own (D32)", ErrNotTranslated, m.Name)

@@ -62,6 +62,8 @@ type fileRequirements struct {
 	Modules      map[string]string `yaml:"modules"`
 	Capabilities []string          `yaml:"capabilities"`
 	Platform     map[string]string `yaml:"platform"`
+	// Compound are predicates over one other release (R24).
+	Compound []*fileCompound `yaml:"compound"`
 }
 
 type fileUpdate struct {
@@ -239,6 +241,9 @@ func (fr *fileRequirements) toModel(loc place) (model.Requirements, error) {
 		return req, err
 	}
 	req.Capabilities = fr.Capabilities
+	if req.Compound, err = loc.compounds(fr.Compound); err != nil {
+		return req, err
+	}
 	for _, name := range slices.Sorted(maps.Keys(fr.Platform)) {
 		text := fr.Platform[name]
 		c, err := loc.platform("platform."+name, &text)

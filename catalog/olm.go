@@ -52,8 +52,9 @@ import (
 //     requiredAPIServices require capabilities named "group/version/Kind"
 //     (R19); providedGVKs and providedAPIServices (olm.gvk) provide them.
 //   - An olm.constraint naming one package or one GVK is read as that
-//     dependency. A compound one (any, all, not, cel) cannot be expressed
-//     and skips the bundle.
+//     dependency. A compound one (all, any, not) is a compound requirement
+//     (R24); one with a cel expression is skipped with a warning
+//     (olm_compound.go).
 //   - minKubeVersion X requires kubernetes ">= X", as written; an empty
 //     one is counted.
 //   - openshiftVersions and maxOpenShiftVersion (FBC: the
@@ -98,6 +99,7 @@ type olmBundle struct {
 	// replaces and skips are bundle names; skipRanges are alternatives.
 	replaces, skips, skipRanges []string
 	deps                        []olmPackageDep
+	compounds                   []model.CompoundRequirement // R24
 	required, provided          []string
 	minKube                     *string
 	openShift, maxOpenShift     *string
@@ -185,7 +187,7 @@ type olmConstraint struct {
 }
 
 // constraint reads an olm.constraint: one package or one GVK is that
-// dependency; anything compound fails b.
+// dependency; anything else is compound (olm_compound.go).
 func (b *olmBundle) constraint(raw json.RawMessage) {
 	var fields map[string]json.RawMessage
 	var c olmConstraint
@@ -203,10 +205,8 @@ func (b *olmBundle) constraint(raw json.RawMessage) {
 		b.deps = append(b.deps, olmPackageDep{pkg: c.Package.PackageName, versionRange: c.Package.VersionRange})
 	case len(fields) == 1 && c.GVK != nil:
 		b.require(*c.GVK)
-	case c.FailureMessage == "":
-		b.fail("compound olm.constraint is not supported")
 	default:
-		b.fail("compound olm.constraint is not supported: %s", c.FailureMessage)
+		b.compound(raw) // R24, olm_compound.go
 	}
 }
 
@@ -230,7 +230,7 @@ func (b *olmBundle) release(v model.Version) (*model.Release, error) {
 
 // requirements builds b's requirements.
 func (b *olmBundle) requirements() (model.Requirements, error) {
-	req := model.Requirements{Capabilities: olmSorted(b.required)}
+	req := model.Requirements{Capabilities: olmSorted(b.required), Compound: b.compounds}
 	var err error
 	if req.Kubernetes, err = b.kubernetes(); err != nil {
 		return req, err

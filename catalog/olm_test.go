@@ -239,13 +239,18 @@ func TestOLMBundlesConstraint(t *testing.T) {
 		dumpBundle("a", "3.0.0", olmObj{"dependencies": []olmObj{{"type": "olm.label", "label": "x"}}}),
 		dumpBundle("a", "4.0.0", olmObj{"dependencies": []olmObj{{"type": "olm.constraint", "value": olmObj{"cel": olmObj{"rule": "true"}}}}}),
 	)
-	assert.Equal(t, "compound olm.constraint is not supported: Service Binding Operator is required", skipReason(rep, "a.v1.0.0"))
+	compounds := olmRelease(t, cat, "a", "1.0.0").Requirements.Compound
+	require.Len(t, compounds, 1, "a compound olm.constraint is a compound requirement (R24)")
+	assert.Equal(t, "any(rh-service-binding-operator >=1.0.0, service-binding-operator >=1.0.0)", compounds[0].Predicate.String())
+	assert.Equal(t, "Service Binding Operator is required", compounds[0].Message)
 	r := olmRelease(t, cat, "a", "2.0.0")
 	require.Len(t, r.Requirements.Modules, 1, "an olm.constraint on one package is that dependency")
 	assert.Equal(t, ">=1.0.0", r.Requirements.Modules[0].Constraint.Text)
 	assert.Equal(t, []string{"b.io/v1/B"}, r.Requirements.Capabilities)
 	assert.Equal(t, `dependency type "olm.label" is not supported`, skipReason(rep, "a.v3.0.0"))
-	assert.Equal(t, "compound olm.constraint is not supported", skipReason(rep, "a.v4.0.0"))
+	assert.Empty(t, olmRelease(t, cat, "a", "4.0.0").Requirements.Compound, "a cel constraint is skipped, not its bundle")
+	assert.Equal(t, 1, rep.Counts[olmCelSkipped])
+	assert.True(t, warned(rep, "a.v4.0.0", "cel"))
 }
 
 func TestOLMBundlesIgnoredAndQuirks(t *testing.T) {
@@ -569,19 +574,20 @@ func TestOLMBundlesReal(t *testing.T) {
 	require.NoError(t, err)
 	t.Logf("loaded %s in %v", cat, time.Since(start))
 
-	// The README counts 333 packages, 7,019 bundles and 654 channels. Two
-	// bundles are skipped: dbaas-operator.v0.5.0 for its compound
-	// olm.constraint, which leaves dbaas-operator (one bundle, one channel)
-	// with nothing to load, and the second slurm-operator 0.4.0 (folder
-	// 0.4.1, same CSV name and version).
-	assert.Equal(t, 332, cat.Len())
-	assert.Equal(t, 7017, cat.ReleaseCount())
-	assert.Equal(t, 653, olmChannelCount(cat))
+	// The README counts 333 packages, 7,019 bundles and 654 channels. One
+	// bundle is skipped: the second slurm-operator 0.4.0 (folder 0.4.1,
+	// same CSV name and version). dbaas-operator.v0.5.0's compound
+	// olm.constraint is a compound requirement (R24).
+	assert.Equal(t, 333, cat.Len())
+	assert.Equal(t, 7018, cat.ReleaseCount())
+	assert.Equal(t, 654, olmChannelCount(cat))
 	assert.Equal(t, []Skipped{
-		{"dbaas-operator.v0.5.0", "compound olm.constraint is not supported: Service Binding Operator is required"},
 		{"slurm-operator.v0.4.0", "version 0.4.0 repeats bundle slurm-operator.v0.4.0 of package slurm-operator; the first is kept"},
-		{"dbaas-operator", "package dbaas-operator has no loadable bundle"},
 	}, rep.Skipped)
+	dbaas := olmRelease(t, cat, "dbaas-operator", "0.5.0").Requirements.Compound
+	require.Len(t, dbaas, 1)
+	assert.Equal(t, "any(rh-service-binding-operator >=1.0.0, service-binding-operator >=1.0.0)", dbaas[0].Predicate.String())
+	assert.Equal(t, "Service Binding Operator is required", dbaas[0].Message)
 	assert.Equal(t, map[string]int{
 		olmDanglingReplaces: 36,
 		olmDanglingSkips:    102,
@@ -598,19 +604,18 @@ func TestOLMBundlesReal(t *testing.T) {
 	assert.NotNil(t, cat.Module("konflux-operator"))
 
 	s := olmTotals(cat)
-	// README: 131 olm.package dependencies; dbaas-operator.v0.5.0's one on
-	// ack-rds-controller went with the bundle.
-	assert.Equal(t, 130, s.deps)
+	// README: 131 olm.package dependencies.
+	assert.Equal(t, 131, s.deps)
 	// README: 73 olm.gvk + 56 required CRDs; 8 are one GVK listed both ways
 	// by one bundle.
 	assert.Equal(t, 121, s.capabilities)
-	// README: 36,553 provided GVKs; the two skipped bundles had 12 and 6.
-	assert.Equal(t, 36535, s.provides)
-	// README: minKubeVersion in 2,172 bundles (non-empty); 2 were skipped.
-	assert.Equal(t, 2170, s.kubernetes)
+	// README: 36,553 provided GVKs; the skipped bundle had 6.
+	assert.Equal(t, 36547, s.provides)
+	// README: minKubeVersion in 2,172 bundles (non-empty); 1 was skipped.
+	assert.Equal(t, 2171, s.kubernetes)
 	// README: OpenShift ranges in 2,393 bundles, each of the 566 with
-	// maxOpenShiftVersion among them; dbaas-operator.v0.5.0 had one.
-	assert.Equal(t, 2392, s.openShift)
+	// maxOpenShiftVersion among them.
+	assert.Equal(t, 2393, s.openShift)
 	// README: replaces in 2,423 bundles, less 193 in semver-mode packages
 	// and 36 dangling; skipRange in 884, less 329 in semver-mode packages.
 	assert.Equal(t, 2194, s.replaces)

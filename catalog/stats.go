@@ -47,6 +47,11 @@ type Stats struct {
 	// SharedCapabilities are capabilities more than one module provides.
 	SharedCapabilities int `json:"sharedCapabilities"`
 
+	// CompoundRequirements count compound requirements (R24), of which
+	// CompoundConflicts are top-level nots.
+	CompoundRequirements int `json:"compoundRequirements"`
+	CompoundConflicts    int `json:"compoundConflicts"`
+
 	Replaces   int `json:"replaces"`
 	Skips      int `json:"skips"`
 	SkipRanges int `json:"skipRanges"`
@@ -156,6 +161,7 @@ func (s *Stats) addRequirements(cat *model.Catalog, req model.Requirements) {
 		s.PlatformRequirements[name]++
 	}
 	s.RequiredCapabilities += len(req.Capabilities)
+	s.addCompound(req.Compound)
 	for _, d := range req.Modules {
 		if d.Constraint.Optional {
 			s.OptionalDependencies++
@@ -207,4 +213,14 @@ func ConstraintForm(text string) string {
 		return "comparison"
 	}
 	return "other"
+}
+
+// addCompound counts compound requirements and their conflicts (R24).
+func (s *Stats) addCompound(cs []model.CompoundRequirement) {
+	s.CompoundRequirements += len(cs)
+	for _, c := range cs {
+		if c.Conflict() {
+			s.CompoundConflicts++
+		}
+	}
 }

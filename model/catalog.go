@@ -94,6 +94,9 @@ type Requirements struct {
 	// Platform holds requirements on platform components other than DKP
 	// and Kubernetes, such as openshift (R22), by component name.
 	Platform map[string]*Constraint
+	// Compound are predicates over one other release (R24), in the order
+	// written.
+	Compound []CompoundRequirement
 }
 
 // UpdateEdges are the update edges a release declares, as OLM's replaces,
@@ -301,6 +304,7 @@ func (m *Module) checkRequirements(field string, req Requirements) InputErrors {
 			errs = append(errs, fieldErr(field+".requirements.platform", ErrInvalidValue, "platform component %q: use requirements.deckhouse and requirements.kubernetes for DKP and Kubernetes", name))
 		}
 	}
+	errs = append(errs, checkCompound(field, req)...)
 	slices.SortFunc(req.Modules, func(a, b Dependency) int { return cmp.Compare(a.Module, b.Module) })
 	for i, d := range req.Modules {
 		switch {

@@ -171,6 +171,12 @@ const (
 	// FactExperimental: a release is Experimental and the cluster does not
 	// allow experimental modules (R25).
 	FactExperimental
+	// FactCompoundRequirement: a release requires that another enabled
+	// module's release satisfy a predicate (R24).
+	FactCompoundRequirement
+	// FactCompoundConflict: a release refuses every enabled module whose
+	// release satisfies a predicate (R24, a top-level not).
+	FactCompoundConflict
 )
 
 var factKindNames = map[FactKind]string{
@@ -197,6 +203,8 @@ var factKindNames = map[FactKind]string{
 	FactMissingCapability:     "missing-capability",
 	FactCapabilityConflict:    "capability-conflict",
 	FactExperimental:          "experimental",
+	FactCompoundRequirement:   "compound-requirement",
+	FactCompoundConflict:      "compound-conflict",
 }
 
 func (k FactKind) String() string {
@@ -209,7 +217,7 @@ func (k FactKind) String() string {
 // FactKinds lists every kind, in declaration order.
 func FactKinds() []FactKind {
 	kinds := make([]FactKind, 0, len(factKindNames))
-	for k := FactRequestEnable; k <= FactExperimental; k++ {
+	for k := FactRequestEnable; k <= FactCompoundConflict; k++ {
 		kinds = append(kinds, k)
 	}
 	return kinds

@@ -52,6 +52,8 @@ var factKindToProto = map[model.FactKind]modsolverv1.FactKind{
 	model.FactMissingCapability:     modsolverv1.FactKind_FACT_KIND_MISSING_CAPABILITY,
 	model.FactCapabilityConflict:    modsolverv1.FactKind_FACT_KIND_CAPABILITY_CONFLICT,
 	model.FactExperimental:          modsolverv1.FactKind_FACT_KIND_EXPERIMENTAL,
+	model.FactCompoundRequirement:   modsolverv1.FactKind_FACT_KIND_COMPOUND_REQUIREMENT,
+	model.FactCompoundConflict:      modsolverv1.FactKind_FACT_KIND_COMPOUND_CONFLICT,
 }
 
 var suggestionKindToProto = map[model.SuggestionKind]modsolverv1.SuggestionKind{
@@ -496,10 +498,10 @@ func edgesToProto(e *model.UpdateEdges) *modsolverv1.UpdateEdges {
 
 // requirementsToProto gives nil for no requirements at all.
 func requirementsToProto(r model.Requirements) *modsolverv1.Requirements {
-	if r.Deckhouse == nil && r.Kubernetes == nil && len(r.Modules) == 0 && len(r.Capabilities) == 0 && len(r.Platform) == 0 {
+	if r.Deckhouse == nil && r.Kubernetes == nil && len(r.Modules) == 0 && len(r.Capabilities) == 0 && len(r.Platform) == 0 && len(r.Compound) == 0 {
 		return nil
 	}
-	out := &modsolverv1.Requirements{Capabilities: slices.Clone(r.Capabilities)}
+	out := &modsolverv1.Requirements{Capabilities: slices.Clone(r.Capabilities), Compound: compoundToProto(r.Compound)}
 	for name, c := range r.Platform {
 		if out.Platform == nil {
 			out.Platform = make(map[string]string, len(r.Platform))

@@ -40,6 +40,7 @@ func (p *problem) closure(explain bool) []*view {
 					push(name)
 				}
 			}
+			p.pushCompound(v.rels[r], push)
 		}
 	}
 	slices.SortFunc(queue, func(a, b *view) int { return cmp.Compare(a.name, b.name) })

@@ -81,8 +81,9 @@ func (p *problem) attached(closure []*view) map[string]bool {
 }
 
 // touchSet is what the encoded modules are or name: their own names, the
-// modules their candidates require (needed), their exclusive groups, and
-// the capabilities they provide or require.
+// modules their candidates require (needed, with the modules their
+// compound requirements name, R24), their exclusive groups, and the
+// capabilities they provide or require.
 type touchSet struct {
 	encoded, needed, groups, capabilities map[string]bool
 }
@@ -104,16 +105,20 @@ func (t touchSet) add(v *view, rels []int) {
 		for _, c := range rel.Provides {
 			t.capabilities[c] = true
 		}
+		t.addCompound(rel)
 	}
 }
 
 // touches reports whether frozen module v shares anything with the
 // encoded modules.
 func (t touchSet) touches(v *view) bool {
-	if t.needed[v.name] || (v.m.ExclusiveGroup != "" && t.groups[v.m.ExclusiveGroup]) {
+	if t.needed[v.name] || t.needed[anyModule] || (v.m.ExclusiveGroup != "" && t.groups[v.m.ExclusiveGroup]) {
 		return true
 	}
 	rel := v.rels[v.deployed]
+	if len(rel.Requirements.Compound) > 0 {
+		return true // R24: its candidates are read in the encoding
+	}
 	if slices.ContainsFunc(rel.Requirements.Modules, func(d model.Dependency) bool { return t.encoded[d.Module] }) {
 		return true
 	}

@@ -20,10 +20,12 @@
 //   - closure.go: which modules an encoding needs at all (DESIGN §6).
 //   - detach.go: kept modules that share nothing with what may change are
 //     left out of the fast encoding and reported as kept (D39).
-//   - encode.go, requirements.go, capabilities.go: variables and clauses.
-//     The order encoding ge(m, j) gives R1 for free; module requirements
-//     (R2, R3) become a few clauses per version interval; exclusive groups
-//     (R13); required capabilities and their uniqueness (R19, R20).
+//   - encode.go, requirements.go, capabilities.go, compound.go: variables
+//     and clauses. The order encoding ge(m, j) gives R1 for free; module
+//     requirements (R2, R3) become a few clauses per version interval;
+//     exclusive groups (R13); required capabilities and their uniqueness
+//     (R19, R20); compound requirements and conflicts (R24), whose
+//     predicates are evaluated per release into interval literals.
 //   - card.go: a totalizer for the cardinality levels of R14.
 //   - sat.go: solving under assumptions with cancellation by context.
 //   - budget.go: the estimated memory of a resolution's encodings, which

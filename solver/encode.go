@@ -94,10 +94,12 @@ func (e *encoder) encode() {
 }
 
 // encodeNeeds adds what mv's candidates need of other modules: module
-// requirements (R2, R3) and capabilities (R19).
+// requirements (R2, R3), capabilities (R19) and compound requirements
+// (R24, compound.go).
 func (e *encoder) encodeNeeds(mv *modVars) {
 	e.encodeRequirements(mv)
 	e.encodeCapabilities(mv)
+	e.encodeCompound(mv)
 }
 
 // encodeAcross adds the rules that span modules: exclusive groups (R13)

@@ -24,6 +24,9 @@ type fact struct {
 	members []*view
 	// at is a release index for preference facts; -1 means "disabled".
 	at int
+	// compound is the requirement of an R24 fact; members are then the
+	// modules that may satisfy its predicate.
+	compound *model.CompoundRequirement
 }
 
 func (p *problem) newFact(kind model.FactKind, v *view) *fact {

@@ -227,6 +227,7 @@ func planEdges(nodes map[string]*outcome, order []*outcome) map[string][]string 
 					link(other.v.name, name)
 				}
 			}
+			compoundPlanEdges(o, order, link) // R24
 		case o.v.deployed >= 0:
 			for _, d := range o.v.rels[o.v.deployed].Requirements.Modules {
 				if dep, ok := nodes[d.Module]; ok && dep.sel < 0 {

@@ -30,6 +30,8 @@ func (p *problem) message(f *fact) string {
 		return p.capabilityMessage(f)
 	case model.FactCapabilityConflict:
 		return fmt.Sprintf("capability %s may be provided by one enabled module only, but %s provide it", f.group, strings.Join(viewNames(f.members), " and "))
+	case model.FactCompoundRequirement, model.FactCompoundConflict:
+		return p.compoundMessage(f)
 	}
 	return p.moduleMessage(f)
 }
@@ -213,6 +215,8 @@ func (p *problem) toModel(f *fact) model.Fact {
 		mf.Constraint = "provides: " + f.group
 	case f.kind == model.FactCapabilityRequirement || f.kind == model.FactMissingCapability:
 		mf.Constraint = "capability: " + f.dep
+	case f.compound != nil:
+		mf.Constraint = f.compound.Predicate.String()
 	case f.kind == model.FactChannelHead && !f.v.noChannel:
 		mf.Constraint = "<= " + model.VersionString(f.v.headVersion)
 	}
@@ -238,7 +242,7 @@ func chainOrder(facts []*fact) []*fact {
 		switch k {
 		case model.FactRequestEnable, model.FactRequestDisable, model.FactRequestPin:
 			return 0
-		case model.FactModuleRequirement, model.FactMissingModule, model.FactCapabilityRequirement, model.FactMissingCapability:
+		case model.FactModuleRequirement, model.FactMissingModule, model.FactCapabilityRequirement, model.FactMissingCapability, model.FactCompoundRequirement, model.FactCompoundConflict:
 			return 1
 		case model.FactDeckhouseRequirement, model.FactKubernetesRequirement, model.FactPlatformRequirement, model.FactEdition, model.FactPrerelease, model.FactExperimental:
 			return 2

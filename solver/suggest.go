@@ -152,6 +152,8 @@ func (s *session) changesFor(f *fact) [][]change {
 		return [][]change{providerChanges(viewNames(f.members), disableChange)}
 	case model.FactExperimental:
 		return [][]change{{allowExperimentalChange()}}
+	case model.FactCompoundRequirement, model.FactCompoundConflict:
+		return [][]change{s.compoundChanges(f)}
 	}
 	return nil
 }

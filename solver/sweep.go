@@ -89,6 +89,10 @@ func reason(module string, f model.Fact) string {
 		return "deckhouse " + f.Constraint
 	case model.FactPlatformRequirement:
 		return f.Requires + " " + f.Constraint
+	case model.FactCompoundRequirement:
+		return "requires " + f.Constraint
+	case model.FactCompoundConflict:
+		return "conflicts with " + strings.TrimSuffix(strings.TrimPrefix(f.Constraint, "not("), ")")
 	case model.FactCapabilityConflict, model.FactExclusiveGroup:
 		return f.Kind.String() + " " + strings.TrimPrefix(strings.TrimPrefix(f.Constraint, "provides: "), "exclusiveGroup: ")
 	}

@@ -196,6 +196,7 @@ func statsRows(st catalog.Stats) [][]string {
 		{"channels", n(st.Channels)},
 		{"module dependencies", fmt.Sprintf("%d required, %d optional, %d on modules outside the catalog", st.RequiredDependencies, st.OptionalDependencies, st.DependenciesOutside)},
 		{"capabilities", fmt.Sprintf("%d required, %d provided (%d by releases), %d provided by more than one module", st.RequiredCapabilities, st.ProvidedCapabilities, st.ProvidedEntries, st.SharedCapabilities)},
+		{"compound requirements", fmt.Sprintf("%d, of which %d conflicts (a top-level not)", st.CompoundRequirements, st.CompoundConflicts)},
 		{"update edges", fmt.Sprintf("%d replaces, %d skips, %d skipRange; %d modules update along them; %d from-to rules", st.Replaces, st.Skips, st.SkipRanges, st.ModulesWithGraph, st.FromToRules)},
 	}...)
 	for _, p := range slices.Sorted(maps.Keys(st.UpdatePolicies)) {

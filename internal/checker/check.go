@@ -173,6 +173,7 @@ func (c *checker) checkResolved() {
 	c.checkVersions()
 	c.checkGroups()
 	c.checkExtended()
+	c.checkCompound()
 	c.checkStages()
 	c.checkPlan()
 	c.checkUnlistedWarnings()

@@ -17,6 +17,7 @@
 //   - plan.go: exclusive groups (R13) and the plan order (R18).
 //   - extended.go: capabilities (R19, R20), update graphs (R21) and other
 //     platform components (R22).
+//   - compound.go: compound requirements and conflicts (R24).
 //   - stages.go: module stages (R25) and disable confirmation (R26).
 //   - explanation.go: the shape of an unsatisfiable answer (R16).
 package checker

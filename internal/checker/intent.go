@@ -90,6 +90,9 @@ func (c *checker) requiredByOthers(name string) bool {
 		if other != name && c.providesTo(name, other) {
 			return true // it provides a capability the other requires (R19)
 		}
+		if other != name && slices.Contains(c.compoundDeps(other), name) {
+			return true // it meets a compound requirement of the other (R24)
+		}
 	}
 	return false
 }

@@ -96,6 +96,11 @@ func (c *checker) enabledDeps(name string) []string {
 			}
 		}
 	}
+	for _, other := range c.compoundDeps(name) {
+		if !slices.Contains(out, other) {
+			out = append(out, other) // a module meeting a compound requirement comes first (R24)
+		}
+	}
 	return out
 }
 

@@ -104,7 +104,7 @@ func Worse(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, 
 		return "the optimum " + why
 	}
 	if !p.consistent(a) {
-		return "breaks a rule across modules (R2, R3, R13, R19, R20)"
+		return "breaks a rule across modules (R2, R3, R13, R19, R20, R24)"
 	}
 	return p.score(b).firstBetter(p.score(a), order)
 }

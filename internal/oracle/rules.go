@@ -5,7 +5,7 @@ import "github.com/modsolver/modsolver/model"
 // consistent reports whether an assignment (per module: -1 for off, else
 // a release index) satisfies the rules that span modules: module
 // requirements (R2, R3), exclusive groups (R13), required capabilities
-// (R19) and their uniqueness (R20). The rules on one module alone are in
+// (R19), their uniqueness (R20) and compound requirements (R24). The rules on one module alone are in
 // the options already.
 func (p *problem) consistent(sel []int) bool {
 	groups := map[string]bool{}
@@ -40,6 +40,11 @@ func (p *problem) consistent(sel []int) bool {
 		for _, c := range req.Capabilities {
 			if !provided[c] {
 				return false // R19
+			}
+		}
+		for _, c := range req.Compound {
+			if !p.compoundHolds(i, c, sel) {
+				return false // R24
 			}
 		}
 	}

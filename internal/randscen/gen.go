@@ -43,7 +43,7 @@ const maxAttempts = 100
 // refuse as bad input is drawn again from the same seed's stream.
 func Generate(seed uint64) *Scenario {
 	for attempt := range uint64(maxAttempts) {
-		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt))}
+		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: newCompoundStream(seed, attempt)}
 		if sc, err := g.scenario(); err == nil {
 			sc.Seed = seed
 			return sc
@@ -55,6 +55,8 @@ func Generate(seed uint64) *Scenario {
 // gen draws one scenario from rng.
 type gen struct {
 	rng *rand.Rand
+	// crng draws compound requirements (R24, compound.go).
+	crng *rand.Rand
 	// versions holds each module's release versions as text; a built-in
 	// module has the DKP pool, the versions it may run at.
 	versions map[string][]string
@@ -246,6 +248,7 @@ func (g *gen) requirements(self string) model.Requirements {
 		}
 		req.Capabilities = []string{capability}
 	}
+	req.Compound = g.compounds(self)
 	return req
 }
 

@@ -100,6 +100,7 @@ type fileRequirements struct {
 	Modules      map[string]string `yaml:"modules,omitempty"`
 	Capabilities []string          `yaml:"capabilities,omitempty,flow"`
 	Platform     map[string]string `yaml:"platform,omitempty"`
+	Compound     []*fileCompound   `yaml:"compound,omitempty"`
 }
 
 type fileUpdate struct {
@@ -189,7 +190,7 @@ func releaseOf(r *model.Release) fileRelease {
 }
 
 func requirementsOf(req model.Requirements) *fileRequirements {
-	out := &fileRequirements{Capabilities: req.Capabilities}
+	out := &fileRequirements{Capabilities: req.Capabilities, Compound: compoundsOf(req.Compound)}
 	if req.Deckhouse != nil {
 		out.Deckhouse = req.Deckhouse.Text
 	}
@@ -208,7 +209,7 @@ func requirementsOf(req model.Requirements) *fileRequirements {
 		}
 		out.Platform[name] = c.Text
 	}
-	if out.Deckhouse == "" && out.Kubernetes == "" && out.Modules == nil && out.Capabilities == nil && out.Platform == nil {
+	if out.Deckhouse == "" && out.Kubernetes == "" && out.Modules == nil && out.Capabilities == nil && out.Platform == nil && out.Compound == nil {
 		return nil
 	}
 	return out

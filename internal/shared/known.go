@@ -13,9 +13,8 @@ import (
 // prove properties of every scenario's answer (minimality, what-if) skip
 // the listed ones, which may not even load yet.
 var KnownFailing = []string{
-	// R23 sources with priority and R24 compound requirements.
+	// R23 sources with priority.
 	"r23-deployed-source", "r23-move-source", "r23-source-priority",
-	"r24-all-unsat", "r24-any", "r24-not-conflict",
 }
 
 // IsKnownFailing reports whether the scenario file is on KnownFailing.

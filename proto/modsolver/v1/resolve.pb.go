@@ -171,6 +171,12 @@ const (
 	// A release is Experimental and the cluster does not allow experimental
 	// modules (R25).
 	FactKind_FACT_KIND_EXPERIMENTAL FactKind = 23
+	// A release requires that another enabled module's release satisfy a
+	// predicate (R24); the fact's constraint is the predicate.
+	FactKind_FACT_KIND_COMPOUND_REQUIREMENT FactKind = 24
+	// A release refuses every enabled module whose release satisfies a
+	// predicate (R24, a top-level not).
+	FactKind_FACT_KIND_COMPOUND_CONFLICT FactKind = 25
 )
 
 // Enum value maps for FactKind.
@@ -200,6 +206,8 @@ var (
 		21: "FACT_KIND_MISSING_CAPABILITY",
 		22: "FACT_KIND_CAPABILITY_CONFLICT",
 		23: "FACT_KIND_EXPERIMENTAL",
+		24: "FACT_KIND_COMPOUND_REQUIREMENT",
+		25: "FACT_KIND_COMPOUND_CONFLICT",
 	}
 	FactKind_value = map[string]int32{
 		"FACT_KIND_UNSPECIFIED":            0,
@@ -226,6 +234,8 @@ var (
 		"FACT_KIND_MISSING_CAPABILITY":     21,
 		"FACT_KIND_CAPABILITY_CONFLICT":    22,
 		"FACT_KIND_EXPERIMENTAL":           23,
+		"FACT_KIND_COMPOUND_REQUIREMENT":   24,
+		"FACT_KIND_COMPOUND_CONFLICT":      25,
 	}
 )
 
@@ -1144,7 +1154,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vACTION_KEEP\x10\x03\x12\x12\n" +
 	"\x0eACTION_DISABLE\x10\x04\x12\x14\n" +
 	"\x10ACTION_DOWNGRADE\x10\x05\x12\x11\n" +
-	"\rACTION_ABSENT\x10\x06*\xe6\x05\n" +
+	"\rACTION_ABSENT\x10\x06*\xab\x06\n" +
 	"\bFactKind\x12\x19\n" +
 	"\x15FACT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18FACT_KIND_REQUEST_ENABLE\x10\x01\x12\x1d\n" +
@@ -1170,7 +1180,9 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	" FACT_KIND_CAPABILITY_REQUIREMENT\x10\x14\x12 \n" +
 	"\x1cFACT_KIND_MISSING_CAPABILITY\x10\x15\x12!\n" +
 	"\x1dFACT_KIND_CAPABILITY_CONFLICT\x10\x16\x12\x1a\n" +
-	"\x16FACT_KIND_EXPERIMENTAL\x10\x17*\xe6\x03\n" +
+	"\x16FACT_KIND_EXPERIMENTAL\x10\x17\x12\"\n" +
+	"\x1eFACT_KIND_COMPOUND_REQUIREMENT\x10\x18\x12\x1f\n" +
+	"\x1bFACT_KIND_COMPOUND_CONFLICT\x10\x19*\xe6\x03\n" +
 	"\x0eSuggestionKind\x12\x1f\n" +
 	"\x1bSUGGESTION_KIND_UNSPECIFIED\x10\x00\x12&\n" +
 	"\"SUGGESTION_KIND_UPGRADE_KUBERNETES\x10\x01\x12%\n" +

@@ -1558,7 +1558,9 @@ type Requirements struct {
 	// Capabilities an enabled module must provide.
 	Capabilities []string `protobuf:"bytes,4,rep,name=capabilities,proto3" json:"capabilities,omitempty"`
 	// Other platform components to constraints.
-	Platform      map[string]string `protobuf:"bytes,5,rep,name=platform,proto3" json:"platform,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Platform map[string]string `protobuf:"bytes,5,rep,name=platform,proto3" json:"platform,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Predicates over one other release (R24), in canonical order.
+	Compound      []*CompoundRequirement `protobuf:"bytes,60,rep,name=compound,proto3" json:"compound,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1628,6 +1630,308 @@ func (x *Requirements) GetPlatform() map[string]string {
 	return nil
 }
 
+func (x *Requirements) GetCompound() []*CompoundRequirement {
+	if x != nil {
+		return x.Compound
+	}
+	return nil
+}
+
+// CompoundRequirement is a predicate over one other release (R24): it
+// holds when the selected release of some other enabled module satisfies
+// the predicate; a top-level not is a conflict instead.
+type CompoundRequirement struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Predicate *Predicate             `protobuf:"bytes,60,opt,name=predicate,proto3" json:"predicate,omitempty"`
+	// Quoted by explanations (OLM's failureMessage).
+	Message string `protobuf:"bytes,61,opt,name=message,proto3" json:"message,omitempty"`
+	// Set when the predicate is a top-level not.
+	Conflict      bool `protobuf:"varint,62,opt,name=conflict,proto3" json:"conflict,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompoundRequirement) Reset() {
+	*x = CompoundRequirement{}
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompoundRequirement) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompoundRequirement) ProtoMessage() {}
+
+func (x *CompoundRequirement) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompoundRequirement.ProtoReflect.Descriptor instead.
+func (*CompoundRequirement) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *CompoundRequirement) GetPredicate() *Predicate {
+	if x != nil {
+		return x.Predicate
+	}
+	return nil
+}
+
+func (x *CompoundRequirement) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *CompoundRequirement) GetConflict() bool {
+	if x != nil {
+		return x.Conflict
+	}
+	return false
+}
+
+// Predicate is one node of a compound requirement's predicate tree.
+type Predicate struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Node:
+	//
+	//	*Predicate_Module
+	//	*Predicate_Capability
+	//	*Predicate_All
+	//	*Predicate_Any
+	//	*Predicate_Not
+	Node          isPredicate_Node `protobuf_oneof:"node"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Predicate) Reset() {
+	*x = Predicate{}
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Predicate) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Predicate) ProtoMessage() {}
+
+func (x *Predicate) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Predicate.ProtoReflect.Descriptor instead.
+func (*Predicate) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *Predicate) GetNode() isPredicate_Node {
+	if x != nil {
+		return x.Node
+	}
+	return nil
+}
+
+func (x *Predicate) GetModule() *ModuleAtom {
+	if x != nil {
+		if x, ok := x.Node.(*Predicate_Module); ok {
+			return x.Module
+		}
+	}
+	return nil
+}
+
+func (x *Predicate) GetCapability() string {
+	if x != nil {
+		if x, ok := x.Node.(*Predicate_Capability); ok {
+			return x.Capability
+		}
+	}
+	return ""
+}
+
+func (x *Predicate) GetAll() *PredicateList {
+	if x != nil {
+		if x, ok := x.Node.(*Predicate_All); ok {
+			return x.All
+		}
+	}
+	return nil
+}
+
+func (x *Predicate) GetAny() *PredicateList {
+	if x != nil {
+		if x, ok := x.Node.(*Predicate_Any); ok {
+			return x.Any
+		}
+	}
+	return nil
+}
+
+func (x *Predicate) GetNot() *Predicate {
+	if x != nil {
+		if x, ok := x.Node.(*Predicate_Not); ok {
+			return x.Not
+		}
+	}
+	return nil
+}
+
+type isPredicate_Node interface {
+	isPredicate_Node()
+}
+
+type Predicate_Module struct {
+	Module *ModuleAtom `protobuf:"bytes,60,opt,name=module,proto3,oneof"`
+}
+
+type Predicate_Capability struct {
+	Capability string `protobuf:"bytes,61,opt,name=capability,proto3,oneof"`
+}
+
+type Predicate_All struct {
+	All *PredicateList `protobuf:"bytes,62,opt,name=all,proto3,oneof"`
+}
+
+type Predicate_Any struct {
+	Any *PredicateList `protobuf:"bytes,63,opt,name=any,proto3,oneof"`
+}
+
+type Predicate_Not struct {
+	Not *Predicate `protobuf:"bytes,64,opt,name=not,proto3,oneof"`
+}
+
+func (*Predicate_Module) isPredicate_Node() {}
+
+func (*Predicate_Capability) isPredicate_Node() {}
+
+func (*Predicate_All) isPredicate_Node() {}
+
+func (*Predicate_Any) isPredicate_Node() {}
+
+func (*Predicate_Not) isPredicate_Node() {}
+
+// ModuleAtom holds for a release of a module at a version; an empty
+// version means any.
+type ModuleAtom struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Module        string                 `protobuf:"bytes,60,opt,name=module,proto3" json:"module,omitempty"`
+	Version       string                 `protobuf:"bytes,61,opt,name=version,proto3" json:"version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ModuleAtom) Reset() {
+	*x = ModuleAtom{}
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ModuleAtom) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ModuleAtom) ProtoMessage() {}
+
+func (x *ModuleAtom) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ModuleAtom.ProtoReflect.Descriptor instead.
+func (*ModuleAtom) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ModuleAtom) GetModule() string {
+	if x != nil {
+		return x.Module
+	}
+	return ""
+}
+
+func (x *ModuleAtom) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
+// PredicateList holds the operands of all and any.
+type PredicateList struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Operands      []*Predicate           `protobuf:"bytes,60,rep,name=operands,proto3" json:"operands,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PredicateList) Reset() {
+	*x = PredicateList{}
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PredicateList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PredicateList) ProtoMessage() {}
+
+func (x *PredicateList) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PredicateList.ProtoReflect.Descriptor instead.
+func (*PredicateList) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *PredicateList) GetOperands() []*Predicate {
+	if x != nil {
+		return x.Operands
+	}
+	return nil
+}
+
 // UpdateRule allows a jump from any version in [from, to) to the release.
 type UpdateRule struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1639,7 +1943,7 @@ type UpdateRule struct {
 
 func (x *UpdateRule) Reset() {
 	*x = UpdateRule{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1651,7 +1955,7 @@ func (x *UpdateRule) String() string {
 func (*UpdateRule) ProtoMessage() {}
 
 func (x *UpdateRule) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1664,7 +1968,7 @@ func (x *UpdateRule) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateRule.ProtoReflect.Descriptor instead.
 func (*UpdateRule) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{20}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *UpdateRule) GetFrom() string {
@@ -1814,7 +2118,7 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\breplaces\x18\x01 \x01(\tR\breplaces\x12\x14\n" +
 	"\x05skips\x18\x02 \x03(\tR\x05skips\x12\x1d\n" +
 	"\n" +
-	"skip_range\x18\x03 \x01(\tR\tskipRange\"\xf2\x02\n" +
+	"skip_range\x18\x03 \x01(\tR\tskipRange\"\xb1\x03\n" +
 	"\fRequirements\x12\x1c\n" +
 	"\tdeckhouse\x18\x01 \x01(\tR\tdeckhouse\x12\x1e\n" +
 	"\n" +
@@ -1822,13 +2126,33 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"kubernetes\x12A\n" +
 	"\amodules\x18\x03 \x03(\v2'.modsolver.v1.Requirements.ModulesEntryR\amodules\x12\"\n" +
 	"\fcapabilities\x18\x04 \x03(\tR\fcapabilities\x12D\n" +
-	"\bplatform\x18\x05 \x03(\v2(.modsolver.v1.Requirements.PlatformEntryR\bplatform\x1a:\n" +
+	"\bplatform\x18\x05 \x03(\v2(.modsolver.v1.Requirements.PlatformEntryR\bplatform\x12=\n" +
+	"\bcompound\x18< \x03(\v2!.modsolver.v1.CompoundRequirementR\bcompound\x1a:\n" +
 	"\fModulesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a;\n" +
 	"\rPlatformEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"0\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x82\x01\n" +
+	"\x13CompoundRequirement\x125\n" +
+	"\tpredicate\x18< \x01(\v2\x17.modsolver.v1.PredicateR\tpredicate\x12\x18\n" +
+	"\amessage\x18= \x01(\tR\amessage\x12\x1a\n" +
+	"\bconflict\x18> \x01(\bR\bconflict\"\xf8\x01\n" +
+	"\tPredicate\x122\n" +
+	"\x06module\x18< \x01(\v2\x18.modsolver.v1.ModuleAtomH\x00R\x06module\x12 \n" +
+	"\n" +
+	"capability\x18= \x01(\tH\x00R\n" +
+	"capability\x12/\n" +
+	"\x03all\x18> \x01(\v2\x1b.modsolver.v1.PredicateListH\x00R\x03all\x12/\n" +
+	"\x03any\x18? \x01(\v2\x1b.modsolver.v1.PredicateListH\x00R\x03any\x12+\n" +
+	"\x03not\x18@ \x01(\v2\x17.modsolver.v1.PredicateH\x00R\x03notB\x06\n" +
+	"\x04node\">\n" +
+	"\n" +
+	"ModuleAtom\x12\x16\n" +
+	"\x06module\x18< \x01(\tR\x06module\x12\x18\n" +
+	"\aversion\x18= \x01(\tR\aversion\"D\n" +
+	"\rPredicateList\x123\n" +
+	"\boperands\x18< \x03(\v2\x17.modsolver.v1.PredicateR\boperands\"0\n" +
 	"\n" +
 	"UpdateRule\x12\x12\n" +
 	"\x04from\x18\x01 \x01(\tR\x04from\x12\x0e\n" +
@@ -1859,7 +2183,7 @@ func file_modsolver_v1_resolver_proto_rawDescGZIP() []byte {
 }
 
 var file_modsolver_v1_resolver_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_modsolver_v1_resolver_proto_goTypes = []any{
 	(Stage)(0),                   // 0: modsolver.v1.Stage
 	(*ResolveRequest)(nil),       // 1: modsolver.v1.ResolveRequest
@@ -1882,66 +2206,77 @@ var file_modsolver_v1_resolver_proto_goTypes = []any{
 	(*Disable)(nil),              // 18: modsolver.v1.Disable
 	(*UpdateEdges)(nil),          // 19: modsolver.v1.UpdateEdges
 	(*Requirements)(nil),         // 20: modsolver.v1.Requirements
-	(*UpdateRule)(nil),           // 21: modsolver.v1.UpdateRule
-	nil,                          // 22: modsolver.v1.ClusterState.ModulesEntry
-	nil,                          // 23: modsolver.v1.ClusterState.PlatformEntry
-	nil,                          // 24: modsolver.v1.Request.PinEntry
-	nil,                          // 25: modsolver.v1.Platform.ComponentsEntry
-	nil,                          // 26: modsolver.v1.Module.ChannelsEntry
-	nil,                          // 27: modsolver.v1.Requirements.ModulesEntry
-	nil,                          // 28: modsolver.v1.Requirements.PlatformEntry
-	(*ResolveResponse)(nil),      // 29: modsolver.v1.ResolveResponse
-	(Status)(0),                  // 30: modsolver.v1.Status
-	(*Explanation)(nil),          // 31: modsolver.v1.Explanation
-	(*Stats)(nil),                // 32: modsolver.v1.Stats
+	(*CompoundRequirement)(nil),  // 21: modsolver.v1.CompoundRequirement
+	(*Predicate)(nil),            // 22: modsolver.v1.Predicate
+	(*ModuleAtom)(nil),           // 23: modsolver.v1.ModuleAtom
+	(*PredicateList)(nil),        // 24: modsolver.v1.PredicateList
+	(*UpdateRule)(nil),           // 25: modsolver.v1.UpdateRule
+	nil,                          // 26: modsolver.v1.ClusterState.ModulesEntry
+	nil,                          // 27: modsolver.v1.ClusterState.PlatformEntry
+	nil,                          // 28: modsolver.v1.Request.PinEntry
+	nil,                          // 29: modsolver.v1.Platform.ComponentsEntry
+	nil,                          // 30: modsolver.v1.Module.ChannelsEntry
+	nil,                          // 31: modsolver.v1.Requirements.ModulesEntry
+	nil,                          // 32: modsolver.v1.Requirements.PlatformEntry
+	(*ResolveResponse)(nil),      // 33: modsolver.v1.ResolveResponse
+	(Status)(0),                  // 34: modsolver.v1.Status
+	(*Explanation)(nil),          // 35: modsolver.v1.Explanation
+	(*Stats)(nil),                // 36: modsolver.v1.Stats
 }
 var file_modsolver_v1_resolver_proto_depIdxs = []int32{
 	2,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
 	4,  // 1: modsolver.v1.ResolveRequest.request:type_name -> modsolver.v1.Request
-	22, // 2: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
-	23, // 3: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
-	24, // 4: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
+	26, // 2: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
+	27, // 3: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
+	28, // 4: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
 	5,  // 5: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
-	25, // 6: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
+	29, // 6: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
 	2,  // 7: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
 	7,  // 8: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
 	4,  // 9: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
-	29, // 10: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
+	33, // 10: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
 	2,  // 11: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
 	4,  // 12: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
-	30, // 13: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
-	31, // 14: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
-	32, // 15: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
+	34, // 13: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
+	35, // 14: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
+	36, // 15: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
 	13, // 16: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
 	16, // 17: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
-	26, // 18: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
+	30, // 18: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
 	17, // 19: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
 	20, // 20: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
 	0,  // 21: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
 	18, // 22: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
 	20, // 23: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
-	21, // 24: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
+	25, // 24: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
 	19, // 25: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
 	0,  // 26: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
 	18, // 27: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
-	27, // 28: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
-	28, // 29: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
-	3,  // 30: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
-	1,  // 31: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
-	6,  // 32: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
-	9,  // 33: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
-	11, // 34: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
-	14, // 35: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
-	29, // 36: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
-	8,  // 37: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
-	10, // 38: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
-	12, // 39: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
-	15, // 40: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
-	36, // [36:41] is the sub-list for method output_type
-	31, // [31:36] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	31, // 28: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
+	32, // 29: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
+	21, // 30: modsolver.v1.Requirements.compound:type_name -> modsolver.v1.CompoundRequirement
+	22, // 31: modsolver.v1.CompoundRequirement.predicate:type_name -> modsolver.v1.Predicate
+	23, // 32: modsolver.v1.Predicate.module:type_name -> modsolver.v1.ModuleAtom
+	24, // 33: modsolver.v1.Predicate.all:type_name -> modsolver.v1.PredicateList
+	24, // 34: modsolver.v1.Predicate.any:type_name -> modsolver.v1.PredicateList
+	22, // 35: modsolver.v1.Predicate.not:type_name -> modsolver.v1.Predicate
+	22, // 36: modsolver.v1.PredicateList.operands:type_name -> modsolver.v1.Predicate
+	3,  // 37: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
+	1,  // 38: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
+	6,  // 39: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
+	9,  // 40: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
+	11, // 41: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
+	14, // 42: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
+	33, // 43: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
+	8,  // 44: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
+	10, // 45: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
+	12, // 46: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
+	15, // 47: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
+	43, // [43:48] is the sub-list for method output_type
+	38, // [38:43] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolver_proto_init() }
@@ -1963,13 +2298,20 @@ func file_modsolver_v1_resolver_proto_init() {
 		(*ExplainRequest_CatalogName)(nil),
 		(*ExplainRequest_InlineCatalog)(nil),
 	}
+	file_modsolver_v1_resolver_proto_msgTypes[21].OneofWrappers = []any{
+		(*Predicate_Module)(nil),
+		(*Predicate_Capability)(nil),
+		(*Predicate_All)(nil),
+		(*Predicate_Any)(nil),
+		(*Predicate_Not)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modsolver_v1_resolver_proto_rawDesc), len(file_modsolver_v1_resolver_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   28,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

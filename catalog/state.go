@@ -27,6 +27,8 @@ type fileModuleState struct {
 	Enabled *bool  `yaml:"enabled"`
 	Version string `yaml:"version"`
 	Channel string `yaml:"channel"`
+	// Source is the source the deployed release came from (R23).
+	Source string `yaml:"source"`
 }
 
 // fileRequest is the request format (DESIGN.md §2).
@@ -40,6 +42,8 @@ type fileRequest struct {
 	Strategy     string            `yaml:"strategy"`
 	AllowDisable bool              `yaml:"allowDisable"`
 	AutoEnable   bool              `yaml:"autoEnable"`
+	// Sources fixes the source of a module (R23).
+	Sources map[string]string `yaml:"sources"`
 }
 
 // filePlatform holds candidate versions: deckhouse, kubernetes, and any
@@ -118,7 +122,7 @@ func clusterFromNode(file string, node *yaml.Node) (*model.ClusterState, error) 
 		return nil, err
 	}
 	for name, fs := range fc.Modules {
-		s := model.ModuleState{Enabled: fs.Enabled, Channel: fs.Channel}
+		s := model.ModuleState{Enabled: fs.Enabled, Channel: fs.Channel, Source: fs.Source}
 		if s.Version, err = optionalVersion(fs.Version); err != nil {
 			return nil, placed(file, "cluster.modules."+name+".version", err)
 		}
@@ -144,6 +148,7 @@ func (fr *fileRequest) toModel(file string) (*model.Request, error) {
 		Strategy:     model.Strategy(fr.Strategy),
 		AllowDisable: fr.AllowDisable,
 		AutoEnable:   fr.AutoEnable,
+		Sources:      fr.Sources,
 	}
 	var err error
 	if r.Platform.Deckhouse, err = optionalVersion(fr.Platform.Deckhouse); err != nil {

@@ -74,7 +74,7 @@ const sharedLimit = 5000
 // to sharedLimit releases, else each with a Solve of its own.
 func answerAll(ctx context.Context, cfg settings, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request, mine []int, answers []chan Answer) {
 	solve := func(req *model.Request) (*model.Result, error) { return solveValid(ctx, cfg, cat, cluster, req) }
-	if cat.ReleaseCount() <= sharedLimit {
+	if cat.ReleaseCount() <= sharedLimit && len(cat.Sources()) == 0 { // R23: each request on its own (D77)
 		se := newShared(cat, cluster)
 		solve = func(req *model.Request) (*model.Result, error) { return se.solve(ctx, cfg, req) }
 	}

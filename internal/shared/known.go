@@ -15,8 +15,7 @@ import (
 var KnownFailing = []string{
 	// Compiled catalogs and report: changes.
 	"report-changes",
-	// R23 sources with priority and R24 compound requirements.
-	"r23-deployed-source", "r23-move-source", "r23-source-priority",
+	// R24 compound requirements.
 	"r24-all-unsat", "r24-any", "r24-not-conflict",
 }
 

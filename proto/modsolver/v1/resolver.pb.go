@@ -87,9 +87,12 @@ type ResolveRequest struct {
 	//
 	//	*ResolveRequest_CatalogName
 	//	*ResolveRequest_InlineCatalog
-	Catalog       isResolveRequest_Catalog `protobuf_oneof:"catalog"`
-	Cluster       *ClusterState            `protobuf:"bytes,3,opt,name=cluster,proto3" json:"cluster,omitempty"`
-	Request       *Request                 `protobuf:"bytes,4,opt,name=request,proto3" json:"request,omitempty"`
+	Catalog isResolveRequest_Catalog `protobuf_oneof:"catalog"`
+	Cluster *ClusterState            `protobuf:"bytes,3,opt,name=cluster,proto3" json:"cluster,omitempty"`
+	Request *Request                 `protobuf:"bytes,4,opt,name=request,proto3" json:"request,omitempty"`
+	// Several served catalogs as sources (R23), instead of catalog: each
+	// with its priority; empty priorities take the one serve gave it.
+	Sources       []*SourceRef `protobuf:"bytes,50,rep,name=sources,proto3" json:"sources,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -163,6 +166,13 @@ func (x *ResolveRequest) GetRequest() *Request {
 	return nil
 }
 
+func (x *ResolveRequest) GetSources() []*SourceRef {
+	if x != nil {
+		return x.Sources
+	}
+	return nil
+}
+
 type isResolveRequest_Catalog interface {
 	isResolveRequest_Catalog()
 }
@@ -178,6 +188,62 @@ type ResolveRequest_InlineCatalog struct {
 func (*ResolveRequest_CatalogName) isResolveRequest_Catalog() {}
 
 func (*ResolveRequest_InlineCatalog) isResolveRequest_Catalog() {}
+
+// SourceRef names a served catalog as one source of a resolution (R23).
+type SourceRef struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The served catalog's name, which is also the source's name.
+	CatalogName string `protobuf:"bytes,1,opt,name=catalog_name,json=catalogName,proto3" json:"catalog_name,omitempty"`
+	// The source's priority (higher wins); unset: the priority serve gave
+	// the catalog.
+	Priority      *int32 `protobuf:"varint,2,opt,name=priority,proto3,oneof" json:"priority,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SourceRef) Reset() {
+	*x = SourceRef{}
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SourceRef) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SourceRef) ProtoMessage() {}
+
+func (x *SourceRef) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SourceRef.ProtoReflect.Descriptor instead.
+func (*SourceRef) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *SourceRef) GetCatalogName() string {
+	if x != nil {
+		return x.CatalogName
+	}
+	return ""
+}
+
+func (x *SourceRef) GetPriority() int32 {
+	if x != nil && x.Priority != nil {
+		return *x.Priority
+	}
+	return 0
+}
 
 // ClusterState is what the cluster runs now.
 type ClusterState struct {
@@ -200,7 +266,7 @@ type ClusterState struct {
 
 func (x *ClusterState) Reset() {
 	*x = ClusterState{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[1]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -212,7 +278,7 @@ func (x *ClusterState) String() string {
 func (*ClusterState) ProtoMessage() {}
 
 func (x *ClusterState) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[1]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -225,7 +291,7 @@ func (x *ClusterState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClusterState.ProtoReflect.Descriptor instead.
 func (*ClusterState) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{1}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ClusterState) GetDeckhouse() string {
@@ -290,15 +356,17 @@ type ModuleState struct {
 	// Unset: not configured, so the bundle default applies.
 	Enabled *bool `protobuf:"varint,1,opt,name=enabled,proto3,oneof" json:"enabled,omitempty"`
 	// The deployed version; empty for a built-in module.
-	Version       string `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
-	Channel       string `protobuf:"bytes,3,opt,name=channel,proto3" json:"channel,omitempty"`
+	Version string `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
+	Channel string `protobuf:"bytes,3,opt,name=channel,proto3" json:"channel,omitempty"`
+	// The source the deployed release came from, with several sources (R23).
+	Source        string `protobuf:"bytes,4,opt,name=source,proto3" json:"source,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ModuleState) Reset() {
 	*x = ModuleState{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[2]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -310,7 +378,7 @@ func (x *ModuleState) String() string {
 func (*ModuleState) ProtoMessage() {}
 
 func (x *ModuleState) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[2]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -323,7 +391,7 @@ func (x *ModuleState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModuleState.ProtoReflect.Descriptor instead.
 func (*ModuleState) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{2}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ModuleState) GetEnabled() bool {
@@ -347,6 +415,13 @@ func (x *ModuleState) GetChannel() string {
 	return ""
 }
 
+func (x *ModuleState) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
 // Request is what the operator asks for.
 type Request struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
@@ -360,16 +435,19 @@ type Request struct {
 	Pin      map[string]string `protobuf:"bytes,5,rep,name=pin,proto3" json:"pin,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	Platform *Platform         `protobuf:"bytes,6,opt,name=platform,proto3" json:"platform,omitempty"`
 	// "sequential" (the default) or "direct".
-	Strategy      string `protobuf:"bytes,7,opt,name=strategy,proto3" json:"strategy,omitempty"`
-	AllowDisable  bool   `protobuf:"varint,8,opt,name=allow_disable,json=allowDisable,proto3" json:"allow_disable,omitempty"`
-	AutoEnable    bool   `protobuf:"varint,9,opt,name=auto_enable,json=autoEnable,proto3" json:"auto_enable,omitempty"`
+	Strategy     string `protobuf:"bytes,7,opt,name=strategy,proto3" json:"strategy,omitempty"`
+	AllowDisable bool   `protobuf:"varint,8,opt,name=allow_disable,json=allowDisable,proto3" json:"allow_disable,omitempty"`
+	AutoEnable   bool   `protobuf:"varint,9,opt,name=auto_enable,json=autoEnable,proto3" json:"auto_enable,omitempty"`
+	// R23: the source each named module must come from (a move when it is
+	// deployed from another one).
+	Sources       map[string]string `protobuf:"bytes,11,rep,name=sources,proto3" json:"sources,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Request) Reset() {
 	*x = Request{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[3]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -381,7 +459,7 @@ func (x *Request) String() string {
 func (*Request) ProtoMessage() {}
 
 func (x *Request) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[3]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -394,7 +472,7 @@ func (x *Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Request.ProtoReflect.Descriptor instead.
 func (*Request) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{3}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Request) GetEnable() []string {
@@ -460,6 +538,13 @@ func (x *Request) GetAutoEnable() bool {
 	return false
 }
 
+func (x *Request) GetSources() map[string]string {
+	if x != nil {
+		return x.Sources
+	}
+	return nil
+}
+
 // Platform holds candidate platform versions for an upgrade question.
 type Platform struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -473,7 +558,7 @@ type Platform struct {
 
 func (x *Platform) Reset() {
 	*x = Platform{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[4]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -485,7 +570,7 @@ func (x *Platform) String() string {
 func (*Platform) ProtoMessage() {}
 
 func (x *Platform) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[4]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -498,7 +583,7 @@ func (x *Platform) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Platform.ProtoReflect.Descriptor instead.
 func (*Platform) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{4}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Platform) GetDeckhouse() string {
@@ -529,16 +614,18 @@ type WhatIfRequest struct {
 	//
 	//	*WhatIfRequest_CatalogName
 	//	*WhatIfRequest_InlineCatalog
-	Catalog       isWhatIfRequest_Catalog `protobuf_oneof:"catalog"`
-	Cluster       *ClusterState           `protobuf:"bytes,3,opt,name=cluster,proto3" json:"cluster,omitempty"`
-	Scenarios     []*Scenario             `protobuf:"bytes,4,rep,name=scenarios,proto3" json:"scenarios,omitempty"`
+	Catalog   isWhatIfRequest_Catalog `protobuf_oneof:"catalog"`
+	Cluster   *ClusterState           `protobuf:"bytes,3,opt,name=cluster,proto3" json:"cluster,omitempty"`
+	Scenarios []*Scenario             `protobuf:"bytes,4,rep,name=scenarios,proto3" json:"scenarios,omitempty"`
+	// Several served catalogs as sources (R23), as in ResolveRequest.
+	Sources       []*SourceRef `protobuf:"bytes,50,rep,name=sources,proto3" json:"sources,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *WhatIfRequest) Reset() {
 	*x = WhatIfRequest{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[5]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -550,7 +637,7 @@ func (x *WhatIfRequest) String() string {
 func (*WhatIfRequest) ProtoMessage() {}
 
 func (x *WhatIfRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[5]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -563,7 +650,7 @@ func (x *WhatIfRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WhatIfRequest.ProtoReflect.Descriptor instead.
 func (*WhatIfRequest) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{5}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *WhatIfRequest) GetCatalog() isWhatIfRequest_Catalog {
@@ -605,6 +692,13 @@ func (x *WhatIfRequest) GetScenarios() []*Scenario {
 	return nil
 }
 
+func (x *WhatIfRequest) GetSources() []*SourceRef {
+	if x != nil {
+		return x.Sources
+	}
+	return nil
+}
+
 type isWhatIfRequest_Catalog interface {
 	isWhatIfRequest_Catalog()
 }
@@ -632,7 +726,7 @@ type Scenario struct {
 
 func (x *Scenario) Reset() {
 	*x = Scenario{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[6]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -644,7 +738,7 @@ func (x *Scenario) String() string {
 func (*Scenario) ProtoMessage() {}
 
 func (x *Scenario) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[6]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -657,7 +751,7 @@ func (x *Scenario) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Scenario.ProtoReflect.Descriptor instead.
 func (*Scenario) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{6}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Scenario) GetName() string {
@@ -690,7 +784,7 @@ type WhatIfResult struct {
 
 func (x *WhatIfResult) Reset() {
 	*x = WhatIfResult{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[7]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -702,7 +796,7 @@ func (x *WhatIfResult) String() string {
 func (*WhatIfResult) ProtoMessage() {}
 
 func (x *WhatIfResult) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[7]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -715,7 +809,7 @@ func (x *WhatIfResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WhatIfResult.ProtoReflect.Descriptor instead.
 func (*WhatIfResult) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{7}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *WhatIfResult) GetIndex() uint32 {
@@ -762,7 +856,7 @@ type ExplainRequest struct {
 
 func (x *ExplainRequest) Reset() {
 	*x = ExplainRequest{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[8]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -774,7 +868,7 @@ func (x *ExplainRequest) String() string {
 func (*ExplainRequest) ProtoMessage() {}
 
 func (x *ExplainRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[8]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -787,7 +881,7 @@ func (x *ExplainRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExplainRequest.ProtoReflect.Descriptor instead.
 func (*ExplainRequest) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{8}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ExplainRequest) GetCatalog() isExplainRequest_Catalog {
@@ -858,7 +952,7 @@ type ExplainResponse struct {
 
 func (x *ExplainResponse) Reset() {
 	*x = ExplainResponse{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[9]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -870,7 +964,7 @@ func (x *ExplainResponse) String() string {
 func (*ExplainResponse) ProtoMessage() {}
 
 func (x *ExplainResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[9]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -883,7 +977,7 @@ func (x *ExplainResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExplainResponse.ProtoReflect.Descriptor instead.
 func (*ExplainResponse) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{9}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ExplainResponse) GetStatus() Status {
@@ -916,7 +1010,7 @@ type ListCatalogsRequest struct {
 
 func (x *ListCatalogsRequest) Reset() {
 	*x = ListCatalogsRequest{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[10]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -928,7 +1022,7 @@ func (x *ListCatalogsRequest) String() string {
 func (*ListCatalogsRequest) ProtoMessage() {}
 
 func (x *ListCatalogsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[10]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -941,7 +1035,7 @@ func (x *ListCatalogsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCatalogsRequest.ProtoReflect.Descriptor instead.
 func (*ListCatalogsRequest) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{10}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{11}
 }
 
 // ListCatalogsResponse lists the served catalogs, sorted by name.
@@ -954,7 +1048,7 @@ type ListCatalogsResponse struct {
 
 func (x *ListCatalogsResponse) Reset() {
 	*x = ListCatalogsResponse{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[11]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -966,7 +1060,7 @@ func (x *ListCatalogsResponse) String() string {
 func (*ListCatalogsResponse) ProtoMessage() {}
 
 func (x *ListCatalogsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[11]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -979,7 +1073,7 @@ func (x *ListCatalogsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCatalogsResponse.ProtoReflect.Descriptor instead.
 func (*ListCatalogsResponse) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{11}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ListCatalogsResponse) GetCatalogs() []*CatalogInfo {
@@ -1011,7 +1105,7 @@ type CatalogInfo struct {
 
 func (x *CatalogInfo) Reset() {
 	*x = CatalogInfo{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[12]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1023,7 +1117,7 @@ func (x *CatalogInfo) String() string {
 func (*CatalogInfo) ProtoMessage() {}
 
 func (x *CatalogInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[12]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1036,7 +1130,7 @@ func (x *CatalogInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CatalogInfo.ProtoReflect.Descriptor instead.
 func (*CatalogInfo) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{12}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CatalogInfo) GetName() string {
@@ -1114,7 +1208,7 @@ type GetModuleRequest struct {
 
 func (x *GetModuleRequest) Reset() {
 	*x = GetModuleRequest{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[13]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1126,7 +1220,7 @@ func (x *GetModuleRequest) String() string {
 func (*GetModuleRequest) ProtoMessage() {}
 
 func (x *GetModuleRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[13]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1139,7 +1233,7 @@ func (x *GetModuleRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetModuleRequest.ProtoReflect.Descriptor instead.
 func (*GetModuleRequest) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{13}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetModuleRequest) GetCatalogName() string {
@@ -1166,7 +1260,7 @@ type GetModuleResponse struct {
 
 func (x *GetModuleResponse) Reset() {
 	*x = GetModuleResponse{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[14]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1178,7 +1272,7 @@ func (x *GetModuleResponse) String() string {
 func (*GetModuleResponse) ProtoMessage() {}
 
 func (x *GetModuleResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[14]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1191,7 +1285,7 @@ func (x *GetModuleResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetModuleResponse.ProtoReflect.Descriptor instead.
 func (*GetModuleResponse) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{14}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetModuleResponse) GetModule() *Module {
@@ -1226,7 +1320,7 @@ type Module struct {
 
 func (x *Module) Reset() {
 	*x = Module{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[15]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1238,7 +1332,7 @@ func (x *Module) String() string {
 func (*Module) ProtoMessage() {}
 
 func (x *Module) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[15]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1251,7 +1345,7 @@ func (x *Module) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Module.ProtoReflect.Descriptor instead.
 func (*Module) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{15}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Module) GetName() string {
@@ -1345,7 +1439,7 @@ type Release struct {
 
 func (x *Release) Reset() {
 	*x = Release{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[16]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1357,7 +1451,7 @@ func (x *Release) String() string {
 func (*Release) ProtoMessage() {}
 
 func (x *Release) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[16]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1370,7 +1464,7 @@ func (x *Release) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Release.ProtoReflect.Descriptor instead.
 func (*Release) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{16}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Release) GetVersion() string {
@@ -1434,7 +1528,7 @@ type Disable struct {
 
 func (x *Disable) Reset() {
 	*x = Disable{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1446,7 +1540,7 @@ func (x *Disable) String() string {
 func (*Disable) ProtoMessage() {}
 
 func (x *Disable) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1459,7 +1553,7 @@ func (x *Disable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Disable.ProtoReflect.Descriptor instead.
 func (*Disable) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{17}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Disable) GetConfirmation() bool {
@@ -1488,7 +1582,7 @@ type UpdateEdges struct {
 
 func (x *UpdateEdges) Reset() {
 	*x = UpdateEdges{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1500,7 +1594,7 @@ func (x *UpdateEdges) String() string {
 func (*UpdateEdges) ProtoMessage() {}
 
 func (x *UpdateEdges) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1513,7 +1607,7 @@ func (x *UpdateEdges) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateEdges.ProtoReflect.Descriptor instead.
 func (*UpdateEdges) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{18}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *UpdateEdges) GetReplaces() string {
@@ -1554,7 +1648,7 @@ type Requirements struct {
 
 func (x *Requirements) Reset() {
 	*x = Requirements{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1566,7 +1660,7 @@ func (x *Requirements) String() string {
 func (*Requirements) ProtoMessage() {}
 
 func (x *Requirements) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1579,7 +1673,7 @@ func (x *Requirements) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Requirements.ProtoReflect.Descriptor instead.
 func (*Requirements) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{19}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Requirements) GetDeckhouse() string {
@@ -1628,7 +1722,7 @@ type UpdateRule struct {
 
 func (x *UpdateRule) Reset() {
 	*x = UpdateRule{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1640,7 +1734,7 @@ func (x *UpdateRule) String() string {
 func (*UpdateRule) ProtoMessage() {}
 
 func (x *UpdateRule) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1653,7 +1747,7 @@ func (x *UpdateRule) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateRule.ProtoReflect.Descriptor instead.
 func (*UpdateRule) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{20}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *UpdateRule) GetFrom() string {
@@ -1674,13 +1768,18 @@ var File_modsolver_v1_resolver_proto protoreflect.FileDescriptor
 
 const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmodsolver/v1/resolver.proto\x12\fmodsolver.v1\x1a\x1amodsolver/v1/resolve.proto\"\xd0\x01\n" +
+	"\x1bmodsolver/v1/resolver.proto\x12\fmodsolver.v1\x1a\x1amodsolver/v1/resolve.proto\"\x83\x02\n" +
 	"\x0eResolveRequest\x12#\n" +
 	"\fcatalog_name\x18\x01 \x01(\tH\x00R\vcatalogName\x12'\n" +
 	"\x0einline_catalog\x18\x02 \x01(\tH\x00R\rinlineCatalog\x124\n" +
 	"\acluster\x18\x03 \x01(\v2\x1a.modsolver.v1.ClusterStateR\acluster\x12/\n" +
-	"\arequest\x18\x04 \x01(\v2\x15.modsolver.v1.RequestR\arequestB\t\n" +
-	"\acatalog\"\x82\x04\n" +
+	"\arequest\x18\x04 \x01(\v2\x15.modsolver.v1.RequestR\arequest\x121\n" +
+	"\asources\x182 \x03(\v2\x17.modsolver.v1.SourceRefR\asourcesB\t\n" +
+	"\acatalog\"\\\n" +
+	"\tSourceRef\x12!\n" +
+	"\fcatalog_name\x18\x01 \x01(\tR\vcatalogName\x12\x1f\n" +
+	"\bpriority\x18\x02 \x01(\x05H\x00R\bpriority\x88\x01\x01B\v\n" +
+	"\t_priority\"\x82\x04\n" +
 	"\fClusterState\x12\x1c\n" +
 	"\tdeckhouse\x18\x01 \x01(\tR\tdeckhouse\x12\x1e\n" +
 	"\n" +
@@ -1697,13 +1796,14 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x19.modsolver.v1.ModuleStateR\x05value:\x028\x01\x1a;\n" +
 	"\rPlatformEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"l\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x84\x01\n" +
 	"\vModuleState\x12\x1d\n" +
 	"\aenabled\x18\x01 \x01(\bH\x00R\aenabled\x88\x01\x01\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x18\n" +
-	"\achannel\x18\x03 \x01(\tR\achannelB\n" +
+	"\achannel\x18\x03 \x01(\tR\achannel\x12\x16\n" +
+	"\x06source\x18\x04 \x01(\tR\x06sourceB\n" +
 	"\n" +
-	"\b_enabled\"\xf2\x02\n" +
+	"\b_enabled\"\xec\x03\n" +
 	"\aRequest\x12\x16\n" +
 	"\x06enable\x18\x01 \x03(\tR\x06enable\x12\x18\n" +
 	"\adisable\x18\x02 \x03(\tR\adisable\x12\x16\n" +
@@ -1715,8 +1815,12 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\bstrategy\x18\a \x01(\tR\bstrategy\x12#\n" +
 	"\rallow_disable\x18\b \x01(\bR\fallowDisable\x12\x1f\n" +
 	"\vauto_enable\x18\t \x01(\bR\n" +
-	"autoEnable\x1a6\n" +
+	"autoEnable\x12<\n" +
+	"\asources\x18\v \x03(\v2\".modsolver.v1.Request.SourcesEntryR\asources\x1a6\n" +
 	"\bPinEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
+	"\fSourcesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xcf\x01\n" +
 	"\bPlatform\x12\x1c\n" +
@@ -1729,12 +1833,13 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"components\x1a=\n" +
 	"\x0fComponentsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xd4\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x87\x02\n" +
 	"\rWhatIfRequest\x12#\n" +
 	"\fcatalog_name\x18\x01 \x01(\tH\x00R\vcatalogName\x12'\n" +
 	"\x0einline_catalog\x18\x02 \x01(\tH\x00R\rinlineCatalog\x124\n" +
 	"\acluster\x18\x03 \x01(\v2\x1a.modsolver.v1.ClusterStateR\acluster\x124\n" +
-	"\tscenarios\x18\x04 \x03(\v2\x16.modsolver.v1.ScenarioR\tscenariosB\t\n" +
+	"\tscenarios\x18\x04 \x03(\v2\x16.modsolver.v1.ScenarioR\tscenarios\x121\n" +
+	"\asources\x182 \x03(\v2\x17.modsolver.v1.SourceRefR\asourcesB\t\n" +
 	"\acatalog\"O\n" +
 	"\bScenario\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12/\n" +
@@ -1846,89 +1951,94 @@ func file_modsolver_v1_resolver_proto_rawDescGZIP() []byte {
 }
 
 var file_modsolver_v1_resolver_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_modsolver_v1_resolver_proto_goTypes = []any{
 	(Stage)(0),                   // 0: modsolver.v1.Stage
 	(*ResolveRequest)(nil),       // 1: modsolver.v1.ResolveRequest
-	(*ClusterState)(nil),         // 2: modsolver.v1.ClusterState
-	(*ModuleState)(nil),          // 3: modsolver.v1.ModuleState
-	(*Request)(nil),              // 4: modsolver.v1.Request
-	(*Platform)(nil),             // 5: modsolver.v1.Platform
-	(*WhatIfRequest)(nil),        // 6: modsolver.v1.WhatIfRequest
-	(*Scenario)(nil),             // 7: modsolver.v1.Scenario
-	(*WhatIfResult)(nil),         // 8: modsolver.v1.WhatIfResult
-	(*ExplainRequest)(nil),       // 9: modsolver.v1.ExplainRequest
-	(*ExplainResponse)(nil),      // 10: modsolver.v1.ExplainResponse
-	(*ListCatalogsRequest)(nil),  // 11: modsolver.v1.ListCatalogsRequest
-	(*ListCatalogsResponse)(nil), // 12: modsolver.v1.ListCatalogsResponse
-	(*CatalogInfo)(nil),          // 13: modsolver.v1.CatalogInfo
-	(*GetModuleRequest)(nil),     // 14: modsolver.v1.GetModuleRequest
-	(*GetModuleResponse)(nil),    // 15: modsolver.v1.GetModuleResponse
-	(*Module)(nil),               // 16: modsolver.v1.Module
-	(*Release)(nil),              // 17: modsolver.v1.Release
-	(*Disable)(nil),              // 18: modsolver.v1.Disable
-	(*UpdateEdges)(nil),          // 19: modsolver.v1.UpdateEdges
-	(*Requirements)(nil),         // 20: modsolver.v1.Requirements
-	(*UpdateRule)(nil),           // 21: modsolver.v1.UpdateRule
-	nil,                          // 22: modsolver.v1.ClusterState.ModulesEntry
-	nil,                          // 23: modsolver.v1.ClusterState.PlatformEntry
-	nil,                          // 24: modsolver.v1.Request.PinEntry
-	nil,                          // 25: modsolver.v1.Platform.ComponentsEntry
-	nil,                          // 26: modsolver.v1.Module.ChannelsEntry
-	nil,                          // 27: modsolver.v1.Requirements.ModulesEntry
-	nil,                          // 28: modsolver.v1.Requirements.PlatformEntry
-	(*ResolveResponse)(nil),      // 29: modsolver.v1.ResolveResponse
-	(Status)(0),                  // 30: modsolver.v1.Status
-	(*Explanation)(nil),          // 31: modsolver.v1.Explanation
-	(*Stats)(nil),                // 32: modsolver.v1.Stats
+	(*SourceRef)(nil),            // 2: modsolver.v1.SourceRef
+	(*ClusterState)(nil),         // 3: modsolver.v1.ClusterState
+	(*ModuleState)(nil),          // 4: modsolver.v1.ModuleState
+	(*Request)(nil),              // 5: modsolver.v1.Request
+	(*Platform)(nil),             // 6: modsolver.v1.Platform
+	(*WhatIfRequest)(nil),        // 7: modsolver.v1.WhatIfRequest
+	(*Scenario)(nil),             // 8: modsolver.v1.Scenario
+	(*WhatIfResult)(nil),         // 9: modsolver.v1.WhatIfResult
+	(*ExplainRequest)(nil),       // 10: modsolver.v1.ExplainRequest
+	(*ExplainResponse)(nil),      // 11: modsolver.v1.ExplainResponse
+	(*ListCatalogsRequest)(nil),  // 12: modsolver.v1.ListCatalogsRequest
+	(*ListCatalogsResponse)(nil), // 13: modsolver.v1.ListCatalogsResponse
+	(*CatalogInfo)(nil),          // 14: modsolver.v1.CatalogInfo
+	(*GetModuleRequest)(nil),     // 15: modsolver.v1.GetModuleRequest
+	(*GetModuleResponse)(nil),    // 16: modsolver.v1.GetModuleResponse
+	(*Module)(nil),               // 17: modsolver.v1.Module
+	(*Release)(nil),              // 18: modsolver.v1.Release
+	(*Disable)(nil),              // 19: modsolver.v1.Disable
+	(*UpdateEdges)(nil),          // 20: modsolver.v1.UpdateEdges
+	(*Requirements)(nil),         // 21: modsolver.v1.Requirements
+	(*UpdateRule)(nil),           // 22: modsolver.v1.UpdateRule
+	nil,                          // 23: modsolver.v1.ClusterState.ModulesEntry
+	nil,                          // 24: modsolver.v1.ClusterState.PlatformEntry
+	nil,                          // 25: modsolver.v1.Request.PinEntry
+	nil,                          // 26: modsolver.v1.Request.SourcesEntry
+	nil,                          // 27: modsolver.v1.Platform.ComponentsEntry
+	nil,                          // 28: modsolver.v1.Module.ChannelsEntry
+	nil,                          // 29: modsolver.v1.Requirements.ModulesEntry
+	nil,                          // 30: modsolver.v1.Requirements.PlatformEntry
+	(*ResolveResponse)(nil),      // 31: modsolver.v1.ResolveResponse
+	(Status)(0),                  // 32: modsolver.v1.Status
+	(*Explanation)(nil),          // 33: modsolver.v1.Explanation
+	(*Stats)(nil),                // 34: modsolver.v1.Stats
 }
 var file_modsolver_v1_resolver_proto_depIdxs = []int32{
-	2,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
-	4,  // 1: modsolver.v1.ResolveRequest.request:type_name -> modsolver.v1.Request
-	22, // 2: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
-	23, // 3: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
-	24, // 4: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
-	5,  // 5: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
-	25, // 6: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
-	2,  // 7: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
-	7,  // 8: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
-	4,  // 9: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
-	29, // 10: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
-	2,  // 11: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
-	4,  // 12: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
-	30, // 13: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
-	31, // 14: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
-	32, // 15: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
-	13, // 16: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
-	16, // 17: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
-	26, // 18: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
-	17, // 19: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
-	20, // 20: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
-	0,  // 21: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
-	18, // 22: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
-	20, // 23: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
-	21, // 24: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
-	19, // 25: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
-	0,  // 26: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
-	18, // 27: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
-	27, // 28: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
-	28, // 29: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
-	3,  // 30: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
-	1,  // 31: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
-	6,  // 32: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
-	9,  // 33: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
-	11, // 34: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
-	14, // 35: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
-	29, // 36: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
-	8,  // 37: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
-	10, // 38: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
-	12, // 39: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
-	15, // 40: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
-	36, // [36:41] is the sub-list for method output_type
-	31, // [31:36] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	3,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
+	5,  // 1: modsolver.v1.ResolveRequest.request:type_name -> modsolver.v1.Request
+	2,  // 2: modsolver.v1.ResolveRequest.sources:type_name -> modsolver.v1.SourceRef
+	23, // 3: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
+	24, // 4: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
+	25, // 5: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
+	6,  // 6: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
+	26, // 7: modsolver.v1.Request.sources:type_name -> modsolver.v1.Request.SourcesEntry
+	27, // 8: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
+	3,  // 9: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
+	8,  // 10: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
+	2,  // 11: modsolver.v1.WhatIfRequest.sources:type_name -> modsolver.v1.SourceRef
+	5,  // 12: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
+	31, // 13: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
+	3,  // 14: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
+	5,  // 15: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
+	32, // 16: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
+	33, // 17: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
+	34, // 18: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
+	14, // 19: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
+	17, // 20: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
+	28, // 21: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
+	18, // 22: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
+	21, // 23: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
+	0,  // 24: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
+	19, // 25: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
+	21, // 26: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
+	22, // 27: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
+	20, // 28: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
+	0,  // 29: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
+	19, // 30: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
+	29, // 31: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
+	30, // 32: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
+	4,  // 33: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
+	1,  // 34: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
+	7,  // 35: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
+	10, // 36: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
+	12, // 37: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
+	15, // 38: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
+	31, // 39: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
+	9,  // 40: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
+	11, // 41: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
+	13, // 42: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
+	16, // 43: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
+	39, // [39:44] is the sub-list for method output_type
+	34, // [34:39] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolver_proto_init() }
@@ -1941,12 +2051,13 @@ func file_modsolver_v1_resolver_proto_init() {
 		(*ResolveRequest_CatalogName)(nil),
 		(*ResolveRequest_InlineCatalog)(nil),
 	}
-	file_modsolver_v1_resolver_proto_msgTypes[2].OneofWrappers = []any{}
-	file_modsolver_v1_resolver_proto_msgTypes[5].OneofWrappers = []any{
+	file_modsolver_v1_resolver_proto_msgTypes[1].OneofWrappers = []any{}
+	file_modsolver_v1_resolver_proto_msgTypes[3].OneofWrappers = []any{}
+	file_modsolver_v1_resolver_proto_msgTypes[6].OneofWrappers = []any{
 		(*WhatIfRequest_CatalogName)(nil),
 		(*WhatIfRequest_InlineCatalog)(nil),
 	}
-	file_modsolver_v1_resolver_proto_msgTypes[8].OneofWrappers = []any{
+	file_modsolver_v1_resolver_proto_msgTypes[9].OneofWrappers = []any{
 		(*ExplainRequest_CatalogName)(nil),
 		(*ExplainRequest_InlineCatalog)(nil),
 	}
@@ -1956,7 +2067,7 @@ func file_modsolver_v1_resolver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modsolver_v1_resolver_proto_rawDesc), len(file_modsolver_v1_resolver_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   28,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

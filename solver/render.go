@@ -148,6 +148,17 @@ func (p *problem) requirementMessage(f *fact) string {
 // dependencyDetail says what is wrong with dependency dep now, or "".
 func (p *problem) dependencyDetail(dep string, c *model.Constraint) string {
 	d := p.view(dep)
+	if d.src.named && !d.src.free {
+		if detail := p.dependencyDetailIn(d, dep, c); detail != "" {
+			return fmt.Sprintf("%s (%s comes from source %s)", detail, dep, d.src.to)
+		}
+		return ""
+	}
+	return p.dependencyDetailIn(d, dep, c)
+}
+
+// dependencyDetailIn is dependencyDetail for the view d of dep.
+func (p *problem) dependencyDetailIn(d *view, dep string, c *model.Constraint) string {
 	if d.m.Embedded {
 		if ver := p.deckhouse; !c.Allows(model.Core(ver)) {
 			return fmt.Sprintf("dependency '%s' not meet version constraint: the '%s' version does not satisfy the '%s' constraint (%s is built in: its version is the DKP version)", dep, ver, c.Range(), dep)

@@ -207,6 +207,8 @@ type catalogRef struct {
 	name     string
 	inline   string
 	isInline bool
+	// sources are several served catalogs as sources (R23).
+	sources []*modsolverv1.SourceRef
 }
 
 func catalogRefOf(oneof any) catalogRef {

@@ -135,6 +135,9 @@ var ErrNotTranslated = errors.New("not translated for deppy")
 // Translatable reports, as an error wrapping ErrNotTranslated, the first
 // rule of cat that the deppy translation does not carry over.
 func Translatable(cat *model.Catalog) error {
+	if len(cat.Sources()) > 0 {
+		return fmt.Errorf("%w: the catalog has several sources (R23)", ErrNotTranslated)
+	}
 	for _, m := range cat.Modules() {
 		if m.Policy() == model.UpdateGraph {
 			return fmt.Errorf("%w: module %s has an update graph (R21)", ErrNotTranslated, m.Name)

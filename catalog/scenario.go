@@ -59,6 +59,9 @@ type ModuleExpectation struct {
 	// PathNoteMentions are substrings of pathNote (D70); an empty list
 	// given as [] means the note must be empty.
 	PathNoteMentions []string `yaml:"pathNoteMentions"`
+	// Source is toSource and Moved the move flag (R23); nil: not checked.
+	Source *string `yaml:"source"`
+	Moved  *bool   `yaml:"moved"`
 }
 
 // ExplanationExpectation is what an explanation must and must not say.
@@ -69,14 +72,16 @@ type ExplanationExpectation struct {
 }
 
 type fileScenario struct {
-	Name        string      `yaml:"name"`
-	Description string      `yaml:"description"`
-	Rules       []string    `yaml:"rules"`
-	Catalog     yaml.Node   `yaml:"catalog"`
-	CatalogFile string      `yaml:"catalogFile"`
-	Cluster     yaml.Node   `yaml:"cluster"`
-	Request     yaml.Node   `yaml:"request"`
-	Expect      Expectation `yaml:"expect"`
+	Name        string    `yaml:"name"`
+	Description string    `yaml:"description"`
+	Rules       []string  `yaml:"rules"`
+	Catalog     yaml.Node `yaml:"catalog"`
+	CatalogFile string    `yaml:"catalogFile"`
+	// Catalogs lists several sources (R23) instead of one catalog.
+	Catalogs []fileSource `yaml:"catalogs"`
+	Cluster  yaml.Node    `yaml:"cluster"`
+	Request  yaml.Node    `yaml:"request"`
+	Expect   Expectation  `yaml:"expect"`
 }
 
 // LoadScenario reads a scenario file. A catalogFile is relative to the
@@ -104,6 +109,10 @@ func LoadScenario(path string) (*Scenario, error) {
 func (fs *fileScenario) build(sc *Scenario, path string) error {
 	var err error
 	switch {
+	case len(fs.Catalogs) > 0 && (fs.CatalogFile != "" || fs.Catalog.Kind != 0):
+		return &ParseError{File: path, Err: fmt.Errorf("%w: give catalogs or a single catalog, not both", model.ErrInvalidInput)}
+	case len(fs.Catalogs) > 0:
+		sc.Catalog, sc.Report, err = loadFileSources(path, fs.Catalogs)
 	case fs.CatalogFile != "" && fs.Catalog.Kind != 0:
 		return &ParseError{File: path, Line: fs.Catalog.Line, Err: fmt.Errorf("%w: give catalog or catalogFile, not both", model.ErrInvalidInput)}
 	case fs.CatalogFile != "":

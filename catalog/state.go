@@ -27,6 +27,8 @@ type fileModuleState struct {
 	Enabled *bool  `yaml:"enabled"`
 	Version string `yaml:"version"`
 	Channel string `yaml:"channel"`
+	// Source is the source the deployed release came from (R23).
+	Source string `yaml:"source"`
 }
 
 // fileRequest is the request format (DESIGN.md §2).
@@ -41,6 +43,8 @@ type fileRequest struct {
 	AllowDisable bool              `yaml:"allowDisable"`
 	AutoEnable   bool              `yaml:"autoEnable"`
 	Report       string            `yaml:"report"`
+	// Sources fixes the source of a module (R23).
+	Sources map[string]string `yaml:"sources"`
 }
 
 // filePlatform holds candidate versions: deckhouse, kubernetes, and any
@@ -119,7 +123,7 @@ func clusterFromNode(file string, node *yaml.Node) (*model.ClusterState, error) 
 		return nil, err
 	}
 	for name, fs := range fc.Modules {
-		s := model.ModuleState{Enabled: fs.Enabled, Channel: fs.Channel}
+		s := model.ModuleState{Enabled: fs.Enabled, Channel: fs.Channel, Source: fs.Source}
 		if s.Version, err = optionalVersion(fs.Version); err != nil {
 			return nil, placed(file, "cluster.modules."+name+".version", err)
 		}
@@ -146,6 +150,7 @@ func (fr *fileRequest) toModel(file string) (*model.Request, error) {
 		AllowDisable: fr.AllowDisable,
 		AutoEnable:   fr.AutoEnable,
 		Report:       model.Report(fr.Report),
+		Sources:      fr.Sources,
 	}
 	var err error
 	if r.Platform.Deckhouse, err = optionalVersion(fr.Platform.Deckhouse); err != nil {

@@ -31,6 +31,9 @@ type Catalog struct {
 	// providers maps a capability to the modules that provide it in some
 	// release, sorted by name (R19).
 	providers map[string][]string
+	// sources names the sources of a merged catalog (R23), in source
+	// order; nil for a single catalog.
+	sources []SourceInfo
 }
 
 // Module is one module: either built in (Embedded, R5) with a single
@@ -59,6 +62,13 @@ type Module struct {
 	// UpdatePolicy is how an update may move the module; "" lets Policy
 	// choose (D66).
 	UpdatePolicy UpdatePolicy
+	// Source is the source this module comes from in a merged catalog
+	// (R23); "" for a single catalog or a module of several sources.
+	Source string
+	// bySource and sources hold, for a module of several sources, each
+	// source's own module and the source names in source order.
+	bySource map[string]*Module
+	sources  []string
 }
 
 // Release is one version of a module.
@@ -80,6 +90,9 @@ type Release struct {
 	// Disable says whether disabling the module at this release needs
 	// confirmation (R26).
 	Disable Disable
+	// Source is the source the release comes from in a merged catalog
+	// (R23); "" for a single catalog.
+	Source string
 }
 
 // Requirements are what a release needs (R2–R4, R19, R22). Nil

@@ -39,6 +39,9 @@ type ModuleState struct {
 	Version Version
 	// Channel overrides the cluster's release channel for this module.
 	Channel string
+	// Source is the source the deployed release came from, with several
+	// sources (R23); "" lets the resolver infer it (D75).
+	Source string
 }
 
 // Configured reports whether the operator set enabled: true or false.
@@ -73,6 +76,7 @@ func (c *ClusterState) Validate(cat *Catalog) error {
 	errs = append(errs, validateComponents("cluster.platform", c.Platform)...)
 	for _, name := range c.ModuleNames() {
 		errs = append(errs, c.validateModule(cat, name)...)
+		errs = append(errs, c.validateSource(cat, name)...)
 	}
 	return errs.Err()
 }

@@ -37,6 +37,9 @@ type Request struct {
 	AutoEnable bool
 	// Report chooses which modules the answer lists; "" is ReportAll.
 	Report Report
+	// Sources fixes the source a module must come from (R23): a move when
+	// the module is deployed from another one.
+	Sources map[string]string
 }
 
 // Platform holds candidate platform versions; nil means "as now".
@@ -79,6 +82,7 @@ func (r *Request) Validate(cat *Catalog, cluster *ClusterState) error {
 	for _, name := range r.PinnedNames() {
 		errs = append(errs, r.validatePin(cat, name)...)
 	}
+	errs = append(errs, r.validateSources(cat)...)
 	errs = append(errs, validateComponents("request.platform", r.Platform.Components)...)
 	for _, name := range slices.Sorted(maps.Keys(r.Platform.Components)) {
 		if _, runs := cluster.Platform[name]; !runs {
@@ -136,6 +140,7 @@ func (r *Request) Clone() *Request {
 	out.Disable = slices.Clone(r.Disable)
 	out.Update = slices.Clone(r.Update)
 	out.Pin = maps.Clone(r.Pin)
+	out.Sources = maps.Clone(r.Sources)
 	out.Platform.Components = maps.Clone(r.Platform.Components)
 	return &out
 }

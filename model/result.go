@@ -88,6 +88,11 @@ type ModuleResult struct {
 	// PathNote says what the path meets on the way: what stops it below
 	// the head, and releases on it that the platform forbids (D70).
 	PathNote string
+	// FromSource and ToSource are the sources of the release before and
+	// after, with several sources (R23); Moved says they differ.
+	FromSource string
+	ToSource   string
+	Moved      bool
 }
 
 // PlanStep is one step of the ordered plan.
@@ -177,6 +182,9 @@ const (
 	// FactCompoundConflict: a release refuses every enabled module whose
 	// release satisfies a predicate (R24, a top-level not).
 	FactCompoundConflict
+	// FactSource: the request moves the module to a source that does not
+	// list its deployed release (R23).
+	FactSource
 )
 
 var factKindNames = map[FactKind]string{
@@ -205,6 +213,7 @@ var factKindNames = map[FactKind]string{
 	FactExperimental:          "experimental",
 	FactCompoundRequirement:   "compound-requirement",
 	FactCompoundConflict:      "compound-conflict",
+	FactSource:                "source",
 }
 
 func (k FactKind) String() string {
@@ -217,7 +226,7 @@ func (k FactKind) String() string {
 // FactKinds lists every kind, in declaration order.
 func FactKinds() []FactKind {
 	kinds := make([]FactKind, 0, len(factKindNames))
-	for k := FactRequestEnable; k <= FactCompoundConflict; k++ {
+	for k := FactRequestEnable; k <= FactSource; k++ {
 		kinds = append(kinds, k)
 	}
 	return kinds
@@ -253,6 +262,8 @@ const (
 	SuggestUpgradePlatform
 	// SuggestAllowExperimental: set allowExperimentalModules (R25).
 	SuggestAllowExperimental
+	// SuggestMoveSource: take the module from another source (R23).
+	SuggestMoveSource
 )
 
 var suggestionKindNames = map[SuggestionKind]string{
@@ -268,6 +279,7 @@ var suggestionKindNames = map[SuggestionKind]string{
 	SuggestPinModule:         "pin-module",
 	SuggestUpgradePlatform:   "upgrade-platform",
 	SuggestAllowExperimental: "allow-experimental",
+	SuggestMoveSource:        "move-source",
 }
 
 func (k SuggestionKind) String() string {

@@ -54,6 +54,7 @@ var factKindToProto = map[model.FactKind]modsolverv1.FactKind{
 	model.FactExperimental:          modsolverv1.FactKind_FACT_KIND_EXPERIMENTAL,
 	model.FactCompoundRequirement:   modsolverv1.FactKind_FACT_KIND_COMPOUND_REQUIREMENT,
 	model.FactCompoundConflict:      modsolverv1.FactKind_FACT_KIND_COMPOUND_CONFLICT,
+	model.FactSource:                modsolverv1.FactKind_FACT_KIND_SOURCE,
 }
 
 var suggestionKindToProto = map[model.SuggestionKind]modsolverv1.SuggestionKind{
@@ -69,6 +70,7 @@ var suggestionKindToProto = map[model.SuggestionKind]modsolverv1.SuggestionKind{
 	model.SuggestPinModule:         modsolverv1.SuggestionKind_SUGGESTION_KIND_PIN_MODULE,
 	model.SuggestUpgradePlatform:   modsolverv1.SuggestionKind_SUGGESTION_KIND_UPGRADE_PLATFORM,
 	model.SuggestAllowExperimental: modsolverv1.SuggestionKind_SUGGESTION_KIND_ALLOW_EXPERIMENTAL,
+	model.SuggestMoveSource:        modsolverv1.SuggestionKind_SUGGESTION_KIND_MOVE_SOURCE,
 }
 
 var warningKindToProto = map[model.WarningKind]modsolverv1.WarningKind{
@@ -148,6 +150,9 @@ func moduleResultToProto(m *model.ModuleResult) *modsolverv1.ModuleResult {
 		ChannelHead: m.ChannelHead,
 		HeldBack:    m.HeldBack,
 		PathNote:    m.PathNote,
+		FromSource:  m.FromSource,
+		ToSource:    m.ToSource,
+		Moved:       m.Moved,
 	}
 	if len(m.Path) > 0 {
 		out.Path = append([]string(nil), m.Path...)
@@ -205,6 +210,8 @@ type catalogRef struct {
 	name     string
 	inline   string
 	isInline bool
+	// sources are several served catalogs as sources (R23).
+	sources []*modsolverv1.SourceRef
 }
 
 func catalogRefOf(oneof any) catalogRef {
@@ -267,6 +274,7 @@ func clusterFromProto(pc *modsolverv1.ClusterState) (*model.ClusterState, error)
 		s := model.ModuleState{
 			Version: version(fmt.Sprintf("cluster.modules[%q].version", name), pm.GetVersion()),
 			Channel: pm.GetChannel(),
+			Source:  pm.GetSource(),
 		}
 		if pm.Enabled != nil {
 			s.Enabled = new(pm.GetEnabled())
@@ -321,6 +329,7 @@ func requestFromProto(pr *modsolverv1.Request) (*model.Request, error) {
 		AllowDisable: pr.GetAllowDisable(),
 		AutoEnable:   pr.GetAutoEnable(),
 		Report:       model.Report(pr.GetReport()),
+		Sources:      maps.Clone(pr.GetSources()),
 	}
 	var errs model.InputErrors
 	var err error
@@ -367,7 +376,7 @@ func ClusterProto(c *model.ClusterState) *modsolverv1.ClusterState {
 		out.Modules = make(map[string]*modsolverv1.ModuleState, len(c.Modules))
 	}
 	for name, s := range c.Modules {
-		pm := &modsolverv1.ModuleState{Version: model.VersionString(s.Version), Channel: s.Channel}
+		pm := &modsolverv1.ModuleState{Version: model.VersionString(s.Version), Channel: s.Channel, Source: s.Source}
 		if s.Enabled != nil {
 			pm.Enabled = new(*s.Enabled)
 		}
@@ -391,6 +400,7 @@ func RequestProto(r *model.Request) *modsolverv1.Request {
 		AllowDisable: r.AllowDisable,
 		AutoEnable:   r.AutoEnable,
 		Report:       string(r.Report),
+		Sources:      maps.Clone(r.Sources),
 	}
 	if r.Platform.Deckhouse != nil || r.Platform.Kubernetes != nil || len(r.Platform.Components) > 0 {
 		out.Platform = &modsolverv1.Platform{

@@ -24,7 +24,7 @@ type resolver struct {
 }
 
 func (r *resolver) Resolve(ctx context.Context, in *modsolverv1.ResolveRequest) (*modsolverv1.ResolveResponse, error) {
-	res, err := r.solve(ctx, catalogRefOf(in.GetCatalog()), in.GetCluster(), in.GetRequest())
+	res, err := r.solve(ctx, catalogRefOf(in.GetCatalog()).with(in.GetSources()), in.GetCluster(), in.GetRequest())
 	if err != nil {
 		return nil, r.fail(ctx, err)
 	}
@@ -113,7 +113,7 @@ func (r *resolver) whatIf(ctx context.Context, in *modsolverv1.WhatIfRequest, se
 		return timeoutCause(ctx, err)
 	}
 	defer release()
-	cat, err := r.catalog(catalogRefOf(in.GetCatalog()))
+	cat, err := r.catalog(catalogRefOf(in.GetCatalog()).with(in.GetSources()))
 	if err != nil {
 		return err
 	}
@@ -133,6 +133,9 @@ func (r *resolver) whatIf(ctx context.Context, in *modsolverv1.WhatIfRequest, se
 
 // catalog finds the catalog a request names, or parses its inline one.
 func (r *resolver) catalog(ref catalogRef) (*model.Catalog, error) {
+	if len(ref.sources) > 0 {
+		return r.sourcesCatalog(ref)
+	}
 	if !ref.isInline {
 		return r.catalogs.Lookup(ref.name)
 	}

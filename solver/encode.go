@@ -33,7 +33,8 @@ type encoder struct {
 	ivCache  map[ivKey]z.Lit
 	chains   map[string][]z.Lit // at-most-one chains by exclusive group
 	satCache map[satKey][]int
-	counters map[string][]z.Lit // totalizers of a shared encoding (card.go)
+	counters map[string][]z.Lit  // totalizers of a shared encoding (card.go)
+	srcLits  map[sourceKey]z.Lit // "on at a release of source s" (sources.go)
 	// shared is set on a what-if encoding: clauses of facts are collected
 	// in pending and added once per distinct content (whatif.go).
 	shared  *sharing

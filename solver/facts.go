@@ -93,6 +93,7 @@ func (p *problem) addStaticFacts(v *view) {
 	p.addMissingModuleFacts(v)
 	p.addMissingCapabilityFacts(v)
 	p.addVersionFacts(v)
+	p.addSourceFacts(v)
 }
 
 // where lists the releases of v for which pred holds.
@@ -111,7 +112,11 @@ func (v *view) where(pred func(int, *model.Release) bool) []int {
 func (v *view) reads(i int) bool { return v.only < 0 || i == v.only }
 
 func (v *view) isChannelVersion(i int) bool {
-	return v.channel != "" && v.headVersion != nil && model.SameVersion(v.rels[i].Version, v.headVersion)
+	hv := v.headVersion
+	if v.src.free {
+		hv = v.src.headVersions[v.rels[i].Source]
+	}
+	return v.channel != "" && hv != nil && model.SameVersion(v.rels[i].Version, hv)
 }
 
 // failing is one reason a release fails, for forbidEach: what it names
@@ -244,7 +249,7 @@ func (p *problem) addVersionFacts(v *view) {
 		v.forbidWith(v.intentFact, v.where(func(i int, _ *model.Release) bool { return i != v.pinned }))
 		return
 	}
-	p.forbid(v, model.FactChannelHead, v.where(func(i int, _ *model.Release) bool { return i > v.head && i != v.deployed }), nil)
+	p.forbid(v, model.FactChannelHead, v.where(func(i int, _ *model.Release) bool { return v.aboveHead(i) && i != v.deployed }), nil)
 	if !v.before {
 		return
 	}

@@ -47,8 +47,9 @@ func (s *session) heldBack(o *outcome) (string, error) {
 // nextAllowed is the lowest release above sel, up to the head, that no
 // static fact forbids, or -1.
 func (s *session) nextAllowed(v *view, sel int) int {
-	for i := sel + 1; i <= v.head && i < len(v.rels); i++ {
-		if v.allowed[i] {
+	head, _ := v.headFor(sel)
+	for i := sel + 1; i <= head && i < len(v.rels); i++ {
+		if v.allowed[i] && v.sameSource(i, sel) {
 			return i
 		}
 	}

@@ -38,11 +38,15 @@ var r14Levels = []struct {
 }{
 	{"2a: fewest enabled modules disabled", func(o *optimizer) error { return o.minimize(o.offLits(intentKeepSoft)) }},
 	{"2b: most bundle defaults on", func(o *optimizer) error { return o.minimize(o.offLits(intentDefaultOn)) }},
+	// R23: a module of several sources takes its preferred source just
+	// before levels 3 and 5 pick its newest release within it (D77).
+	{"3a: named modules from their preferred sources", func(o *optimizer) error { return o.preferSources(o.named) }},
 	{"3: named modules newest", func(o *optimizer) error { return o.maximizeVersions(o.named) }},
 	{"4: fewest modules enabled that nobody asked for", func(o *optimizer) error { return o.minimize(o.onLits(intentAuto)) }},
 	// Level 5 counts every module the request does not name, off below
 	// every release, so that the modules first in name order stay (or
 	// come) on where the levels above leave a choice (D41).
+	{"5a: every other module from its preferred source", func(o *optimizer) error { return o.preferSources(o.rest) }},
 	{"5: every other module newest, ties by name", func(o *optimizer) error { return o.maximizeVersions(o.rest) }},
 	// Level 6, the fewest changes to everything else, is R9: a module the
 	// request does not name keeps its release by a hard fact.

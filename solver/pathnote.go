@@ -33,7 +33,7 @@ func (s *session) pathWithNote(o *outcome) ([]string, string) {
 // pathStop says why a path that ends at release last stops below the
 // head, or "" when it reaches the head.
 func (s *session) pathStop(v *view, last int) string {
-	if last >= v.head {
+	if last >= v.head || v.src.free {
 		return ""
 	}
 	at := v.rels[last].Version

@@ -79,6 +79,8 @@ type view struct {
 	only    int     // while static facts are read: the one release they read, or -1 for all
 
 	stepCache *updateSteps // see steps
+
+	src sourcePlace // R23: where the module's releases come from (sources.go)
 }
 
 func newProblem(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) *problem {
@@ -117,7 +119,8 @@ func (p *problem) view(name string) *view {
 
 func (p *problem) newView(m *model.Module) *view {
 	v := &view{m: m, name: m.Name, deployed: -1, pinned: -1, head: -1}
-	v.rels = m.Releases
+	p.placeSource(v)
+	v.rels = v.m.Releases
 	if m.Embedded {
 		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: m.Requirements, Accessibility: m.Accessibility, Stage: m.Stage, Disable: m.Disable}}
 		v.deployedDKP = p.cluster.Deckhouse
@@ -131,6 +134,7 @@ func (p *problem) newView(m *model.Module) *view {
 			v.deployed = 0
 		} else if v.deployed < 0 {
 			v.addUnlisted(dv)
+			v.unlisted = !v.src.moved // a move to a source without it (D76)
 		}
 	}
 	if pv := p.req.Pin[m.Name]; pv != nil {
@@ -141,7 +145,11 @@ func (p *problem) newView(m *model.Module) *view {
 	// level 3 only when the cluster enables it, since it asks for no
 	// install (D65).
 	v.named = v.pinned >= 0 || slices.Contains(p.req.Enable, m.Name) || (v.inUpdate && st.On())
-	p.setHead(v)
+	if v.src.free {
+		p.setSourceHeads(v)
+	} else {
+		p.setHead(v)
+	}
 	p.setIntent(v)
 	p.addStaticFacts(v)
 	return v
@@ -248,7 +256,7 @@ func (p *problem) onByDefault(v *view) bool {
 	for i := len(v.rels) - 1; i >= 0; i-- {
 		r := v.rels[i]
 		available, bundles := v.m.Access(r).For(p.cluster.Edition)
-		if !available || (model.IsPrerelease(r.Version) && i != v.head) || i > v.head || p.forbidsStage(r) {
+		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head) || v.aboveHead(i) || p.forbidsStage(r) {
 			continue
 		}
 		return slices.Contains(bundles, p.cluster.Bundle)

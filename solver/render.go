@@ -38,7 +38,7 @@ func (p *problem) message(f *fact) string {
 
 // moduleMessage renders the facts about one module's own state.
 func (p *problem) moduleMessage(f *fact) string {
-	v, rels := f.v, releasesText(f.v, f.rels)
+	v, rels := f.v, releaseLabel(f.v, f.rels)
 	switch f.kind {
 	case model.FactRequestEnable:
 		return fmt.Sprintf("the request enables %s", v.name)
@@ -82,6 +82,8 @@ func (p *problem) moduleMessage(f *fact) string {
 		return preferenceMessage(f)
 	case model.FactExperimental:
 		return experimentalMessage(f)
+	case model.FactSource:
+		return sourceMessage(f)
 	}
 	panic(fmt.Sprintf("internal error: no message for fact kind %v", f.kind))
 }
@@ -138,7 +140,7 @@ func preferenceMessage(f *fact) string {
 // requirementMessage renders R2 and R3 facts with DKP's module-dependency
 // wording for the state the cluster is in now.
 func (p *problem) requirementMessage(f *fact) string {
-	head := fmt.Sprintf("%s %s requires %s %s", f.v.name, releasesText(f.v, f.rels), f.dep, f.cons.Text)
+	head := fmt.Sprintf("%s %s requires %s %s", f.v.name, releaseLabel(f.v, f.rels), f.dep, f.cons.Text)
 	if detail := p.dependencyDetail(f.dep, f.cons); detail != "" {
 		return head + ": " + detail
 	}
@@ -148,6 +150,17 @@ func (p *problem) requirementMessage(f *fact) string {
 // dependencyDetail says what is wrong with dependency dep now, or "".
 func (p *problem) dependencyDetail(dep string, c *model.Constraint) string {
 	d := p.view(dep)
+	if d.src.named && !d.src.free {
+		if detail := p.dependencyDetailIn(d, dep, c); detail != "" {
+			return fmt.Sprintf("%s (%s comes from source %s)", detail, dep, d.src.to)
+		}
+		return ""
+	}
+	return p.dependencyDetailIn(d, dep, c)
+}
+
+// dependencyDetailIn is dependencyDetail for the view d of dep.
+func (p *problem) dependencyDetailIn(d *view, dep string, c *model.Constraint) string {
 	if d.m.Embedded {
 		if ver := p.deckhouse; !c.Allows(model.Core(ver)) {
 			return fmt.Sprintf("dependency '%s' not meet version constraint: the '%s' version does not satisfy the '%s' constraint (%s is built in: its version is the DKP version)", dep, ver, c.Range(), dep)
@@ -177,7 +190,7 @@ func (p *problem) platformMessage(f *fact, what string, ver model.Version, candi
 	if candidate {
 		dkp = fmt.Sprintf("requirements of %s are not satisfied: %s %s version is not suitable: %s", f.v.name, ver, what, why)
 	}
-	return fmt.Sprintf("%s %s requires %s %s: %s", f.v.name, releasesText(f.v, f.rels), what, f.cons.Text, dkp)
+	return fmt.Sprintf("%s %s requires %s %s: %s", f.v.name, releaseLabel(f.v, f.rels), what, f.cons.Text, dkp)
 }
 
 // componentMessage renders R22 facts in DKP's words, naming the component

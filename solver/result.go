@@ -101,9 +101,10 @@ func (s *session) moduleResult(o *outcome) (model.ModuleResult, error) {
 	if o.sel >= 0 {
 		mr.ToVersion = model.VersionString(v.rels[o.sel].Version)
 	}
-	if !v.noChannel {
-		mr.ChannelHead = model.VersionString(v.headVersion)
+	if _, hv := v.headFor(o.sel); !v.noChannel {
+		mr.ChannelHead = model.VersionString(hv)
 	}
+	mr.FromSource, mr.ToSource, mr.Moved = v.resultSources(o.sel)
 	mr.Path, mr.PathNote = s.pathWithNote(o)
 	if !s.cfg.explainHeldBack {
 		return mr, nil
@@ -120,6 +121,9 @@ func (s *session) path(o *outcome) []int {
 	v := o.v
 	if o.sel < 0 || v.m.Embedded || v.head < 0 {
 		return nil
+	}
+	if v.src.free {
+		return freePath(v, o.sel)
 	}
 	var idx []int
 	from := v.deployed
@@ -146,12 +150,13 @@ func (o *outcome) belowHead() bool {
 	if o.sel < 0 {
 		return v.intent == intentDefaultOn || (v.configuredOn && !v.before)
 	}
-	return v.headVersion != nil && model.CompareVersions(v.rels[o.sel].Version, v.headVersion) < 0
+	_, hv := v.headFor(o.sel)
+	return hv != nil && model.CompareVersions(v.rels[o.sel].Version, hv) < 0
 }
 
 func releaseName(v *view, i int) string {
 	if i < 0 {
 		return "off"
 	}
-	return fmt.Sprintf("%s %s", v.name, v.rels[i].Version)
+	return fmt.Sprintf("%s %s", v.name, releaseLabel(v, []int{i}))
 }

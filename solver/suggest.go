@@ -26,7 +26,7 @@ type change struct {
 func (s *session) suggest(core, blockers []*fact) ([]model.Suggestion, error) {
 	var out []model.Suggestion
 	seen := map[string]bool{}
-	groups := s.alternatives(core)
+	groups := append(s.alternatives(core), s.sourceMoves(core)...)
 	if len(blockers) > 1 {
 		names := make([]string, len(blockers))
 		for i, f := range blockers {

@@ -115,7 +115,7 @@ func answerAll(ctx context.Context, cfg settings, cat *model.Catalog, cluster *m
 		res, err := s.run()
 		return s, res, err
 	}
-	if cat.ReleaseCount() <= sharedLimit {
+	if cat.ReleaseCount() <= sharedLimit && len(cat.Sources()) == 0 { // R23: each request on its own (D77)
 		se := newShared(cat, cluster)
 		resolve = func(req *model.Request) (*session, *model.Result, error) {
 			s := se.session(ctx, cfg, req)

@@ -17,6 +17,7 @@ import (
 
 const resolveUsage = `Usage:
   modsolver resolve --catalog PATH --cluster FILE --request FILE [-o table|json]
+  modsolver resolve --source NAME=PRIO:PATH... --cluster FILE --request FILE
   modsolver resolve --scenario FILE [-o table|json]
   modsolver resolve                  (the embedded demo catalog, cluster and request)
 
@@ -26,6 +27,8 @@ bundle dump or file-based catalog, or a Helm repository index; its format
 is detected unless --catalog-format names it. Without --catalog, the
 embedded demo catalog is used. A scenario file holds all
 three inputs (and the expectations of a test, which resolve ignores).
+Several catalogs resolve as sources with priorities (R23): repeat
+--source name=priority:path, each in any format.
 
 Prints the answer: the modules with their actions, the ordered plan, or,
 when no consistent answer exists, a minimal explanation with suggestions.
@@ -40,6 +43,7 @@ type resolveFlags struct {
 	catalog, cluster, request, scenario string
 	catalogFormat                       string
 	subcharts                           subchartsFlag
+	sources                             sourcesFlag
 	output                              string
 	timeout                             time.Duration
 	noTiming                            bool
@@ -54,6 +58,7 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.StringVar(&f.catalog, "catalog", "", "catalog `path`: a file or a DKP module-source directory (default: the embedded demo catalog)")
 	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
 	f.subcharts.register(fs)
+	f.sources.register(fs)
 	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file` (YAML or JSON)")
 	fs.StringVar(&f.request, "request", "", "request `file` (YAML or JSON)")
 	fs.StringVar(&f.scenario, "scenario", "", "scenario `file` holding catalog, cluster and request")
@@ -129,7 +134,7 @@ func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
 		return nil, fmt.Errorf("%w: -o %q: want table or json", errUsage, f.output)
 	}
 	if f.scenario != "" {
-		if f.catalog != "" || f.cluster != "" || f.request != "" {
+		if f.catalog != "" || f.cluster != "" || f.request != "" || len(f.sources.specs) > 0 {
 			return nil, fmt.Errorf("%w: --scenario holds the catalog, cluster and request; do not give them too", errUsage)
 		}
 		sc, err := catalog.LoadScenario(f.scenario)
@@ -138,18 +143,18 @@ func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
 		}
 		return &inputs{sc.Catalog, sc.Cluster, sc.Request}, nil
 	}
-	if f.catalog == "" && f.cluster == "" && f.request == "" {
+	if f.catalog == "" && f.cluster == "" && f.request == "" && len(f.sources.specs) == 0 {
 		fmt.Fprintln(errOut, "modsolver: no inputs given; resolving the embedded demo request")
 		return demoInputs()
 	}
 	if f.cluster == "" || f.request == "" {
 		return nil, fmt.Errorf("%w: resolve needs --cluster and --request (or --scenario)", errUsage)
 	}
-	return loadInputs(f.catalog, f.catalogFormat, f.cluster, f.request, errOut, f.subcharts.options()...)
+	return loadInputs(&f.sources, f.catalog, f.catalogFormat, f.cluster, f.request, errOut, f.subcharts.options()...)
 }
 
-func loadInputs(catPath, catFormat, clusterPath, reqPath string, errOut io.Writer, opts ...catalog.Option) (*inputs, error) {
-	cat, err := loadCatalog(catPath, catFormat, errOut, opts...)
+func loadInputs(sources *sourcesFlag, catPath, catFormat, clusterPath, reqPath string, errOut io.Writer, opts ...catalog.Option) (*inputs, error) {
+	cat, err := sources.catalog(catPath, catFormat, errOut, opts...)
 	if err != nil {
 		return nil, err
 	}

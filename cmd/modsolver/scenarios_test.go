@@ -166,6 +166,12 @@ func checkModule(t testing.TB, name string, want catalog.ModuleExpectation, got 
 	for _, m := range want.PathNoteMentions {
 		assert.Contains(t, got.GetPathNote(), m, "module %s: pathNote", name)
 	}
+	if want.Source != nil {
+		assert.Equal(t, *want.Source, got.GetToSource(), "module %s: toSource", name)
+	}
+	if want.Moved != nil {
+		assert.Equal(t, *want.Moved, got.GetMoved(), "module %s: moved", name)
+	}
 }
 
 func checkPlanOrder(t testing.TB, order []string, plan []*modsolverv1.PlanStep) {

@@ -64,6 +64,7 @@ type whatifFlags struct {
 	noTiming                             bool
 	shard                                shardFlags // whatif_shard.go
 	allowExperimental                    bool
+	sources                              sourcesFlag
 }
 
 func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -73,6 +74,7 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.StringVar(&f.catalog, "catalog", "", "catalog `path`: a file or a DKP module-source directory (default: the embedded demo catalog)")
 	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
 	f.subcharts.register(fs)
+	f.sources.register(fs)
 	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file` (default: the demo cluster state)")
 	fs.StringVar(&f.request, "request", "", "base request `file` for the matrix (default: updateAll: true)")
 	fs.StringVar(&f.scenarios, "scenarios", "", "`file` of named requests, instead of the matrix")
@@ -143,7 +145,7 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 		return nil, fmt.Errorf("%w: -o json is one document, which shards cannot be concatenated into; use -o jsonl or -o table with --shard", errUsage)
 	}
 	b := &batch{}
-	if b.cat, err = loadCatalog(f.catalog, f.catalogFormat, errOut, f.subcharts.options()...); err != nil {
+	if b.cat, err = f.sources.catalog(f.catalog, f.catalogFormat, errOut, f.subcharts.options()...); err != nil {
 		return nil, err
 	}
 	if b.cluster, err = f.loadCluster(); err != nil {

@@ -12,7 +12,7 @@ import (
 // the platform's (R5).
 func (c *checker) checkVersions() {
 	for _, name := range c.enabledNames() {
-		m, v := c.cat.Module(name), c.on[name]
+		m, v := c.module(name), c.on[name]
 		if m.Embedded || v == nil || m.Release(v) == nil {
 			continue
 		}

@@ -87,7 +87,7 @@ func (c *checker) readAfter() {
 			continue
 		}
 		c.results[r.Name] = r
-		if enables(r.Action) && c.cat.Module(r.Name) != nil {
+		if enables(r.Action) && c.module(r.Name) != nil {
 			c.on[r.Name] = parseVersion(r.ToVersion)
 		}
 	}
@@ -96,7 +96,7 @@ func (c *checker) readAfter() {
 	}
 	kept := 0
 	for _, name := range c.cluster.ModuleNames() {
-		m := c.cat.Module(name)
+		m := c.module(name)
 		if _, listed := c.results[name]; listed || m == nil || !c.cluster.Modules[name].On() {
 			continue
 		}
@@ -177,6 +177,7 @@ func (c *checker) checkResolved() {
 	c.checkStages()
 	c.checkPlan()
 	c.checkUnlistedWarnings()
+	c.checkSources()
 }
 
 // checkUnsatisfiable checks that an unsatisfiable answer explains itself

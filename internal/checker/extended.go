@@ -13,7 +13,7 @@ import (
 func (c *checker) checkExtended() {
 	providers := c.providers()
 	for _, name := range c.enabledNames() {
-		m := c.cat.Module(name)
+		m := c.module(name)
 		reqs := requirementsOf(m, c.selectedRelease(m))
 		for _, capability := range reqs.Capabilities {
 			if len(providers[capability]) == 0 {
@@ -38,7 +38,7 @@ func (c *checker) providers() map[string][]string {
 	out := map[string][]string{}
 	c.provided = out
 	for _, name := range c.enabledNames() {
-		if rel := c.selectedRelease(c.cat.Module(name)); rel != nil {
+		if rel := c.selectedRelease(c.module(name)); rel != nil {
 			for _, capability := range rel.Provides {
 				out[capability] = append(out[capability], name)
 			}
@@ -70,7 +70,7 @@ func (c *checker) checkComponents(name string, reqs model.Requirements) {
 // providesTo reports whether the selected release of provider provides a
 // capability that the selected release of name requires.
 func (c *checker) providesTo(provider, name string) bool {
-	m := c.cat.Module(name)
+	m := c.module(name)
 	for _, capability := range requirementsOf(m, c.selectedRelease(m)).Capabilities {
 		if slices.Contains(c.providers()[capability], provider) {
 			return true

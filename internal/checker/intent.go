@@ -81,7 +81,7 @@ func (c *checker) checkAutoEnabled(name string) {
 // requires name, not optionally.
 func (c *checker) requiredByOthers(name string) bool {
 	for _, other := range c.enabledNames() {
-		m := c.cat.Module(other)
+		m := c.module(other)
 		for _, d := range requirementsOf(m, c.selectedRelease(m)).Modules {
 			if d.Module == name && !d.Constraint.Optional && other != name {
 				return true

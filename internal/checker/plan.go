@@ -12,7 +12,7 @@ import (
 func (c *checker) checkGroups() {
 	groups := map[string][]string{}
 	for _, name := range c.enabledNames() {
-		if g := c.cat.Module(name).ExclusiveGroup; g != "" {
+		if g := c.module(name).ExclusiveGroup; g != "" {
 			groups[g] = append(groups[g], name)
 		}
 	}
@@ -82,7 +82,7 @@ func (c *checker) checkDependencyOrder(pos map[string]int) {
 // enabledDeps lists the modules that name's selected release requires,
 // required or optional, that are enabled after.
 func (c *checker) enabledDeps(name string) []string {
-	m := c.cat.Module(name)
+	m := c.module(name)
 	var out []string
 	for _, d := range requirementsOf(m, c.selectedRelease(m)).Modules {
 		if _, on := c.on[d.Module]; on {
@@ -145,7 +145,7 @@ func (c *checker) checkDisableOrder(pos map[string]int) {
 }
 
 func (c *checker) groupOf(name string) string {
-	if m := c.cat.Module(name); m != nil {
+	if m := c.module(name); m != nil {
 		return m.ExclusiveGroup
 	}
 	return ""

@@ -11,7 +11,7 @@ import (
 // platform suits it (R4) and that the edition offers it (R7).
 func (c *checker) checkReleases() {
 	for _, name := range c.enabledNames() {
-		m, v := c.cat.Module(name), c.on[name]
+		m, v := c.module(name), c.on[name]
 		if v == nil {
 			continue // reported by checkShape
 		}
@@ -91,7 +91,7 @@ func (c *checker) checkDependencies(name string, reqs model.Requirements) {
 		}
 		v, on := c.versionAfter(d.Module)
 		switch {
-		case c.cat.Module(d.Module) == nil && !d.Constraint.Optional:
+		case c.module(d.Module) == nil && !d.Constraint.Optional:
 			c.add(rule, name, "requires %s, which is not in the catalog", d.Module)
 		case !on && !d.Constraint.Optional:
 			c.add(rule, name, "requires %s (%s), which is disabled", d.Module, d.Constraint.Text)
@@ -105,7 +105,7 @@ func (c *checker) checkDependencies(name string, reqs model.Requirements) {
 // enabled. A built-in module is at the effective DKP version (R5).
 func (c *checker) versionAfter(name string) (model.Version, bool) {
 	v, on := c.on[name]
-	if on && c.cat.Module(name).Embedded {
+	if on && c.module(name).Embedded {
 		return c.dkp, true
 	}
 	return v, on
@@ -115,7 +115,7 @@ func (c *checker) versionAfter(name string) (model.Version, bool) {
 // catalog does not list is named by a warning of kind unknown-version.
 func (c *checker) checkUnlistedWarnings() {
 	for _, name := range c.cluster.ModuleNames() {
-		m := c.cat.Module(name)
+		m := c.module(name)
 		if m == nil || m.Embedded {
 			continue
 		}

@@ -25,7 +25,7 @@ func (c *checker) checkShape() {
 }
 
 func (c *checker) checkModuleResult(r model.ModuleResult) {
-	m := c.cat.Module(r.Name)
+	m := c.module(r.Name)
 	if m == nil {
 		c.add(RuleShape, r.Name, "module in the result is not in the catalog")
 		return

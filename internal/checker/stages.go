@@ -15,7 +15,7 @@ import (
 func (c *checker) checkStages() {
 	var deprecated []model.Warning
 	for _, name := range c.enabledNames() {
-		m, v := c.cat.Module(name), c.on[name]
+		m, v := c.module(name), c.on[name]
 		rel := c.selectedRelease(m)
 		if v == nil || (rel == nil && !m.Embedded) {
 			continue // reported by checkReleases
@@ -58,7 +58,7 @@ func (c *checker) checkDeprecationWarnings(want []model.Warning) {
 
 // checkConfirmedDisable checks R26 for one module the cluster configures.
 func (c *checker) checkConfirmedDisable(name string) {
-	m := c.cat.Module(name)
+	m := c.module(name)
 	if m == nil {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -77,8 +78,18 @@ func Columns(w io.Writer, rows [][]string) error {
 func (p *printer) modules(ms []model.ModuleResult) {
 	p.line("")
 	rows := make([][]string, 0, len(ms))
+	sources := slices.ContainsFunc(ms, func(m model.ModuleResult) bool { return m.FromSource != "" || m.ToSource != "" })
 	for _, m := range ms {
-		rows = append(rows, []string{m.Name, m.Action.String(), dash(m.FromVersion), dash(m.ToVersion), dash(m.ChannelHead), dash(pathText(m)), m.HeldBack})
+		row := []string{m.Name, m.Action.String(), dash(m.FromVersion), dash(m.ToVersion), dash(m.ChannelHead), dash(pathText(m)), m.HeldBack}
+		if sources {
+			row = slices.Insert(row, 4, sourceText(m))
+		}
+		rows = append(rows, row)
+	}
+	if sources {
+		// R23: the source column shows where the release comes from, and a move.
+		p.table("MODULE\tACTION\tFROM\tTO\tSOURCE\tHEAD\tPATH\tHELD BACK", rows)
+		return
 	}
 	p.table("MODULE\tACTION\tFROM\tTO\tHEAD\tPATH\tHELD BACK", rows)
 }
@@ -140,4 +151,16 @@ func pathText(m model.ModuleResult) string {
 		text += " (" + m.PathNote + ")"
 	}
 	return text
+}
+
+// sourceText is a module result's source for the table (R23): the source
+// after, or "from → to" for a move.
+func sourceText(m model.ModuleResult) string {
+	if m.Moved {
+		return m.FromSource + " → " + m.ToSource
+	}
+	if m.ToSource != "" {
+		return m.ToSource
+	}
+	return dash(m.FromSource)
 }

@@ -13,8 +13,6 @@ import (
 // prove properties of every scenario's answer (minimality, what-if) skip
 // the listed ones, which may not even load yet.
 var KnownFailing = []string{
-	// R23 sources with priority.
-	"r23-deployed-source", "r23-move-source", "r23-source-priority",
 }
 
 // IsKnownFailing reports whether the scenario file is on KnownFailing.

@@ -177,6 +177,9 @@ const (
 	// A release refuses every enabled module whose release satisfies a
 	// predicate (R24, a top-level not).
 	FactKind_FACT_KIND_COMPOUND_CONFLICT FactKind = 25
+	// The request moves the module to a source that does not list its
+	// deployed release (R23).
+	FactKind_FACT_KIND_SOURCE FactKind = 50
 )
 
 // Enum value maps for FactKind.
@@ -208,6 +211,7 @@ var (
 		23: "FACT_KIND_EXPERIMENTAL",
 		24: "FACT_KIND_COMPOUND_REQUIREMENT",
 		25: "FACT_KIND_COMPOUND_CONFLICT",
+		50: "FACT_KIND_SOURCE",
 	}
 	FactKind_value = map[string]int32{
 		"FACT_KIND_UNSPECIFIED":            0,
@@ -236,6 +240,7 @@ var (
 		"FACT_KIND_EXPERIMENTAL":           23,
 		"FACT_KIND_COMPOUND_REQUIREMENT":   24,
 		"FACT_KIND_COMPOUND_CONFLICT":      25,
+		"FACT_KIND_SOURCE":                 50,
 	}
 )
 
@@ -284,6 +289,8 @@ const (
 	SuggestionKind_SUGGESTION_KIND_UPGRADE_PLATFORM   SuggestionKind = 11
 	// Set allowExperimentalModules in the cluster state (R25).
 	SuggestionKind_SUGGESTION_KIND_ALLOW_EXPERIMENTAL SuggestionKind = 12
+	// Take the module from another source (R23).
+	SuggestionKind_SUGGESTION_KIND_MOVE_SOURCE SuggestionKind = 13
 )
 
 // Enum value maps for SuggestionKind.
@@ -302,6 +309,7 @@ var (
 		10: "SUGGESTION_KIND_PIN_MODULE",
 		11: "SUGGESTION_KIND_UPGRADE_PLATFORM",
 		12: "SUGGESTION_KIND_ALLOW_EXPERIMENTAL",
+		13: "SUGGESTION_KIND_MOVE_SOURCE",
 	}
 	SuggestionKind_value = map[string]int32{
 		"SUGGESTION_KIND_UNSPECIFIED":        0,
@@ -317,6 +325,7 @@ var (
 		"SUGGESTION_KIND_PIN_MODULE":         10,
 		"SUGGESTION_KIND_UPGRADE_PLATFORM":   11,
 		"SUGGESTION_KIND_ALLOW_EXPERIMENTAL": 12,
+		"SUGGESTION_KIND_MOVE_SOURCE":        13,
 	}
 )
 
@@ -582,6 +591,11 @@ type ModuleResult struct {
 	HeldBack string `protobuf:"bytes,6,opt,name=held_back,json=heldBack,proto3" json:"held_back,omitempty"`
 	// The update steps from the deployed version to the head.
 	Path []string `protobuf:"bytes,7,rep,name=path,proto3" json:"path,omitempty"`
+	// With several sources (R23): the source of the deployed release and of
+	// the release after; moved says they differ, a move of its own.
+	FromSource string `protobuf:"bytes,8,opt,name=from_source,json=fromSource,proto3" json:"from_source,omitempty"`
+	ToSource   string `protobuf:"bytes,9,opt,name=to_source,json=toSource,proto3" json:"to_source,omitempty"`
+	Moved      bool   `protobuf:"varint,10,opt,name=moved,proto3" json:"moved,omitempty"`
 	// What the path meets on the way: what stops it below the head, and
 	// releases on it that the platform forbids.
 	PathNote      string `protobuf:"bytes,40,opt,name=path_note,json=pathNote,proto3" json:"path_note,omitempty"`
@@ -666,6 +680,27 @@ func (x *ModuleResult) GetPath() []string {
 		return x.Path
 	}
 	return nil
+}
+
+func (x *ModuleResult) GetFromSource() string {
+	if x != nil {
+		return x.FromSource
+	}
+	return ""
+}
+
+func (x *ModuleResult) GetToSource() string {
+	if x != nil {
+		return x.ToSource
+	}
+	return ""
+}
+
+func (x *ModuleResult) GetMoved() bool {
+	if x != nil {
+		return x.Moved
+	}
+	return false
 }
 
 func (x *ModuleResult) GetPathNote() string {
@@ -1097,7 +1132,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x04kind\x18\x01 \x01(\x0e2\x19.modsolver.v1.WarningKindR\x04kind\x12\x16\n" +
 	"\x06module\x18\x02 \x01(\tR\x06module\x12\x18\n" +
 	"\aversion\x18\x03 \x01(\tR\aversion\x12\x18\n" +
-	"\amessage\x18\x04 \x01(\tR\amessage\"\x83\x02\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage\"\xd7\x02\n" +
 	"\fModuleResult\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12,\n" +
 	"\x06action\x18\x02 \x01(\x0e2\x14.modsolver.v1.ActionR\x06action\x12!\n" +
@@ -1106,7 +1141,12 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"to_version\x18\x04 \x01(\tR\ttoVersion\x12!\n" +
 	"\fchannel_head\x18\x05 \x01(\tR\vchannelHead\x12\x1b\n" +
 	"\theld_back\x18\x06 \x01(\tR\bheldBack\x12\x12\n" +
-	"\x04path\x18\a \x03(\tR\x04path\x12\x1b\n" +
+	"\x04path\x18\a \x03(\tR\x04path\x12\x1f\n" +
+	"\vfrom_source\x18\b \x01(\tR\n" +
+	"fromSource\x12\x1b\n" +
+	"\tto_source\x18\t \x01(\tR\btoSource\x12\x14\n" +
+	"\x05moved\x18\n" +
+	" \x01(\bR\x05moved\x12\x1b\n" +
 	"\tpath_note\x18( \x01(\tR\bpathNote\"\xfe\x01\n" +
 	"\bPlanStep\x12\x16\n" +
 	"\x06module\x18\x01 \x01(\tR\x06module\x12,\n" +
@@ -1154,7 +1194,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vACTION_KEEP\x10\x03\x12\x12\n" +
 	"\x0eACTION_DISABLE\x10\x04\x12\x14\n" +
 	"\x10ACTION_DOWNGRADE\x10\x05\x12\x11\n" +
-	"\rACTION_ABSENT\x10\x06*\xab\x06\n" +
+	"\rACTION_ABSENT\x10\x06*\xc1\x06\n" +
 	"\bFactKind\x12\x19\n" +
 	"\x15FACT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18FACT_KIND_REQUEST_ENABLE\x10\x01\x12\x1d\n" +
@@ -1182,7 +1222,8 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x1dFACT_KIND_CAPABILITY_CONFLICT\x10\x16\x12\x1a\n" +
 	"\x16FACT_KIND_EXPERIMENTAL\x10\x17\x12\"\n" +
 	"\x1eFACT_KIND_COMPOUND_REQUIREMENT\x10\x18\x12\x1f\n" +
-	"\x1bFACT_KIND_COMPOUND_CONFLICT\x10\x19*\xe6\x03\n" +
+	"\x1bFACT_KIND_COMPOUND_CONFLICT\x10\x19\x12\x14\n" +
+	"\x10FACT_KIND_SOURCE\x102*\x87\x04\n" +
 	"\x0eSuggestionKind\x12\x1f\n" +
 	"\x1bSUGGESTION_KIND_UNSPECIFIED\x10\x00\x12&\n" +
 	"\"SUGGESTION_KIND_UPGRADE_KUBERNETES\x10\x01\x12%\n" +
@@ -1197,7 +1238,8 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x1aSUGGESTION_KIND_PIN_MODULE\x10\n" +
 	"\x12$\n" +
 	" SUGGESTION_KIND_UPGRADE_PLATFORM\x10\v\x12&\n" +
-	"\"SUGGESTION_KIND_ALLOW_EXPERIMENTAL\x10\f*\x8f\x01\n" +
+	"\"SUGGESTION_KIND_ALLOW_EXPERIMENTAL\x10\f\x12\x1f\n" +
+	"\x1bSUGGESTION_KIND_MOVE_SOURCE\x10\r*\x8f\x01\n" +
 	"\vWarningKind\x12\x1c\n" +
 	"\x18WARNING_KIND_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17WARNING_KIND_DEPRECATED\x10\x01\x12 \n" +

@@ -87,9 +87,12 @@ type ResolveRequest struct {
 	//
 	//	*ResolveRequest_CatalogName
 	//	*ResolveRequest_InlineCatalog
-	Catalog       isResolveRequest_Catalog `protobuf_oneof:"catalog"`
-	Cluster       *ClusterState            `protobuf:"bytes,3,opt,name=cluster,proto3" json:"cluster,omitempty"`
-	Request       *Request                 `protobuf:"bytes,4,opt,name=request,proto3" json:"request,omitempty"`
+	Catalog isResolveRequest_Catalog `protobuf_oneof:"catalog"`
+	Cluster *ClusterState            `protobuf:"bytes,3,opt,name=cluster,proto3" json:"cluster,omitempty"`
+	Request *Request                 `protobuf:"bytes,4,opt,name=request,proto3" json:"request,omitempty"`
+	// Several served catalogs as sources (R23), instead of catalog: each
+	// with its priority; empty priorities take the one serve gave it.
+	Sources       []*SourceRef `protobuf:"bytes,50,rep,name=sources,proto3" json:"sources,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -163,6 +166,13 @@ func (x *ResolveRequest) GetRequest() *Request {
 	return nil
 }
 
+func (x *ResolveRequest) GetSources() []*SourceRef {
+	if x != nil {
+		return x.Sources
+	}
+	return nil
+}
+
 type isResolveRequest_Catalog interface {
 	isResolveRequest_Catalog()
 }
@@ -178,6 +188,62 @@ type ResolveRequest_InlineCatalog struct {
 func (*ResolveRequest_CatalogName) isResolveRequest_Catalog() {}
 
 func (*ResolveRequest_InlineCatalog) isResolveRequest_Catalog() {}
+
+// SourceRef names a served catalog as one source of a resolution (R23).
+type SourceRef struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The served catalog's name, which is also the source's name.
+	CatalogName string `protobuf:"bytes,1,opt,name=catalog_name,json=catalogName,proto3" json:"catalog_name,omitempty"`
+	// The source's priority (higher wins); unset: the priority serve gave
+	// the catalog.
+	Priority      *int32 `protobuf:"varint,2,opt,name=priority,proto3,oneof" json:"priority,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SourceRef) Reset() {
+	*x = SourceRef{}
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SourceRef) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SourceRef) ProtoMessage() {}
+
+func (x *SourceRef) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SourceRef.ProtoReflect.Descriptor instead.
+func (*SourceRef) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *SourceRef) GetCatalogName() string {
+	if x != nil {
+		return x.CatalogName
+	}
+	return ""
+}
+
+func (x *SourceRef) GetPriority() int32 {
+	if x != nil && x.Priority != nil {
+		return *x.Priority
+	}
+	return 0
+}
 
 // ClusterState is what the cluster runs now.
 type ClusterState struct {
@@ -200,7 +266,7 @@ type ClusterState struct {
 
 func (x *ClusterState) Reset() {
 	*x = ClusterState{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[1]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -212,7 +278,7 @@ func (x *ClusterState) String() string {
 func (*ClusterState) ProtoMessage() {}
 
 func (x *ClusterState) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[1]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -225,7 +291,7 @@ func (x *ClusterState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClusterState.ProtoReflect.Descriptor instead.
 func (*ClusterState) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{1}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ClusterState) GetDeckhouse() string {
@@ -290,15 +356,17 @@ type ModuleState struct {
 	// Unset: not configured, so the bundle default applies.
 	Enabled *bool `protobuf:"varint,1,opt,name=enabled,proto3,oneof" json:"enabled,omitempty"`
 	// The deployed version; empty for a built-in module.
-	Version       string `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
-	Channel       string `protobuf:"bytes,3,opt,name=channel,proto3" json:"channel,omitempty"`
+	Version string `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
+	Channel string `protobuf:"bytes,3,opt,name=channel,proto3" json:"channel,omitempty"`
+	// The source the deployed release came from, with several sources (R23).
+	Source        string `protobuf:"bytes,4,opt,name=source,proto3" json:"source,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ModuleState) Reset() {
 	*x = ModuleState{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[2]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -310,7 +378,7 @@ func (x *ModuleState) String() string {
 func (*ModuleState) ProtoMessage() {}
 
 func (x *ModuleState) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[2]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -323,7 +391,7 @@ func (x *ModuleState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModuleState.ProtoReflect.Descriptor instead.
 func (*ModuleState) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{2}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ModuleState) GetEnabled() bool {
@@ -347,6 +415,13 @@ func (x *ModuleState) GetChannel() string {
 	return ""
 }
 
+func (x *ModuleState) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
 // Request is what the operator asks for.
 type Request struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
@@ -366,14 +441,17 @@ type Request struct {
 	// "all" (the default) lists every module enabled before or after;
 	// "changes" lists only those that change, and stats.unchanged counts
 	// the kept ones.
-	Report        string `protobuf:"bytes,10,opt,name=report,proto3" json:"report,omitempty"`
+	Report string `protobuf:"bytes,10,opt,name=report,proto3" json:"report,omitempty"`
+	// R23: the source each named module must come from (a move when it is
+	// deployed from another one).
+	Sources       map[string]string `protobuf:"bytes,11,rep,name=sources,proto3" json:"sources,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Request) Reset() {
 	*x = Request{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[3]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -385,7 +463,7 @@ func (x *Request) String() string {
 func (*Request) ProtoMessage() {}
 
 func (x *Request) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[3]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -398,7 +476,7 @@ func (x *Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Request.ProtoReflect.Descriptor instead.
 func (*Request) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{3}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Request) GetEnable() []string {
@@ -471,6 +549,13 @@ func (x *Request) GetReport() string {
 	return ""
 }
 
+func (x *Request) GetSources() map[string]string {
+	if x != nil {
+		return x.Sources
+	}
+	return nil
+}
+
 // Platform holds candidate platform versions for an upgrade question.
 type Platform struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -484,7 +569,7 @@ type Platform struct {
 
 func (x *Platform) Reset() {
 	*x = Platform{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[4]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -496,7 +581,7 @@ func (x *Platform) String() string {
 func (*Platform) ProtoMessage() {}
 
 func (x *Platform) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[4]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -509,7 +594,7 @@ func (x *Platform) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Platform.ProtoReflect.Descriptor instead.
 func (*Platform) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{4}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Platform) GetDeckhouse() string {
@@ -540,16 +625,18 @@ type WhatIfRequest struct {
 	//
 	//	*WhatIfRequest_CatalogName
 	//	*WhatIfRequest_InlineCatalog
-	Catalog       isWhatIfRequest_Catalog `protobuf_oneof:"catalog"`
-	Cluster       *ClusterState           `protobuf:"bytes,3,opt,name=cluster,proto3" json:"cluster,omitempty"`
-	Scenarios     []*Scenario             `protobuf:"bytes,4,rep,name=scenarios,proto3" json:"scenarios,omitempty"`
+	Catalog   isWhatIfRequest_Catalog `protobuf_oneof:"catalog"`
+	Cluster   *ClusterState           `protobuf:"bytes,3,opt,name=cluster,proto3" json:"cluster,omitempty"`
+	Scenarios []*Scenario             `protobuf:"bytes,4,rep,name=scenarios,proto3" json:"scenarios,omitempty"`
+	// Several served catalogs as sources (R23), as in ResolveRequest.
+	Sources       []*SourceRef `protobuf:"bytes,50,rep,name=sources,proto3" json:"sources,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *WhatIfRequest) Reset() {
 	*x = WhatIfRequest{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[5]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -561,7 +648,7 @@ func (x *WhatIfRequest) String() string {
 func (*WhatIfRequest) ProtoMessage() {}
 
 func (x *WhatIfRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[5]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -574,7 +661,7 @@ func (x *WhatIfRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WhatIfRequest.ProtoReflect.Descriptor instead.
 func (*WhatIfRequest) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{5}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *WhatIfRequest) GetCatalog() isWhatIfRequest_Catalog {
@@ -616,6 +703,13 @@ func (x *WhatIfRequest) GetScenarios() []*Scenario {
 	return nil
 }
 
+func (x *WhatIfRequest) GetSources() []*SourceRef {
+	if x != nil {
+		return x.Sources
+	}
+	return nil
+}
+
 type isWhatIfRequest_Catalog interface {
 	isWhatIfRequest_Catalog()
 }
@@ -643,7 +737,7 @@ type Scenario struct {
 
 func (x *Scenario) Reset() {
 	*x = Scenario{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[6]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -655,7 +749,7 @@ func (x *Scenario) String() string {
 func (*Scenario) ProtoMessage() {}
 
 func (x *Scenario) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[6]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -668,7 +762,7 @@ func (x *Scenario) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Scenario.ProtoReflect.Descriptor instead.
 func (*Scenario) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{6}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Scenario) GetName() string {
@@ -701,7 +795,7 @@ type WhatIfResult struct {
 
 func (x *WhatIfResult) Reset() {
 	*x = WhatIfResult{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[7]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -713,7 +807,7 @@ func (x *WhatIfResult) String() string {
 func (*WhatIfResult) ProtoMessage() {}
 
 func (x *WhatIfResult) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[7]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -726,7 +820,7 @@ func (x *WhatIfResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WhatIfResult.ProtoReflect.Descriptor instead.
 func (*WhatIfResult) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{7}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *WhatIfResult) GetIndex() uint32 {
@@ -773,7 +867,7 @@ type ExplainRequest struct {
 
 func (x *ExplainRequest) Reset() {
 	*x = ExplainRequest{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[8]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -785,7 +879,7 @@ func (x *ExplainRequest) String() string {
 func (*ExplainRequest) ProtoMessage() {}
 
 func (x *ExplainRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[8]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -798,7 +892,7 @@ func (x *ExplainRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExplainRequest.ProtoReflect.Descriptor instead.
 func (*ExplainRequest) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{8}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ExplainRequest) GetCatalog() isExplainRequest_Catalog {
@@ -869,7 +963,7 @@ type ExplainResponse struct {
 
 func (x *ExplainResponse) Reset() {
 	*x = ExplainResponse{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[9]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -881,7 +975,7 @@ func (x *ExplainResponse) String() string {
 func (*ExplainResponse) ProtoMessage() {}
 
 func (x *ExplainResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[9]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -894,7 +988,7 @@ func (x *ExplainResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExplainResponse.ProtoReflect.Descriptor instead.
 func (*ExplainResponse) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{9}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ExplainResponse) GetStatus() Status {
@@ -927,7 +1021,7 @@ type ListCatalogsRequest struct {
 
 func (x *ListCatalogsRequest) Reset() {
 	*x = ListCatalogsRequest{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[10]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -939,7 +1033,7 @@ func (x *ListCatalogsRequest) String() string {
 func (*ListCatalogsRequest) ProtoMessage() {}
 
 func (x *ListCatalogsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[10]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -952,7 +1046,7 @@ func (x *ListCatalogsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCatalogsRequest.ProtoReflect.Descriptor instead.
 func (*ListCatalogsRequest) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{10}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{11}
 }
 
 // ListCatalogsResponse lists the served catalogs, sorted by name.
@@ -965,7 +1059,7 @@ type ListCatalogsResponse struct {
 
 func (x *ListCatalogsResponse) Reset() {
 	*x = ListCatalogsResponse{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[11]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -977,7 +1071,7 @@ func (x *ListCatalogsResponse) String() string {
 func (*ListCatalogsResponse) ProtoMessage() {}
 
 func (x *ListCatalogsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[11]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -990,7 +1084,7 @@ func (x *ListCatalogsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCatalogsResponse.ProtoReflect.Descriptor instead.
 func (*ListCatalogsResponse) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{11}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ListCatalogsResponse) GetCatalogs() []*CatalogInfo {
@@ -1022,7 +1116,7 @@ type CatalogInfo struct {
 
 func (x *CatalogInfo) Reset() {
 	*x = CatalogInfo{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[12]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1034,7 +1128,7 @@ func (x *CatalogInfo) String() string {
 func (*CatalogInfo) ProtoMessage() {}
 
 func (x *CatalogInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[12]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1047,7 +1141,7 @@ func (x *CatalogInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CatalogInfo.ProtoReflect.Descriptor instead.
 func (*CatalogInfo) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{12}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CatalogInfo) GetName() string {
@@ -1125,7 +1219,7 @@ type GetModuleRequest struct {
 
 func (x *GetModuleRequest) Reset() {
 	*x = GetModuleRequest{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[13]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1137,7 +1231,7 @@ func (x *GetModuleRequest) String() string {
 func (*GetModuleRequest) ProtoMessage() {}
 
 func (x *GetModuleRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[13]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1150,7 +1244,7 @@ func (x *GetModuleRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetModuleRequest.ProtoReflect.Descriptor instead.
 func (*GetModuleRequest) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{13}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetModuleRequest) GetCatalogName() string {
@@ -1177,7 +1271,7 @@ type GetModuleResponse struct {
 
 func (x *GetModuleResponse) Reset() {
 	*x = GetModuleResponse{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[14]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1189,7 +1283,7 @@ func (x *GetModuleResponse) String() string {
 func (*GetModuleResponse) ProtoMessage() {}
 
 func (x *GetModuleResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[14]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1202,7 +1296,7 @@ func (x *GetModuleResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetModuleResponse.ProtoReflect.Descriptor instead.
 func (*GetModuleResponse) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{14}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetModuleResponse) GetModule() *Module {
@@ -1237,7 +1331,7 @@ type Module struct {
 
 func (x *Module) Reset() {
 	*x = Module{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[15]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1249,7 +1343,7 @@ func (x *Module) String() string {
 func (*Module) ProtoMessage() {}
 
 func (x *Module) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[15]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1262,7 +1356,7 @@ func (x *Module) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Module.ProtoReflect.Descriptor instead.
 func (*Module) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{15}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Module) GetName() string {
@@ -1356,7 +1450,7 @@ type Release struct {
 
 func (x *Release) Reset() {
 	*x = Release{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[16]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1368,7 +1462,7 @@ func (x *Release) String() string {
 func (*Release) ProtoMessage() {}
 
 func (x *Release) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[16]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1381,7 +1475,7 @@ func (x *Release) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Release.ProtoReflect.Descriptor instead.
 func (*Release) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{16}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Release) GetVersion() string {
@@ -1445,7 +1539,7 @@ type Disable struct {
 
 func (x *Disable) Reset() {
 	*x = Disable{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1457,7 +1551,7 @@ func (x *Disable) String() string {
 func (*Disable) ProtoMessage() {}
 
 func (x *Disable) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1470,7 +1564,7 @@ func (x *Disable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Disable.ProtoReflect.Descriptor instead.
 func (*Disable) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{17}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Disable) GetConfirmation() bool {
@@ -1499,7 +1593,7 @@ type UpdateEdges struct {
 
 func (x *UpdateEdges) Reset() {
 	*x = UpdateEdges{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1511,7 +1605,7 @@ func (x *UpdateEdges) String() string {
 func (*UpdateEdges) ProtoMessage() {}
 
 func (x *UpdateEdges) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1524,7 +1618,7 @@ func (x *UpdateEdges) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateEdges.ProtoReflect.Descriptor instead.
 func (*UpdateEdges) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{18}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *UpdateEdges) GetReplaces() string {
@@ -1567,7 +1661,7 @@ type Requirements struct {
 
 func (x *Requirements) Reset() {
 	*x = Requirements{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1579,7 +1673,7 @@ func (x *Requirements) String() string {
 func (*Requirements) ProtoMessage() {}
 
 func (x *Requirements) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1592,7 +1686,7 @@ func (x *Requirements) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Requirements.ProtoReflect.Descriptor instead.
 func (*Requirements) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{19}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Requirements) GetDeckhouse() string {
@@ -1653,7 +1747,7 @@ type CompoundRequirement struct {
 
 func (x *CompoundRequirement) Reset() {
 	*x = CompoundRequirement{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1665,7 +1759,7 @@ func (x *CompoundRequirement) String() string {
 func (*CompoundRequirement) ProtoMessage() {}
 
 func (x *CompoundRequirement) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1678,7 +1772,7 @@ func (x *CompoundRequirement) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompoundRequirement.ProtoReflect.Descriptor instead.
 func (*CompoundRequirement) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{20}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *CompoundRequirement) GetPredicate() *Predicate {
@@ -1719,7 +1813,7 @@ type Predicate struct {
 
 func (x *Predicate) Reset() {
 	*x = Predicate{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1731,7 +1825,7 @@ func (x *Predicate) String() string {
 func (*Predicate) ProtoMessage() {}
 
 func (x *Predicate) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1744,7 +1838,7 @@ func (x *Predicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Predicate.ProtoReflect.Descriptor instead.
 func (*Predicate) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{21}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Predicate) GetNode() isPredicate_Node {
@@ -1845,7 +1939,7 @@ type ModuleAtom struct {
 
 func (x *ModuleAtom) Reset() {
 	*x = ModuleAtom{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[22]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1857,7 +1951,7 @@ func (x *ModuleAtom) String() string {
 func (*ModuleAtom) ProtoMessage() {}
 
 func (x *ModuleAtom) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[22]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1870,7 +1964,7 @@ func (x *ModuleAtom) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModuleAtom.ProtoReflect.Descriptor instead.
 func (*ModuleAtom) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{22}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ModuleAtom) GetModule() string {
@@ -1897,7 +1991,7 @@ type PredicateList struct {
 
 func (x *PredicateList) Reset() {
 	*x = PredicateList{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[23]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1909,7 +2003,7 @@ func (x *PredicateList) String() string {
 func (*PredicateList) ProtoMessage() {}
 
 func (x *PredicateList) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[23]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1922,7 +2016,7 @@ func (x *PredicateList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PredicateList.ProtoReflect.Descriptor instead.
 func (*PredicateList) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{23}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *PredicateList) GetOperands() []*Predicate {
@@ -1943,7 +2037,7 @@ type UpdateRule struct {
 
 func (x *UpdateRule) Reset() {
 	*x = UpdateRule{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[24]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1955,7 +2049,7 @@ func (x *UpdateRule) String() string {
 func (*UpdateRule) ProtoMessage() {}
 
 func (x *UpdateRule) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[24]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1968,7 +2062,7 @@ func (x *UpdateRule) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateRule.ProtoReflect.Descriptor instead.
 func (*UpdateRule) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{24}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *UpdateRule) GetFrom() string {
@@ -1989,13 +2083,18 @@ var File_modsolver_v1_resolver_proto protoreflect.FileDescriptor
 
 const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmodsolver/v1/resolver.proto\x12\fmodsolver.v1\x1a\x1amodsolver/v1/resolve.proto\"\xd0\x01\n" +
+	"\x1bmodsolver/v1/resolver.proto\x12\fmodsolver.v1\x1a\x1amodsolver/v1/resolve.proto\"\x83\x02\n" +
 	"\x0eResolveRequest\x12#\n" +
 	"\fcatalog_name\x18\x01 \x01(\tH\x00R\vcatalogName\x12'\n" +
 	"\x0einline_catalog\x18\x02 \x01(\tH\x00R\rinlineCatalog\x124\n" +
 	"\acluster\x18\x03 \x01(\v2\x1a.modsolver.v1.ClusterStateR\acluster\x12/\n" +
-	"\arequest\x18\x04 \x01(\v2\x15.modsolver.v1.RequestR\arequestB\t\n" +
-	"\acatalog\"\x82\x04\n" +
+	"\arequest\x18\x04 \x01(\v2\x15.modsolver.v1.RequestR\arequest\x121\n" +
+	"\asources\x182 \x03(\v2\x17.modsolver.v1.SourceRefR\asourcesB\t\n" +
+	"\acatalog\"\\\n" +
+	"\tSourceRef\x12!\n" +
+	"\fcatalog_name\x18\x01 \x01(\tR\vcatalogName\x12\x1f\n" +
+	"\bpriority\x18\x02 \x01(\x05H\x00R\bpriority\x88\x01\x01B\v\n" +
+	"\t_priority\"\x82\x04\n" +
 	"\fClusterState\x12\x1c\n" +
 	"\tdeckhouse\x18\x01 \x01(\tR\tdeckhouse\x12\x1e\n" +
 	"\n" +
@@ -2012,13 +2111,14 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x19.modsolver.v1.ModuleStateR\x05value:\x028\x01\x1a;\n" +
 	"\rPlatformEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"l\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x84\x01\n" +
 	"\vModuleState\x12\x1d\n" +
 	"\aenabled\x18\x01 \x01(\bH\x00R\aenabled\x88\x01\x01\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x18\n" +
-	"\achannel\x18\x03 \x01(\tR\achannelB\n" +
+	"\achannel\x18\x03 \x01(\tR\achannel\x12\x16\n" +
+	"\x06source\x18\x04 \x01(\tR\x06sourceB\n" +
 	"\n" +
-	"\b_enabled\"\x8a\x03\n" +
+	"\b_enabled\"\x84\x04\n" +
 	"\aRequest\x12\x16\n" +
 	"\x06enable\x18\x01 \x03(\tR\x06enable\x12\x18\n" +
 	"\adisable\x18\x02 \x03(\tR\adisable\x12\x16\n" +
@@ -2032,8 +2132,12 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\vauto_enable\x18\t \x01(\bR\n" +
 	"autoEnable\x12\x16\n" +
 	"\x06report\x18\n" +
-	" \x01(\tR\x06report\x1a6\n" +
+	" \x01(\tR\x06report\x12<\n" +
+	"\asources\x18\v \x03(\v2\".modsolver.v1.Request.SourcesEntryR\asources\x1a6\n" +
 	"\bPinEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
+	"\fSourcesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xcf\x01\n" +
 	"\bPlatform\x12\x1c\n" +
@@ -2046,12 +2150,13 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"components\x1a=\n" +
 	"\x0fComponentsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xd4\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x87\x02\n" +
 	"\rWhatIfRequest\x12#\n" +
 	"\fcatalog_name\x18\x01 \x01(\tH\x00R\vcatalogName\x12'\n" +
 	"\x0einline_catalog\x18\x02 \x01(\tH\x00R\rinlineCatalog\x124\n" +
 	"\acluster\x18\x03 \x01(\v2\x1a.modsolver.v1.ClusterStateR\acluster\x124\n" +
-	"\tscenarios\x18\x04 \x03(\v2\x16.modsolver.v1.ScenarioR\tscenariosB\t\n" +
+	"\tscenarios\x18\x04 \x03(\v2\x16.modsolver.v1.ScenarioR\tscenarios\x121\n" +
+	"\asources\x182 \x03(\v2\x17.modsolver.v1.SourceRefR\asourcesB\t\n" +
 	"\acatalog\"O\n" +
 	"\bScenario\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12/\n" +
@@ -2183,100 +2288,105 @@ func file_modsolver_v1_resolver_proto_rawDescGZIP() []byte {
 }
 
 var file_modsolver_v1_resolver_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_modsolver_v1_resolver_proto_goTypes = []any{
 	(Stage)(0),                   // 0: modsolver.v1.Stage
 	(*ResolveRequest)(nil),       // 1: modsolver.v1.ResolveRequest
-	(*ClusterState)(nil),         // 2: modsolver.v1.ClusterState
-	(*ModuleState)(nil),          // 3: modsolver.v1.ModuleState
-	(*Request)(nil),              // 4: modsolver.v1.Request
-	(*Platform)(nil),             // 5: modsolver.v1.Platform
-	(*WhatIfRequest)(nil),        // 6: modsolver.v1.WhatIfRequest
-	(*Scenario)(nil),             // 7: modsolver.v1.Scenario
-	(*WhatIfResult)(nil),         // 8: modsolver.v1.WhatIfResult
-	(*ExplainRequest)(nil),       // 9: modsolver.v1.ExplainRequest
-	(*ExplainResponse)(nil),      // 10: modsolver.v1.ExplainResponse
-	(*ListCatalogsRequest)(nil),  // 11: modsolver.v1.ListCatalogsRequest
-	(*ListCatalogsResponse)(nil), // 12: modsolver.v1.ListCatalogsResponse
-	(*CatalogInfo)(nil),          // 13: modsolver.v1.CatalogInfo
-	(*GetModuleRequest)(nil),     // 14: modsolver.v1.GetModuleRequest
-	(*GetModuleResponse)(nil),    // 15: modsolver.v1.GetModuleResponse
-	(*Module)(nil),               // 16: modsolver.v1.Module
-	(*Release)(nil),              // 17: modsolver.v1.Release
-	(*Disable)(nil),              // 18: modsolver.v1.Disable
-	(*UpdateEdges)(nil),          // 19: modsolver.v1.UpdateEdges
-	(*Requirements)(nil),         // 20: modsolver.v1.Requirements
-	(*CompoundRequirement)(nil),  // 21: modsolver.v1.CompoundRequirement
-	(*Predicate)(nil),            // 22: modsolver.v1.Predicate
-	(*ModuleAtom)(nil),           // 23: modsolver.v1.ModuleAtom
-	(*PredicateList)(nil),        // 24: modsolver.v1.PredicateList
-	(*UpdateRule)(nil),           // 25: modsolver.v1.UpdateRule
-	nil,                          // 26: modsolver.v1.ClusterState.ModulesEntry
-	nil,                          // 27: modsolver.v1.ClusterState.PlatformEntry
-	nil,                          // 28: modsolver.v1.Request.PinEntry
-	nil,                          // 29: modsolver.v1.Platform.ComponentsEntry
-	nil,                          // 30: modsolver.v1.Module.ChannelsEntry
-	nil,                          // 31: modsolver.v1.Requirements.ModulesEntry
-	nil,                          // 32: modsolver.v1.Requirements.PlatformEntry
-	(*ResolveResponse)(nil),      // 33: modsolver.v1.ResolveResponse
-	(Status)(0),                  // 34: modsolver.v1.Status
-	(*Explanation)(nil),          // 35: modsolver.v1.Explanation
-	(*Stats)(nil),                // 36: modsolver.v1.Stats
+	(*SourceRef)(nil),            // 2: modsolver.v1.SourceRef
+	(*ClusterState)(nil),         // 3: modsolver.v1.ClusterState
+	(*ModuleState)(nil),          // 4: modsolver.v1.ModuleState
+	(*Request)(nil),              // 5: modsolver.v1.Request
+	(*Platform)(nil),             // 6: modsolver.v1.Platform
+	(*WhatIfRequest)(nil),        // 7: modsolver.v1.WhatIfRequest
+	(*Scenario)(nil),             // 8: modsolver.v1.Scenario
+	(*WhatIfResult)(nil),         // 9: modsolver.v1.WhatIfResult
+	(*ExplainRequest)(nil),       // 10: modsolver.v1.ExplainRequest
+	(*ExplainResponse)(nil),      // 11: modsolver.v1.ExplainResponse
+	(*ListCatalogsRequest)(nil),  // 12: modsolver.v1.ListCatalogsRequest
+	(*ListCatalogsResponse)(nil), // 13: modsolver.v1.ListCatalogsResponse
+	(*CatalogInfo)(nil),          // 14: modsolver.v1.CatalogInfo
+	(*GetModuleRequest)(nil),     // 15: modsolver.v1.GetModuleRequest
+	(*GetModuleResponse)(nil),    // 16: modsolver.v1.GetModuleResponse
+	(*Module)(nil),               // 17: modsolver.v1.Module
+	(*Release)(nil),              // 18: modsolver.v1.Release
+	(*Disable)(nil),              // 19: modsolver.v1.Disable
+	(*UpdateEdges)(nil),          // 20: modsolver.v1.UpdateEdges
+	(*Requirements)(nil),         // 21: modsolver.v1.Requirements
+	(*CompoundRequirement)(nil),  // 22: modsolver.v1.CompoundRequirement
+	(*Predicate)(nil),            // 23: modsolver.v1.Predicate
+	(*ModuleAtom)(nil),           // 24: modsolver.v1.ModuleAtom
+	(*PredicateList)(nil),        // 25: modsolver.v1.PredicateList
+	(*UpdateRule)(nil),           // 26: modsolver.v1.UpdateRule
+	nil,                          // 27: modsolver.v1.ClusterState.ModulesEntry
+	nil,                          // 28: modsolver.v1.ClusterState.PlatformEntry
+	nil,                          // 29: modsolver.v1.Request.PinEntry
+	nil,                          // 30: modsolver.v1.Request.SourcesEntry
+	nil,                          // 31: modsolver.v1.Platform.ComponentsEntry
+	nil,                          // 32: modsolver.v1.Module.ChannelsEntry
+	nil,                          // 33: modsolver.v1.Requirements.ModulesEntry
+	nil,                          // 34: modsolver.v1.Requirements.PlatformEntry
+	(*ResolveResponse)(nil),      // 35: modsolver.v1.ResolveResponse
+	(Status)(0),                  // 36: modsolver.v1.Status
+	(*Explanation)(nil),          // 37: modsolver.v1.Explanation
+	(*Stats)(nil),                // 38: modsolver.v1.Stats
 }
 var file_modsolver_v1_resolver_proto_depIdxs = []int32{
-	2,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
-	4,  // 1: modsolver.v1.ResolveRequest.request:type_name -> modsolver.v1.Request
-	26, // 2: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
-	27, // 3: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
-	28, // 4: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
-	5,  // 5: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
-	29, // 6: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
-	2,  // 7: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
-	7,  // 8: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
-	4,  // 9: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
-	33, // 10: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
-	2,  // 11: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
-	4,  // 12: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
-	34, // 13: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
-	35, // 14: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
-	36, // 15: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
-	13, // 16: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
-	16, // 17: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
-	30, // 18: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
-	17, // 19: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
-	20, // 20: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
-	0,  // 21: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
-	18, // 22: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
-	20, // 23: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
-	25, // 24: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
-	19, // 25: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
-	0,  // 26: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
-	18, // 27: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
-	31, // 28: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
-	32, // 29: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
-	21, // 30: modsolver.v1.Requirements.compound:type_name -> modsolver.v1.CompoundRequirement
-	22, // 31: modsolver.v1.CompoundRequirement.predicate:type_name -> modsolver.v1.Predicate
-	23, // 32: modsolver.v1.Predicate.module:type_name -> modsolver.v1.ModuleAtom
-	24, // 33: modsolver.v1.Predicate.all:type_name -> modsolver.v1.PredicateList
-	24, // 34: modsolver.v1.Predicate.any:type_name -> modsolver.v1.PredicateList
-	22, // 35: modsolver.v1.Predicate.not:type_name -> modsolver.v1.Predicate
-	22, // 36: modsolver.v1.PredicateList.operands:type_name -> modsolver.v1.Predicate
-	3,  // 37: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
-	1,  // 38: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
-	6,  // 39: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
-	9,  // 40: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
-	11, // 41: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
-	14, // 42: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
-	33, // 43: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
-	8,  // 44: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
-	10, // 45: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
-	12, // 46: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
-	15, // 47: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
-	43, // [43:48] is the sub-list for method output_type
-	38, // [38:43] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	3,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
+	5,  // 1: modsolver.v1.ResolveRequest.request:type_name -> modsolver.v1.Request
+	2,  // 2: modsolver.v1.ResolveRequest.sources:type_name -> modsolver.v1.SourceRef
+	27, // 3: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
+	28, // 4: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
+	29, // 5: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
+	6,  // 6: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
+	30, // 7: modsolver.v1.Request.sources:type_name -> modsolver.v1.Request.SourcesEntry
+	31, // 8: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
+	3,  // 9: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
+	8,  // 10: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
+	2,  // 11: modsolver.v1.WhatIfRequest.sources:type_name -> modsolver.v1.SourceRef
+	5,  // 12: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
+	35, // 13: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
+	3,  // 14: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
+	5,  // 15: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
+	36, // 16: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
+	37, // 17: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
+	38, // 18: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
+	14, // 19: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
+	17, // 20: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
+	32, // 21: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
+	18, // 22: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
+	21, // 23: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
+	0,  // 24: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
+	19, // 25: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
+	21, // 26: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
+	26, // 27: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
+	20, // 28: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
+	0,  // 29: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
+	19, // 30: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
+	33, // 31: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
+	34, // 32: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
+	22, // 33: modsolver.v1.Requirements.compound:type_name -> modsolver.v1.CompoundRequirement
+	23, // 34: modsolver.v1.CompoundRequirement.predicate:type_name -> modsolver.v1.Predicate
+	24, // 35: modsolver.v1.Predicate.module:type_name -> modsolver.v1.ModuleAtom
+	25, // 36: modsolver.v1.Predicate.all:type_name -> modsolver.v1.PredicateList
+	25, // 37: modsolver.v1.Predicate.any:type_name -> modsolver.v1.PredicateList
+	23, // 38: modsolver.v1.Predicate.not:type_name -> modsolver.v1.Predicate
+	23, // 39: modsolver.v1.PredicateList.operands:type_name -> modsolver.v1.Predicate
+	4,  // 40: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
+	1,  // 41: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
+	7,  // 42: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
+	10, // 43: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
+	12, // 44: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
+	15, // 45: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
+	35, // 46: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
+	9,  // 47: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
+	11, // 48: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
+	13, // 49: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
+	16, // 50: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
+	46, // [46:51] is the sub-list for method output_type
+	41, // [41:46] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolver_proto_init() }
@@ -2289,16 +2399,17 @@ func file_modsolver_v1_resolver_proto_init() {
 		(*ResolveRequest_CatalogName)(nil),
 		(*ResolveRequest_InlineCatalog)(nil),
 	}
-	file_modsolver_v1_resolver_proto_msgTypes[2].OneofWrappers = []any{}
-	file_modsolver_v1_resolver_proto_msgTypes[5].OneofWrappers = []any{
+	file_modsolver_v1_resolver_proto_msgTypes[1].OneofWrappers = []any{}
+	file_modsolver_v1_resolver_proto_msgTypes[3].OneofWrappers = []any{}
+	file_modsolver_v1_resolver_proto_msgTypes[6].OneofWrappers = []any{
 		(*WhatIfRequest_CatalogName)(nil),
 		(*WhatIfRequest_InlineCatalog)(nil),
 	}
-	file_modsolver_v1_resolver_proto_msgTypes[8].OneofWrappers = []any{
+	file_modsolver_v1_resolver_proto_msgTypes[9].OneofWrappers = []any{
 		(*ExplainRequest_CatalogName)(nil),
 		(*ExplainRequest_InlineCatalog)(nil),
 	}
-	file_modsolver_v1_resolver_proto_msgTypes[21].OneofWrappers = []any{
+	file_modsolver_v1_resolver_proto_msgTypes[22].OneofWrappers = []any{
 		(*Predicate_Module)(nil),
 		(*Predicate_Capability)(nil),
 		(*Predicate_All)(nil),
@@ -2311,7 +2422,7 @@ func file_modsolver_v1_resolver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modsolver_v1_resolver_proto_rawDesc), len(file_modsolver_v1_resolver_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   32,
+			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

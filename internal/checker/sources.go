@@ -1,0 +1,107 @@
+package checker
+
+import (
+	"github.com/modsolver/modsolver/model"
+)
+
+// module returns the module called name as the answer uses it: with
+// several sources (R23), the own module of the source the answer takes it
+// from, so that its releases, channels and steps are that source's; else
+// the catalog's module. It is nil when the catalog has no such module.
+func (c *checker) module(name string) *model.Module {
+	m := c.cat.Module(name)
+	if m == nil || len(c.cat.Sources()) == 0 {
+		return m
+	}
+	src := c.results[name].ToSource
+	if src == "" {
+		src = c.deployedSource(m)
+	}
+	if own := m.ForSource(src); own != nil {
+		return own
+	}
+	return m
+}
+
+// deployedSource is the source the cluster runs m from: the state's
+// source, or when it names none, the first source by priority, then name,
+// that lists the deployed version, or else the first that holds m (D75).
+func (c *checker) deployedSource(m *model.Module) string {
+	st := c.cluster.Modules[m.Name]
+	if st.Source != "" {
+		return st.Source
+	}
+	var holding []string
+	for _, s := range c.cat.Sources() {
+		if own := m.ForSource(s.Name); own != nil {
+			holding = append(holding, s.Name)
+			if st.Version != nil && own.Release(st.Version) != nil {
+				return s.Name
+			}
+		}
+	}
+	if len(holding) == 0 {
+		return ""
+	}
+	return holding[0]
+}
+
+// checkSources checks R23 on every module result: a deployed module stays
+// in its source unless the request moves it, a source the request names
+// is kept, the selected release is in its source, and fromSource,
+// toSource and moved agree. A single catalog has no sources to report.
+func (c *checker) checkSources() {
+	for _, r := range c.res.Modules {
+		m := c.cat.Module(r.Name)
+		if m == nil {
+			continue
+		}
+		if len(c.cat.Sources()) == 0 {
+			if r.FromSource != "" || r.ToSource != "" || r.Moved {
+				c.add("R23", r.Name, "names sources (%q → %q), but the resolution has a single catalog", r.FromSource, r.ToSource)
+			}
+			continue
+		}
+		c.checkModuleSource(m, r)
+	}
+}
+
+func (c *checker) checkModuleSource(m *model.Module, r model.ModuleResult) {
+	_, deployed := c.cluster.Deployed(m)
+	wantFrom := ""
+	if deployed {
+		wantFrom = c.deployedSource(m)
+	}
+	if r.FromSource != wantFrom {
+		c.add("R23", r.Name, "fromSource %q, but the cluster runs it from %q", r.FromSource, wantFrom)
+	}
+	on := enables(r.Action)
+	switch {
+	case on && r.ToSource == "":
+		c.add("R23", r.Name, "enabled after, but toSource is empty")
+	case !on && r.ToSource != "":
+		c.add("R23", r.Name, "off after, but toSource is %q", r.ToSource)
+	}
+	if want := r.FromSource != "" && r.ToSource != "" && r.FromSource != r.ToSource; r.Moved != want {
+		c.add("R23", r.Name, "moved is %v, but it goes from source %q to %q", r.Moved, r.FromSource, r.ToSource)
+	}
+	if !on {
+		return
+	}
+	fixed, by := c.req.Sources[m.Name], "the request's sources"
+	if fixed == "" && deployed {
+		fixed, by = wantFrom, "its deployed source (no request moves it)"
+	}
+	if fixed != "" && r.ToSource != fixed {
+		c.add("R23", r.Name, "from source %q, but %s fixes %q", r.ToSource, by, fixed)
+	}
+	own := m.ForSource(r.ToSource)
+	v := parseVersion(r.ToVersion)
+	switch {
+	case own == nil:
+		c.add("R23", r.Name, "from source %q, which does not hold it", r.ToSource)
+	case m.Embedded || v == nil:
+	case own.Release(v) == nil && !(deployed && r.ToSource == wantFrom && model.SameVersion(v, c.cluster.Modules[m.Name].Version)):
+		c.add("R23", r.Name, "at %s from source %q, which has no such release", v, r.ToSource)
+	}
+}

@@ -1,0 +1,296 @@
+package model
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Source is one catalog a resolution draws on, as DKP's ModuleSource and
+// OLM's CatalogSource (R23): a name, an integer priority (higher wins) and
+// the catalog it serves.
+type Source struct {
+	Name     string
+	Priority int
+	Catalog  *Catalog
+}
+
+// SourceInfo names a source of a merged catalog, without its modules.
+type SourceInfo struct {
+	Name     string
+	Priority int
+}
+
+// compareSources is the source order: priority descending, then name.
+func compareSources(a, b SourceInfo) int {
+	if c := cmp.Compare(b.Priority, a.Priority); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Name, b.Name)
+}
+
+// Merge returns one catalog that holds the modules of every source (R23,
+// D74). A module in several sources has every source's releases, each
+// tagged with its source, sorted by version and, for equal versions, by
+// source order (priority descending, then name); ForSource returns one
+// source's own module, whose channels, steps and update policy apply to
+// its releases. A release with no accessibility of its own gets its
+// source module's, so that R7 reads the source it comes from. One source
+// gives a catalog without source names: a single catalog is what it was.
+func Merge(sources []Source) (*Catalog, error) {
+	if len(sources) == 1 {
+		return sources[0].Catalog, nil
+	}
+	infos, err := sourceInfos(sources)
+	if err != nil {
+		return nil, err
+	}
+	bySource := map[string]*Catalog{}
+	for _, s := range sources {
+		bySource[s.Name] = s.Catalog
+	}
+	byName := map[string][]*Module{}
+	var names []string
+	for _, info := range infos {
+		for _, m := range bySource[info.Name].Modules() {
+			if _, seen := byName[m.Name]; !seen {
+				names = append(names, m.Name)
+			}
+			byName[m.Name] = append(byName[m.Name], tagged(m, info.Name))
+		}
+	}
+	slices.Sort(names)
+	var errs InputErrors
+	modules := make([]*Module, 0, len(names))
+	for _, name := range names {
+		m, err := mergeModule(byName[name])
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		modules = append(modules, m)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	c := &Catalog{modules: modules, index: make(map[string]*Module, len(modules)), sources: infos}
+	for _, m := range modules {
+		c.index[m.Name] = m
+	}
+	c.indexProviders()
+	return c, nil
+}
+
+func sourceInfos(sources []Source) ([]SourceInfo, error) {
+	var errs InputErrors
+	infos := make([]SourceInfo, 0, len(sources))
+	for i, s := range sources {
+		field := fmt.Sprintf("catalogs[%d]", i)
+		switch {
+		case s.Name == "":
+			errs = append(errs, fieldErr(field+".name", ErrMissingField, "a source has no name"))
+		case slices.ContainsFunc(infos, func(o SourceInfo) bool { return o.Name == s.Name }):
+			errs = append(errs, fieldErr(field+".name", ErrDuplicate, "source %s is listed twice", s.Name))
+		case s.Catalog == nil:
+			errs = append(errs, fieldErr(field+".catalog", ErrMissingField, "source %s has no catalog", s.Name))
+		default:
+			infos = append(infos, SourceInfo{Name: s.Name, Priority: s.Priority})
+		}
+	}
+	slices.SortFunc(infos, compareSources)
+	return infos, errs.Err()
+}
+
+// tagged copies m with every release tagged by source: the source's
+// catalog stays as it was.
+func tagged(m *Module, source string) *Module {
+	out := *m
+	out.Source = source
+	out.Releases = make([]*Release, len(m.Releases))
+	for i, r := range m.Releases {
+		rc := *r
+		rc.Source = source
+		if rc.Accessibility == nil {
+			rc.Accessibility = m.Accessibility
+		}
+		out.Releases[i] = &rc
+	}
+	return &out
+}
+
+// mergeModule joins one module's copies, given in source order.
+func mergeModule(copies []*Module) (*Module, error) {
+	first := copies[0]
+	if len(copies) == 1 {
+		return first, nil
+	}
+	for _, m := range copies {
+		if m.Embedded {
+			return nil, fieldErr("modules."+m.Name, ErrDuplicate, "module %s is built in in source %s, so no other source may list it (it is in %s)", m.Name, m.Source, sourceNames(copies))
+		}
+	}
+	out := *first
+	out.Source = ""
+	out.Channels, out.DefaultChannel, out.Accessibility = nil, "", nil
+	out.Releases = nil
+	out.bySource = map[string]*Module{}
+	for _, m := range copies {
+		out.bySource[m.Source] = m
+		out.Releases = append(out.Releases, m.Releases...)
+	}
+	// Stable: equal versions keep the source order of copies.
+	slices.SortStableFunc(out.Releases, func(a, b *Release) int { return CompareVersions(a.Version, b.Version) })
+	out.sources = make([]string, len(copies))
+	for i, m := range copies {
+		out.sources[i] = m.Source
+	}
+	return &out, nil
+}
+
+func sourceNames(copies []*Module) string {
+	names := ""
+	for i, m := range copies {
+		if i > 0 {
+			names += ", "
+		}
+		names += m.Source
+	}
+	return names
+}
+
+// Sources lists the sources of a merged catalog in source order
+// (priority descending, then name); nil for a single catalog.
+func (c *Catalog) Sources() []SourceInfo { return c.sources }
+
+// Source returns the source called name, and whether there is one.
+func (c *Catalog) Source(name string) (SourceInfo, bool) {
+	i := slices.IndexFunc(c.sources, func(s SourceInfo) bool { return s.Name == name })
+	if i < 0 {
+		return SourceInfo{}, false
+	}
+	return c.sources[i], true
+}
+
+// SourceRank is the position of source name in the source order, or -1.
+func (c *Catalog) SourceRank(name string) int {
+	return slices.IndexFunc(c.sources, func(s SourceInfo) bool { return s.Name == name })
+}
+
+// ModuleSources lists the sources that hold m, in source order: several
+// for a module of several sources, one for a module of one source of a
+// merged catalog, none in a single catalog.
+func (m *Module) ModuleSources() []string {
+	if m.sources != nil {
+		return m.sources
+	}
+	if m.Source != "" {
+		return []string{m.Source}
+	}
+	return nil
+}
+
+// MultiSource reports whether m is in more than one source, so that
+// messages name the source of its releases.
+func (m *Module) MultiSource() bool { return len(m.sources) > 1 }
+
+// ForSource returns source's own module m: its releases, channels and
+// update policy. It is m itself when m is in one source only, and nil when
+// source does not hold m.
+func (m *Module) ForSource(source string) *Module {
+	if m.bySource != nil {
+		return m.bySource[source]
+	}
+	if m.Source == source {
+		return m
+	}
+	return nil
+}
+
+// ReleaseIn returns the release of m with version v in source ("" for any
+// source), or nil.
+func (m *Module) ReleaseIn(source string, v Version) *Release {
+	if source != "" {
+		if sm := m.ForSource(source); sm != nil {
+			return sm.Release(v)
+		}
+		return nil
+	}
+	return m.Release(v)
+}
+
+// ReleaseName names release r of m for messages: its version, and its
+// source when m is in more than one (R23).
+func (m *Module) ReleaseName(r *Release) string {
+	if m.MultiSource() && r.Source != "" {
+		return fmt.Sprintf("%s (source %s)", r.Version, r.Source)
+	}
+	return r.Version.String()
+}
+
+// validateSource checks the source of a configured module (R23).
+func (c *ClusterState) validateSource(cat *Catalog, name string) InputErrors {
+	s := c.Modules[name]
+	if s.Source == "" {
+		return nil
+	}
+	return checkSource(cat, "cluster.modules."+name+".source", name, s.Source)
+}
+
+// validateSources checks request.sources (R23).
+func (r *Request) validateSources(cat *Catalog) InputErrors {
+	var errs InputErrors
+	for _, name := range slices.Sorted(maps.Keys(r.Sources)) {
+		field := "request.sources." + name
+		if cat.Module(name) == nil {
+			errs = append(errs, fieldErr(field, ErrUnknownModule, "module %q is not in the catalog", name))
+			continue
+		}
+		errs = append(errs, checkSource(cat, field, name, r.Sources[name])...)
+	}
+	return errs
+}
+
+func checkSource(cat *Catalog, field, module, source string) InputErrors {
+	m := cat.Module(module)
+	switch {
+	case len(cat.sources) == 0:
+		return InputErrors{fieldErr(field, ErrInvalidValue, "module %s names source %q, but the resolution has a single catalog", module, source)}
+	case cat.SourceRank(source) < 0:
+		return InputErrors{fieldErr(field, ErrInvalidValue, "unknown source %q (sources: %s)", source, cat.sourceList())}
+	case m != nil && m.ForSource(source) == nil:
+		return InputErrors{fieldErr(field, ErrInvalidValue, "source %s has no module %s (it is in %s)", source, module, strings.Join(m.ModuleSources(), ", "))}
+	}
+	return nil
+}
+
+func (c *Catalog) sourceList() string {
+	names := make([]string, len(c.sources))
+	for i, s := range c.sources {
+		names[i] = s.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// DeployedSource returns the source module name was deployed from: the
+// cluster's source, or when the state names none, the first source in
+// source order that lists the deployed version, or else the first that
+// holds the module (D75). It is "" in a single catalog.
+func (c *ClusterState) DeployedSource(m *Module) string {
+	if s := c.Modules[m.Name].Source; s != "" {
+		return s
+	}
+	srcs := m.ModuleSources()
+	if len(srcs) == 0 {
+		return ""
+	}
+	if v := c.Modules[m.Name].Version; v != nil {
+		for _, s := range srcs {
+			if m.ForSource(s).Release(v) != nil {
+				return s
+			}
+		}
+	}
+	return srcs[0]
+}

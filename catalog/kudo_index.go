@@ -70,8 +70,8 @@ func parseKUDOIndex(name string, data []byte) (*model.Catalog, *Report, error) {
 // kudoIndexKey is an entry key a KUDO index has and a Helm index never
 // has; kudoEntryVersion is the key every Helm entry has.
 var (
-	kudoIndexKey     = regexp.MustCompile(`(?m)^\s*-?\s*operatorVersion:`)
-	kudoEntryVersion = regexp.MustCompile(`(?m)^\s*-?\s*version:`)
+	kudoIndexKey     = regexp.MustCompile(`(^|[\s{,"])operatorVersion"?:`)
+	kudoEntryVersion = regexp.MustCompile(`(^|[\s{,"])version"?:`)
 )
 
 // looksKUDOIndex reports whether an index with top-level entries is a KUDO

@@ -1,6 +1,6 @@
 // Package catalog reads modsolver's inputs into model types: catalogs
 // (modsolver's single-file YAML or JSON format, a directory in DKP's
-// module-source layout, or an OLM or Helm catalog), cluster states,
+// module-source layout, or an OLM, Helm or KUDO catalog), cluster states,
 // requests and scenario files.
 //
 // A tour of the files:
@@ -15,6 +15,11 @@
 //     olm_dump.go reads a bundle-metadata dump, olm_fbc.go a file-based
 //     catalog.
 //   - helm.go: a Helm repository index.yaml, read with tolerance (D35, D36).
+//   - kudo.go: the mapping of KUDO operator packages onto modules and
+//     releases (D86–D90); kudo_version.go forms a release version from
+//     appVersion and operatorVersion, kudo_deps.go turns KudoOperator
+//     tasks into requirements, kudo_dir.go reads a directory of packages,
+//     kudo_index.go a KUDO repository index.
 //   - stats.go: the stats `modsolver catalog stats` prints.
 //   - report.go: what a load read, skipped and warned about.
 //   - state.go: cluster state and request files.

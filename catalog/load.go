@@ -14,7 +14,7 @@ import (
 
 // Formats lists the catalog formats Load reads, by the names the command
 // line uses.
-var Formats = []Format{FormatFile, FormatDKP, FormatOLMBundles, FormatOLMFBC, FormatHelmIndex}
+var Formats = []Format{FormatFile, FormatDKP, FormatOLMBundles, FormatOLMFBC, FormatHelmIndex, FormatKUDO}
 
 // ParseFormatName reads a format name; "" and "auto" mean "detect it".
 func ParseFormatName(name string) (Format, error) {
@@ -33,7 +33,8 @@ func ParseFormatName(name string) (Format, error) {
 
 // Load reads a catalog from path, detecting its format: a single YAML or
 // JSON file in modsolver's format, a directory in DKP's module-source
-// layout, an OLM bundle dump or file-based catalog, or a Helm repository
+// layout or of KUDO packages, an OLM bundle dump or file-based catalog, a
+// KUDO index, or a Helm repository
 // index. The report says what was read and what was skipped.
 func Load(path string, opts ...Option) (*model.Catalog, *Report, error) {
 	return LoadFormat(path, "", opts...)
@@ -47,10 +48,16 @@ func LoadFormat(path string, format Format, opts ...Option) (*model.Catalog, *Re
 		return nil, nil, fmt.Errorf("%w: catalog: %w", model.ErrInvalidInput, err)
 	}
 	if info.IsDir() {
-		if format != "" && format != FormatDKP {
-			return nil, nil, fmt.Errorf("%w: catalog %s: a directory is read as %s, not %s", model.ErrInvalidInput, path, FormatDKP, format)
+		if format == "" && !isDKPDir(path) && isKUDODir(path) {
+			format = FormatKUDO
 		}
-		return LoadDir(path)
+		switch format {
+		case "", FormatDKP:
+			return LoadDir(path)
+		case FormatKUDO:
+			return loadKUDODir(path)
+		}
+		return nil, nil, fmt.Errorf("%w: catalog %s: a directory is read as %s or %s, not %s", model.ErrInvalidInput, path, FormatDKP, FormatKUDO, format)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -97,6 +104,8 @@ func parseAs(name string, data []byte, format Format, opts []Option) (*model.Cat
 		return parseOLMFBC(name, data)
 	case FormatHelmIndex:
 		return parseHelmIndex(name, data, opts...)
+	case FormatKUDO:
+		return parseKUDOIndex(name, data)
 	}
 	return nil, nil, fmt.Errorf("%w: catalog %s: format %q is not a file format", model.ErrInvalidInput, name, format)
 }
@@ -110,7 +119,8 @@ var (
 // Detect tells a catalog file's format from its content: a JSON stream
 // whose first object has a "schema" is an OLM file-based catalog; a JSON
 // object with "packages" and "bundles" is an OLM bundle dump; YAML with a
-// top-level "entries" is a Helm index; "modules" is modsolver's own format.
+// top-level "entries" is a Helm index, or a KUDO index when its entries
+// have operatorVersion and no version; "modules" is modsolver's own format.
 // Anything else, or a file that looks like two formats, is an error that
 // asks for the format by name.
 func Detect(name string, data []byte) (Format, error) {
@@ -120,6 +130,8 @@ func Detect(name string, data []byte) (Format, error) {
 	}
 	helm, own := helmEntries.Match(data), fileModules.Match(data)
 	switch {
+	case helm && !own && looksKUDOIndex(data):
+		return FormatKUDO, nil
 	case helm && !own:
 		return FormatHelmIndex, nil
 	case own && !helm:

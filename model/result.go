@@ -107,6 +107,10 @@ type PlanStep struct {
 	// applies the step.
 	ConfirmationMessage    string
 	ConfirmationAnnotation string
+	// CycleWith names, sorted, the other modules of the step's dependency
+	// cycle (R18, D90): they need each other, so no order puts each after
+	// the modules it requires, and they are applied together, as one unit.
+	CycleWith []string
 }
 
 // Explanation says why no consistent answer exists (R16).

@@ -169,6 +169,7 @@ func planStepToProto(s *model.PlanStep) *modsolverv1.PlanStep {
 
 		ConfirmationMessage:    s.ConfirmationMessage,
 		ConfirmationAnnotation: s.ConfirmationAnnotation,
+		CycleWith:              slices.Clone(s.CycleWith),
 	}
 }
 

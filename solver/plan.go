@@ -48,6 +48,7 @@ func plan(outs []*outcome) []model.PlanStep {
 		comp := heap.Pop(ready).(*component)
 		for _, o := range comp.ordered(after, compOf) {
 			steps = append(steps, planStep(o))
+			steps[len(steps)-1].CycleWith = comp.others(o)
 			for _, to := range after[o.v.name] {
 				if c := compOf[to]; c != comp.id {
 					if indeg[c]--; indeg[c] == 0 {
@@ -68,6 +69,19 @@ func plan(outs []*outcome) []model.PlanStep {
 type component struct {
 	id      int
 	members []*outcome // sorted by weight and name
+}
+
+// others names the component's members other than o, sorted; nil for a
+// single step (D90).
+func (c *component) others(o *outcome) []string {
+	var names []string
+	for _, m := range c.members {
+		if m != o {
+			names = append(names, m.v.name)
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // ordered lists the component's steps: Kahn's algorithm on the edges

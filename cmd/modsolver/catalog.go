@@ -31,11 +31,12 @@ check   asks, for every module, whether its head release (its channel's
         prints how many install, how many cannot, and the reasons that stop
         them most often: a sweep a catalog's authors can run as a CI gate.
 
-PATH is a file or a DKP module-source directory. Its format is detected
-(modsolver, dkp, olm-bundles, olm-fbc, helm-index) unless --catalog-format
-names it; a format named so that reads no module is bad input (D72).
+PATH is a file, a DKP module-source directory or a directory of KUDO
+packages. Its format is detected (modsolver, dkp, olm-bundles, olm-fbc,
+helm-index, kudo) unless --catalog-format names it; a format named so that reads no module is bad input (D72).
 A Helm chart's dependencies are subcharts bundled in it unless
---helm-subcharts installed (D67).
+--helm-subcharts installed (D67). KUDO packages need the platform
+component kudo: check them with --platform kudo=V (D88).
 
 Exit codes: stats 0; check 0 when every module installs, 1 when some
 cannot, 2 bad input (also a catalog with no module), 3 no answer (timeout

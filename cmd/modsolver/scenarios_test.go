@@ -218,6 +218,9 @@ func planText(plan []*modsolverv1.PlanStep) string {
 	for _, s := range plan {
 		parts = append(parts, s.GetModule(), s.GetAction().String(), s.GetFromVersion(), s.GetToVersion(),
 			s.GetConfirmationMessage(), s.GetConfirmationAnnotation())
+		if with := s.GetCycleWith(); len(with) > 0 {
+			parts = append(parts, s.GetModule()+" in a cycle with "+strings.Join(with, ", "))
+		}
 	}
 	return strings.Join(parts, "\n")
 }

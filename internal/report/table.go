@@ -102,6 +102,9 @@ func (p *printer) plan(steps []model.PlanStep) {
 	}
 	p.table("STEP\tMODULE\tACTION\tFROM\tTO", rows)
 	for i, s := range steps {
+		if len(s.CycleWith) > 0 && (i == 0 || !slices.Contains(steps[i-1].CycleWith, s.Module)) {
+			p.line("step %d: %s need each other (a dependency cycle); they are applied together, as one unit", i+1, strings.Join(append([]string{s.Module}, s.CycleWith...), ", "))
+		}
 		if s.ConfirmationAnnotation != "" {
 			p.line("step %d needs confirmation: DKP disables %s only once its ModuleConfig has the annotation %s", i+1, s.Module, s.ConfirmationAnnotation)
 			if s.ConfirmationMessage != "" {

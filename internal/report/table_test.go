@@ -238,3 +238,12 @@ func TestResultWarningsAndConfirmation(t *testing.T) {
 	assert.Contains(t, out, "warnings:\n  - console 1.3.1 is Deprecated\n")
 	assert.NotContains(t, render(t, resolvedResult()), "warnings:")
 }
+
+func TestResultPlanCycle(t *testing.T) {
+	res := resolvedResult()
+	res.Plan[1].CycleWith = []string{"console"}
+	res.Plan[2].CycleWith = []string{"sds-replicated-volume"}
+	out := render(t, res)
+	assert.Equal(t, 1, strings.Count(out, "need each other"), "one line per cycle:\n%s", out)
+	assert.Contains(t, out, "step 2: sds-replicated-volume, console need each other (a dependency cycle); they are applied together, as one unit")
+}

@@ -722,8 +722,11 @@ type PlanStep struct {
 	// before it applies the step.
 	ConfirmationMessage    string `protobuf:"bytes,5,opt,name=confirmation_message,json=confirmationMessage,proto3" json:"confirmation_message,omitempty"`
 	ConfirmationAnnotation string `protobuf:"bytes,6,opt,name=confirmation_annotation,json=confirmationAnnotation,proto3" json:"confirmation_annotation,omitempty"`
-	unknownFields          protoimpl.UnknownFields
-	sizeCache              protoimpl.SizeCache
+	// The other modules of this step's dependency cycle, sorted: they need
+	// each other, so they are applied together, as one unit (R18, D90).
+	CycleWith     []string `protobuf:"bytes,70,rep,name=cycle_with,json=cycleWith,proto3" json:"cycle_with,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PlanStep) Reset() {
@@ -796,6 +799,13 @@ func (x *PlanStep) GetConfirmationAnnotation() string {
 		return x.ConfirmationAnnotation
 	}
 	return ""
+}
+
+func (x *PlanStep) GetCycleWith() []string {
+	if x != nil {
+		return x.CycleWith
+	}
+	return nil
 }
 
 // Explanation says why no consistent answer exists.
@@ -1147,7 +1157,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\tto_source\x18\t \x01(\tR\btoSource\x12\x14\n" +
 	"\x05moved\x18\n" +
 	" \x01(\bR\x05moved\x12\x1b\n" +
-	"\tpath_note\x18( \x01(\tR\bpathNote\"\xfe\x01\n" +
+	"\tpath_note\x18( \x01(\tR\bpathNote\"\x9d\x02\n" +
 	"\bPlanStep\x12\x16\n" +
 	"\x06module\x18\x01 \x01(\tR\x06module\x12,\n" +
 	"\x06action\x18\x02 \x01(\x0e2\x14.modsolver.v1.ActionR\x06action\x12!\n" +
@@ -1155,7 +1165,9 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\n" +
 	"to_version\x18\x04 \x01(\tR\ttoVersion\x121\n" +
 	"\x14confirmation_message\x18\x05 \x01(\tR\x13confirmationMessage\x127\n" +
-	"\x17confirmation_annotation\x18\x06 \x01(\tR\x16confirmationAnnotation\"\x8d\x01\n" +
+	"\x17confirmation_annotation\x18\x06 \x01(\tR\x16confirmationAnnotation\x12\x1d\n" +
+	"\n" +
+	"cycle_with\x18F \x03(\tR\tcycleWith\"\x8d\x01\n" +
 	"\vExplanation\x12\x18\n" +
 	"\asummary\x18\x01 \x01(\tR\asummary\x12(\n" +
 	"\x05facts\x18\x02 \x03(\v2\x12.modsolver.v1.FactR\x05facts\x12:\n" +

@@ -23,6 +23,9 @@ type Catalog struct {
 	Notes []string
 	// Catalog is the catalog itself; it is shared, never modified.
 	Catalog *model.Catalog
+	// Priority is the catalog's priority when a request names it as one
+	// of several sources without a priority of its own (R23).
+	Priority int
 }
 
 // Catalogs is the set of catalogs a server answers from. Reads are safe

@@ -14,7 +14,8 @@ func (ref catalogRef) with(sources []*modsolverv1.SourceRef) catalogRef {
 }
 
 // sourcesCatalog merges the served catalogs a request names as sources
-// (R23, D78), each under its own name, at the request's priority or 0.
+// (R23, D78), each under its own name, at the request's priority or else
+// the one serve gave it (--catalog-priority, default 0).
 // A request names either sources or one catalog.
 func (r *resolver) sourcesCatalog(ref catalogRef) (*model.Catalog, error) {
 	if ref.isInline || ref.name != "" {
@@ -22,14 +23,18 @@ func (r *resolver) sourcesCatalog(ref catalogRef) (*model.Catalog, error) {
 	}
 	sources := make([]model.Source, len(ref.sources))
 	for i, s := range ref.sources {
-		cat, err := r.catalogs.Lookup(s.GetCatalogName())
-		if err != nil {
-			return nil, &model.FieldError{Field: fmt.Sprintf("sources[%d].catalog_name", i), Err: err}
-		}
 		if s.GetCatalogName() == "" {
 			return nil, &model.FieldError{Field: fmt.Sprintf("sources[%d].catalog_name", i), Err: model.ErrMissingField}
 		}
-		sources[i] = model.Source{Name: s.GetCatalogName(), Priority: int(s.GetPriority()), Catalog: cat}
+		served, err := r.catalogs.load().lookup(s.GetCatalogName())
+		if err != nil {
+			return nil, &model.FieldError{Field: fmt.Sprintf("sources[%d].catalog_name", i), Err: err}
+		}
+		priority := served.Priority
+		if s.Priority != nil {
+			priority = int(s.GetPriority())
+		}
+		sources[i] = model.Source{Name: s.GetCatalogName(), Priority: priority, Catalog: served.Catalog}
 	}
 	return model.Merge(sources)
 }

@@ -21,6 +21,7 @@ import (
 const catalogUsage = `Usage:
   modsolver catalog stats PATH [--catalog-format F] [--helm-subcharts M] [-o table|json]
   modsolver catalog check PATH --kubernetes V [--deckhouse V] [--platform NAME=V]… [--helm-subcharts M] [-o table|json]
+  modsolver catalog check --source NAME=PRIORITY:PATH… --kubernetes V [flags]
 
 stats   reads a catalog and prints its size: modules, releases, channels,
         dependency, capability and update edges, the forms its constraints
@@ -65,6 +66,8 @@ func runCatalog(ctx context.Context, args []string, out, errOut io.Writer) int {
 type catalogFlags struct {
 	path, format, output string
 	subcharts            subchartsFlag
+	// sources, when the subcommand takes them, stand in for PATH (R23).
+	sources *sourcesFlag
 }
 
 func (f *catalogFlags) register(fs *flag.FlagSet) {
@@ -91,7 +94,7 @@ func parseWithPath(fs *flag.FlagSet, f *catalogFlags, args []string, out, errOut
 	if code, done := parseFlags(fs, args, out, errOut); done {
 		return code, true
 	}
-	if f.path == "" {
+	if f.path == "" && (f.sources == nil || len(f.sources.specs) == 0) {
 		fmt.Fprintf(errOut, "modsolver %s: a catalog PATH is required\nRun 'modsolver %s --help' for usage.\n", fs.Name(), fs.Name())
 		return exitBadInput, true
 	}
@@ -255,6 +258,8 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 	fs := flag.NewFlagSet("catalog check", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), catalogUsage+"\nFlags:\n"); fs.PrintDefaults() }
 	f.register(fs)
+	f.sources = &sourcesFlag{}
+	f.sources.register(fs)
 	fs.StringVar(&f.kubernetes, "kubernetes", "", "the cluster's Kubernetes `version` (required)")
 	fs.StringVar(&f.deckhouse, "deckhouse", "", "the cluster's DKP `version`; required when the catalog has DKP requirements or built-in modules")
 	fs.Var(f.platform, "platform", "another platform component, `NAME=VERSION`, such as openshift=4.20 (repeatable)")
@@ -265,7 +270,7 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 	if code, done := parseWithPath(fs, &f.catalogFlags, args, out, errOut); done {
 		return code
 	}
-	cat, _, err := loadAs(f.path, f.format, f.subcharts.options()...)
+	cat, err := f.checkCatalog(errOut)
 	if err != nil {
 		return fail(errOut, err)
 	}
@@ -292,6 +297,15 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 		return exitUnsatisfiable
 	}
 	return exitResolved
+}
+
+// checkCatalog loads PATH, or the sources (R23) merged into one catalog.
+func (f *checkFlags) checkCatalog(errOut io.Writer) (*model.Catalog, error) {
+	if len(f.sources.specs) > 0 {
+		return f.sources.catalog(f.path, f.format, errOut, f.subcharts.options()...)
+	}
+	cat, _, err := loadAs(f.path, f.format, f.subcharts.options()...)
+	return cat, err
 }
 
 // cluster builds the empty cluster the sweep installs into.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -154,4 +155,21 @@ func TestResolveFBCRabbitMQ(t *testing.T) {
 	var doc checkJSON
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	assert.Equal(t, "resolved", findResult(t, doc, "rabbitmq-messaging-topology-operator").Status)
+}
+
+// catalog check takes several sources (R23) in place of PATH: the DKP
+// tree and a small third-party catalog, of two formats, checked together.
+func TestCatalogCheckSources(t *testing.T) {
+	dkp := shared.Path(t, "data", "dkp")
+	community := filepath.Join("..", "..", "docs", "examples", "r23", "community.yaml")
+	code, out, errOut := catalogCmd(t, "check", "--source", "deckhouse=10:"+dkp, "--source", "community=0:"+community,
+		"--kubernetes", "1.31.0", "--deckhouse", "1.74.2", "--details")
+	assert.Equal(t, exitUnsatisfiable, code, errOut) // Experimental-only modules cannot install (R25)
+	assert.Contains(t, out, "modules checked")
+	assert.NotContains(t, out, "nfs-backup", "the community module installs with csi-nfs from either source")
+	assert.Contains(t, errOut, "deckhouse=10:")
+
+	code, _, errOut = catalogCmd(t, "check", "--source", "a=x:"+community, "--kubernetes", "1.31.0")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "not an integer")
 }

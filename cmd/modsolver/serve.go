@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -91,8 +93,10 @@ type serveFlags struct {
 }
 
 // catalogSource is one --catalog flag; path "" is the embedded demo.
+// priority is the one --catalog-priority gives it as a source (R23).
 type catalogSource struct {
 	name, path string
+	priority   int
 }
 
 func runServe(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -151,10 +155,23 @@ func parseServeFlags(args []string, out, errOut io.Writer) (f serveFlags, code i
 	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGINT or SIGTERM, wait this `duration` for in-flight calls")
 	fs.IntVar(&f.maxRequestBytes, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request message in `bytes`, inline catalogs included")
 	fs.StringVar(&f.logFormat, "log-format", "text", "log `format`: text or json")
+	priorities := map[string]int{}
+	fs.Func("catalog-priority", "a served catalog's priority as a source, `NAME=N` (repeatable, R23): used when a request names several catalogs as sources without priorities of their own; default 0", func(arg string) error {
+		name, text, ok := strings.Cut(arg, "=")
+		n, err := strconv.Atoi(text)
+		if !ok || name == "" || err != nil {
+			return fmt.Errorf("%q: want NAME=N with an integer N", arg)
+		}
+		priorities[name] = n
+		return nil
+	})
 	f.prod.register(fs)
 	f.limits.register(fs)
 	if code, done := parseFlags(fs, args, out, errOut); done {
 		return f, code, true
+	}
+	if err := f.setPriorities(priorities); err != nil {
+		return f, fail(errOut, err), true
 	}
 	if err := errors.Join(f.check(), f.prod.check()); err != nil {
 		return f, fail(errOut, err), true
@@ -187,6 +204,19 @@ func (f *serveFlags) check() error {
 			return fmt.Errorf("%w: --catalog: %s and %s are both named %q; name one with NAME=PATH", errUsage, prev, src.path, src.name)
 		}
 		seen[src.name] = src.path
+	}
+	return nil
+}
+
+// setPriorities gives each named catalog its --catalog-priority; a name
+// that no --catalog serves is a usage error.
+func (f *serveFlags) setPriorities(priorities map[string]int) error {
+	for name, n := range priorities {
+		i := slices.IndexFunc(f.catalogs, func(c catalogSource) bool { return c.name == name })
+		if i < 0 {
+			return fmt.Errorf("%w: --catalog-priority %s=%d: no --catalog is named %s", errUsage, name, n, name)
+		}
+		f.catalogs[i].priority = n
 	}
 	return nil
 }
@@ -227,7 +257,7 @@ func loadServed(srcs []catalogSource, log *slog.Logger) ([]server.Catalog, error
 func loadServedOne(src catalogSource, log *slog.Logger) (server.Catalog, error) {
 	if src.path == "" {
 		cat, err := catalog.Demo()
-		return server.Catalog{Name: src.name, Source: "embedded", Format: "embedded", Catalog: cat}, err
+		return server.Catalog{Name: src.name, Source: "embedded", Format: "embedded", Catalog: cat, Priority: src.priority}, err
 	}
 	cat, rep, err := catalog.Load(src.path)
 	if err != nil {
@@ -241,7 +271,7 @@ func loadServedOne(src catalogSource, log *slog.Logger) (server.Catalog, error) 
 	if len(notes) > 0 {
 		log.Warn("catalog loaded with notes", "catalog", src.name, "skipped", len(rep.Skipped), "warnings", len(rep.Warnings), "report", rep.Summary())
 	}
-	return server.Catalog{Name: src.name, Source: src.path, Format: string(rep.Format), Notes: notes, Catalog: cat}, nil
+	return server.Catalog{Name: src.name, Source: src.path, Format: string(rep.Format), Notes: notes, Catalog: cat, Priority: src.priority}, nil
 }
 
 // parseInlineCatalog adapts catalog.Parse to server.CatalogParser.

@@ -207,6 +207,8 @@ func TestServeBadFlags(t *testing.T) {
 		{"bad catalog", []string{"--catalog", bad}, "banana"},
 		{"empty name", []string{"--catalog", "x="}, "NAME=PATH"},
 		{"duplicate names", []string{"--catalog", "a=" + bad, "--catalog", "a=" + missing}, `both named "a"`},
+		{"priority of no catalog", []string{"--catalog", "a=" + bad, "--catalog-priority", "b=3"}, "no --catalog is named b"},
+		{"priority not a number", []string{"--catalog-priority", "a=high"}, "want NAME=N"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -115,7 +115,9 @@ func (se *sharedEncoding) assume(p *problem, scope map[string]bool) []z.Lit {
 			se.fixed[mv.v.name] = se.flush(p, func() { e.encodeNeeds(mv) })
 			assume = append(assume, se.fixed[mv.v.name]...)
 		} else {
-			e.encodeNeeds(mv)
+			// Flushed now, so that these request-specific clauses get
+			// selectors of their own and never join the groups' below.
+			assume = append(assume, se.flush(p, func() { e.encodeNeeds(mv) })...)
 		}
 	}
 	if se.groups == nil || se.groupsFor != len(e.mods) {

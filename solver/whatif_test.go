@@ -185,3 +185,30 @@ func TestWhatIfLargeCatalogSolvesEach(t *testing.T) {
 	}, WithWorkers(2))
 	require.NoError(t, err)
 }
+
+// A request-specific requirement (one on a built-in module, whose version
+// is the request's DKP version) must never be bundled with the selectors
+// a shared encoding keeps for every request: an unsatisfiable request on
+// DKP 1.66.3 once made the next request, on 1.68.0, unsatisfiable too.
+func TestWhatIfSharedEncodingForgetsBuiltInRequirements(t *testing.T) {
+	cat, err := model.NewCatalog([]*model.Module{
+		{Name: "ingress-nginx", Embedded: true},
+		{Name: "hello-world", Releases: []*model.Release{{Version: model.MustParseVersion("1.0.0"),
+			Requirements: model.Requirements{Modules: []model.Dependency{{Module: "ingress-nginx", Constraint: model.MustParseConstraint("> 1.67.0")}}}}}},
+	})
+	require.NoError(t, err)
+	on := true
+	cluster := &model.ClusterState{Deckhouse: model.MustParseVersion("1.66.3"), Kubernetes: model.MustParseVersion("1.29.6"),
+		Modules: map[string]model.ModuleState{"ingress-nginx": {Enabled: &on}}}
+	var reqs []*model.Request
+	for _, dkp := range []string{"1.66.3", "1.68.0", "1.66.0", "1.69.1"} {
+		reqs = append(reqs, &model.Request{Enable: []string{"hello-world"}, Platform: model.Platform{Deckhouse: model.MustParseVersion(dkp)}})
+	}
+	statuses := []model.Status{model.StatusUnsatisfiable, model.StatusResolved, model.StatusUnsatisfiable, model.StatusResolved}
+	err = WhatIf(context.Background(), cat, cluster, reqs, func(i int, a Answer) error {
+		require.NoError(t, a.Err, "request %d", i)
+		assert.Equal(t, statuses[i], a.Result.Status, "request %d", i)
+		return nil
+	}, WithWorkers(1))
+	require.NoError(t, err)
+}

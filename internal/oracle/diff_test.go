@@ -164,7 +164,7 @@ func compare(sc *randscen.Scenario) outcome {
 	case res.Status != ans.Status && res.Status == model.StatusResolved:
 		o.problem = fmt.Sprintf("status %s, the rules give %s (checker on the solver's answer: %v)", res.Status, ans.Status, checker.Check(sc.Catalog, sc.Cluster, sc.Request, res))
 	case res.Status != ans.Status:
-		o.problem = fmt.Sprintf("status %s, the rules give %s (oracle: %s)", res.Status, ans.Status, selectedText(ans.Selected))
+		o.problem = fmt.Sprintf("status %s, the rules give %s (oracle: %s)", res.Status, ans.Status, selectedText(ans.Selected, ans.Sources))
 	case res.Status == model.StatusUnsatisfiable:
 		if vs := checker.CheckExplanation(res); len(vs) > 0 {
 			o.problem = fmt.Sprintf("explanation: %v", vs)
@@ -172,9 +172,9 @@ func compare(sc *randscen.Scenario) outcome {
 	default:
 		if vs := checker.Check(sc.Catalog, sc.Cluster, sc.Request, res); len(vs) > 0 {
 			o.problem = fmt.Sprintf("checker: %v", vs)
-		} else if got, want := selectedText(selectedOf(res)), selectedText(ans.Selected); got != want {
+		} else if got, want := selectedText(selectedOf(res), sourcesOf(sc.Catalog, res)), selectedText(ans.Selected, ans.Sources); got != want {
 			o.problem = fmt.Sprintf("solver selects %s, the rules give %s; the solver's answer: %s",
-				got, want, orElse(oracle.Worse(sc.Catalog, sc.Cluster, sc.Request, solverOrder, selectedOf(res), ans.Selected), "ties"))
+				got, want, orElse(oracle.Worse(sc.Catalog, sc.Cluster, sc.Request, solverOrder, selectedOf(res), sourcesOf(sc.Catalog, res)), "ties"))
 		}
 	}
 	return o
@@ -193,6 +193,23 @@ func selectedOf(res *model.Result) map[string]model.Version {
 	return out
 }
 
+// sourcesOf reads the source of each module a resolved answer leaves on,
+// with several sources (R23).
+func sourcesOf(cat *model.Catalog, res *model.Result) map[string]string {
+	out := map[string]string{}
+	if len(cat.Sources()) == 0 {
+		return out
+	}
+	for name, v := range selectedOf(res) {
+		for _, m := range res.Modules {
+			if m.Name == name && v != nil {
+				out[name] = m.ToSource
+			}
+		}
+	}
+	return out
+}
+
 func orElse(s, fallback string) string {
 	if s == "" {
 		return fallback
@@ -200,10 +217,14 @@ func orElse(s, fallback string) string {
 	return "worse at " + s
 }
 
-func selectedText(sel map[string]model.Version) string {
+func selectedText(sel map[string]model.Version, srcs map[string]string) string {
 	var parts []string
 	for _, name := range slices.Sorted(maps.Keys(sel)) {
-		parts = append(parts, name+"@"+model.VersionString(sel[name]))
+		part := name + "@" + model.VersionString(sel[name])
+		if s := srcs[name]; s != "" {
+			part += "(" + s + ")"
+		}
+		parts = append(parts, part)
 	}
 	if len(parts) == 0 {
 		return "{nothing on}"

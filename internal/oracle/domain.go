@@ -87,11 +87,10 @@ func (p *problem) newMod(m *model.Module) *mod {
 		// takes the module to a source that does not list its deployed
 		// release, that release stays its own, from the source it
 		// leaves, and may not be selected.
-		src := x.to
+		ghost := &model.Release{Version: v, Source: x.to}
 		if x.moved {
-			src = x.from
+			ghost = p.runningRelease(x, -1)
 		}
-		ghost := &model.Release{Version: v, Source: src}
 		x.rels = append([]*model.Release{ghost}, x.m.Releases...)
 		x.sortRels()
 		if x.moved {
@@ -356,7 +355,7 @@ func (p *problem) confirmsDisable(x *mod) bool {
 		return x.m.Disable.Confirmation
 	}
 	if i := p.deployed(x); i >= 0 {
-		return x.rels[i].Disable.Confirmation
+		return p.runningRelease(x, i).Disable.Confirmation
 	}
 	return false
 }

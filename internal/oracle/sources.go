@@ -59,6 +59,24 @@ func (p *problem) deployedSource(m *model.Module, v model.Version) string {
 	return srcs[0]
 }
 
+// runningRelease is the release x runs, deployed release index dep of
+// its view (or -1 when the view has none): on a move, the release of the
+// source it was deployed from, which is the one whose declarations (R26)
+// hold; a version its source does not list is a release with no
+// requirements (D73).
+func (p *problem) runningRelease(x *mod, dep int) *model.Release {
+	v, _ := p.cluster.Deployed(x.m)
+	if x.moved {
+		if fm := p.cat.Module(x.name).ForSource(x.from); fm != nil {
+			if r := fm.Release(v); r != nil {
+				return r
+			}
+		}
+		return &model.Release{Version: v, Source: x.from}
+	}
+	return x.rels[dep]
+}
+
 // sourceModule is the module whose channels, steps and accessibility
 // apply to release r of x (R23): the release's own source's for a free
 // module, else x's.

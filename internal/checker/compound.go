@@ -13,7 +13,7 @@ import (
 // evaluation, so that a slip there is caught.
 func (c *checker) checkCompound() {
 	for _, name := range c.enabledNames() {
-		m := c.cat.Module(name)
+		m := c.module(name) // R23: the release of the source the answer takes it from
 		for _, req := range requirementsOf(m, c.selectedRelease(m)).Compound {
 			conflict, target := splitNot(req.Predicate)
 			satisfiers := c.satisfiers(name, target)
@@ -45,7 +45,7 @@ func (c *checker) satisfiers(name string, target *model.Predicate) []string {
 		}
 		v, _ := c.versionAfter(other)
 		var provides []string
-		if rel := c.selectedRelease(c.cat.Module(other)); rel != nil {
+		if rel := c.selectedRelease(c.module(other)); rel != nil {
 			provides = rel.Provides
 		}
 		if v != nil && matches(target, other, v, provides) {
@@ -80,7 +80,7 @@ func matches(p *model.Predicate, module string, v model.Version, provides []stri
 // compoundDeps lists the enabled modules that meet a compound requirement
 // of name's selected release, which the plan puts first (R18).
 func (c *checker) compoundDeps(name string) []string {
-	m := c.cat.Module(name)
+	m := c.module(name)
 	var out []string
 	for _, req := range requirementsOf(m, c.selectedRelease(m)).Compound {
 		if conflict, target := splitNot(req.Predicate); !conflict {

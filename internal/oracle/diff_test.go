@@ -49,7 +49,13 @@ const (
 // them and fails when one starts to agree, so that the list only ever
 // shrinks: when a cause is fixed, delete its line and move its scenario
 // to testdata/scenarios. Seeds beyond the default run are not listed.
-var knownDisagreements = seedIndex(map[string][]uint64{})
+var knownDisagreements = seedIndex(map[string][]uint64{
+	"diff-pin-outside-source":    {807, 989, 1287},
+	"diff-pin-any-source":        {1406},
+	"diff-held-back-free-source": {165, 433, 1024, 1212},
+	"diff-move-unlisted-warning": {447, 495, 744, 1044},
+	"diff-move-confirmation":     {843},
+})
 
 // seedIndex inverts knownDisagreements' table: seed to scenario.
 func seedIndex(byScenario map[string][]uint64) map[uint64]string {
@@ -112,6 +118,10 @@ var knownCauses = []struct{ pattern, scenario string }{
 	{"status resolved, the rules give unsatisfiable", "diff-kept-requirement-on-detached"},
 	{"the explain encoding has a model where the answer has none", "diff-kept-capability-on-detached"},
 	{"checker: [R18", "diff-plan-cycle-order"},
+	{"the request pins it at", "diff-pin-outside-source"},
+	{"internal error: nothing holds", "diff-held-back-free-source"},
+	{"which the catalog does not list, but no warning says so", "diff-move-unlisted-warning"},
+	{"but its release asks for confirmation", "diff-move-confirmation"},
 }
 
 // causeOf names the pending scenario whose cause problem shows, or "".
@@ -164,7 +174,7 @@ func compare(sc *randscen.Scenario) outcome {
 	case res.Status != ans.Status && res.Status == model.StatusResolved:
 		o.problem = fmt.Sprintf("status %s, the rules give %s (checker on the solver's answer: %v)", res.Status, ans.Status, checker.Check(sc.Catalog, sc.Cluster, sc.Request, res))
 	case res.Status != ans.Status:
-		o.problem = fmt.Sprintf("status %s, the rules give %s (oracle: %s)", res.Status, ans.Status, selectedText(ans.Selected))
+		o.problem = fmt.Sprintf("status %s, the rules give %s (oracle: %s)", res.Status, ans.Status, selectedText(ans.Selected, ans.Sources))
 	case res.Status == model.StatusUnsatisfiable:
 		if vs := checker.CheckExplanation(res); len(vs) > 0 {
 			o.problem = fmt.Sprintf("explanation: %v", vs)
@@ -172,9 +182,9 @@ func compare(sc *randscen.Scenario) outcome {
 	default:
 		if vs := checker.Check(sc.Catalog, sc.Cluster, sc.Request, res); len(vs) > 0 {
 			o.problem = fmt.Sprintf("checker: %v", vs)
-		} else if got, want := selectedText(selectedOf(res)), selectedText(ans.Selected); got != want {
+		} else if got, want := selectedText(selectedOf(res), sourcesOf(sc.Catalog, res)), selectedText(ans.Selected, ans.Sources); got != want {
 			o.problem = fmt.Sprintf("solver selects %s, the rules give %s; the solver's answer: %s",
-				got, want, orElse(oracle.Worse(sc.Catalog, sc.Cluster, sc.Request, solverOrder, selectedOf(res), ans.Selected), "ties"))
+				got, want, orElse(oracle.Worse(sc.Catalog, sc.Cluster, sc.Request, solverOrder, selectedOf(res), sourcesOf(sc.Catalog, res)), "ties"))
 		}
 	}
 	return o
@@ -193,6 +203,23 @@ func selectedOf(res *model.Result) map[string]model.Version {
 	return out
 }
 
+// sourcesOf reads the source of each module a resolved answer leaves on,
+// with several sources (R23).
+func sourcesOf(cat *model.Catalog, res *model.Result) map[string]string {
+	out := map[string]string{}
+	if len(cat.Sources()) == 0 {
+		return out
+	}
+	for name, v := range selectedOf(res) {
+		for _, m := range res.Modules {
+			if m.Name == name && v != nil {
+				out[name] = m.ToSource
+			}
+		}
+	}
+	return out
+}
+
 func orElse(s, fallback string) string {
 	if s == "" {
 		return fallback
@@ -200,10 +227,14 @@ func orElse(s, fallback string) string {
 	return "worse at " + s
 }
 
-func selectedText(sel map[string]model.Version) string {
+func selectedText(sel map[string]model.Version, srcs map[string]string) string {
 	var parts []string
 	for _, name := range slices.Sorted(maps.Keys(sel)) {
-		parts = append(parts, name+"@"+model.VersionString(sel[name]))
+		part := name + "@" + model.VersionString(sel[name])
+		if s := srcs[name]; s != "" {
+			part += "(" + s + ")"
+		}
+		parts = append(parts, part)
 	}
 	if len(parts) == 0 {
 		return "{nothing on}"

@@ -43,6 +43,14 @@ type mod struct {
 	// options lists what the module may be: -1 for off, else a release
 	// index; ascending.
 	options []int
+	// R23 (sources.go): free says each source's releases are candidates;
+	// from is the deployed release's source, to the source the module
+	// must come from, moved that they differ; forbidden is the index of
+	// the deployed release when a move leaves it behind, else -1.
+	free      bool
+	from, to  string
+	moved     bool
+	forbidden int
 }
 
 func newProblem(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) *problem {
@@ -68,15 +76,26 @@ func newProblem(cat *model.Catalog, cluster *model.ClusterState, req *model.Requ
 }
 
 func (p *problem) newMod(m *model.Module) *mod {
-	x := &mod{m: m, name: m.Name, rels: m.Releases}
+	x := &mod{m: m, name: m.Name, rels: m.Releases, forbidden: -1}
+	p.placeSource(x)
 	if m.Embedded {
-		x.rels = []*model.Release{{Version: p.dkp, Requirements: m.Requirements, Accessibility: m.Accessibility}}
+		x.rels = []*model.Release{{Version: p.dkp, Requirements: m.Requirements, Accessibility: m.Accessibility, Source: m.Source}}
 	}
-	if v, ok := p.cluster.Deployed(m); ok && !m.Embedded && m.Release(v) == nil {
+	if v, ok := p.cluster.Deployed(m); ok && !m.Embedded && x.m.Release(v) == nil {
 		// D73: a deployed version the catalog does not list is a release
-		// with no requirements, in version order.
-		x.rels = append([]*model.Release{{Version: v}}, m.Releases...)
-		slices.SortStableFunc(x.rels, func(a, b *model.Release) int { return model.CompareVersions(a.Version, b.Version) })
+		// with no requirements, in version order. R23 (D76): when a move
+		// takes the module to a source that does not list its deployed
+		// release, that release stays its own, from the source it
+		// leaves, and may not be selected.
+		ghost := &model.Release{Version: v, Source: x.to}
+		if x.moved {
+			ghost = p.runningRelease(x, -1)
+		}
+		x.rels = append([]*model.Release{ghost}, x.m.Releases...)
+		x.sortRels()
+		if x.moved {
+			x.forbidden = slices.Index(x.rels, ghost)
+		}
 	}
 	_, pinned := p.req.Pin[m.Name]
 	x.named = slices.Contains(p.req.Enable, m.Name) || pinned || (p.inUpdateSet(m.Name) && p.cluster.Modules[m.Name].On()) // D65
@@ -93,6 +112,10 @@ func (p *problem) newMod(m *model.Module) *mod {
 		}
 	}
 	return x
+}
+
+func (x *mod) sortRels() {
+	slices.SortStableFunc(x.rels, func(a, b *model.Release) int { return model.CompareVersions(a.Version, b.Version) })
 }
 
 // inUpdateSet reports whether the request lets name change version (R9):
@@ -136,10 +159,10 @@ func (p *problem) onByDefault(x *mod) bool {
 	if p.cluster.Bundle == "" {
 		return false
 	}
-	h := p.headOf(x)
 	for i := len(x.rels) - 1; i >= 0; i-- {
 		r := x.rels[i]
-		available, bundles := x.m.Access(r).For(p.cluster.Edition)
+		h := p.headOf(x, r)
+		available, bundles := p.sourceModule(x, r).Access(r).For(p.cluster.Edition)
 		experimental := p.stageOf(x, r) == model.StageExperimental && !p.cluster.AllowExperimentalModules // D58
 		if !available || experimental || (!x.m.Embedded && (h.above(r.Version) || (model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version)))) {
 			continue
@@ -175,23 +198,31 @@ func (h head) isChannelVersion(v model.Version) bool {
 // A module with a default channel of its own (D32) follows it when the
 // cluster names no channel for the module itself and the cluster-wide
 // channel (if any) names none the module lists.
-func (p *problem) headOf(x *mod) head {
+//
+// With several sources the channels are those of the source release r
+// comes from (R23): for a free module, its releases of that source.
+func (p *problem) headOf(x *mod, r *model.Release) head {
+	m, rels := x.m, x.rels
+	if x.free {
+		m = p.sourceModule(x, r)
+		rels = m.Releases
+	}
 	own := p.cluster.Modules[x.name].Channel
 	ch := own
 	if ch == "" {
 		ch = p.cluster.ReleaseChannel
 	}
-	if len(x.m.Channels) == 0 || x.m.Embedded {
-		return head{version: newestFinal(x.rels)}
+	if len(m.Channels) == 0 || m.Embedded {
+		return head{version: newestFinal(rels)}
 	}
-	if v, ok := channelVersion(x.m, ch); ok {
+	if v, ok := channelVersion(m, ch); ok {
 		return head{bounded: true, version: v}
 	}
-	if v, ok := x.m.Channels[x.m.DefaultChannel]; ok && own == "" {
+	if v, ok := m.Channels[m.DefaultChannel]; ok && own == "" {
 		return head{bounded: true, version: v}
 	}
 	if ch == "" {
-		return head{version: newestFinal(x.rels)}
+		return head{version: newestFinal(rels)}
 	}
 	return head{bounded: true}
 }
@@ -247,7 +278,10 @@ func (p *problem) deployed(x *mod) int {
 // selectable reports whether release i of x may be selected, on its own.
 func (p *problem) selectable(x *mod, i int) bool {
 	r := x.rels[i]
-	if ok, _ := x.m.Access(r).For(p.cluster.Edition); !ok {
+	if i == x.forbidden {
+		return false // R23, D76: the request moves the module away from it
+	}
+	if ok, _ := p.sourceModule(x, r).Access(r).For(p.cluster.Edition); !ok {
 		return false // R7
 	}
 	if !p.platformAllows(r.Requirements) {
@@ -266,7 +300,7 @@ func (p *problem) selectable(x *mod, i int) bool {
 	if i == dep {
 		return true // kept: neither the head (D11) nor the steps bind it
 	}
-	h := p.headOf(x)
+	h := p.headOf(x, r)
 	switch {
 	case model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version):
 		return false // D1
@@ -321,7 +355,7 @@ func (p *problem) confirmsDisable(x *mod) bool {
 		return x.m.Disable.Confirmation
 	}
 	if i := p.deployed(x); i >= 0 {
-		return x.rels[i].Disable.Confirmation
+		return p.runningRelease(x, i).Disable.Confirmation
 	}
 	return false
 }

@@ -25,6 +25,9 @@ type Answer struct {
 	Assignments int
 	// Consistent is the number of them that satisfy every hard rule.
 	Consistent int
+	// Sources maps every enabled module to the source of its selected
+	// release when the catalog has several sources (R23); else empty.
+	Sources map[string]string
 }
 
 // Solve resolves req against cat and cluster by enumeration, ranking the
@@ -39,41 +42,47 @@ func Solve(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, 
 			return nil, fmt.Errorf("%w: more than %d assignments", ErrTooLarge, MaxAssignments)
 		}
 	}
-	ans := &Answer{Status: model.StatusUnsatisfiable, Selected: map[string]model.Version{}}
+	ans := &Answer{Status: model.StatusUnsatisfiable, Selected: map[string]model.Version{}, Sources: map[string]string{}}
 	for _, m := range p.mods {
 		if len(m.options) == 0 {
 			return ans, nil // the module can be neither on nor off
 		}
 	}
-	var best []int
-	var bestScore score
-	sel := make([]int, len(p.mods))
+	set := p.enumerate(ans)
+	if set = p.rank(set, order); len(set) > 0 {
+		best := set[0]
+		ans.Status = model.StatusResolved
+		for i, m := range p.mods {
+			if best[i] >= 0 {
+				ans.Selected[m.name] = m.rels[best[i]].Version
+				if len(cat.Sources()) > 0 {
+					ans.Sources[m.name] = m.rels[best[i]].Source
+				}
+			}
+		}
+	}
+	return ans, nil
+}
+
+// enumerate returns every assignment that satisfies the hard rules,
+// counting in ans what it sees.
+func (p *problem) enumerate(ans *Answer) [][]int {
+	var set [][]int
 	digits := make([]int, len(p.mods))
 	for {
+		sel := make([]int, len(p.mods))
 		for i, m := range p.mods {
 			sel[i] = m.options[digits[i]]
 		}
 		ans.Assignments++
 		if p.consistent(sel) {
 			ans.Consistent++
-			s := p.score(sel)
-			if best == nil || s.better(bestScore, order) {
-				best, bestScore = append(best[:0], sel...), s
-			}
+			set = append(set, sel)
 		}
 		if !next(digits, p.mods) {
-			break
+			return set
 		}
 	}
-	if best != nil {
-		ans.Status = model.StatusResolved
-		for i, m := range p.mods {
-			if best[i] >= 0 {
-				ans.Selected[m.name] = m.rels[best[i]].Version
-			}
-		}
-	}
-	return ans, nil
 }
 
 // next advances digits like an odometer over each module's options and
@@ -90,34 +99,38 @@ func next(digits []int, mods []*mod) bool {
 }
 
 // Worse says where selection sel (a module's version, or no entry for
-// off) falls short of the oracle's optimum: "" when it is as good at
-// every level, else the first rule or R14 level it loses on. It turns a
-// disagreement into a diagnosis.
-func Worse(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, order Order, sel map[string]model.Version, optimum map[string]model.Version) string {
+// off; for a module of several sources, the source in srcs, else any)
+// falls short of the oracle's optimum: "" when the levels of R14 keep it,
+// else the first rule or R14 level that drops it. It turns a disagreement
+// into a diagnosis.
+func Worse(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, order Order, sel map[string]model.Version, srcs map[string]string) string {
 	p := newProblem(cat, cluster, req)
-	a, why := p.assignment(sel)
+	a, why := p.assignment(sel, srcs)
 	if why != "" {
 		return why
-	}
-	b, why := p.assignment(optimum)
-	if why != "" {
-		return "the optimum " + why
 	}
 	if !p.consistent(a) {
 		return "breaks a rule across modules (R2, R3, R13, R19, R20, R24)"
 	}
-	return p.score(b).firstBetter(p.score(a), order)
+	set := p.enumerate(&Answer{})
+	for _, l := range p.levels(order) {
+		set = l.keep(set)
+		if !slices.ContainsFunc(set, func(s []int) bool { return slices.Equal(s, a) }) {
+			return l.name
+		}
+	}
+	return ""
 }
 
 // assignment reads a selection as release indices, or says why it is not
 // one of the options.
-func (p *problem) assignment(sel map[string]model.Version) ([]int, string) {
+func (p *problem) assignment(sel map[string]model.Version, srcs map[string]string) ([]int, string) {
 	out := make([]int, len(p.mods))
 	for i, x := range p.mods {
 		out[i] = -1
 		if v, on := sel[x.name]; on {
 			for j, r := range x.rels {
-				if model.SameVersion(r.Version, v) {
+				if model.SameVersion(r.Version, v) && (srcs[x.name] == "" || r.Source == srcs[x.name]) && (out[i] < 0 || !slices.Contains(x.options, out[i])) {
 					out[i] = j
 				}
 			}
@@ -126,7 +139,7 @@ func (p *problem) assignment(sel map[string]model.Version) ([]int, string) {
 			}
 		}
 		if !slices.Contains(x.options, out[i]) {
-			return nil, fmt.Sprintf("has %s at position %d, which the rules on one module forbid (R4–R11, R22)", x.name, out[i])
+			return nil, fmt.Sprintf("has %s at position %d, which the rules on one module forbid (R4–R11, R22, R23)", x.name, out[i])
 		}
 	}
 	return out, ""

@@ -74,6 +74,9 @@ func checkOracleMeets(t *testing.T, sc *catalog.Scenario) {
 		if want.Version != "" {
 			assert.Equal(t, want.Version, model.VersionString(v), "%s version", name)
 		}
+		if want.Source != nil && *want.Source != "" && on {
+			assert.Equal(t, *want.Source, ans.Sources[name], "%s source", name)
+		}
 	}
 }
 
@@ -96,9 +99,6 @@ func TestOracleMeetsScenarios(t *testing.T) {
 			sc, err := catalog.LoadScenario(file)
 			if err != nil || sc.Expect.Error {
 				continue
-			}
-			if len(sc.Catalog.Sources()) > 0 {
-				continue // R23: the oracle does not read sources yet
 			}
 			if _, err := oracle.Solve(sc.Catalog, sc.Cluster, sc.Request, solverOrder); errors.Is(err, oracle.ErrTooLarge) {
 				continue

@@ -1,5 +1,7 @@
 package oracle
 
+import "slices"
+
 // Order is the order of R14's levels 3 and 4.
 type Order int
 
@@ -12,14 +14,12 @@ const (
 	AutoFirst
 )
 
-// score is one assignment's standing at every level of R14. Level 1 (what
-// the request asks for) is hard and lies in the options.
-type score struct {
-	disabled   int   // level 2: enabled modules disabled (allowDisable)
-	defaultOff int   // level 2, then: modules on by default that stay off
-	auto       int   // level 4: modules on that nobody asked for (autoEnable)
-	named      []int // level 3: the named modules' positions, in name order
-	others     []int // level 5: every other module's positions, in name order
+// level is one preference level of R14: it keeps, of the assignments the
+// levels before it left, those it prefers. Level 1 (what the request asks
+// for) is hard and lies in the options.
+type level struct {
+	name string
+	keep func(set [][]int) [][]int
 }
 
 // A position is a release index, or -1 for off: the newer the release,
@@ -27,82 +27,88 @@ type score struct {
 // name order is "as new as possible, one after another in name order,
 // each as new as the modules before it allow". Level 5 covers every
 // module the request does not name, so that every tie is broken by name
-// (D41); level 6 (fewest changes) then has no tie left to break.
+// (D41); level 6 (fewest changes) then has no tie left to break. A module
+// of several sources has its source chosen first (levels 3a and 5a,
+// sources.go), so that its positions then order one source's releases.
 
-func (p *problem) score(sel []int) score {
-	var s score
+// levels lists R14's levels in order.
+func (p *problem) levels(order Order) []level {
+	var named, others []int
 	for i, x := range p.mods {
-		on := sel[i] >= 0
-		switch {
-		case x.intent == keepSoft && !on:
-			s.disabled++
-		case x.intent == defaultSoft && !on:
-			s.defaultOff++
-		case x.intent == autoSoft && on:
-			s.auto++
-		}
 		if x.named {
-			s.named = append(s.named, sel[i])
+			named = append(named, i)
 		} else {
-			s.others = append(s.others, sel[i])
+			others = append(others, i)
 		}
 	}
-	return s
-}
-
-// better reports whether s is strictly preferred to t under order.
-func (s score) better(t score, order Order) bool {
-	for _, l := range s.levels(t, order) {
-		if l.diff != 0 {
-			return l.diff > 0
+	count := func(f func(x *mod, on bool) bool) func([]int) int {
+		return func(sel []int) int {
+			n := 0
+			for i, x := range p.mods {
+				if f(x, sel[i] >= 0) {
+					n++
+				}
+			}
+			return n
 		}
 	}
-	return false
-}
-
-// firstBetter names the first level at which s is preferred to t, or ""
-// when it is preferred at none before t is.
-func (s score) firstBetter(t score, order Order) string {
-	for _, l := range s.levels(t, order) {
-		switch {
-		case l.diff > 0:
-			return l.name
-		case l.diff < 0:
-			return ""
-		}
-	}
-	return ""
-}
-
-// level is one R14 level's comparison: > 0 when the first score is better.
-type level struct {
-	name string
-	diff int
-}
-
-// levels compares s with t at every R14 level, in order.
-func (s score) levels(t score, order Order) []level {
 	out := []level{
-		{"R14 level 2 (fewest disabled)", t.disabled - s.disabled},
-		{"R14 level 2 (most on by default)", t.defaultOff - s.defaultOff},
+		{"R14 level 2 (fewest disabled)", fewest(count(func(x *mod, on bool) bool { return x.intent == keepSoft && !on }))},
+		{"R14 level 2 (most on by default)", fewest(count(func(x *mod, on bool) bool { return x.intent == defaultSoft && !on }))},
 	}
-	named := level{"R14 level 3 (named modules newest)", comparePositions(s.named, t.named)}
-	auto := level{"R14 level 4 (fewest auto-enabled)", t.auto - s.auto}
+	sources3 := level{"R14 level 3a (named modules' sources)", func(set [][]int) [][]int { return p.preferSources(named, set) }}
+	named3 := level{"R14 level 3 (named modules newest)", newest(named)}
+	auto := level{"R14 level 4 (fewest auto-enabled)", fewest(count(func(x *mod, on bool) bool { return x.intent == autoSoft && on }))}
 	if order == NamedFirst {
-		out = append(out, named, auto)
+		out = append(out, sources3, named3, auto)
 	} else {
-		out = append(out, auto, named)
+		out = append(out, auto, sources3, named3)
 	}
-	return append(out, level{"R14 level 5 (others newest, ties by name)", comparePositions(s.others, t.others)})
+	return append(out,
+		level{"R14 level 5a (other modules' sources)", func(set [][]int) [][]int { return p.preferSources(others, set) }},
+		level{"R14 level 5 (others newest, ties by name)", newest(others)})
 }
 
-// comparePositions compares two position lists lexicographically: > 0
-// when a is newer at the first module where they differ.
-func comparePositions(a, b []int) int {
-	for i := range a {
-		if a[i] != b[i] {
-			return a[i] - b[i]
+// fewest keeps the assignments with the least cost.
+func fewest(cost func([]int) int) func([][]int) [][]int {
+	return func(set [][]int) [][]int {
+		best := -1
+		for _, sel := range set {
+			if c := cost(sel); best < 0 || c < best {
+				best = c
+			}
 		}
+		return slices.DeleteFunc(set, func(sel []int) bool { return cost(sel) > best })
 	}
-	return 0
+}
+
+// newest keeps the assignments whose positions of mods, in that order,
+// are lexicographically greatest.
+func newest(mods []int) func([][]int) [][]int {
+	cmp := func(a, b []int) int {
+		for _, i := range mods {
+			if a[i] != b[i] {
+				return a[i] - b[i]
+			}
+		}
+		return 0
+	}
+	return func(set [][]int) [][]int {
+		var best []int
+		for _, sel := range set {
+			if best == nil || cmp(sel, best) > 0 {
+				best = sel
+			}
+		}
+		return slices.DeleteFunc(set, func(sel []int) bool { return cmp(sel, best) < 0 })
+	}
+}
+
+// rank applies every level to set and returns the survivors, and for
+// each level the number of assignments it kept.
+func (p *problem) rank(set [][]int, order Order) [][]int {
+	for _, l := range p.levels(order) {
+		set = l.keep(set)
+	}
+	return set
 }

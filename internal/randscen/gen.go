@@ -43,7 +43,7 @@ const maxAttempts = 100
 // refuse as bad input is drawn again from the same seed's stream.
 func Generate(seed uint64) *Scenario {
 	for attempt := range uint64(maxAttempts) {
-		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: newCompoundStream(seed, attempt)}
+		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: newCompoundStream(seed, attempt), srng: newSourceStream(seed, attempt)}
 		if sc, err := g.scenario(); err == nil {
 			sc.Seed = seed
 			return sc
@@ -57,6 +57,8 @@ type gen struct {
 	rng *rand.Rand
 	// crng draws compound requirements (R24, compound.go).
 	crng *rand.Rand
+	// srng draws sources (R23, sources.go).
+	srng *rand.Rand
 	// versions holds each module's release versions as text; a built-in
 	// module has the DKP pool, the versions it may run at.
 	versions map[string][]string
@@ -109,10 +111,17 @@ func (g *gen) scenario() (*Scenario, error) {
 		return nil, err
 	}
 	cluster := g.cluster(cat)
+	req := g.request(cat, cluster)
+	sources := g.secondSource(cat)
+	if sources != nil {
+		if cat, err = model.Merge(sources); err != nil {
+			return nil, err
+		}
+		g.placeSources(cat, cluster, req)
+	}
 	if err := cluster.Validate(cat); err != nil {
 		return nil, err
 	}
-	req := g.request(cat, cluster)
 	if err := req.Validate(cat, cluster); err != nil {
 		return nil, err
 	}

@@ -38,8 +38,21 @@ type ExpectModule struct {
 func Write(w io.Writer, sc *Scenario, f File) error {
 	out := fileScenario{
 		Name: f.Name, Description: f.Description, Rules: f.Rules,
-		Catalog: catalogOf(sc.Catalog), Cluster: clusterOf(sc.Cluster), Request: requestOf(sc.Request),
+		Cluster: clusterOf(sc.Cluster), Request: requestOf(sc.Request),
 		Expect: f.Expect,
+	}
+	if len(sc.Catalog.Sources()) == 0 {
+		c := catalogOf(sc.Catalog.Modules())
+		out.Catalog = &c
+	}
+	for _, s := range sc.Catalog.Sources() {
+		var mods []*model.Module
+		for _, m := range sc.Catalog.Modules() {
+			if sm := m.ForSource(s.Name); sm != nil {
+				mods = append(mods, sm)
+			}
+		}
+		out.Catalogs = append(out.Catalogs, fileSource{Name: s.Name, Priority: s.Priority, Catalog: catalogOf(mods)})
 	}
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
@@ -50,13 +63,21 @@ func Write(w io.Writer, sc *Scenario, f File) error {
 }
 
 type fileScenario struct {
-	Name        string      `yaml:"name"`
-	Description string      `yaml:"description"`
-	Rules       []string    `yaml:"rules,flow"`
-	Catalog     fileCatalog `yaml:"catalog"`
-	Cluster     fileCluster `yaml:"cluster"`
-	Request     fileRequest `yaml:"request"`
-	Expect      Expect      `yaml:"expect"`
+	Name        string       `yaml:"name"`
+	Description string       `yaml:"description"`
+	Rules       []string     `yaml:"rules,flow"`
+	Catalog     *fileCatalog `yaml:"catalog,omitempty"`
+	Catalogs    []fileSource `yaml:"catalogs,omitempty"`
+	Cluster     fileCluster  `yaml:"cluster"`
+	Request     fileRequest  `yaml:"request"`
+	Expect      Expect       `yaml:"expect"`
+}
+
+// fileSource is one source of a scenario's catalogs list (R23).
+type fileSource struct {
+	Name     string      `yaml:"name"`
+	Priority int         `yaml:"priority"`
+	Catalog  fileCatalog `yaml:"catalog"`
 }
 
 type fileCatalog struct {
@@ -136,6 +157,7 @@ type fileModuleState struct {
 	Enabled *bool  `yaml:"enabled,omitempty"`
 	Version string `yaml:"version,omitempty"`
 	Channel string `yaml:"channel,omitempty"`
+	Source  string `yaml:"source,omitempty"`
 }
 
 type fileRequest struct {
@@ -148,11 +170,15 @@ type fileRequest struct {
 	Strategy     string            `yaml:"strategy,omitempty"`
 	AllowDisable bool              `yaml:"allowDisable,omitempty"`
 	AutoEnable   bool              `yaml:"autoEnable,omitempty"`
+	Sources      map[string]string `yaml:"sources,omitempty"`
 }
 
-func catalogOf(cat *model.Catalog) fileCatalog {
+// catalogOf writes modules, one catalog's or one source's (R23): a
+// release whose accessibility is its module's, as a merged catalog's are,
+// leaves it out.
+func catalogOf(mods []*model.Module) fileCatalog {
 	var out fileCatalog
-	for _, m := range cat.Modules() {
+	for _, m := range mods {
 		fm := fileModule{Name: m.Name, Embedded: m.Embedded, ExclusiveGroup: m.ExclusiveGroup, UpdatePolicy: string(m.UpdatePolicy),
 			Accessibility: accessibilityOf(m.Accessibility), Channels: versionTexts(m.Channels)}
 		if m.Embedded {
@@ -160,7 +186,11 @@ func catalogOf(cat *model.Catalog) fileCatalog {
 			fm.Stage, fm.Disable = stageText(m.Stage), disableOf(m.Disable)
 		}
 		for _, r := range m.Releases {
-			fm.Releases = append(fm.Releases, releaseOf(r))
+			fr := releaseOf(r)
+			if r.Accessibility == m.Accessibility {
+				fr.Accessibility = nil
+			}
+			fm.Releases = append(fm.Releases, fr)
 		}
 		out.Modules = append(out.Modules, fm)
 	}
@@ -235,7 +265,7 @@ func clusterOf(c *model.ClusterState) fileCluster {
 		if out.Modules == nil {
 			out.Modules = map[string]fileModuleState{}
 		}
-		out.Modules[name] = fileModuleState{Enabled: s.Enabled, Version: model.VersionString(s.Version), Channel: s.Channel}
+		out.Modules[name] = fileModuleState{Enabled: s.Enabled, Version: model.VersionString(s.Version), Channel: s.Channel, Source: s.Source}
 	}
 	return out
 }
@@ -243,7 +273,7 @@ func clusterOf(c *model.ClusterState) fileCluster {
 func requestOf(r *model.Request) fileRequest {
 	out := fileRequest{Enable: r.Enable, Disable: r.Disable, Update: r.Update, UpdateAll: r.UpdateAll,
 		Pin: versionTexts(r.Pin), Platform: versionTexts(r.Platform.Components), Strategy: string(r.Strategy),
-		AllowDisable: r.AllowDisable, AutoEnable: r.AutoEnable}
+		AllowDisable: r.AllowDisable, AutoEnable: r.AutoEnable, Sources: r.Sources}
 	for name, v := range map[string]model.Version{model.PlatformDeckhouse: r.Platform.Deckhouse, model.PlatformKubernetes: r.Platform.Kubernetes} {
 		if v != nil {
 			if out.Platform == nil {

@@ -1,0 +1,95 @@
+package randscen
+
+import (
+	"math/rand/v2"
+	"slices"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// sourceStream is mixed into the seed of the stream that draws sources
+// (R23), so that drawing them leaves every other draw of a seed as it was
+// before the generator knew R23: the cluster and the request are drawn
+// from the first source's catalog, and the sources' part of them comes
+// from this stream afterwards.
+const sourceStream = 0x5223_50c5
+
+// sourceNames are the two sources a scenario may draw on.
+var sourceNames = []string{"main", "extra"}
+
+// newSourceStream is the source stream of one attempt at a seed.
+func newSourceStream(seed, attempt uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed^sourceStream, attempt))
+}
+
+// secondSource draws now and then a second source: a small catalog that
+// lists some of first's modules (never a built-in one) with releases of
+// their own, some versions shared with first, and priorities equal or
+// not. It returns nil for a scenario of one catalog.
+func (g *gen) secondSource(first *model.Catalog) []model.Source {
+	if g.srng == nil || g.srng.Float64() >= 0.3 {
+		return nil
+	}
+	main, compound, versions := g.rng, g.crng, g.versions
+	g.rng, g.crng = g.srng, g.srng // every draw below comes from the source stream
+	defer func() { g.rng, g.crng, g.versions = main, compound, versions }()
+	g.versions = map[string][]string{}
+	for k, v := range versions {
+		g.versions[k] = v
+	}
+	var mods []*model.Module
+	for _, m := range first.Modules() {
+		if m.Embedded || !g.chance(0.6) {
+			continue
+		}
+		vs := g.pickN(finalPool, 1+g.rng.IntN(3))
+		if g.chance(0.5) { // a version the first source lists too
+			vs = append(vs, model.VersionString(m.Releases[g.rng.IntN(len(m.Releases))].Version))
+		}
+		slices.SortFunc(vs, func(a, b string) int {
+			return model.MustParseVersion(a).Compare(model.MustParseVersion(b))
+		})
+		g.versions[m.Name] = slices.Compact(vs)
+		sm := g.module(m.Name)
+		sm.ExclusiveGroup = m.ExclusiveGroup // a module's group is one across sources
+		mods = append(mods, sm)
+	}
+	if len(mods) == 0 {
+		return nil
+	}
+	cat, err := model.NewCatalog(mods)
+	if err != nil {
+		return nil
+	}
+	prio := []int{0, 0}
+	if !g.chance(0.4) {
+		prio = []int{g.rng.IntN(3) * 5, g.rng.IntN(3) * 5}
+	}
+	return []model.Source{
+		{Name: sourceNames[0], Priority: prio[0], Catalog: first},
+		{Name: sourceNames[1], Priority: prio[1], Catalog: cat},
+	}
+}
+
+// placeSources draws the sources' part of the cluster and the request:
+// now and then the source a deployed module came from, and a source the
+// request fixes for a module (a move when it is deployed elsewhere).
+func (g *gen) placeSources(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) {
+	rng := g.srng
+	for _, name := range cluster.ModuleNames() {
+		s := cluster.Modules[name]
+		m := cat.Module(name)
+		if m == nil || s.Version == nil || m.Embedded || rng.Float64() >= 0.5 {
+			continue
+		}
+		srcs := m.ModuleSources()
+		s.Source = srcs[rng.IntN(len(srcs))]
+		cluster.Modules[name] = s
+	}
+	if rng.Float64() < 0.35 {
+		m := cat.Module(g.names[rng.IntN(len(g.names))])
+		if srcs := m.ModuleSources(); !m.Embedded && len(srcs) > 0 {
+			req.Sources = map[string]string{m.Name: srcs[rng.IntN(len(srcs))]}
+		}
+	}
+}

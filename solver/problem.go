@@ -57,14 +57,15 @@ type view struct {
 	// effective DKP version (R5).
 	rels []*model.Release
 
-	before       bool          // enabled before, with a deployed version
-	configuredOn bool          // the cluster says enabled: true (D43)
-	unlisted     bool          // the deployed release is not in the catalog (D73)
-	deployedDKP  model.Version // for a built-in module: the DKP version running now
-	deployed     int           // index of the deployed release, or -1
-	pinned       int           // index of the pinned release, or -1
-	inUpdate     bool          // in the request's update set (R9)
-	named        bool          // named by the request (R14 level 3)
+	before       bool           // enabled before, with a deployed version
+	configuredOn bool           // the cluster says enabled: true (D43)
+	unlisted     bool           // the deployed release is not in the catalog (D73)
+	running      *model.Release // on a move (R23), the deployed release in its own source, or nil
+	deployedDKP  model.Version  // for a built-in module: the DKP version running now
+	deployed     int            // index of the deployed release, or -1
+	pinned       int            // index of the pinned release, or -1
+	inUpdate     bool           // in the request's update set (R9)
+	named        bool           // named by the request (R14 level 3)
 
 	intent     intent
 	intentFact *fact // the hard fact behind intentOn or intentOff
@@ -134,7 +135,13 @@ func (p *problem) newView(m *model.Module) *view {
 			v.deployed = 0
 		} else if v.deployed < 0 {
 			v.addUnlisted(dv)
-			v.unlisted = !v.src.moved // a move to a source without it (D76)
+		}
+		// D73 warns when the deployed version is not listed in the source
+		// it runs from, moved or not; a move to a source that lacks a
+		// listed version is D76's own fact, not a warning.
+		v.unlisted = !m.Embedded && m.ReleaseIn(v.src.from, dv) == nil
+		if !m.Embedded && v.src.moved {
+			v.running = m.ReleaseIn(v.src.from, dv)
 		}
 	}
 	if pv := p.req.Pin[m.Name]; pv != nil {
@@ -164,7 +171,7 @@ func (v *view) addUnlisted(ver model.Version) {
 		at++
 	}
 	v.rels = slices.Insert(slices.Clone(v.rels), at, &model.Release{Version: ver})
-	v.deployed, v.unlisted = at, true
+	v.deployed = at
 }
 
 func (v *view) indexOf(ver model.Version) int {

@@ -46,14 +46,24 @@ func experimentalMessage(f *fact) string {
 // confirmsDisable reports whether v's deployed release asks for
 // confirmation before the module is disabled (R26).
 func (v *view) confirmsDisable() bool {
-	return v.deployed >= 0 && v.rels[v.deployed].Disable.Confirmation
+	return v.deployed >= 0 && v.runningRelease().Disable.Confirmation
+}
+
+// runningRelease is the release v runs now, read from the source it runs
+// from: on a move (R23) the view's releases are the new source's, but
+// R26 reads the release that runs.
+func (v *view) runningRelease() *model.Release {
+	if v.running != nil {
+		return v.running
+	}
+	return v.rels[v.deployed]
 }
 
 // confirmationText says why allowDisable leaves v enabled (R26).
 func confirmationText(v *view) string {
 	text := fmt.Sprintf("%s %s asks for confirmation before it is disabled (disable.confirmation: true), so allowDisable does not disable it; only a request that disables it by name does",
 		v.name, v.deployedVersion())
-	if msg := v.rels[v.deployed].Disable.Message; msg != "" {
+	if msg := v.runningRelease().Disable.Message; msg != "" {
 		text += fmt.Sprintf(" (%q)", msg)
 	}
 	return text
@@ -65,7 +75,7 @@ func confirmStep(st *model.PlanStep, o *outcome) {
 	if o.action != model.ActionDisable || !o.v.confirmsDisable() {
 		return
 	}
-	st.ConfirmationMessage = o.v.rels[o.v.deployed].Disable.Message
+	st.ConfirmationMessage = o.v.runningRelease().Disable.Message
 	st.ConfirmationAnnotation = model.AllowDisablingAnnotation
 }
 
@@ -94,7 +104,10 @@ func unlistedWarning(o *outcome) model.Warning {
 	v := o.v
 	ver := model.VersionString(v.rels[v.deployed].Version)
 	msg := fmt.Sprintf("%s is deployed at %s, which the catalog does not list: its requirements are unknown, so none are checked while it stays", v.name, ver)
-	if o.sel != v.deployed {
+	switch {
+	case o.sel < 0:
+		msg = fmt.Sprintf("%s is deployed at %s, which the catalog does not list: its requirements are unknown; the answer disables it", v.name, ver)
+	case o.sel != v.deployed:
 		msg = fmt.Sprintf("%s is deployed at %s, which the catalog does not list: the update starts from it, and its requirements are unknown", v.name, ver)
 	}
 	return model.Warning{Kind: model.WarningUnknownVersion, Module: v.name, Version: ver, Message: msg}

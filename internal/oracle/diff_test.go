@@ -53,8 +53,6 @@ var knownDisagreements = seedIndex(map[string][]uint64{
 	"diff-pin-outside-source":    {807, 989, 1287},
 	"diff-pin-any-source":        {1406},
 	"diff-held-back-free-source": {165, 433, 1024, 1212},
-	"diff-move-unlisted-warning": {447, 495, 744, 1044},
-	"diff-move-confirmation":     {843},
 })
 
 // seedIndex inverts knownDisagreements' table: seed to scenario.
@@ -120,8 +118,6 @@ var knownCauses = []struct{ pattern, scenario string }{
 	{"checker: [R18", "diff-plan-cycle-order"},
 	{"the request pins it at", "diff-pin-outside-source"},
 	{"internal error: nothing holds", "diff-held-back-free-source"},
-	{"which the catalog does not list, but no warning says so", "diff-move-unlisted-warning"},
-	{"but its release asks for confirmation", "diff-move-confirmation"},
 }
 
 // causeOf names the pending scenario whose cause problem shows, or "".

@@ -22,7 +22,7 @@ import (
 // A built-in module is frozen unless the request names a candidate DKP
 // version, which is its version (R5).
 func (p *problem) frozen(v *view) bool {
-	return v.before && !v.inUpdate && v.pinned < 0 && v.deployed >= 0 &&
+	return v.before && !v.inUpdate && v.pinVersion == nil && v.deployed >= 0 &&
 		v.intent == intentOn && v.allowed[v.deployed] && (!v.m.Embedded || p.req.Platform.Deckhouse == nil)
 }
 

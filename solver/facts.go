@@ -244,7 +244,9 @@ func (p *problem) addVersionFacts(v *view) {
 	if v.m.Embedded {
 		return
 	}
-	if v.pinned >= 0 {
+	if v.pinVersion != nil {
+		// A pin the view does not list (its fixed source lacks it, R23)
+		// forbids every release: pinned is -1.
 		v.intentFact.at = v.pinned
 		v.forbidWith(v.intentFact, v.where(func(i int, _ *model.Release) bool { return i != v.pinned }))
 		return

@@ -64,6 +64,7 @@ type view struct {
 	deployedDKP  model.Version  // for a built-in module: the DKP version running now
 	deployed     int            // index of the deployed release, or -1
 	pinned       int            // index of the pinned release, or -1
+	pinVersion   model.Version  // the request's pin, even one the module's source does not list (R23), or nil
 	inUpdate     bool           // in the request's update set (R9)
 	named        bool           // named by the request (R14 level 3)
 
@@ -145,13 +146,13 @@ func (p *problem) newView(m *model.Module) *view {
 		}
 	}
 	if pv := p.req.Pin[m.Name]; pv != nil {
-		v.pinned = v.indexOf(pv)
+		v.pinVersion, v.pinned = pv, v.indexOf(pv)
 	}
-	v.inUpdate = v.pinned >= 0 || slices.Contains(p.req.Update, m.Name) || (p.req.UpdateAll && st.On())
+	v.inUpdate = v.pinVersion != nil || slices.Contains(p.req.Update, m.Name) || (p.req.UpdateAll && st.On())
 	// The update set lets a module change; it names the module for R14
 	// level 3 only when the cluster enables it, since it asks for no
 	// install (D65).
-	v.named = v.pinned >= 0 || slices.Contains(p.req.Enable, m.Name) || (v.inUpdate && st.On())
+	v.named = v.pinVersion != nil || slices.Contains(p.req.Enable, m.Name) || (v.inUpdate && st.On())
 	if v.src.free {
 		p.setSourceHeads(v)
 	} else {
@@ -235,7 +236,7 @@ func (p *problem) setIntent(v *view) {
 	switch {
 	case slices.Contains(p.req.Disable, v.name):
 		v.intent, v.intentFact = intentOff, p.newFact(model.FactRequestDisable, v)
-	case v.pinned >= 0:
+	case v.pinVersion != nil:
 		v.intent, v.intentFact = intentOn, p.newFact(model.FactRequestPin, v)
 	case slices.Contains(p.req.Enable, v.name):
 		v.intent, v.intentFact = intentOn, p.newFact(model.FactRequestEnable, v)

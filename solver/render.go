@@ -45,7 +45,10 @@ func (p *problem) moduleMessage(f *fact) string {
 	case model.FactRequestDisable:
 		return fmt.Sprintf("the request disables %s", v.name)
 	case model.FactRequestPin:
-		return fmt.Sprintf("the request pins %s to %s", v.name, v.rels[v.pinned].Version)
+		if v.pinned < 0 {
+			return fmt.Sprintf("the request pins %s to %s, which source %s does not list", v.name, v.pinVersion, v.src.to)
+		}
+		return fmt.Sprintf("the request pins %s to %s", v.name, v.pinVersion)
 	case model.FactClusterEnabled:
 		if p.req.AllowDisable && v.confirmsDisable() {
 			return fmt.Sprintf("%s is enabled in the cluster (enabled: true), and %s", v.name, confirmationText(v))

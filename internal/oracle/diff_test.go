@@ -50,7 +50,6 @@ const (
 // shrinks: when a cause is fixed, delete its line and move its scenario
 // to testdata/scenarios. Seeds beyond the default run are not listed.
 var knownDisagreements = seedIndex(map[string][]uint64{
-	"diff-pin-outside-source":    {807, 989, 1287},
 	"diff-pin-any-source":        {1406},
 	"diff-held-back-free-source": {165, 433, 1024, 1212},
 })
@@ -111,12 +110,6 @@ func TestDifferential(t *testing.T) {
 // fuzzer), where no seed list can name them. Delete an entry when its
 // cause is fixed.
 var knownCauses = []struct{ pattern, scenario string }{
-	{"enabled module missing from result: the cluster enables it", "diff-allow-disable-lists-enabled"},
-	{"worse at R14 level 5", "diff-allow-disable-name-order"},
-	{"status resolved, the rules give unsatisfiable", "diff-kept-requirement-on-detached"},
-	{"the explain encoding has a model where the answer has none", "diff-kept-capability-on-detached"},
-	{"checker: [R18", "diff-plan-cycle-order"},
-	{"the request pins it at", "diff-pin-outside-source"},
 	{"internal error: nothing holds", "diff-held-back-free-source"},
 }
 

@@ -84,7 +84,8 @@ func (p *problem) addStaticFacts(v *view) {
 		return !ok
 	}), nil)
 	p.forbid(v, model.FactPrerelease, v.where(func(i int, r *model.Release) bool {
-		return !v.m.Embedded && model.IsPrerelease(r.Version) && i != v.deployed && i != v.pinned && !v.isChannelVersion(i)
+		pinned := v.pinVersion != nil && model.SameVersion(r.Version, v.pinVersion)
+		return !v.m.Embedded && model.IsPrerelease(r.Version) && i != v.deployed && !pinned && !v.isChannelVersion(i)
 	}), nil)
 	p.addPlatformFacts(v, model.FactDeckhouseRequirement, func(r model.Requirements) *model.Constraint { return r.Deckhouse }, model.Core(p.deckhouse))
 	p.addPlatformFacts(v, model.FactKubernetesRequirement, func(r model.Requirements) *model.Constraint { return r.Kubernetes }, p.kubernetes)
@@ -248,7 +249,9 @@ func (p *problem) addVersionFacts(v *view) {
 		// A pin the view does not list (its fixed source lacks it, R23)
 		// forbids every release: pinned is -1.
 		v.intentFact.at = v.pinned
-		v.forbidWith(v.intentFact, v.where(func(i int, _ *model.Release) bool { return i != v.pinned }))
+		// Every release at the pinned version stays: with several sources
+		// each (source, release) pair is a candidate (R23).
+		v.forbidWith(v.intentFact, v.where(func(_ int, r *model.Release) bool { return !model.SameVersion(r.Version, v.pinVersion) }))
 		return
 	}
 	p.forbid(v, model.FactChannelHead, v.where(func(i int, _ *model.Release) bool { return v.aboveHead(i) && i != v.deployed }), nil)

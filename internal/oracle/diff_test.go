@@ -50,7 +50,6 @@ const (
 // shrinks: when a cause is fixed, delete its line and move its scenario
 // to testdata/scenarios. Seeds beyond the default run are not listed.
 var knownDisagreements = seedIndex(map[string][]uint64{
-	"diff-pin-any-source":        {1406},
 	"diff-held-back-free-source": {165, 433, 1024, 1212},
 })
 

@@ -113,11 +113,12 @@ func (v *view) where(pred func(int, *model.Release) bool) []int {
 func (v *view) reads(i int) bool { return v.only < 0 || i == v.only }
 
 func (v *view) isChannelVersion(i int) bool {
-	hv := v.headVersion
-	if v.src.free {
-		hv = v.src.headVersions[v.rels[i].Source]
+	if v.src.free { // the channel of the release's own source (R23)
+		s := v.rels[i].Source
+		hv := v.src.headVersions[s]
+		return v.src.channeled[s] && hv != nil && model.SameVersion(v.rels[i].Version, hv)
 	}
-	return v.channel != "" && hv != nil && model.SameVersion(v.rels[i].Version, hv)
+	return v.channel != "" && v.headVersion != nil && model.SameVersion(v.rels[i].Version, v.headVersion)
 }
 
 // failing is one reason a release fails, for forbidEach: what it names

@@ -29,7 +29,9 @@ type sourcePlace struct {
 	// channel's version, or -1.
 	heads        map[string]int
 	headVersions map[string]model.Version
-	fact         *fact // FactSource, for a move to a source without the deployed release
+	// channeled holds the sources whose own module follows a channel.
+	channeled map[string]bool
+	fact      *fact // FactSource, for a move to a source without the deployed release
 }
 
 // placeSource reads R23 for v before anything else: a module of several
@@ -67,10 +69,12 @@ func (p *problem) placeSource(v *view) {
 func (p *problem) setSourceHeads(v *view) {
 	v.src.heads = map[string]int{}
 	v.src.headVersions = map[string]model.Version{}
+	v.src.channeled = map[string]bool{}
 	for _, s := range v.m.ModuleSources() {
 		sv := &view{m: v.m.ForSource(s), name: v.name, rels: v.m.ForSource(s).Releases, deployed: -1, pinned: -1, head: -1}
 		p.setHead(sv)
 		v.channel = sv.channel
+		v.src.channeled[s] = sv.channel != ""
 		v.src.headVersions[s] = sv.headVersion
 		v.src.heads[s] = -1
 		if sv.noChannel {

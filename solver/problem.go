@@ -124,7 +124,7 @@ func (p *problem) newView(m *model.Module) *view {
 	p.placeSource(v)
 	v.rels = v.m.Releases
 	if m.Embedded {
-		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: m.Requirements, Accessibility: m.Accessibility, Stage: m.Stage, Disable: m.Disable}}
+		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: m.Requirements, Accessibility: m.Accessibility, Stage: m.Stage, Disable: m.Disable, Source: m.Source}}
 		v.deployedDKP = p.cluster.Deckhouse
 	}
 	st := p.cluster.Modules[m.Name]

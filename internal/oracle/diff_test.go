@@ -49,9 +49,7 @@ const (
 // them and fails when one starts to agree, so that the list only ever
 // shrinks: when a cause is fixed, delete its line and move its scenario
 // to testdata/scenarios. Seeds beyond the default run are not listed.
-var knownDisagreements = seedIndex(map[string][]uint64{
-	"diff-held-back-free-source": {165, 433, 1024, 1212},
-})
+var knownDisagreements = seedIndex(map[string][]uint64{})
 
 // seedIndex inverts knownDisagreements' table: seed to scenario.
 func seedIndex(byScenario map[string][]uint64) map[uint64]string {
@@ -108,9 +106,7 @@ func TestDifferential(t *testing.T) {
 // scenarios' causes, for runs beyond the default seeds (a long run, the
 // fuzzer), where no seed list can name them. Delete an entry when its
 // cause is fixed.
-var knownCauses = []struct{ pattern, scenario string }{
-	{"internal error: nothing holds", "diff-held-back-free-source"},
-}
+var knownCauses = []struct{ pattern, scenario string }{}
 
 // causeOf names the pending scenario whose cause problem shows, or "".
 func causeOf(problem string) string {

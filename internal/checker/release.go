@@ -112,15 +112,18 @@ func (c *checker) versionAfter(name string) (model.Version, bool) {
 }
 
 // checkUnlistedWarnings checks D73: every module deployed at a version the
-// catalog does not list is named by a warning of kind unknown-version.
+// catalog (the source it runs from) does not list is named by a warning of
+// kind unknown-version.
 func (c *checker) checkUnlistedWarnings() {
 	for _, name := range c.cluster.ModuleNames() {
-		m := c.module(name)
+		m := c.cat.Module(name)
 		if m == nil || m.Embedded {
 			continue
 		}
+		// Listed or not in the source the module runs from, moved or not.
 		dv, deployed := c.cluster.Deployed(m)
-		if !deployed || m.Release(dv) != nil {
+		if !deployed || (len(c.cat.Sources()) == 0 && m.Release(dv) != nil) ||
+			(len(c.cat.Sources()) > 0 && m.ReleaseIn(c.deployedSource(m), dv) != nil) {
 			continue
 		}
 		if !slices.ContainsFunc(c.res.Warnings, func(w model.Warning) bool {

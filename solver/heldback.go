@@ -104,13 +104,12 @@ func (s *session) whyNot(v *view, rel int) (string, error) {
 			return s.p.sentences(newerOnly(core, v, rel)), err
 		}
 	}
-	if v.src.free {
-		// What remains is R23's choice of source, which is no fact:
-		// newer releases from another source are not taken, and those of
-		// the chosen source fail together with them.
-		sel := s.final[v]
-		return fmt.Sprintf("%s comes from source %s, the source R23 prefers (priority, then the fewest requirements met across sources, then name); %s and newer are from other sources or cannot be installed with it",
-			v.name, v.sourceOf(sel), v.m.ReleaseName(v.rels[rel])), nil
+	if len(s.p.cat.Sources()) > 0 {
+		// What remains is R23's choice of sources, which is no fact: of
+		// this module (newer releases from another source are not taken)
+		// or of the modules R14 served before it.
+		return fmt.Sprintf("%s comes from source %s, and the sources R23 prefers (priority, then the fewest requirements met across sources, then name) for it and for the modules chosen before it leave no room for %s",
+			v.name, v.sourceOf(s.final[v]), v.m.ReleaseName(v.rels[rel])), nil
 	}
 	return "", fmt.Errorf("internal error: nothing holds %s back from %s", v.name, v.rels[rel].Version)
 }

@@ -142,7 +142,11 @@ func (p *problem) newView(m *model.Module) *view {
 		// listed version is D76's own fact, not a warning.
 		v.unlisted = !m.Embedded && m.ReleaseIn(v.src.from, dv) == nil
 		if !m.Embedded && v.src.moved {
-			v.running = m.ReleaseIn(v.src.from, dv)
+			// The release that runs is the left source's; when that source
+			// does not list it either, nothing is known of it (D73).
+			if v.running = m.ReleaseIn(v.src.from, dv); v.running == nil {
+				v.running = &model.Release{Version: dv}
+			}
 		}
 	}
 	if pv := p.req.Pin[m.Name]; pv != nil {

@@ -6,15 +6,13 @@ import (
 	"hash/fnv"
 	"maps"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/modsolver/modsolver/catalog"
-	"github.com/modsolver/modsolver/internal/shared"
+	"github.com/modsolver/modsolver/internal/scenariotest"
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -23,27 +21,13 @@ import (
 // one class and are rendered from another request's answer, answers each
 // exactly as Solve does alone: with and without held-back reasons.
 func TestWhatIfClassesMatchSolve(t *testing.T) {
-	dirs := []string{filepath.Join("..", "testdata", "scenarios")}
-	t.Run("shared", func(t *testing.T) { dirs = append(dirs, shared.Path(t, "scenarios")) })
-	for _, dir := range dirs {
-		files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
-		require.NoError(t, err)
-		for _, file := range files {
-			if shared.IsKnownFailing(file) {
-				continue
-			}
-			sc, err := catalog.LoadScenario(file)
-			if sc != nil && sc.Expect.Error {
-				continue
-			}
-			require.NoError(t, err)
-			t.Run(filepath.Base(file), func(t *testing.T) {
-				// Seeded by the file's name, not its path, so that every
-				// checkout draws the same platforms.
-				reqs := RandomPlatforms(sc.Cluster, sc.Request, 24, seedOf(filepath.Base(file)))
-				CheckWhatIfAgainstSolve(t, sc.Catalog, sc.Cluster, reqs)
-			})
-		}
+	for _, sc := range scenariotest.All(t, "..") {
+		t.Run(sc.Name(), func(t *testing.T) {
+			// Seeded by the file's name, not its path, so that every
+			// checkout draws the same platforms.
+			reqs := RandomPlatforms(sc.Cluster, sc.Request, 24, seedOf(sc.Name()))
+			CheckWhatIfAgainstSolve(t, sc.Catalog, sc.Cluster, reqs)
+		})
 	}
 }
 

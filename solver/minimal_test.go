@@ -2,7 +2,6 @@ package solver
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -10,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/modsolver/modsolver/catalog"
-	"github.com/modsolver/modsolver/internal/shared"
+	"github.com/modsolver/modsolver/internal/scenariotest"
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -20,29 +19,15 @@ import (
 // runs on a fresh explain encoding, with the answer's facts found again
 // by what they say, so it does not trust the code that chose them.
 func TestExplanationsAreMinimal(t *testing.T) {
-	dirs := []string{filepath.Join("..", "testdata", "scenarios")}
-	t.Run("shared", func(t *testing.T) { dirs = append(dirs, shared.Path(t, "scenarios")) })
 	checked := 0
-	for _, dir := range dirs {
-		files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
-		require.NoError(t, err)
-		for _, file := range files {
-			if shared.IsKnownFailing(file) {
-				continue // not loadable or not answered right yet: see shared.KnownFailing
-			}
-			sc, err := catalog.LoadScenario(file)
-			if sc != nil && sc.Expect.Error {
-				continue // bad input has no answer to explain
-			}
-			require.NoError(t, err, file)
-			res, err := Solve(context.Background(), sc.Catalog, sc.Cluster, sc.Request)
-			require.NoError(t, err, file)
-			if res.Status != model.StatusUnsatisfiable {
-				continue
-			}
-			checked++
-			t.Run(filepath.Base(file), func(t *testing.T) { checkMinimal(t, sc, res) })
+	for _, sc := range scenariotest.All(t, "..") {
+		res, err := Solve(context.Background(), sc.Catalog, sc.Cluster, sc.Request)
+		require.NoError(t, err, sc.File)
+		if res.Status != model.StatusUnsatisfiable {
+			continue
 		}
+		checked++
+		t.Run(sc.Name(), func(t *testing.T) { checkMinimal(t, sc.Scenario, res) })
 	}
 	assert.Positive(t, checked, "no unsatisfiable scenario was checked")
 }

@@ -2,15 +2,13 @@ package solver
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/modsolver/modsolver/catalog"
 	"github.com/modsolver/modsolver/internal/checker"
-	"github.com/modsolver/modsolver/internal/shared"
+	"github.com/modsolver/modsolver/internal/scenariotest"
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -19,22 +17,8 @@ import (
 // out: the same changing modules, the kept ones counted, and the plan's
 // changing steps in an order that keeps every dependency first.
 func TestReportChangesMatchesAll(t *testing.T) {
-	dirs := []string{filepath.Join("..", "testdata", "scenarios")}
-	t.Run("shared", func(t *testing.T) { dirs = append(dirs, shared.Path(t, "scenarios")) })
-	for _, dir := range dirs {
-		files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
-		require.NoError(t, err)
-		for _, file := range files {
-			if shared.IsKnownFailing(file) {
-				continue
-			}
-			sc, err := catalog.LoadScenario(file)
-			if sc != nil && sc.Expect.Error {
-				continue
-			}
-			require.NoError(t, err)
-			t.Run(filepath.Base(file), func(t *testing.T) { checkReportChanges(t, sc.Catalog, sc.Cluster, sc.Request) })
-		}
+	for _, sc := range scenariotest.All(t, "..") {
+		t.Run(sc.Name(), func(t *testing.T) { checkReportChanges(t, sc.Catalog, sc.Cluster, sc.Request) })
 	}
 }
 

@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/modsolver/modsolver/catalog"
-	"github.com/modsolver/modsolver/internal/shared"
+	"github.com/modsolver/modsolver/internal/scenariotest"
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -19,22 +18,8 @@ import (
 // the answer Solve gives for that request alone, on every scenario: the
 // scenario's request, and the same request on a few candidate platforms.
 func TestWhatIfMatchesSolve(t *testing.T) {
-	dirs := []string{filepath.Join("..", "testdata", "scenarios")}
-	t.Run("shared", func(t *testing.T) { dirs = append(dirs, shared.Path(t, "scenarios")) })
-	for _, dir := range dirs {
-		files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
-		require.NoError(t, err)
-		for _, file := range files {
-			if shared.IsKnownFailing(file) {
-				continue // not loadable or not answered right yet: see shared.KnownFailing
-			}
-			sc, err := catalog.LoadScenario(file)
-			if sc != nil && sc.Expect.Error {
-				continue
-			}
-			require.NoError(t, err)
-			t.Run(filepath.Base(file), func(t *testing.T) { checkWhatIf(t, sc) })
-		}
+	for _, sc := range scenariotest.All(t, "..") {
+		t.Run(sc.Name(), func(t *testing.T) { checkWhatIf(t, sc.Scenario) })
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/modsolver/modsolver/catalog"
 	"github.com/modsolver/modsolver/internal/oracle"
 	"github.com/modsolver/modsolver/internal/randscen"
-	"github.com/modsolver/modsolver/internal/shared"
+	"github.com/modsolver/modsolver/internal/scenariotest"
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -86,26 +86,13 @@ func checkOracleMeets(t *testing.T, sc *catalog.Scenario) {
 // are bad input, on the known-failing list, or too large to enumerate are
 // skipped; so are those whose rules the oracle does not read (D44).
 func TestOracleMeetsScenarios(t *testing.T) {
-	dirs := []string{filepath.Join("..", "..", "testdata", "scenarios")}
-	t.Run("shared", func(t *testing.T) { dirs = append(dirs, shared.Path(t, "scenarios")) })
 	checked := 0
-	for _, dir := range dirs {
-		files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
-		require.NoError(t, err)
-		for _, file := range files {
-			if shared.IsKnownFailing(file) {
-				continue
-			}
-			sc, err := catalog.LoadScenario(file)
-			if err != nil || sc.Expect.Error {
-				continue
-			}
-			if _, err := oracle.Solve(sc.Catalog, sc.Cluster, sc.Request, solverOrder); errors.Is(err, oracle.ErrTooLarge) {
-				continue
-			}
-			checked++
-			t.Run(filepath.Base(file), func(t *testing.T) { checkOracleMeets(t, sc) })
+	for _, sc := range scenariotest.All(t, filepath.Join("..", "..")) {
+		if _, err := oracle.Solve(sc.Catalog, sc.Cluster, sc.Request, solverOrder); errors.Is(err, oracle.ErrTooLarge) {
+			continue
 		}
+		checked++
+		t.Run(sc.Name(), func(t *testing.T) { checkOracleMeets(t, sc.Scenario) })
 	}
 	assert.Positive(t, checked)
 }

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"sort"
@@ -140,13 +141,12 @@ func (p *problem) newView(m *model.Module) *view {
 		// D73 warns when the deployed version is not listed in the source
 		// it runs from, moved or not; a move to a source that lacks a
 		// listed version is D76's own fact, not a warning.
-		v.unlisted = !m.Embedded && m.ReleaseIn(v.src.from, dv) == nil
+		own := m.ReleaseIn(v.src.from, dv)
+		v.unlisted = !m.Embedded && own == nil
 		if !m.Embedded && v.src.moved {
 			// The release that runs is the left source's; when that source
 			// does not list it either, nothing is known of it (D73).
-			if v.running = m.ReleaseIn(v.src.from, dv); v.running == nil {
-				v.running = &model.Release{Version: dv}
-			}
+			v.running = cmp.Or(own, &model.Release{Version: dv})
 		}
 	}
 	if pv := p.req.Pin[m.Name]; pv != nil {

@@ -121,9 +121,12 @@ func (c *checker) checkUnlistedWarnings() {
 			continue
 		}
 		// Listed or not in the source the module runs from, moved or not.
+		src := ""
+		if len(c.cat.Sources()) > 0 {
+			src = c.deployedSource(m)
+		}
 		dv, deployed := c.cluster.Deployed(m)
-		if !deployed || (len(c.cat.Sources()) == 0 && m.Release(dv) != nil) ||
-			(len(c.cat.Sources()) > 0 && m.ReleaseIn(c.deployedSource(m), dv) != nil) {
+		if !deployed || m.ReleaseIn(src, dv) != nil {
 			continue
 		}
 		if !slices.ContainsFunc(c.res.Warnings, func(w model.Warning) bool {

@@ -176,7 +176,8 @@ func (b *olmBundle) provide(g olmGVK) {
 	b.provided = append(b.provided, c)
 }
 
-// olmConstraint is the value of an olm.constraint.
+// olmConstraint is the value of a simple olm.constraint, and the atoms of
+// a compound one (olmConstraintNode).
 type olmConstraint struct {
 	FailureMessage string `json:"failureMessage"`
 	Package        *struct {

@@ -34,14 +34,10 @@ const olmCelSkipped = "olm.constraints skipped (cel)"
 // errOLMCel marks a constraint that holds a cel expression.
 var errOLMCel = errors.New("cel")
 
-// olmConstraintNode is one node of an olm.constraint tree.
+// olmConstraintNode is one node of an olm.constraint tree: an atom of
+// olmConstraint, or all, any, not or cel.
 type olmConstraintNode struct {
-	FailureMessage string `json:"failureMessage"`
-	Package        *struct {
-		PackageName  string `json:"packageName"`
-		VersionRange string `json:"versionRange"`
-	} `json:"package"`
-	GVK *olmGVK            `json:"gvk"`
+	olmConstraint
 	All *olmConstraintList `json:"all"`
 	Any *olmConstraintList `json:"any"`
 	Not *olmConstraintList `json:"not"`

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/Masterminds/semver/v3"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -51,20 +50,8 @@ func (a *axis) add(c *model.Constraint) {
 	}
 	a.seen[c.Text] = true
 	a.cons = append(a.cons, c)
-	// The versions boundsAbove tries, and of them the ones it may name.
-	var cands []model.Version
-	for _, text := range versionInText.FindAllString(c.Range(), -1) {
-		v, err := model.ParseVersion(text)
-		if err != nil {
-			continue
-		}
-		for _, cand := range []model.Version{v, semver.New(v.Major(), v.Minor(), v.Patch()+1, "", "")} {
-			if c.Allows(cand) {
-				cands = append(cands, cand)
-			}
-		}
-	}
-	a.cands = append(a.cands, cands)
+	a.cands = append(a.cands, namedCandidates(c)) // what boundsAbove may name
+
 }
 
 // newPlatformAxes reads every constraint of cat that a platform version

@@ -211,18 +211,32 @@ var versionInText = regexp.MustCompile(`v?[0-9]+(\.[0-9]+){0,2}`)
 // patch of each, keeping those above current that satisfy it, ascending.
 func boundsAbove(c *model.Constraint, current model.Version) []model.Version {
 	var out []model.Version
+	for _, cand := range namedCandidates(c) {
+		if cand.GreaterThan(current) && !slices.ContainsFunc(out, cand.Equal) {
+			out = append(out, cand)
+		}
+	}
+	slices.SortFunc(out, model.CompareVersions)
+	return out
+}
+
+// namedCandidates are the versions a constraint's text names, and the
+// next patch of each, that satisfy it, in text order: the versions
+// boundsAbove may suggest, and by which what-if classes tell platform
+// versions apart (classes.go).
+func namedCandidates(c *model.Constraint) []model.Version {
+	var out []model.Version
 	for _, text := range versionInText.FindAllString(c.Range(), -1) {
 		v, err := model.ParseVersion(text)
 		if err != nil {
 			continue
 		}
 		for _, cand := range []model.Version{v, semver.New(v.Major(), v.Minor(), v.Patch()+1, "", "")} {
-			if cand.GreaterThan(current) && c.Allows(cand) && !slices.ContainsFunc(out, cand.Equal) {
+			if c.Allows(cand) {
 				out = append(out, cand)
 			}
 		}
 	}
-	slices.SortFunc(out, model.CompareVersions)
 	return out
 }
 

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-
 	"github.com/modsolver/modsolver/model"
 )
 

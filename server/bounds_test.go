@@ -18,14 +18,20 @@ import (
 
 // The server's resource bounds (limits.go), seen by a client.
 
-// busyUntil runs call in the background until the test ends or the
-// returned function is called, and waits until probe is refused with
-// RESOURCE_EXHAUSTED, which it returns.
+// busyUntil runs call in the background, again and again, until the test
+// ends or the returned function is called, and waits until probe is
+// refused with RESOURCE_EXHAUSTED, which it returns. Calling again keeps
+// the slot taken even when one call finishes before the first probe.
 func busyUntil(t *testing.T, call func(ctx context.Context), probe func() error) (*status.Status, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
-	go func() { defer close(done); call(ctx) }()
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			call(ctx)
+		}
+	}()
 	stop := func() { cancel(); <-done }
 	t.Cleanup(stop)
 	var st *status.Status

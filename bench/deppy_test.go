@@ -258,7 +258,7 @@ func TestDeppyOnScenarios(t *testing.T) {
 			if err != nil || sc.Expect.Error {
 				t.Skip("bad input by design")
 			}
-			if err := errors.Join(Translatable(sc.Catalog), TranslatableCluster(sc.Catalog, sc.Cluster)); err != nil {
+			if err := Translatable(sc.Catalog); err != nil {
 				t.Skip(err)
 			}
 			res, err := solver.Solve(context.Background(), sc.Catalog, sc.Cluster, sc.Request)
@@ -290,47 +290,14 @@ func TestDeppyBadInputAndCancel(t *testing.T) {
 // A variable whose stop flag is set abandons deppy's run.
 func TestSolveDeppyStops(t *testing.T) {
 	cat, cluster := tinyInputs(t)
-	tr := newTranslation(cat, cluster, &model.Request{UpdateAll: true}, deppyConfig{})
+	req := &model.Request{UpdateAll: true}
+	ds, err := solver.NewDomains(cat, cluster, req)
+	require.NoError(t, err)
+	tr := newTranslation(cat, cluster, req, ds, deppyConfig{})
 	tr.translate()
 	ctx, cancel := context.WithCancel(context.Background())
 	tr.stop.Store(true)
 	cancel()
-	_, err := solveDeppy(ctx, tr.vars, tr.stop)
+	_, err = solveDeppy(ctx, tr.vars, tr.stop)
 	assert.ErrorIs(t, err, context.Canceled)
-}
-
-func TestStepTargets(t *testing.T) {
-	rels := func(vs ...string) []*model.Release {
-		out := make([]*model.Release, len(vs))
-		for i, v := range vs {
-			out[i] = &model.Release{Version: model.MustParseVersion(v)}
-		}
-		return out
-	}
-	versions := func(rs []*model.Release, idx []int) []string {
-		var out []string
-		for _, i := range idx {
-			out = append(out, rs[i].Version.String())
-		}
-		return out
-	}
-	jump := rels("1.1.0", "1.1.3", "1.2.0", "1.2.5", "1.3.0", "1.4.1", "2.0.0")
-	jump[5].UpdateRules = []model.UpdateRule{{From: model.MajorMinor{Major: 1, Minor: 1}, To: model.MajorMinor{Major: 1, Minor: 4}}}
-	zero := rels("0.8.0", "0.8.2", "0.9.1", "1.0.0", "1.0.4", "1.1.0")
-	tests := []struct {
-		name       string
-		rels       []*model.Release
-		head, from int
-		want       []string
-	}{
-		{"own patch, next minor and a from-to jump", jump, 6, 0, []string{"1.1.3", "1.2.5", "1.4.1"}},
-		{"a major waits", jump, 6, 5, nil},
-		{"the head bounds the steps", jump, 2, 1, []string{"1.2.0"}},
-		{"0.x may go to the lowest 1.x minor", zero, 5, 1, []string{"0.9.1", "1.0.4"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, versions(tt.rels, stepTargets(tt.rels, tt.head, tt.from)))
-		})
-	}
 }

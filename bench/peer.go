@@ -92,7 +92,7 @@ func actionOf(from model.Version, running bool, to model.Version) model.Action {
 const RuleStatus = "status"
 
 // CheckPeer checks a peer's answer with the rules a translation to deppy
-// can honour: internal/checker's checks of R1–R13, R25, R26 and the
+// can honour: internal/checker's checks of R1–R13, R21–R26 and the
 // output's shape, without R18 (deppy has no plan) and without what an
 // answer reports beside its selection (warnings), plus R1 for a module with several
 // selected releases, and that its status agrees with modsolver's answer

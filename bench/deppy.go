@@ -266,14 +266,7 @@ func (t *translation) pushNeeds(req model.Requirements, visit func(string)) {
 		if c.Conflict() {
 			continue
 		}
-		modules, _, bounded := c.Target().Names()
-		if !bounded {
-			modules = nil
-			for _, m := range t.cat.Modules() {
-				modules = append(modules, m.Name)
-			}
-		}
-		for _, name := range modules {
+		for _, name := range t.ds.MayMeet(c) {
 			visit(name)
 		}
 	}

@@ -79,6 +79,14 @@ func (ds *Domains) Of(name string) *Domain {
 	return d
 }
 
+// MayMeet lists, sorted, the modules whose releases may satisfy the
+// predicate of compound requirement c (R24), or for a conflict its
+// operand: those its atoms name or that provide a capability it names,
+// or every module when its atoms do not bound it.
+func (ds *Domains) MayMeet(c model.CompoundRequirement) []string {
+	return ds.p.mayMeet(c.Target())
+}
+
 // roleOf folds the intents modsolver weighs softly into RoleMay.
 func roleOf(in intent) Role {
 	switch in {

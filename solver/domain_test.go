@@ -85,3 +85,39 @@ modules:
 	_, err = solver.NewDomains(cat, cluster, &model.Request{Enable: []string{"ghost"}})
 	assert.ErrorIs(t, err, model.ErrInvalidInput)
 }
+
+// MayMeet names the modules a compound requirement's predicate can speak
+// of: its atoms' modules, or every module when a not leaves it unbounded.
+func TestDomainsMayMeet(t *testing.T) {
+	cat, _, err := catalog.Parse("compound.yaml", []byte(`
+modules:
+  - name: app
+    releases:
+      - version: 1.0.0
+        requirements:
+          compound:
+            - any: [{module: pg, version: ">= 12"}, {module: mysql}]
+            - not: {module: legacy}
+            - any: [{module: pg}, {not: {module: mysql}}]
+  - name: pg
+    releases: [{version: 13.0.0}]
+  - name: mysql
+    releases: [{version: 8.0.0}]
+  - name: legacy
+    releases: [{version: 1.0.0}]
+`))
+	require.NoError(t, err)
+	cluster, err := catalog.ParseCluster("cluster.yaml", []byte("deckhouse: 1.74.0\nkubernetes: 1.31.0\n"))
+	require.NoError(t, err)
+	ds, err := solver.NewDomains(cat, cluster, &model.Request{})
+	require.NoError(t, err)
+	got := map[string][]string{}
+	for _, c := range ds.Of("app").Releases[0].Requirements.Compound {
+		got[c.String()] = ds.MayMeet(c)
+	}
+	assert.Equal(t, map[string][]string{
+		"any(mysql, pg >= 12)": {"mysql", "pg"},
+		"not(legacy)":          {"legacy"},                       // a conflict's operand
+		"any(not(mysql), pg)":  {"app", "legacy", "mysql", "pg"}, // unbounded
+	}, got)
+}

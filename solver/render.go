@@ -18,6 +18,8 @@ func (p *problem) message(f *fact) string {
 	return kindOf(f).message(p, f)
 }
 
+// The messages of each kind of fact (factKinds) follow.
+
 func requestEnableMessage(_ *problem, f *fact) string {
 	return fmt.Sprintf("the request enables %s", f.v.name)
 }

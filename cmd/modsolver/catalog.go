@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -179,9 +178,7 @@ func runCatalogStats(args []string, out, errOut io.Writer) int {
 }
 
 func printJSON(out, errOut io.Writer, v any) int {
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := report.WriteJSON(out, v); err != nil {
 		return fail(errOut, err)
 	}
 	return exitResolved
@@ -371,122 +368,11 @@ func sweep(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 	return answers, err
 }
 
+// printCheck prints the check as tables or as its JSON document.
 func printCheck(out io.Writer, f checkFlags, sum solver.SweepSummary, answers []solver.Installability) error {
+	c := &report.Check{Catalog: f.path, Summary: sum, Answers: answers, Top: f.top, Details: f.details}
 	if f.output == "json" {
-		return printCheckJSON(out, f, sum, answers)
+		return c.JSON(out)
 	}
-	rows := [][]string{
-		{"modules checked", strconv.Itoa(sum.Modules)},
-		{"install", strconv.Itoa(sum.Resolved)},
-		{"cannot install", strconv.Itoa(sum.Unsatisfiable)},
-	}
-	if sum.Errors > 0 {
-		rows = append(rows, []string{"bad input", strconv.Itoa(sum.Errors)})
-	}
-	if err := report.Columns(out, rows); err != nil {
-		return err
-	}
-	if len(sum.ExperimentalOnly) > 0 {
-		fmt.Fprintf(out, "\nExperimental only, so refused while allowExperimentalModules=false (%d): %s\n", len(sum.ExperimentalOnly), strings.Join(sum.ExperimentalOnly, ", "))
-	}
-	if len(sum.Kinds) > 0 {
-		fmt.Fprintln(out, "\nBy kind of fact:")
-		kinds := [][]string{{"MODULES", "KIND", "FOR EXAMPLE"}}
-		for _, k := range sum.Kinds {
-			kinds = append(kinds, []string{strconv.Itoa(len(k.Modules)), k.Reason, examples(k.Modules, 3)})
-		}
-		if err := report.Columns(out, kinds); err != nil {
-			return err
-		}
-	}
-	if len(sum.Reasons) > 0 {
-		fmt.Fprintln(out, "\nTop reasons:")
-		reasons := [][]string{{"MODULES", "REASON", "FOR EXAMPLE"}}
-		for _, r := range sum.Reasons[:min(f.top, len(sum.Reasons))] {
-			reasons = append(reasons, []string{strconv.Itoa(len(r.Modules)), r.Reason, examples(r.Modules, 3)})
-		}
-		if err := report.Columns(out, reasons); err != nil {
-			return err
-		}
-	}
-	if f.details {
-		printCheckDetails(out, answers)
-	}
-	return nil
-}
-
-func examples(names []string, most int) string {
-	if len(names) <= most {
-		return strings.Join(names, ", ")
-	}
-	return strings.Join(names[:most], ", ") + fmt.Sprintf(", … (%d more)", len(names)-most)
-}
-
-func printCheckDetails(out io.Writer, answers []solver.Installability) {
-	fmt.Fprintln(out, "\nModules that cannot be installed:")
-	for _, a := range answers {
-		switch {
-		case a.Err != nil:
-			fmt.Fprintf(out, "  %s %s: bad input: %v\n", a.Module, a.Version, a.Err)
-		case a.Result.Status != model.StatusResolved:
-			fmt.Fprintf(out, "  %s %s: %s\n", a.Module, a.Version, strings.Join(a.Reasons, "; "))
-		}
-	}
-}
-
-// checkJSON is the JSON form of a catalog check.
-type checkJSON struct {
-	Catalog       string `json:"catalog"`
-	Modules       int    `json:"modules"`
-	Resolved      int    `json:"resolved"`
-	Unsatisfiable int    `json:"unsatisfiable"`
-	Errors        int    `json:"errors"`
-	// ExperimentalOnly are the modules whose every admissible release is
-	// Experimental (R25).
-	ExperimentalOnly []string     `json:"experimentalOnly"`
-	Kinds            []reasonJSON `json:"kinds"`
-	Reasons          []reasonJSON `json:"reasons"`
-	Results          []moduleJSON `json:"results"`
-}
-
-type reasonJSON struct {
-	Reason  string   `json:"reason"`
-	Modules []string `json:"modules"`
-}
-
-type moduleJSON struct {
-	Module  string   `json:"module"`
-	Version string   `json:"version"`
-	Status  string   `json:"status"`
-	Reasons []string `json:"reasons,omitempty"`
-	Summary string   `json:"summary,omitempty"`
-	Error   string   `json:"error,omitempty"`
-}
-
-func printCheckJSON(out io.Writer, f checkFlags, sum solver.SweepSummary, answers []solver.Installability) error {
-	doc := checkJSON{Catalog: f.path, Modules: sum.Modules, Resolved: sum.Resolved, Unsatisfiable: sum.Unsatisfiable, Errors: sum.Errors,
-		ExperimentalOnly: append([]string{}, sum.ExperimentalOnly...),
-		Kinds:            []reasonJSON{}, Reasons: []reasonJSON{}, Results: []moduleJSON{}}
-	for _, r := range sum.Reasons {
-		doc.Reasons = append(doc.Reasons, reasonJSON{Reason: r.Reason, Modules: r.Modules})
-	}
-	for _, k := range sum.Kinds {
-		doc.Kinds = append(doc.Kinds, reasonJSON{Reason: k.Reason, Modules: k.Modules})
-	}
-	for _, a := range answers {
-		m := moduleJSON{Module: a.Module, Version: a.Version, Reasons: a.Reasons}
-		switch {
-		case a.Err != nil:
-			m.Status, m.Error = "error", a.Err.Error()
-		case a.Result.Status == model.StatusResolved:
-			m.Status = "resolved"
-		default:
-			m.Status = "unsatisfiable"
-			m.Summary = a.Result.Explanation.Summary
-		}
-		doc.Results = append(doc.Results, m)
-	}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return c.Table(out)
 }

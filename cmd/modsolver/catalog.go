@@ -5,9 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -153,26 +151,8 @@ func runCatalogStats(args []string, out, errOut io.Writer) int {
 	if f.output == "json" {
 		return printJSON(out, errOut, st)
 	}
-	if err := report.Columns(out, statsRows(st)); err != nil {
+	if err := report.Stats(out, st, rep.Warnings); err != nil {
 		return fail(errOut, err)
-	}
-	for _, part := range []struct {
-		title  string
-		counts map[string]int
-	}{{"Skipped, by reason:", st.SkippedBy}, {"Importer counts:", st.Counts}} {
-		if len(part.counts) == 0 {
-			continue
-		}
-		fmt.Fprintln(out, "\n"+part.title)
-		if err := report.Columns(out, countRows(part.counts)); err != nil {
-			return fail(errOut, err)
-		}
-	}
-	if len(rep.Warnings) > 0 {
-		fmt.Fprintln(out, "\nWarnings:")
-		for _, w := range rep.Warnings {
-			fmt.Fprintln(out, "  "+w)
-		}
 	}
 	return exitResolved
 }
@@ -182,48 +162,6 @@ func printJSON(out, errOut io.Writer, v any) int {
 		return fail(errOut, err)
 	}
 	return exitResolved
-}
-
-// statsRows lays the stats out as name and value rows.
-func statsRows(st catalog.Stats) [][]string {
-	n := strconv.Itoa
-	rows := [][]string{{"catalog", st.Source + " (" + string(st.Format) + ")"}}
-	if st.HelmSubcharts != "" {
-		rows = append(rows, []string{"helm subcharts", fmt.Sprintf("%s (%d subchart dependencies bundled in their charts)", st.HelmSubcharts, st.BundledSubcharts)})
-	}
-	rows = append(rows, [][]string{
-		{"modules", fmt.Sprintf("%d (%d built-in)", st.Modules, st.BuiltIn)},
-		{"releases", fmt.Sprintf("%d (%d prereleases)", st.Releases, st.Prereleases)},
-		{"channels", n(st.Channels)},
-		{"module dependencies", fmt.Sprintf("%d required, %d optional, %d on modules outside the catalog", st.RequiredDependencies, st.OptionalDependencies, st.DependenciesOutside)},
-		{"capabilities", fmt.Sprintf("%d required, %d provided (%d by releases), %d provided by more than one module", st.RequiredCapabilities, st.ProvidedCapabilities, st.ProvidedEntries, st.SharedCapabilities)},
-		{"compound requirements", fmt.Sprintf("%d, of which %d conflicts (a top-level not)", st.CompoundRequirements, st.CompoundConflicts)},
-		{"update edges", fmt.Sprintf("%d replaces, %d skips, %d skipRange; %d modules update along them; %d from-to rules", st.Replaces, st.Skips, st.SkipRanges, st.ModulesWithGraph, st.FromToRules)},
-	}...)
-	for _, p := range slices.Sorted(maps.Keys(st.UpdatePolicies)) {
-		rows = append(rows, []string{"update policy " + string(p), n(st.UpdatePolicies[p]) + " modules"})
-	}
-	for _, stage := range model.Stages() {
-		rows = append(rows, []string{"stage " + stage.String(), n(st.Stages[stage.String()]) + " releases"})
-	}
-	rows = append(rows, []string{"disable confirmation", n(st.DisableConfirmations) + " releases"})
-	for _, name := range slices.Sorted(maps.Keys(st.PlatformRequirements)) {
-		rows = append(rows, []string{"requires " + name, n(st.PlatformRequirements[name]) + " releases"})
-	}
-	for _, form := range slices.Sorted(maps.Keys(st.DependencyForms)) {
-		rows = append(rows, []string{"dependency form " + form, n(st.DependencyForms[form])})
-	}
-	rows = append(rows, []string{"skipped", n(st.Skipped)}, []string{"warnings", n(st.Warnings)})
-	return rows
-}
-
-// countRows lays out the importer's own counts, one per row.
-func countRows(counts map[string]int) [][]string {
-	var rows [][]string
-	for _, what := range slices.Sorted(maps.Keys(counts)) {
-		rows = append(rows, []string{strconv.Itoa(counts[what]), what})
-	}
-	return rows
 }
 
 type checkFlags struct {

@@ -14,6 +14,8 @@
 //     each scenario's updates or explanation. Blockers names the modules
 //     a blocked cell blames, read from the explanation's facts; a bad
 //     scenario prints the text the gRPC stream carries (D103).
+//   - stats.go: Stats, `catalog stats` as text: the size of a catalog,
+//     what its load skipped and why, and its warnings.
 //   - check.go: Check, the outcome of `catalog check` (a solver sweep and
 //     its summary) as tables (counts, kinds of fact, top reasons,
 //     details) or as its JSON document.

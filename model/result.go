@@ -244,8 +244,18 @@ type Fact struct {
 	Constraint string
 	Message    string
 	// Requires is what a requirement fact names: the required module,
-	// capability or platform component; empty for other facts.
+	// capability or platform component other than DKP and Kubernetes;
+	// empty for other facts.
 	Requires string
+	// Subject is what the fact is about besides Module, as a value of its
+	// own, never a prefix of another field: what a requirement names (the
+	// module, the capability, or the platform component, "deckhouse" and
+	// "kubernetes" included); the exclusive group (R13); the capability
+	// that several enabled modules provide (R20); the predicate of a
+	// compound fact, for a conflict the one it refuses (R24); the source a
+	// module moves to (R23). Empty for the facts about a module's own
+	// state.
+	Subject string
 }
 
 // SuggestionKind names the change a suggestion proposes.

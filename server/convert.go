@@ -188,6 +188,7 @@ func explanationToProto(e *model.Explanation) *modsolverv1.Explanation {
 				Constraint: f.Constraint,
 				Message:    f.Message,
 				Requires:   f.Requires,
+				Subject:    f.Subject,
 			})
 		}
 	}

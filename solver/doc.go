@@ -39,6 +39,10 @@
 //     minimal set of facts (R16).
 //   - unsat.go, render.go, suggest.go: the explanation of an unsatisfiable
 //     request in DKP's words, with verified suggestions.
+//   - factkinds.go: one entry per kind of fact, read by every use: its
+//     rank in an explanation, its message, its subject and constraint
+//     text, its short form in a sweep, the changes a suggestion may make,
+//     and whether it is a platform requirement or background (D100).
 //   - heldback.go: why a module ends below its head (R17).
 //   - stages.go: module stages (R25: the Experimental fact, Deprecated
 //     warnings, the Experimental-only modules of a catalog) and disable

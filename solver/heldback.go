@@ -128,11 +128,11 @@ func (s *session) factsAllow(v *view, rel int) (bool, error) {
 	return s.fast.solve(s.ctx, []z.Lit{s.fast.ge(mv, mv.pos[rel])})
 }
 
-// splitBackground separates the channel-head and prerelease facts from
-// the others, keeping the order of each.
+// splitBackground separates the background facts (the channel head and
+// the prerelease policy) from the others, keeping the order of each.
 func splitBackground(facts []*fact) (background, rest []*fact) {
 	for _, f := range facts {
-		if f.kind == model.FactChannelHead || f.kind == model.FactPrerelease {
+		if kindOf(f).background {
 			background = append(background, f)
 		} else {
 			rest = append(rest, f)
@@ -141,10 +141,11 @@ func splitBackground(facts []*fact) (background, rest []*fact) {
 	return background, rest
 }
 
-// servedBefore lists the modules R14 levels 3 and 5 maximised before v.
+// servedBefore lists the modules whose releases the levels of r14Levels
+// chose before v's, in the order they did.
 func (s *session) servedBefore(v *view) []*view {
 	var out []*view
-	for _, mv := range s.opt.order {
+	for _, mv := range s.opt.served {
 		if mv.v == v {
 			break
 		}

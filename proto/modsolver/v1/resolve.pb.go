@@ -882,8 +882,17 @@ type Fact struct {
 	Constraint string                 `protobuf:"bytes,4,opt,name=constraint,proto3" json:"constraint,omitempty"`
 	Message    string                 `protobuf:"bytes,5,opt,name=message,proto3" json:"message,omitempty"`
 	// What a requirement names: the required module, capability or
-	// platform component; empty for other facts.
-	Requires      string `protobuf:"bytes,6,opt,name=requires,proto3" json:"requires,omitempty"`
+	// platform component other than deckhouse and kubernetes; empty for
+	// other facts.
+	Requires string `protobuf:"bytes,6,opt,name=requires,proto3" json:"requires,omitempty"`
+	// What the fact is about besides its module, as a value of its own
+	// rather than a prefix of constraint: what a requirement names (the
+	// module, the capability, or the platform component, deckhouse and
+	// kubernetes included); the exclusive group; the capability several
+	// enabled modules provide; a compound fact's predicate, for a conflict
+	// the one it refuses; the source a module moves to. Empty for the
+	// facts about a module's own state.
+	Subject       string `protobuf:"bytes,20,opt,name=subject,proto3" json:"subject,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -956,6 +965,13 @@ func (x *Fact) GetMessage() string {
 func (x *Fact) GetRequires() string {
 	if x != nil {
 		return x.Requires
+	}
+	return ""
+}
+
+func (x *Fact) GetSubject() string {
+	if x != nil {
+		return x.Subject
 	}
 	return ""
 }
@@ -1171,7 +1187,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vExplanation\x12\x18\n" +
 	"\asummary\x18\x01 \x01(\tR\asummary\x12(\n" +
 	"\x05facts\x18\x02 \x03(\v2\x12.modsolver.v1.FactR\x05facts\x12:\n" +
-	"\vsuggestions\x18\x03 \x03(\v2\x18.modsolver.v1.SuggestionR\vsuggestions\"\xba\x01\n" +
+	"\vsuggestions\x18\x03 \x03(\v2\x18.modsolver.v1.SuggestionR\vsuggestions\"\xd4\x01\n" +
 	"\x04Fact\x12*\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x16.modsolver.v1.FactKindR\x04kind\x12\x16\n" +
 	"\x06module\x18\x02 \x01(\tR\x06module\x12\x18\n" +
@@ -1180,7 +1196,8 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"constraint\x18\x04 \x01(\tR\n" +
 	"constraint\x12\x18\n" +
 	"\amessage\x18\x05 \x01(\tR\amessage\x12\x1a\n" +
-	"\brequires\x18\x06 \x01(\tR\brequires\"\x8a\x01\n" +
+	"\brequires\x18\x06 \x01(\tR\brequires\x12\x18\n" +
+	"\asubject\x18\x14 \x01(\tR\asubject\"\x8a\x01\n" +
 	"\n" +
 	"Suggestion\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x120\n" +

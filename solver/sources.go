@@ -170,7 +170,7 @@ func releaseLabel(v *view, rels []int) string {
 func (e *encoder) sources(mv *modVars) []string {
 	var out []string
 	for _, s := range mv.v.m.ModuleSources() {
-		if slices.ContainsFunc(mv.dom, func(r int) bool { return mv.v.rels[r].Source == s }) {
+		if slices.ContainsFunc(mv.dom, func(r int) bool { return mv.v.sourceOf(r) == s }) {
 			out = append(out, s)
 		}
 	}
@@ -205,7 +205,7 @@ func (e *encoder) sourceLit(mv *modVars, s string) z.Lit {
 		e.add(nil, x.Not())
 	}
 	for j, r := range mv.dom {
-		if mv.v.rels[r].Source == s {
+		if mv.v.sourceOf(r) == s {
 			e.add(nil, append(e.notExact(mv, j), x)...)
 		} else {
 			e.add(nil, append(e.notExact(mv, j), x.Not())...)
@@ -222,47 +222,62 @@ func (e *encoder) sourceLit(mv *modVars, s string) z.Lit {
 // requirement between mv and another module that, if true, is met across
 // sources (R23's "fewest requirements met from another source than the
 // requiring release's own"): each is implied by such a requirement, so
-// minimising their count counts them exactly. Both directions count: mv's
-// selected release requiring d, met by d from another source, and d's
-// selected release from another source requiring mv.
+// minimising their count counts them exactly. Both directions count, each
+// with its own literal, so that a pair that requires each other counts
+// twice: d's selected release from another source requiring mv, and mv's
+// selected release requiring d, met by d from another source.
 func (e *encoder) crossLits(mv *modVars, s string) []z.Lit {
 	var out []z.Lit
-	name := mv.v.name
 	for _, d := range e.mods {
 		if d == mv {
 			continue
 		}
-		// d's releases from another source that require mv.
-		var clauses [][]z.Lit
-		for j, r := range d.dom {
-			rel := d.v.rels[r]
-			if d.v.sourceOf(r) != s && requires(rel, name) {
-				clauses = append(clauses, e.notExact(d, j))
-			}
-		}
-		// mv's releases of s that require d, and d from another source.
-		for _, t := range e.sources(d) {
-			if t == s {
-				continue
-			}
-			for j, r := range mv.dom {
-				if mv.v.rels[r].Source == s && requires(mv.v.rels[r], d.v.name) {
-					clauses = append(clauses, append(e.notExact(mv, j), e.sourceLit(d, t).Not()))
-				}
-			}
-		}
-		if len(clauses) == 0 {
-			continue
-		}
-		// One literal per direction, so that a pair that requires each
-		// other counts twice, as two requirements.
-		y := e.g.Lit()
-		for _, c := range clauses {
-			e.add(nil, append(c, y)...)
-		}
-		out = append(out, y)
+		out = e.appendCross(out, e.requiredFrom(d, mv, s))
+		out = e.appendCross(out, e.requiring(mv, d, s))
 	}
 	return out
+}
+
+// requiredFrom lists the clauses "d is not at a release of another source
+// than s that requires mv".
+func (e *encoder) requiredFrom(d, mv *modVars, s string) [][]z.Lit {
+	var clauses [][]z.Lit
+	for j, r := range d.dom {
+		if d.v.sourceOf(r) != s && requires(d.v.rels[r], mv.v.name) {
+			clauses = append(clauses, e.notExact(d, j))
+		}
+	}
+	return clauses
+}
+
+// requiring lists the clauses "mv is not at a release of s that requires
+// d, or d is not from source t", for each other source t of d.
+func (e *encoder) requiring(mv, d *modVars, s string) [][]z.Lit {
+	var clauses [][]z.Lit
+	for _, t := range e.sources(d) {
+		if t == s {
+			continue
+		}
+		for j, r := range mv.dom {
+			if mv.v.sourceOf(r) == s && requires(mv.v.rels[r], d.v.name) {
+				clauses = append(clauses, append(e.notExact(mv, j), e.sourceLit(d, t).Not()))
+			}
+		}
+	}
+	return clauses
+}
+
+// appendCross adds to out a fresh literal that each clause, when false,
+// makes true; none when there is no clause.
+func (e *encoder) appendCross(out []z.Lit, clauses [][]z.Lit) []z.Lit {
+	if len(clauses) == 0 {
+		return out
+	}
+	y := e.g.Lit()
+	for _, c := range clauses {
+		e.add(nil, append(c, y)...)
+	}
+	return append(out, y)
 }
 
 func requires(r *model.Release, dep string) bool {

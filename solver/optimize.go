@@ -22,6 +22,9 @@ type optimizer struct {
 	// as possible, in that order; order is both, as held-back reasons
 	// read it.
 	named, rest, order []*modVars
+	// choices are the sources levels 3a and 5a chose, in order, which
+	// held-back reasons name as facts (sources.go).
+	choices []*sourceChoice
 	// scope, when set, limits the levels to these modules: on a shared
 	// what-if encoding, the modules outside the request's closure are off
 	// in every optimal answer, and maximising them would only cost solves.

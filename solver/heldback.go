@@ -83,6 +83,12 @@ func (s *session) staticReason(v *view, sel int) string {
 // else explains the answer, since the head is the very bound that the
 // question is about.
 func (s *session) whyNot(v *view, rel int) (string, error) {
+	if len(v.rels) == 0 {
+		if v.src.named && !v.src.free {
+			return fmt.Sprintf("source %s lists no release of %s", v.src.to, v.name), nil
+		}
+		return fmt.Sprintf("the catalog lists no release of %s", v.name), nil
+	}
 	x := s.explainer()
 	mv := x.e.byName[v.name]
 	q := x.query(x.e.ge(mv, mv.pos[rel]))

@@ -37,6 +37,9 @@
 //   - unsat.go, render.go, suggest.go: the explanation of an unsatisfiable
 //     request in DKP's words, with verified suggestions.
 //   - heldback.go: why a module ends below its head (R17).
+//   - sources.go: several sources (R23): where each module comes from,
+//     the source preference of levels 3a and 5a (D77, D91) and its facts
+//     in held-back reasons (D92), moves and their suggestions.
 //   - stages.go: module stages (R25: the Experimental fact, Deprecated
 //     warnings, the Experimental-only modules of a catalog) and disable
 //     confirmation (R26: the intent under allowDisable, the plan step).

@@ -15,6 +15,9 @@
 //   - steps.go, policy.go: the DKP sequential update rule and update
 //     paths (R11), or a module's update graph, followed over several
 //     edges (R21), as the module's update policy says (D66).
+//   - domain.go: NewDomains, the exported reading of the above for a peer
+//     solver: each module's releases after the static facts, and its role
+//     (R8), as `modsolver bench --vs deppy` translates them (D110).
 //   - pathnote.go: what a path meets: where it stops below the head and
 //     which releases on it the platform forbids (D70).
 //   - closure.go: which modules an encoding needs at all (DESIGN §6).

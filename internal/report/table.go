@@ -1,5 +1,3 @@
-// Package report renders modsolver's answers as text tables for people.
-// Machines read the JSON form, which the server package renders.
 package report
 
 import (

@@ -107,6 +107,10 @@ type PlanStep struct {
 	// applies the step.
 	ConfirmationMessage    string
 	ConfirmationAnnotation string
+	// FromSource and ToSource are, with several sources (R23), those of
+	// the module's result: the step installs, keeps or updates from
+	// ToSource, and moves the module when they differ (D94).
+	FromSource, ToSource string
 	// CycleWith names, sorted, the other modules of the step's dependency
 	// cycle (R18, D90): they need each other, so no order puts each after
 	// the modules it requires, and they are applied together, as one unit.

@@ -169,6 +169,8 @@ func planStepToProto(s *model.PlanStep) *modsolverv1.PlanStep {
 
 		ConfirmationMessage:    s.ConfirmationMessage,
 		ConfirmationAnnotation: s.ConfirmationAnnotation,
+		FromSource:             s.FromSource,
+		ToSource:               s.ToSource,
 		CycleWith:              slices.Clone(s.CycleWith),
 	}
 }

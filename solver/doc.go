@@ -44,6 +44,9 @@
 //     text, its short form in a sweep, the changes a suggestion may make,
 //     and whether it is a platform requirement or background (D100).
 //   - heldback.go: why a module ends below its head (R17).
+//   - sources.go: several sources (R23): where each module comes from,
+//     the source preference of levels 3a and 5a (D77, D91) and its facts
+//     in held-back reasons (D92), moves and their suggestions.
 //   - stages.go: module stages (R25: the Experimental fact, Deprecated
 //     warnings, the Experimental-only modules of a catalog) and disable
 //     confirmation (R26: the intent under allowDisable, the plan step).

@@ -133,6 +133,9 @@ func pathText(v *view, rels []int) string {
 }
 
 func preferenceMessage(_ *problem, f *fact) string {
+	if f.choice != nil {
+		return f.choice.message()
+	}
 	if f.at < 0 {
 		return fmt.Sprintf("%s stays off, which the resolver's preferences (R14) rank higher", f.v.name)
 	}

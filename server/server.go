@@ -59,7 +59,8 @@ func WithSolveTimeout(d time.Duration) Option {
 }
 
 // WithLogger sets where requests, panics and internal errors are logged
-// (default: slog.Default()).
+// (default: slog.Default()). A call answered OK logs at debug level, so
+// the logger's level decides whether it is written (D113).
 func WithLogger(log *slog.Logger) Option {
 	return func(c *config) {
 		if log != nil {

@@ -269,27 +269,41 @@ func clusterFromProto(pc *modsolverv1.ClusterState) (*model.ClusterState, error)
 		Edition:        pc.GetEdition(),
 		Bundle:         pc.GetBundle(),
 		ReleaseChannel: pc.GetReleaseChannel(),
-		Modules:        make(map[string]model.ModuleState, len(pc.GetModules())),
 
 		AllowExperimentalModules: pc.GetAllowExperimentalModules(),
 	}
-	for _, name := range slices.Sorted(maps.Keys(pc.GetModules())) {
-		pm := pc.GetModules()[name]
-		s := model.ModuleState{
-			Version: version(fmt.Sprintf("cluster.modules[%q].version", name), pm.GetVersion()),
-			Channel: pm.GetChannel(),
-			Source:  pm.GetSource(),
-		}
-		if pm.Enabled != nil {
-			s.Enabled = new(pm.GetEnabled())
-		}
-		out.Modules[name] = s
-	}
+	out.Modules, errs = modulesFromProto(pc.GetModules(), errs)
 	out.Platform = componentsFromProto("cluster.platform", pc.GetPlatform(), &errs)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// modulesFromProto converts the module states of a cluster, adding the
+// versions it cannot read to errs in module name order. A version's field
+// path is spelled out only for an error: a request carries one per
+// module.
+func modulesFromProto(in map[string]*modsolverv1.ModuleState, errs model.InputErrors) (map[string]model.ModuleState, model.InputErrors) {
+	out := make(map[string]model.ModuleState, len(in))
+	var bad []string // the modules whose version cannot be read
+	for name, pm := range in {
+		v, err := parseVersion("", pm.GetVersion())
+		if err != nil {
+			bad = append(bad, name)
+		}
+		s := model.ModuleState{Version: v, Channel: pm.GetChannel(), Source: pm.GetSource()}
+		if pm.Enabled != nil {
+			s.Enabled = new(pm.GetEnabled())
+		}
+		out[name] = s
+	}
+	slices.Sort(bad)
+	for _, name := range bad {
+		_, err := parseVersion(fmt.Sprintf("cluster.modules[%q].version", name), in[name].GetVersion())
+		errs = append(errs, err)
+	}
+	return out, errs
 }
 
 // componentsFromProto reads platform component versions (R22), adding

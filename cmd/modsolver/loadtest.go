@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -77,6 +78,11 @@ Columns:
 "maxMs", "wallMs", "cpuMsPerRequest", "concurrency", "resolved",
 "unsatisfiable", "errorsByCode"} instead (cpuMsPerRequest left out where
 the system does not report CPU time).
+
+The first line names the garbage collector's settings of this process
+(GOGC, GOMEMLIMIT), on which the figures depend: deploy/ runs the service
+with GOGC=400 and GOMEMLIMIT=435MiB, and a run with the same environment
+measures it as deployed (decision D114).
 
 Progress goes to stderr once a second.
 
@@ -284,7 +290,7 @@ func printLoad(out io.Writer, f loadtestFlags, t *loadTarget, rep loadgen.Report
 	if f.json {
 		return printLoadJSON(out, rep)
 	}
-	fmt.Fprintf(out, "%s; concurrency %d, %s after a %s warm-up\n", t.about, rep.Concurrency, f.duration, f.warmup)
+	fmt.Fprintf(out, "%s; concurrency %d, %s after a %s warm-up; %s\n", t.about, rep.Concurrency, f.duration, f.warmup, gcSettings())
 	err := report.Columns(out, [][]string{
 		{"REQUESTS", "ERRORS", "REQ/S", "P50 MS", "P90 MS", "P99 MS", "MAX MS", "CPU MS/REQ", "STATUSES"},
 		{fmt.Sprint(rep.Requests), fmt.Sprint(rep.Errors), fmt.Sprintf("%.0f", rep.RPS()),
@@ -295,6 +301,21 @@ func printLoad(out io.Writer, f loadtestFlags, t *loadTarget, rep loadgen.Report
 		_, err = fmt.Fprintf(out, "errors: %s\n", strings.Join(errorCodes(rep), ", "))
 	}
 	return err
+}
+
+// gcSettings names the garbage collector's settings of this process,
+// which the figures depend on (D114): the deployment in deploy/ sets
+// GOGC and GOMEMLIMIT, and a run with the same values measures the
+// service as it is deployed.
+func gcSettings() string {
+	gogc, limit := os.Getenv("GOGC"), os.Getenv("GOMEMLIMIT")
+	if gogc == "" {
+		gogc = "100 (default)"
+	}
+	if limit == "" {
+		limit = "none"
+	}
+	return fmt.Sprintf("GOGC %s, GOMEMLIMIT %s", gogc, limit)
 }
 
 // cpuPerRequest is the CPU MS/REQ cell: milliseconds to two decimals,

@@ -105,7 +105,7 @@ func New(catalogs *Catalogs, opts ...Option) *Server {
 		grpc.ChainUnaryInterceptor(logUnary(cfg.log), recoverUnary(cfg.log)),
 		grpc.ChainStreamInterceptor(logStream(cfg.log), recoverStream(cfg.log)),
 	)...)
-	modsolverv1.RegisterResolverServer(gs, &resolver{catalogs: catalogs, cfg: cfg})
+	modsolverv1.RegisterResolverServer(gs, newResolver(catalogs, cfg))
 	hs := health.NewServer()
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	hs.SetServingStatus(ServiceName, healthpb.HealthCheckResponse_SERVING)

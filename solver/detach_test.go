@@ -35,7 +35,7 @@ func TestDetachKeepsUnrelatedModules(t *testing.T) {
 		"a": fixture.Enabled("1.0.0"), "b": fixture.Enabled("1.1.0"), "c": fixture.Enabled("1.0.0"), "d": fixture.Enabled("1.0.0"),
 	})
 	req := &model.Request{Enable: []string{"e"}}
-	p := newProblem(cat, cluster, req)
+	p := newProblem(compiledFor(cat), cluster, req)
 	encode, detached := p.detach(p.closure(false))
 	assert.Equal(t, []string{"d", "e"}, viewNames(encode), "d is required by e, which may change")
 	assert.Equal(t, []string{"a", "b", "c"}, viewNames(detached))
@@ -63,7 +63,7 @@ func TestDetachFallsBackOnInconsistentCluster(t *testing.T) {
 		"a": fixture.Enabled("1.0.0"), "b": fixture.Enabled("1.0.0"), "d": fixture.Enabled("1.0.0"),
 	})
 	req := &model.Request{Enable: []string{"e"}}
-	p := newProblem(cat, cluster, req)
+	p := newProblem(compiledFor(cat), cluster, req)
 	closure := p.closure(false)
 	encode, detached := p.detach(closure)
 	assert.Empty(t, detached)
@@ -85,8 +85,8 @@ func TestDetachKeepsBuiltInOnDKPUpgrade(t *testing.T) {
 	cat, err := model.NewCatalog([]*model.Module{fixture.Module("core", fixture.BuiltIn()), fixture.Module("x", fixture.Versions("1.0.0"))})
 	require.NoError(t, err)
 	cluster := fixture.Cluster(map[string]model.ModuleState{"core": fixture.Enabled("")})
-	p := newProblem(cat, cluster, &model.Request{Enable: []string{"x"}, Platform: model.Platform{Deckhouse: model.MustParseVersion("1.74.0")}})
+	p := newProblem(compiledFor(cat), cluster, &model.Request{Enable: []string{"x"}, Platform: model.Platform{Deckhouse: model.MustParseVersion("1.74.0")}})
 	assert.False(t, p.frozen(p.view("core")))
-	p = newProblem(cat, cluster, &model.Request{Enable: []string{"x"}})
+	p = newProblem(compiledFor(cat), cluster, &model.Request{Enable: []string{"x"}})
 	assert.True(t, p.frozen(p.view("core")))
 }

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 
@@ -27,22 +28,54 @@ type fact struct {
 	// compound is the requirement of an R24 fact; members are then the
 	// modules that may satisfy its predicate.
 	compound *model.CompoundRequirement
+	// seq and sub order the facts of a problem as they would be made one
+	// after another: a view's static facts, made whenever they are first
+	// read, take the place the view reserved for them when it was built
+	// (factOrder). Explanations try facts in that order.
+	seq, sub int
 }
 
 func (p *problem) newFact(kind model.FactKind, v *view) *fact {
 	if len(p.factSlab) == cap(p.factSlab) {
 		p.factSlab = make([]fact, 0, 256) // facts come by the thousand: allocate them in blocks
 	}
-	p.factSlab = append(p.factSlab, fact{id: len(p.facts), kind: kind, v: v, at: -1})
-	f := &p.factSlab[len(p.factSlab)-1]
-	p.facts = append(p.facts, f)
-	return f
+	f := fact{id: len(p.facts), kind: kind, v: v, at: -1, seq: p.seq}
+	if p.making != nil {
+		f.seq = p.making.staticSeq
+		f.sub = len(p.facts) + 1 // after the view's place, in the order made
+		p.staticCount++
+	} else {
+		p.seq++
+	}
+	p.factSlab = append(p.factSlab, f)
+	fp := &p.factSlab[len(p.factSlab)-1]
+	p.facts = append(p.facts, fp)
+	return fp
 }
+
+// factOrder compares facts by their place in the order of making (see
+// fact.seq).
+func factOrder(a, b *fact) int {
+	return cmp.Or(cmp.Compare(a.seq, b.seq), cmp.Compare(a.sub, b.sub))
+}
+
+// orderedFacts returns p's facts in factOrder.
+func (p *problem) orderedFacts() []*fact {
+	return slices.SortedStableFunc(slices.Values(p.facts), factOrder)
+}
+
+// recording reports whether v's static facts are being made, rather than
+// only its allowed filter computed.
+func (v *view) recording() bool { return v.p.making == v }
 
 // forbid records a static fact that forbids releases rels of v, unless it
 // forbids nothing.
 func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape func(*fact)) {
 	if len(rels) == 0 {
+		return
+	}
+	if !v.recording() {
+		v.disallow(rels)
 		return
 	}
 	f := p.newFact(kind, v)
@@ -52,13 +85,74 @@ func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape func(*f
 	v.forbidWith(f, rels)
 }
 
+// forbidWhere is forbid over the releases for which pred holds; the
+// filter alone needs no list of them.
+func (p *problem) forbidWhere(v *view, kind model.FactKind, pred func(int, *model.Release) bool) {
+	if v.recording() {
+		p.forbid(v, kind, v.where(pred), nil)
+		return
+	}
+	for i, r := range v.rels {
+		if v.reads(i) && pred(i, r) {
+			v.allowed[i] = false
+		}
+	}
+}
+
 // forbidWith makes f forbid releases rels of v.
 func (v *view) forbidWith(f *fact, rels []int) {
 	f.rels = rels
-	v.statics = append(v.statics, f)
+	v.staticList = append(v.staticList, f)
+	v.disallow(rels)
+}
+
+func (v *view) disallow(rels []int) {
 	for _, i := range rels {
 		v.allowed[i] = false
 	}
+}
+
+// staticFacts returns the facts that forbid releases of v by themselves,
+// making them on first use (problem.lazyStatics).
+func (v *view) staticFacts() []*fact {
+	if v.factsMade {
+		return v.staticList
+	}
+	p := v.p
+	before := p.making
+	p.making, v.staticList = v, nil
+	p.addStaticFacts(v)
+	p.making, v.factsMade = before, true
+	return v.staticList
+}
+
+// filter computes v's allowed filter without making its static facts.
+func (p *problem) filter(v *view) {
+	before := p.making
+	p.making = nil
+	p.addStaticFacts(v)
+	p.making = before
+}
+
+// newAllowed returns n releases' allowed filter, all true, cut from a
+// block shared by the problem's views.
+func (p *problem) newAllowed(n int) []bool {
+	if n > 512 {
+		return fill(make([]bool, n))
+	}
+	if cap(p.boolSlab)-len(p.boolSlab) < n {
+		p.boolSlab = make([]bool, 0, 8192)
+	}
+	at := len(p.boolSlab)
+	p.boolSlab = p.boolSlab[:at+n]
+	return fill(p.boolSlab[at : at+n : at+n])
+}
+
+func fill(out []bool) []bool {
+	for i := range out {
+		out[i] = true
+	}
+	return out
 }
 
 // addStaticFacts computes every fact that forbids releases of v by itself,
@@ -71,24 +165,21 @@ func (v *view) forbidWith(f *fact, rels []int) {
 // release only: on a large cluster most modules are such, and reading
 // every release of each would dominate a one-module install.
 func (p *problem) addStaticFacts(v *view) {
-	v.allowed = make([]bool, len(v.rels))
-	for i := range v.allowed {
-		v.allowed[i] = true
-	}
+	v.allowed = p.newAllowed(len(v.rels))
 	v.only = -1
 	if v.before && !v.inUpdate && v.pinned < 0 && !v.m.Embedded && v.deployed >= 0 {
 		v.only = v.deployed
 	}
-	p.forbid(v, model.FactEdition, v.where(func(i int, r *model.Release) bool {
+	p.forbidWhere(v, model.FactEdition, func(i int, r *model.Release) bool {
 		ok, _ := v.m.Access(r).For(p.cluster.Edition)
 		return !ok
-	}), nil)
-	p.forbid(v, model.FactPrerelease, v.where(func(i int, r *model.Release) bool {
+	})
+	p.forbidWhere(v, model.FactPrerelease, func(i int, r *model.Release) bool {
 		pinned := v.pinVersion != nil && model.SameVersion(r.Version, v.pinVersion)
 		return !v.m.Embedded && model.IsPrerelease(r.Version) && i != v.deployed && !pinned && !v.isChannelVersion(i)
-	}), nil)
-	p.addPlatformFacts(v, model.FactDeckhouseRequirement, func(r model.Requirements) *model.Constraint { return r.Deckhouse }, model.Core(p.deckhouse))
-	p.addPlatformFacts(v, model.FactKubernetesRequirement, func(r model.Requirements) *model.Constraint { return r.Kubernetes }, p.kubernetes)
+	})
+	p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
+	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
 	p.addComponentFacts(v)
 	p.addStageFacts(v)
 	p.addMissingModuleFacts(v)
@@ -136,6 +227,14 @@ func (p *problem) forbidEach(v *view, kind model.FactKind, failures func(r *mode
 	var byReason map[failing][]int
 	var order []failing
 	i := 0
+	if !v.recording() {
+		for ; i < len(v.rels); i++ {
+			if v.reads(i) {
+				failures(v.rels[i], func(failing) { v.allowed[i] = false })
+			}
+		}
+		return
+	}
 	fail := func(f failing) {
 		key := failing{component: f.component, name: f.name}
 		if byReason == nil {
@@ -165,19 +264,17 @@ func (p *problem) forbidEach(v *view, kind model.FactKind, failures func(r *mode
 // constraint text. Every release of every module in the closure passes
 // through here twice, so it keeps its own loop rather than forbidEach's
 // callbacks, which cost an allocation per call.
-func (p *problem) addPlatformFacts(v *view, kind model.FactKind, get func(model.Requirements) *model.Constraint, platform model.Version) {
+func (p *problem) addPlatformFacts(v *view, kind model.FactKind, axis int, platform model.Version) {
 	var byText map[string][]int
 	var texts []string
-	platformText := ""
+	get := platformGetters[axis]
 	for i, r := range v.rels {
 		c := get(r.Requirements)
-		if c == nil || !v.reads(i) {
+		if c == nil || !v.reads(i) || p.platformAllows(v, i, axis, c, platform) {
 			continue
 		}
-		if platformText == "" {
-			platformText = model.VersionString(platform)
-		}
-		if p.allowsText(c, platform, platformText) {
+		if !v.recording() {
+			v.allowed[i] = false
 			continue
 		}
 		if byText == nil {
@@ -252,25 +349,67 @@ func (p *problem) addVersionFacts(v *view) {
 		v.intentFact.at = v.pinned
 		// Every release at the pinned version stays: with several sources
 		// each (source, release) pair is a candidate (R23).
-		v.forbidWith(v.intentFact, v.where(func(_ int, r *model.Release) bool { return !model.SameVersion(r.Version, v.pinVersion) }))
+		others := v.where(func(_ int, r *model.Release) bool { return !model.SameVersion(r.Version, v.pinVersion) })
+		if v.recording() {
+			v.forbidWith(v.intentFact, others)
+		} else {
+			v.disallow(others)
+		}
 		return
 	}
-	p.forbid(v, model.FactChannelHead, v.where(func(i int, _ *model.Release) bool { return v.aboveHead(i) && i != v.deployed }), nil)
+	p.forbidWhere(v, model.FactChannelHead, func(i int, _ *model.Release) bool { return v.aboveHead(i) && i != v.deployed })
 	if !v.before {
 		return
 	}
 	if !v.inUpdate {
 		v.only = -1 // every other release, which this fact alone forbids
-		p.forbid(v, model.FactKeepVersion, v.where(func(i int, _ *model.Release) bool { return i != v.deployed }), nil)
+		p.forbidWhere(v, model.FactKeepVersion, func(i int, _ *model.Release) bool { return i != v.deployed })
 		return
 	}
-	p.forbid(v, model.FactNoDowngrade, v.where(func(i int, _ *model.Release) bool { return i < v.deployed }), nil)
+	p.forbidWhere(v, model.FactNoDowngrade, func(i int, _ *model.Release) bool { return i < v.deployed })
 	if p.stepped(v) {
 		steps := v.steps().targets
-		p.forbid(v, model.FactUpdateStep, v.where(func(i int, _ *model.Release) bool {
+		p.forbidWhere(v, model.FactUpdateStep, func(i int, _ *model.Release) bool {
 			return i > v.deployed && !slices.Contains(steps, i)
-		}), nil)
+		})
 	}
+}
+
+// The platforms whose requirements a release states as one constraint
+// each (R4), in the order addStaticFacts reads them.
+const (
+	axisDeckhouse = iota
+	axisKubernetes
+)
+
+var platformGetters = [2]func(model.Requirements) *model.Constraint{
+	func(r model.Requirements) *model.Constraint { return r.Deckhouse },
+	func(r model.Requirements) *model.Constraint { return r.Kubernetes },
+}
+
+// platformAllows reports whether the effective version of platform axis
+// meets c, release i's requirement on it. The catalog's distinct texts
+// are interned when it is compiled, so each is checked once per request.
+func (p *problem) platformAllows(v *view, i, axis int, c *model.Constraint, platform model.Version) bool {
+	if !v.own {
+		return p.allows(c, platform)
+	}
+	id := v.tab.dkp[i]
+	if axis == axisKubernetes {
+		id = v.tab.kube[i]
+	}
+	known := p.platformOK[axis]
+	if known == nil {
+		known = make([]uint8, len(p.compiled.t.texts))
+		p.platformOK[axis] = known
+	}
+	if known[id] == 0 {
+		known[id] = 2
+		if p.allows(c, platform) {
+			known[id] = 1
+		}
+	}
+	return known[id] == 1
 }
 
 // allows is c.Allows(v), remembered by constraint text and version: many

@@ -37,7 +37,7 @@ func (s *session) pathStop(v *view, last int) string {
 		return ""
 	}
 	at := v.rels[last].Version
-	if newStepper(v.rels, v.head, v.m.Policy()).graph {
+	if v.m.Policy() == model.UpdateGraph {
 		return fmt.Sprintf("the path stops at %s, below the head %s: no update edge leads on from %s", at, v.headVersion, at)
 	}
 	return fmt.Sprintf("the path stops at %s, below the head %s: no sequential step leads on from %s, and a major jump waits for a from-to rule or strategy: direct", at, v.headVersion, at)
@@ -48,7 +48,7 @@ func (s *session) pathStop(v *view, last int) string {
 // group fails.
 func (s *session) pathForbidden(o *outcome, idx []int) []string {
 	var notes []string
-	for _, f := range o.v.statics {
+	for _, f := range o.v.staticFacts() {
 		if !platformKind(f.kind) {
 			continue
 		}

@@ -1,0 +1,177 @@
+package solver
+
+import (
+	"maps"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// tables are what Compile computes from a catalog. They hold pointers to
+// the catalog's modules and releases but none to the catalog itself (see
+// compiledCache), and nothing in them changes after compileTables.
+type tables struct {
+	took  time.Duration
+	bytes int64
+	// mods holds every module of the catalog, and for a module of several
+	// sources each source's own module as well (R23).
+	mods map[*model.Module]*moduleTable
+	// platform lists, per platform version a request may set, the
+	// distinct constraints of the catalog checked against it (R4, R22,
+	// and requirements on built-in modules): what-if classes read them
+	// (classes.go).
+	platform platformConstraints
+	// texts interns the distinct texts of DKP and Kubernetes
+	// requirements, so that a request checks each once (platformCheck).
+	texts map[string]int32
+}
+
+// moduleTable is one module's part of the tables: its channel heads (R10,
+// D10), its newest final release, and for each of those heads the update
+// rule's tables over its releases (R11, R21).
+type moduleTable struct {
+	// channels maps every channel name the module answers (its own
+	// channels and the DKP channels ChannelVersion falls back over) to
+	// the channel's version and head.
+	channels map[string]headEntry
+	newest   headEntry // the newest final release, or the newest one
+	steppers map[int]*stepper
+	// dkp and kube give, per release, the interned text of its DKP and
+	// Kubernetes requirement, or -1 for none.
+	dkp, kube []int32
+}
+
+// headEntry is a head version and the index of the highest release at or
+// below it, or -1.
+type headEntry struct {
+	version model.Version
+	index   int
+}
+
+// platformConstraints are the constraints of a catalog that platform
+// versions are checked against, one list per platform version.
+type platformConstraints struct {
+	deckhouse, kubernetes *axis
+	components            map[string]*axis
+}
+
+// Estimated sizes, in bytes, of the tables' parts, for CompileStats.
+const (
+	moduleTableBytes = 400 // a moduleTable with its maps
+	headEntryBytes   = 64  // one channel entry
+	stepperBytes     = 200 // one stepper without its slices
+	intBytes         = 8   // one int of a slice
+	constraintBytes  = 150 // one interned or listed constraint
+)
+
+func compileTables(cat *model.Catalog) *tables {
+	start := time.Now()
+	t := &tables{mods: map[*model.Module]*moduleTable{}, texts: map[string]int32{}}
+	for _, m := range cat.Modules() {
+		t.addModule(m)
+		if m.MultiSource() {
+			for _, s := range m.ModuleSources() {
+				t.addModule(m.ForSource(s))
+			}
+		}
+	}
+	t.platform = readPlatformConstraints(cat)
+	t.bytes += int64(len(t.texts)) * constraintBytes
+	t.took = time.Since(start)
+	return t
+}
+
+// addModule compiles one module's table.
+func (t *tables) addModule(m *model.Module) {
+	if m == nil || t.mods[m] != nil {
+		return
+	}
+	mt := &moduleTable{channels: map[string]headEntry{}, steppers: map[int]*stepper{}}
+	t.mods[m] = mt
+	t.bytes += moduleTableBytes
+	if m.Embedded {
+		return // its one release is the request's DKP version (R5)
+	}
+	names := slices.Concat(model.Channels, slices.Sorted(maps.Keys(m.Channels)))
+	for _, ch := range names {
+		if hv := m.ChannelVersion(ch); hv != nil {
+			mt.channels[ch] = headEntry{hv, headIndex(m.Releases, hv)}
+		}
+	}
+	mt.newest = headEntry{newestFinal(m.Releases), -1}
+	if mt.newest.version != nil {
+		mt.newest.index = headIndex(m.Releases, mt.newest.version)
+	}
+	t.bytes += int64(len(mt.channels)) * headEntryBytes
+	for _, h := range append(slices.Collect(maps.Values(mt.channels)), mt.newest) {
+		t.addStepper(m, mt, h.index)
+	}
+	mt.dkp, mt.kube = make([]int32, len(m.Releases)), make([]int32, len(m.Releases))
+	for i, r := range m.Releases {
+		mt.dkp[i], mt.kube[i] = t.intern(r.Requirements.Deckhouse), t.intern(r.Requirements.Kubernetes)
+	}
+	t.bytes += 8 * int64(len(m.Releases))
+}
+
+// addStepper compiles the update rule of m's releases under head.
+func (t *tables) addStepper(m *model.Module, mt *moduleTable, head int) {
+	if head < 0 || mt.steppers[head] != nil {
+		return
+	}
+	st := newStepper(m.Releases, head, m.Policy())
+	mt.steppers[head] = &st
+	t.bytes += stepperBytes + intBytes*int64(len(st.eligible)+2*len(st.minors)+len(st.jumps))
+}
+
+// intern returns the id of c's text, or -1 for no constraint.
+func (t *tables) intern(c *model.Constraint) int32 {
+	if c == nil {
+		return -1
+	}
+	id, ok := t.texts[c.Text]
+	if !ok {
+		id = int32(len(t.texts))
+		t.texts[c.Text] = id
+	}
+	return id
+}
+
+// headIndex is the index of the highest release at or below hv, or -1.
+func headIndex(rels []*model.Release, hv model.Version) int {
+	return sort.Search(len(rels), func(i int) bool { return model.CompareVersions(rels[i].Version, hv) > 0 }) - 1
+}
+
+// readPlatformConstraints reads every constraint of cat that a platform
+// version is checked against: DKP, Kubernetes and component requirements
+// (R4, R22), and requirements on built-in modules, whose version is DKP's.
+func readPlatformConstraints(cat *model.Catalog) platformConstraints {
+	pc := platformConstraints{deckhouse: newAxis(), kubernetes: newAxis(), components: map[string]*axis{}}
+	readReqs := func(r model.Requirements) {
+		pc.deckhouse.add(r.Deckhouse)
+		pc.kubernetes.add(r.Kubernetes)
+		for _, name := range slices.Sorted(maps.Keys(r.Platform)) {
+			if pc.components[name] == nil {
+				pc.components[name] = newAxis()
+			}
+			pc.components[name].add(r.Platform[name])
+		}
+		for _, d := range r.Modules {
+			if m := cat.Module(d.Module); m != nil && m.Embedded {
+				pc.deckhouse.add(&d.Constraint)
+			}
+		}
+	}
+	for _, m := range cat.Modules() {
+		readReqs(m.Requirements)
+		for _, r := range m.Releases {
+			readReqs(r.Requirements)
+		}
+	}
+	return pc
+}
+
+// table returns the compiled table of m; every module of the catalog has
+// one.
+func (t *tables) table(m *model.Module) *moduleTable { return t.mods[m] }

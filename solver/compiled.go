@@ -29,10 +29,22 @@ type CompileStats struct {
 	Bytes int64
 }
 
-// Compile compiles cat. A nil catalog is an error that wraps
-// model.ErrInvalidInput. The result is cached with cat, so that the
-// package-level Solve, WhatIf and Sweep on the same catalog reuse it.
+// Compile compiles cat, afresh. A nil catalog is an error that wraps
+// model.ErrInvalidInput. The result is kept with cat, unless an earlier
+// one is, so that the package-level Solve, WhatIf and Sweep on the same
+// catalog reuse it.
 func Compile(cat *model.Catalog) (*Compiled, error) {
+	if cat == nil {
+		return nil, &model.FieldError{Field: "catalog", Err: model.ErrMissingField}
+	}
+	t := compileTables(cat)
+	keep(cat, t)
+	return &Compiled{cat: cat, t: t}, nil
+}
+
+// compiledOrNew is cat compiled: the one kept with it, or compiled now.
+// A nil catalog is an error, as for Compile.
+func compiledOrNew(cat *model.Catalog) (*Compiled, error) {
 	if cat == nil {
 		return nil, &model.FieldError{Field: "catalog", Err: model.ErrMissingField}
 	}
@@ -82,23 +94,27 @@ var compiledCache = struct {
 // compiledFor returns cat compiled, from the cache or compiled now. Two
 // goroutines that ask at once may both compile; one result is kept.
 func compiledFor(cat *model.Catalog) *Compiled {
+	compiledCache.Lock()
+	t := compiledCache.m[weak.Make(cat)]
+	compiledCache.Unlock()
+	if t == nil {
+		t = keep(cat, compileTables(cat))
+	}
+	return &Compiled{cat: cat, t: t}
+}
+
+// keep caches t as cat's tables, unless some are cached already, and
+// returns the cached ones.
+func keep(cat *model.Catalog, t *tables) *tables {
 	key := weak.Make(cat)
 	compiledCache.Lock()
-	t := compiledCache.m[key]
-	compiledCache.Unlock()
-	if t != nil {
-		return &Compiled{cat: cat, t: t}
-	}
-	t = compileTables(cat)
-	compiledCache.Lock()
+	defer compiledCache.Unlock()
 	if held := compiledCache.m[key]; held != nil {
-		t = held
-	} else {
-		compiledCache.m[key] = t
-		runtime.AddCleanup(cat, forget, key)
+		return held
 	}
-	compiledCache.Unlock()
-	return &Compiled{cat: cat, t: t}
+	compiledCache.m[key] = t
+	runtime.AddCleanup(cat, forget, key)
+	return t
 }
 
 // forget drops the tables of a catalog that has been collected.

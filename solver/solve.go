@@ -57,7 +57,7 @@ func WithMemoryLimit(n int64) Option { return func(s *settings) { s.maxBytes = m
 // a Result with StatusUnsatisfiable and an explanation. ctx ends the solve
 // early with ctx.Err().
 func Solve(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, req *model.Request, opts ...Option) (*model.Result, error) {
-	c, err := Compile(cat)
+	c, err := compiledOrNew(cat)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func newSession(ctx context.Context, cfg settings, c *Compiled, cluster *model.C
 // and returns its size: what a request costs before any solving, for
 // benchmarks and capacity planning. Bad input is an error, as for Solve.
 func Encode(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) (model.Stats, error) {
-	c, err := Compile(cat)
+	c, err := compiledOrNew(cat)
 	if err != nil {
 		return model.Stats{}, err
 	}

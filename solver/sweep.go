@@ -30,7 +30,7 @@ type Installability struct {
 // come along. It calls emit once per module, in name order, and answers
 // on the what-if engine, so the questions share encodings and cores.
 func Sweep(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, emit func(Installability) error, opts ...Option) error {
-	c, err := Compile(cat)
+	c, err := compiledOrNew(cat)
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ type Answer struct {
 // assumptions. Every answer is the one Solve gives for that request
 // alone, apart from its stats.
 func WhatIf(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request, emit func(i int, a Answer) error, opts ...Option) error {
-	c, err := Compile(cat)
+	c, err := compiledOrNew(cat)
 	if err != nil {
 		return err
 	}

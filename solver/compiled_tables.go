@@ -41,6 +41,10 @@ type moduleTable struct {
 	// dkp and kube give, per release, the interned text of its DKP and
 	// Kubernetes requirement, or -1 for none.
 	dkp, kube []int32
+	// components: some release requires a platform component (R22);
+	// missingModules: some release requires, not optionally, a module the
+	// catalog does not have. Requests skip the checks a module needs not.
+	components, missingModules bool
 }
 
 // headEntry is a head version and the index of the highest release at or
@@ -70,10 +74,10 @@ func compileTables(cat *model.Catalog) *tables {
 	start := time.Now()
 	t := &tables{mods: map[*model.Module]*moduleTable{}, texts: map[string]int32{}}
 	for _, m := range cat.Modules() {
-		t.addModule(m)
+		t.addModule(cat, m)
 		if m.MultiSource() {
 			for _, s := range m.ModuleSources() {
-				t.addModule(m.ForSource(s))
+				t.addModule(cat, m.ForSource(s))
 			}
 		}
 	}
@@ -84,7 +88,7 @@ func compileTables(cat *model.Catalog) *tables {
 }
 
 // addModule compiles one module's table.
-func (t *tables) addModule(m *model.Module) {
+func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 	if m == nil || t.mods[m] != nil {
 		return
 	}
@@ -111,6 +115,8 @@ func (t *tables) addModule(m *model.Module) {
 	mt.dkp, mt.kube = make([]int32, len(m.Releases)), make([]int32, len(m.Releases))
 	for i, r := range m.Releases {
 		mt.dkp[i], mt.kube[i] = t.intern(r.Requirements.Deckhouse), t.intern(r.Requirements.Kubernetes)
+		mt.components = mt.components || len(r.Requirements.Platform) > 0
+		mt.missingModules = mt.missingModules || requiresMissing(cat, r)
 	}
 	t.bytes += 8 * int64(len(m.Releases))
 }
@@ -136,6 +142,17 @@ func (t *tables) intern(c *model.Constraint) int32 {
 		t.texts[c.Text] = id
 	}
 	return id
+}
+
+// requiresMissing reports whether r requires, not optionally, a module
+// cat does not have.
+func requiresMissing(cat *model.Catalog, r *model.Release) bool {
+	for _, d := range r.Requirements.Modules {
+		if !d.Constraint.Optional && cat.Module(d.Module) == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // headIndex is the index of the highest release at or below hv, or -1.

@@ -64,9 +64,9 @@ func (p *problem) orderedFacts() []*fact {
 	return slices.SortedStableFunc(slices.Values(p.facts), factOrder)
 }
 
-// recording reports whether v's static facts are being made, rather than
-// only its allowed filter computed.
-func (v *view) recording() bool { return v.p.making == v }
+// recording reports whether v's static facts are being made, or
+// collected (platformFacts), rather than only its allowed filter computed.
+func (v *view) recording() bool { return v.p.making == v || v.p.collecting == v }
 
 // forbid records a static fact that forbids releases rels of v, unless it
 // forbids nothing.
@@ -78,11 +78,37 @@ func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape func(*f
 		v.disallow(rels)
 		return
 	}
+	if p.collecting == v {
+		f := &fact{kind: kind, v: v, at: -1, rels: rels}
+		if shape != nil {
+			shape(f)
+		}
+		p.collected = append(p.collected, f)
+		return
+	}
 	f := p.newFact(kind, v)
 	if shape != nil {
 		shape(f)
 	}
 	v.forbidWith(f, rels)
+}
+
+// platformFacts returns v's platform facts (R4, R22) as staticFacts would
+// list them, in their order, without making v's static facts: a path
+// note (pathnote.go) names them. They are copies that belong to no
+// explanation; once v's static facts are made, those are returned.
+func (p *problem) platformFacts(v *view) []*fact {
+	if v.factsMade {
+		return slices.DeleteFunc(slices.Clone(v.staticList), func(f *fact) bool { return !platformKind(f.kind) })
+	}
+	only := v.only
+	p.collecting, p.collected, v.only = v, nil, v.readsFirst()
+	p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
+	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
+	p.addComponentFacts(v)
+	out := p.collected
+	p.collecting, p.collected, v.only = nil, nil, only
+	return out
 }
 
 // forbidWhere is forbid over the releases for which pred holds; the
@@ -166,10 +192,7 @@ func fill(out []bool) []bool {
 // every release of each would dominate a one-module install.
 func (p *problem) addStaticFacts(v *view) {
 	v.allowed = p.newAllowed(len(v.rels))
-	v.only = -1
-	if v.before && !v.inUpdate && v.pinned < 0 && !v.m.Embedded && v.deployed >= 0 {
-		v.only = v.deployed
-	}
+	v.only = v.readsFirst()
 	p.forbidWhere(v, model.FactEdition, func(i int, r *model.Release) bool {
 		ok, _ := v.m.Access(r).For(p.cluster.Edition)
 		return !ok
@@ -186,6 +209,15 @@ func (p *problem) addStaticFacts(v *view) {
 	p.addMissingCapabilityFacts(v)
 	p.addVersionFacts(v)
 	p.addSourceFacts(v)
+}
+
+// readsFirst is the release the static facts read first (see only): the
+// deployed one of a module that keeps it, or -1 for all.
+func (v *view) readsFirst() int {
+	if v.before && !v.inUpdate && v.pinned < 0 && !v.m.Embedded && v.deployed >= 0 {
+		return v.deployed
+	}
+	return -1
 }
 
 // where lists the releases of v for which pred holds.
@@ -228,9 +260,10 @@ func (p *problem) forbidEach(v *view, kind model.FactKind, failures func(r *mode
 	var order []failing
 	i := 0
 	if !v.recording() {
+		mark := func(failing) { v.allowed[i] = false }
 		for ; i < len(v.rels); i++ {
 			if v.reads(i) {
-				failures(v.rels[i], func(failing) { v.allowed[i] = false })
+				failures(v.rels[i], mark)
 			}
 		}
 		return
@@ -297,17 +330,45 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, axis int, platf
 // does not run fails every requirement on it (D33) but an optional one,
 // which holds (D69).
 func (p *problem) addComponentFacts(v *view) {
+	if v.own && !v.tab.components {
+		return
+	}
 	p.forbidEach(v, model.FactPlatformRequirement, func(r *model.Release, fail func(failing)) {
 		if len(r.Requirements.Platform) == 0 {
 			return
 		}
 		for _, name := range slices.Sorted(maps.Keys(r.Requirements.Platform)) {
-			c := r.Requirements.Platform[name]
-			if ver := p.components[name]; (ver == nil && !c.Optional) || (ver != nil && !p.allows(c, ver)) {
+			if c := r.Requirements.Platform[name]; p.componentFails(name, c) {
 				fail(failing{component: name, name: c.Text, cons: c})
 			}
 		}
 	})
+}
+
+// componentFails reports whether the cluster's platform component name
+// fails c (R22, D33, D69).
+func (p *problem) componentFails(name string, c *model.Constraint) bool {
+	ver := p.components[name]
+	return (ver == nil && !c.Optional) || (ver != nil && !p.allows(c, ver))
+}
+
+// platformForbids reports whether a platform requirement of release i of
+// v fails (R4, R22): what the platform facts of v say of i, without
+// making them.
+func (p *problem) platformForbids(v *view, i int) bool {
+	req := v.rels[i].Requirements
+	if c := req.Deckhouse; c != nil && !p.platformAllows(v, i, axisDeckhouse, c, model.Core(p.deckhouse)) {
+		return true
+	}
+	if c := req.Kubernetes; c != nil && !p.platformAllows(v, i, axisKubernetes, c, p.kubernetes) {
+		return true
+	}
+	for name, c := range req.Platform {
+		if p.componentFails(name, c) {
+			return true
+		}
+	}
+	return false
 }
 
 // addMissingCapabilityFacts forbids releases that require a capability no
@@ -328,6 +389,9 @@ func (p *problem) addMissingCapabilityFacts(v *view) {
 // addMissingModuleFacts forbids releases that require a module the
 // catalog does not have; optional requirements on it impose nothing.
 func (p *problem) addMissingModuleFacts(v *view) {
+	if v.own && !v.tab.missingModules {
+		return
+	}
 	p.forbidEach(v, model.FactMissingModule, func(r *model.Release, fail func(failing)) {
 		for _, d := range r.Requirements.Modules {
 			if !d.Constraint.Optional && p.cat.Module(d.Module) == nil {

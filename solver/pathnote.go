@@ -47,11 +47,11 @@ func (s *session) pathStop(v *view, last int) string {
 // outcome selects, that the platform forbids, with the requirement each
 // group fails.
 func (s *session) pathForbidden(o *outcome, idx []int) []string {
+	if !slices.ContainsFunc(idx, func(r int) bool { return r != o.sel && s.p.platformForbids(o.v, r) }) {
+		return nil // no platform fact to name
+	}
 	var notes []string
-	for _, f := range o.v.staticFacts() {
-		if !platformKind(f.kind) {
-			continue
-		}
+	for _, f := range s.p.platformFacts(o.v) {
 		on := slices.DeleteFunc(slices.Clone(idx), func(r int) bool { return r == o.sel || !slices.Contains(f.rels, r) })
 		if len(on) == 0 {
 			continue

@@ -54,6 +54,10 @@ type problem struct {
 	// facts are being made, so that they take its place in the order.
 	seq    int
 	making *view
+	// collecting marks the view whose platform facts platformFacts
+	// collects in collected.
+	collecting *view
+	collected  []*fact
 	// staticCount counts the static facts made; the size estimate leaves
 	// them out (budget.go).
 	staticCount int

@@ -3,8 +3,6 @@ package solver
 import (
 	"cmp"
 	"slices"
-
-	"github.com/modsolver/modsolver/model"
 )
 
 // closure returns the modules one resolution must encode, sorted by name:
@@ -55,37 +53,14 @@ func (p *problem) rootNames() []string {
 			names = append(names, name)
 		}
 	}
-	for _, m := range p.cat.Modules() {
-		if !p.cluster.Modules[m.Name].Configured() && mayBeOnByDefault(m, p.cluster.Bundle) {
+	for _, m := range p.compiled.t.byBundle[p.cluster.Bundle] {
+		if !p.cluster.Modules[m.Name].Configured() {
 			if v := p.view(m.Name); v.intent == intentDefaultOn {
 				names = append(names, m.Name)
 			}
 		}
 	}
 	return names
-}
-
-// mayBeOnByDefault is a cheap pre-check: some accessibility data of the
-// module lists bundle at all.
-func mayBeOnByDefault(m *model.Module, bundle string) bool {
-	if bundle == "" {
-		return false
-	}
-	lists := func(a *model.Accessibility) bool {
-		if a == nil {
-			return false
-		}
-		for _, e := range a.Editions {
-			if slices.Contains(e.EnabledInBundles, bundle) {
-				return true
-			}
-		}
-		return false
-	}
-	if lists(m.Accessibility) {
-		return true
-	}
-	return slices.ContainsFunc(m.Releases, func(r *model.Release) bool { return lists(r.Accessibility) })
 }
 
 // candidates lists the releases of v the encoding offers: every release

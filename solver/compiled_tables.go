@@ -23,6 +23,10 @@ type tables struct {
 	// and requirements on built-in modules): what-if classes read them
 	// (classes.go).
 	platform platformConstraints
+	// byBundle lists, per bundle, the modules (in name order) that some
+	// accessibility data enables in it: those that may be on by default
+	// (R7); a module outside its bundle's list never is.
+	byBundle map[string][]*model.Module
 	// texts interns the distinct texts of DKP and Kubernetes
 	// requirements, so that a request checks each once (platformCheck).
 	texts map[string]int32
@@ -72,7 +76,7 @@ const (
 
 func compileTables(cat *model.Catalog) *tables {
 	start := time.Now()
-	t := &tables{mods: map[*model.Module]*moduleTable{}, texts: map[string]int32{}}
+	t := &tables{mods: map[*model.Module]*moduleTable{}, texts: map[string]int32{}, byBundle: map[string][]*model.Module{}}
 	for _, m := range cat.Modules() {
 		t.addModule(cat, m)
 		if m.MultiSource() {
@@ -82,6 +86,7 @@ func compileTables(cat *model.Catalog) *tables {
 		}
 	}
 	t.platform = readPlatformConstraints(cat)
+	t.readBundles(cat)
 	t.bytes += int64(len(t.texts)) * constraintBytes
 	t.took = time.Since(start)
 	return t
@@ -142,6 +147,41 @@ func (t *tables) intern(c *model.Constraint) int32 {
 		t.texts[c.Text] = id
 	}
 	return id
+}
+
+// readBundles fills byBundle.
+func (t *tables) readBundles(cat *model.Catalog) {
+	for _, m := range cat.Modules() {
+		for _, b := range bundlesOf(m) {
+			if b != "" {
+				t.byBundle[b] = append(t.byBundle[b], m)
+			}
+		}
+	}
+	for _, ms := range t.byBundle {
+		t.bytes += intBytes * int64(len(ms))
+	}
+}
+
+// bundlesOf lists, sorted, the bundles some accessibility data of m
+// enables m in.
+func bundlesOf(m *model.Module) []string {
+	seen := map[string]bool{}
+	read := func(a *model.Accessibility) {
+		if a == nil {
+			return
+		}
+		for _, e := range a.Editions {
+			for _, b := range e.EnabledInBundles {
+				seen[b] = true
+			}
+		}
+	}
+	read(m.Accessibility)
+	for _, r := range m.Releases {
+		read(r.Accessibility)
+	}
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // requiresMissing reports whether r requires, not optionally, a module

@@ -256,8 +256,7 @@ type failing struct {
 // that have it, in the order the reasons are first met (D20: releases that
 // share a requirement share the fact).
 func (p *problem) forbidEach(v *view, kind model.FactKind, failures func(r *model.Release, fail func(failing))) {
-	var byReason map[failing][]int
-	var order []failing
+	var groups []textGroup // a module fails for a handful of reasons: a list beats a map
 	i := 0
 	if !v.recording() {
 		mark := func(failing) { v.allowed[i] = false }
@@ -268,29 +267,39 @@ func (p *problem) forbidEach(v *view, kind model.FactKind, failures func(r *mode
 		}
 		return
 	}
-	fail := func(f failing) {
-		key := failing{component: f.component, name: f.name}
-		if byReason == nil {
-			byReason = map[failing][]int{}
-		}
-		if _, seen := byReason[key]; !seen {
-			order = append(order, f)
-		}
-		byReason[key] = append(byReason[key], i)
-	}
+	fail := func(f failing) { groups = addToGroup(groups, f, i) }
 	for ; i < len(v.rels); i++ {
 		if v.reads(i) {
 			failures(v.rels[i], fail)
 		}
 	}
-	for _, f := range order {
-		p.forbid(v, kind, byReason[failing{component: f.component, name: f.name}], func(x *fact) {
-			x.cons = f.cons
-			if x.dep = f.component; f.cons == nil {
-				x.dep = f.name
+	for _, g := range groups {
+		p.forbid(v, kind, g.rels, func(x *fact) {
+			x.cons = g.why.cons
+			if x.dep = g.why.component; g.why.cons == nil {
+				x.dep = g.why.name
 			}
 		})
 	}
+}
+
+// textGroup is one reason for which releases of a module fail, with the
+// releases: the first failing seen carries the constraint.
+type textGroup struct {
+	why  failing
+	rels []int
+}
+
+// addToGroup adds release i to the group of reason f, which it starts
+// when f is new, keeping the groups in the order first met.
+func addToGroup(groups []textGroup, f failing, i int) []textGroup {
+	for k := range groups {
+		if groups[k].why.component == f.component && groups[k].why.name == f.name {
+			groups[k].rels = append(groups[k].rels, i)
+			return groups
+		}
+	}
+	return append(groups, textGroup{why: f, rels: []int{i}})
 }
 
 // addPlatformFacts adds R4 for one platform: one fact per distinct failing
@@ -298,8 +307,7 @@ func (p *problem) forbidEach(v *view, kind model.FactKind, failures func(r *mode
 // through here twice, so it keeps its own loop rather than forbidEach's
 // callbacks, which cost an allocation per call.
 func (p *problem) addPlatformFacts(v *view, kind model.FactKind, axis int, platform model.Version) {
-	var byText map[string][]int
-	var texts []string
+	var groups []textGroup
 	get := platformGetters[axis]
 	for i, r := range v.rels {
 		c := get(r.Requirements)
@@ -310,18 +318,10 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, axis int, platf
 			v.allowed[i] = false
 			continue
 		}
-		if byText == nil {
-			byText = map[string][]int{}
-		}
-		if _, seen := byText[c.Text]; !seen {
-			texts = append(texts, c.Text)
-		}
-		byText[c.Text] = append(byText[c.Text], i)
+		groups = addToGroup(groups, failing{name: c.Text, cons: c}, i)
 	}
-	for _, t := range texts {
-		rels := byText[t]
-		cons := get(v.rels[rels[0]].Requirements)
-		p.forbid(v, kind, rels, func(f *fact) { f.cons = cons })
+	for _, g := range groups {
+		p.forbid(v, kind, g.rels, func(f *fact) { f.cons = g.why.cons })
 	}
 }
 

@@ -58,6 +58,9 @@ type problem struct {
 	// collects in collected.
 	collecting *view
 	collected  []*fact
+	// keepFrozen encodes every frozen module, detaching none (detach.go):
+	// tests compare the answers both ways.
+	keepFrozen bool
 	// staticCount counts the static facts made; the size estimate leaves
 	// them out (budget.go).
 	staticCount int

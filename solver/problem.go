@@ -107,7 +107,10 @@ type view struct {
 	factsMade  bool
 	staticSeq  int    // the place of the static facts in the fact order
 	allowed    []bool // releases no static fact forbids
-	only       int    // while static facts are read: the one release they read, or -1 for all
+	// allowedList lists the allowed releases once candidates has
+	// (closure.go), or is nil.
+	allowedList []int
+	only        int // while static facts are read: the one release they read, or -1 for all
 
 	p   *problem     // the problem that owns the view
 	tab *moduleTable // the compiled table of m

@@ -45,6 +45,11 @@ type moduleTable struct {
 	// dkp and kube give, per release, the interned text of its DKP and
 	// Kubernetes requirement, or -1 for none.
 	dkp, kube []int32
+	// platformGroups lists, per platform axis (axisDeckhouse,
+	// axisKubernetes), the releases that share each requirement text, in
+	// the order of their first release: a request checks each text once
+	// and forbids its releases together (R4, D20).
+	platformGroups [2][]releaseGroup
 	// components: some release requires a platform component (R22);
 	// missingModules: some release requires, not optionally, a module the
 	// catalog does not have. Requests skip the checks a module needs not.
@@ -120,6 +125,9 @@ func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 	mt.dkp, mt.kube = make([]int32, len(m.Releases)), make([]int32, len(m.Releases))
 	for i, r := range m.Releases {
 		mt.dkp[i], mt.kube[i] = t.intern(r.Requirements.Deckhouse), t.intern(r.Requirements.Kubernetes)
+		mt.platformGroups[axisDeckhouse] = addRelease(mt.platformGroups[axisDeckhouse], mt.dkp, i)
+		mt.platformGroups[axisKubernetes] = addRelease(mt.platformGroups[axisKubernetes], mt.kube, i)
+		t.bytes += 2 * intBytes
 		mt.components = mt.components || len(r.Requirements.Platform) > 0
 		mt.missingModules = mt.missingModules || requiresMissing(cat, r)
 	}
@@ -182,6 +190,26 @@ func bundlesOf(m *model.Module) []string {
 		read(r.Accessibility)
 	}
 	return slices.Sorted(maps.Keys(seen))
+}
+
+// releaseGroup is the releases of a module, ascending, that share one
+// requirement text; its slice is full, so that appending copies it.
+type releaseGroup struct{ rels []int }
+
+// addRelease adds release i to the group of its text in ids, or starts
+// one; releases without the requirement are in no group.
+func addRelease(groups []releaseGroup, ids []int32, i int) []releaseGroup {
+	if ids[i] < 0 {
+		return groups
+	}
+	for k := range groups {
+		if ids[groups[k].rels[0]] == ids[i] {
+			groups[k].rels = append(groups[k].rels, i)
+			groups[k].rels = groups[k].rels[:len(groups[k].rels):len(groups[k].rels)]
+			return groups
+		}
+	}
+	return append(groups, releaseGroup{rels: []int{i}})
 }
 
 // requiresMissing reports whether r requires, not optionally, a module

@@ -307,6 +307,10 @@ func addToGroup(groups []textGroup, f failing, i int) []textGroup {
 // through here twice, so it keeps its own loop rather than forbidEach's
 // callbacks, which cost an allocation per call.
 func (p *problem) addPlatformFacts(v *view, kind model.FactKind, axis int, platform model.Version) {
+	if v.own {
+		p.addCompiledPlatformFacts(v, kind, axis, platform)
+		return
+	}
 	var groups []textGroup
 	get := platformGetters[axis]
 	for i, r := range v.rels {
@@ -322,6 +326,27 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, axis int, platf
 	}
 	for _, g := range groups {
 		p.forbid(v, kind, g.rels, func(f *fact) { f.cons = g.why.cons })
+	}
+}
+
+// addCompiledPlatformFacts is addPlatformFacts over the compiled groups
+// of releases that share a requirement text: one check per text, and the
+// group's releases forbidden together.
+func (p *problem) addCompiledPlatformFacts(v *view, kind model.FactKind, axis int, platform model.Version) {
+	get := platformGetters[axis]
+	for _, g := range v.tab.platformGroups[axis] {
+		rels := g.rels
+		if v.only >= 0 {
+			if _, found := slices.BinarySearch(rels, v.only); !found {
+				continue
+			}
+			rels = []int{v.only}
+		}
+		c := get(v.rels[rels[0]].Requirements)
+		if p.platformAllows(v, rels[0], axis, c, platform) {
+			continue
+		}
+		p.forbid(v, kind, rels, func(f *fact) { f.cons = c })
 	}
 }
 

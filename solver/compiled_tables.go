@@ -236,15 +236,17 @@ func readPlatformConstraints(cat *model.Catalog) platformConstraints {
 	readReqs := func(r model.Requirements) {
 		pc.deckhouse.add(r.Deckhouse)
 		pc.kubernetes.add(r.Kubernetes)
-		for _, name := range slices.Sorted(maps.Keys(r.Platform)) {
-			if pc.components[name] == nil {
-				pc.components[name] = newAxis()
+		if len(r.Platform) > 0 {
+			for _, name := range slices.Sorted(maps.Keys(r.Platform)) {
+				if pc.components[name] == nil {
+					pc.components[name] = newAxis()
+				}
+				pc.components[name].add(r.Platform[name])
 			}
-			pc.components[name].add(r.Platform[name])
 		}
-		for _, d := range r.Modules {
-			if m := cat.Module(d.Module); m != nil && m.Embedded {
-				pc.deckhouse.add(&d.Constraint)
+		for i := range r.Modules {
+			if m := cat.Module(r.Modules[i].Module); m != nil && m.Embedded {
+				pc.deckhouse.add(&r.Modules[i].Constraint)
 			}
 		}
 	}

@@ -33,6 +33,8 @@ type fact struct {
 	// read, take the place the view reserved for them when it was built
 	// (factOrder). Explanations try facts in that order.
 	seq, sub int
+	// choice is the R23 source choice of a source-preference fact.
+	choice *sourceChoice
 }
 
 func (p *problem) newFact(kind model.FactKind, v *view) *fact {
@@ -99,7 +101,7 @@ func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape func(*f
 // explanation; once v's static facts are made, those are returned.
 func (p *problem) platformFacts(v *view) []*fact {
 	if v.factsMade {
-		return slices.DeleteFunc(slices.Clone(v.staticList), func(f *fact) bool { return !platformKind(f.kind) })
+		return slices.DeleteFunc(slices.Clone(v.staticList), func(f *fact) bool { return kindOf(f).platform == nil })
 	}
 	only := v.only
 	p.collecting, p.collected, v.only = v, nil, v.readsFirst()

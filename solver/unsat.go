@@ -88,5 +88,5 @@ func (s *session) platformBlockers(x *explainer, core []*fact) ([]*fact, error) 
 const maxBlockers = 10
 
 func isPlatformFact(f *fact) bool {
-	return f.v != nil && (f.kind == model.FactDeckhouseRequirement || f.kind == model.FactKubernetesRequirement || f.kind == model.FactPlatformRequirement)
+	return f.v != nil && kindOf(f).platform != nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/modsolver/modsolver/internal/report"
 	"github.com/modsolver/modsolver/internal/shared"
 )
 
@@ -42,7 +43,7 @@ func TestCatalogStats(t *testing.T) {
 	assert.Regexp(t, `modules\s+5 \(0 built-in\)`, out)
 	assert.Regexp(t, `module dependencies\s+1 required, 0 optional, 1 on modules outside the catalog`, out)
 	assert.Regexp(t, `requires openshift\s+1 releases`, out)
-	assert.Regexp(t, `compiled\s+in \S+, [0-9.]+ MiB of tables \(estimated\)`, out)
+	assert.Regexp(t, `compiled for resolution in \S+, [0-9.]+ MiB of tables \(estimated\)`, out)
 
 	code, out, errOut = catalogCmd(t, "stats", "-o", "json", path)
 	require.Equal(t, exitResolved, code, errOut)
@@ -70,11 +71,11 @@ func TestCatalogCheck(t *testing.T) {
 
 	code, out, errOut = catalogCmd(t, "check", "-o", "json", "--kubernetes", "1.32.0", "--platform", "openshift=4.19", path)
 	require.Equal(t, exitUnsatisfiable, code, errOut)
-	var doc checkJSON
+	var doc report.CheckJSON
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	assert.Equal(t, 4, doc.Resolved, "only the missing dependency remains")
-	assert.Equal(t, []reasonJSON{{Reason: "missing module devworkspace", Modules: []string{"orphan"}}}, doc.Reasons)
-	assert.Equal(t, []reasonJSON{{Reason: "missing-module", Modules: []string{"orphan"}}}, doc.Kinds)
+	assert.Equal(t, []report.ReasonJSON{{Reason: "missing module devworkspace", Modules: []string{"orphan"}}}, doc.Reasons)
+	assert.Equal(t, []report.ReasonJSON{{Reason: "missing-module", Modules: []string{"orphan"}}}, doc.Kinds)
 }
 
 func TestCatalogBadInput(t *testing.T) {
@@ -112,7 +113,7 @@ func TestCatalogCheckRealData(t *testing.T) {
 	olm := shared.Path(t, "data", "olm", "community-operators-prod-bundles.json")
 	code, out, errOut := catalogCmd(t, "check", olm, "--kubernetes", "1.31.0", "--platform", "openshift=4.20", "-o", "json")
 	require.Equal(t, exitUnsatisfiable, code, errOut)
-	var doc checkJSON
+	var doc report.CheckJSON
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	assert.Greater(t, doc.Resolved, doc.Unsatisfiable)
 	che := findResult(t, doc, "eclipse-che")
@@ -126,7 +127,7 @@ func TestCatalogCheckRealData(t *testing.T) {
 	}
 }
 
-func findResult(t *testing.T, doc checkJSON, module string) moduleJSON {
+func findResult(t *testing.T, doc report.CheckJSON, module string) report.CheckModuleJSON {
 	t.Helper()
 	for _, r := range doc.Results {
 		if r.Module == module {
@@ -134,7 +135,7 @@ func findResult(t *testing.T, doc checkJSON, module string) moduleJSON {
 		}
 	}
 	t.Fatalf("no result for %s", module)
-	return moduleJSON{}
+	return report.CheckModuleJSON{}
 }
 
 // In the OLM file-based catalog, rabbitmq-messaging-topology-operator needs
@@ -155,7 +156,7 @@ func TestResolveFBCRabbitMQ(t *testing.T) {
 
 	code, out, errOut := catalogCmd(t, "check", fbc, "--kubernetes", "1.31.0", "--platform", "openshift=4.21", "-o", "json")
 	require.Contains(t, []int{exitResolved, exitUnsatisfiable}, code, errOut)
-	var doc checkJSON
+	var doc report.CheckJSON
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	assert.Equal(t, "resolved", findResult(t, doc, "rabbitmq-messaging-topology-operator").Status)
 }

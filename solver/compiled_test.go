@@ -3,12 +3,15 @@ package solver
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
+	"weak"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/modsolver/modsolver/internal/fixture"
 	"github.com/modsolver/modsolver/internal/scenariotest"
 	"github.com/modsolver/modsolver/model"
 )
@@ -99,4 +102,37 @@ func TestCompiledSharedByGoroutines(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// The tables of a catalog nobody holds any more are dropped with it: the
+// cache keys catalogs weakly and the tables point to none.
+func TestCompiledCacheForgetsCollectedCatalogs(t *testing.T) {
+	var keys []weak.Pointer[model.Catalog]
+	for range 5 {
+		cat, err := model.NewCatalog([]*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0"))})
+		require.NoError(t, err)
+		_, err = Solve(context.Background(), cat, fixture.Cluster(nil), &model.Request{Enable: []string{"a"}})
+		require.NoError(t, err)
+		keys = append(keys, weak.Make(cat))
+	}
+	held := func() int {
+		compiledCache.Lock()
+		defer compiledCache.Unlock()
+		n := 0
+		for _, k := range keys {
+			if compiledCache.m[k] != nil {
+				n++
+			}
+		}
+		return n
+	}
+	require.Equal(t, len(keys), held())
+	for range 50 {
+		if held() == 0 {
+			break
+		}
+		runtime.GC() // cleanups run after a collection, on their own goroutine
+		runtime.Gosched()
+	}
+	assert.Zero(t, held())
 }

@@ -18,11 +18,11 @@ type explainer struct {
 	inputs []*fact // inputFacts, once made
 }
 
-// facts returns every encoded fact, in creation order, which is fixed by
-// module names and input order never matters (R15).
+// facts returns every encoded fact, in the order of making (factOrder),
+// which is fixed by module names and input order never matters (R15).
 func (x *explainer) facts() []*fact {
 	out := make([]*fact, 0, x.e.sel.n)
-	for _, f := range x.e.p.facts {
+	for _, f := range x.e.p.orderedFacts() {
 		if x.e.sel.of(f) != z.LitNull {
 			out = append(out, f)
 		}

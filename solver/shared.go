@@ -26,6 +26,7 @@ import (
 // worker, never a copy (gini's Copy loses its heuristic state).
 type sharedEncoding struct {
 	e     *encoder
+	c     *Compiled
 	cat   *model.Catalog
 	state *model.ClusterState
 	// fixed holds the selectors of facts that are the same for every
@@ -48,10 +49,10 @@ type sharing struct {
 
 // newShared starts an empty shared encoding; modules get their variables
 // when a request first needs them.
-func newShared(cat *model.Catalog, cluster *model.ClusterState) *sharedEncoding {
-	e := newEncoder(newProblem(cat, cluster, &model.Request{}), true)
+func newShared(c *Compiled, cluster *model.ClusterState) *sharedEncoding {
+	e := newEncoder(newProblem(c, cluster, &model.Request{}), true)
 	e.shared = &sharing{pending: map[*fact][][]z.Lit{}, bySet: map[string]z.Lit{}}
-	return &sharedEncoding{e: e, cat: cat, state: cluster, fixed: map[string][]z.Lit{}, memo: map[allowKey]bool{}}
+	return &sharedEncoding{e: e, c: c, cat: c.cat, state: cluster, fixed: map[string][]z.Lit{}, memo: map[allowKey]bool{}}
 }
 
 // include gives every module of scope its variables, keeping the modules
@@ -195,7 +196,7 @@ func (se *sharedEncoding) solve(ctx context.Context, cfg settings, req *model.Re
 // session prepares req's session on the shared encoding: its facts
 // encoded and the selectors to assume in s.base.
 func (se *sharedEncoding) session(ctx context.Context, cfg settings, req *model.Request) *session {
-	p := newProblem(se.cat, se.state, req)
+	p := newProblem(se.c, se.state, req)
 	p.memo = se.memo
 	closure := p.closure(true)
 	se.include(closure)

@@ -63,11 +63,13 @@ func (s *session) nextAllowed(v *view, sel int) int {
 func (s *session) staticReason(v *view, sel int) string {
 	background, facts := splitBackground(v.staticFacts())
 	for _, group := range [][]*fact{facts, background} {
+		// A fact forbids sel+1 whether or not newerOnly narrows it, so
+		// only the facts that do are narrowed. The groups are
+		// splitBackground's own slices.
+		group = slices.DeleteFunc(group, func(f *fact) bool { return !slices.Contains(f.rels, sel+1) })
 		var msgs []string
 		for _, f := range newerOnly(group, v, sel+1) {
-			if slices.Contains(f.rels, sel+1) {
-				msgs = append(msgs, s.p.message(f))
-			}
+			msgs = append(msgs, s.p.message(f))
 		}
 		if len(msgs) > 0 {
 			return strings.Join(msgs, "; ")

@@ -88,7 +88,7 @@ func Encode(cat *model.Catalog, cluster *model.ClusterState, req *model.Request)
 	if err := validate(cat, cluster, req); err != nil {
 		return model.Stats{}, err
 	}
-	e := newEncoder(newProblem(cat, cluster, req), false)
+	e := newEncoder(newProblem(cat, cluster, req), hard{}, everything)
 	e.encode()
 	return model.Stats{Variables: int(e.g.MaxVar()), Clauses: e.clauses, MemoryBytes: estimate(e)}, nil
 }
@@ -137,7 +137,7 @@ type session struct {
 
 func (s *session) run() (*model.Result, error) {
 	s.budget = newBudget(s.cfg.maxBytes)
-	s.fast = newEncoder(s.p, false)
+	s.fast = newEncoder(s.p, hard{}, everything)
 	s.fast.ctx = s.ctx
 	s.budget.track(s.fast)
 	s.fast.encode()
@@ -183,14 +183,20 @@ func (s *session) stats() model.Stats {
 	return st
 }
 
-// explainer returns the session's explain encoding, building it once.
+// explainer returns the session's explain encoding of the whole closure,
+// building it once.
 func (s *session) explainer() *explainer {
 	if s.expl == nil {
-		e := newEncoder(s.p, true)
-		e.ctx = s.ctx
-		s.budget.track(e)
-		e.encode()
-		s.expl = &explainer{e: e, ctx: s.ctx, prefs: map[*view]*fact{}}
+		s.expl = newExplainer(s.ctx, s.p, everything, s.budget)
+	}
+	return s.expl
+}
+
+// conflictExplainer returns the session's explain encoding for an
+// unsatisfiable request: a cone from the request's facts (cone.go).
+func (s *session) conflictExplainer() *explainer {
+	if s.expl == nil {
+		s.expl = newExplainer(s.ctx, s.p, conflictCone, s.budget)
 	}
 	return s.expl
 }

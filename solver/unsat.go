@@ -10,8 +10,8 @@ import (
 // unsatisfiable builds the R16 answer: a minimal core of facts, rendered
 // as a chain of sentences, with verified suggestions.
 func (s *session) unsatisfiable() (*model.Result, error) {
-	x := s.explainer()
-	core, err := x.minimalCore(nil, x.inputFacts())
+	x := s.conflictExplainer()
+	core, err := x.inputCore(nil)
 	if err != nil {
 		return nil, err
 	}
@@ -68,14 +68,8 @@ func (s *session) platformBlockers(x *explainer, core []*fact) ([]*fact, error) 
 		if !found {
 			return blockers, nil
 		}
-		var rest []*fact
-		for _, f := range x.inputFacts() {
-			if f.v == nil || !aside[f.v] {
-				rest = append(rest, f)
-			}
-		}
 		var err error
-		if core, err = x.minimalCore(nil, rest); err != nil || core == nil {
+		if core, err = x.inputCore(aside); err != nil || core == nil {
 			return blockers, err
 		}
 	}

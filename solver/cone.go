@@ -25,19 +25,17 @@ type scope struct {
 // everything is the zero scope: the whole closure.
 var everything scope
 
-// conflictCone starts from what the request names and, for a platform
-// question, from the modules a platform requirement forbids releases of:
-// where the facts of an unsatisfiable request come from.
+// conflictCone starts from what the request names: where the facts of an
+// unsatisfiable request come from. A platform question starts from the
+// whole closure: there the conflict that no platform version changes
+// (the cluster inconsistent as it is) is found first, as the readiness
+// matrix reads it, and a cone grown from the platform's facts would find
+// another one first.
 var conflictCone = scope{cone: func(p *problem) []string {
-	names := slices.Concat(p.req.Enable, p.req.Disable, p.req.Update, p.req.PinnedNames())
 	if pl := p.req.Platform; pl.Deckhouse != nil || pl.Kubernetes != nil || len(pl.Components) > 0 {
-		for _, v := range p.views {
-			if slices.ContainsFunc(v.statics, isPlatformFact) {
-				names = append(names, v.name)
-			}
-		}
+		return nil
 	}
-	return names
+	return slices.Concat(p.req.Enable, p.req.Disable, p.req.Update, p.req.PinnedNames())
 }}
 
 // start returns the modules of closure (sorted by name) that an encoding

@@ -118,6 +118,20 @@ func (e *encoder) grow() bool {
 	return true
 }
 
+// withNamers returns vs and the modules whose releases name one of them,
+// sorted by name: a cone's start, so that the facts that bear on the
+// seed's modules from either side are there from the first question.
+func (e *encoder) withNamers(vs []*view) []*view {
+	e.indexNames()
+	out := slices.Clone(vs)
+	for _, v := range vs {
+		out = append(out, e.cone.namedBy[v.name]...)
+	}
+	out = append(out, e.cone.boundless...)
+	slices.SortFunc(out, func(a, b *view) int { return strings.Compare(a.name, b.name) })
+	return slices.CompactFunc(out, func(a, b *view) bool { return a == b })
+}
+
 // indexNames fills the cone's namedBy and boundless, once.
 func (e *encoder) indexNames() {
 	c := e.cone

@@ -95,7 +95,7 @@ func (e *encoder) encode() {
 	e.universe = closure
 	if seed := e.scope.start(e.p, closure); seed != nil {
 		e.cone = newCone()
-		e.expand(seed)
+		e.expand(e.withNamers(seed))
 		return
 	}
 	for _, v := range closure {

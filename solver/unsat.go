@@ -3,6 +3,7 @@ package solver
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -47,16 +48,19 @@ func (s *session) explanation() *model.Explanation {
 
 // platformBlockers lists, for a platform upgrade question (R12), the
 // platform requirement of every module that blocks it, not only the one
-// in the first core: each round sets aside the modules already named and
-// asks again, until the rest is satisfiable or the conflict left is not
-// about the platform.
+// in the first core. When the first core is about the platform, the
+// modules that have no release left at all are found in one pass over the
+// modules (hopeless), without a solve, and each is named by a minimal
+// core of its own facts, a few facts under assumption; then each round
+// sets aside the modules already named and asks the rest again, until it
+// is satisfiable or the conflict left is not about the platform.
 func (s *session) platformBlockers(x *explainer, core []*fact) ([]*fact, error) {
 	if pl := s.p.req.Platform; pl.Deckhouse == nil && pl.Kubernetes == nil && len(pl.Components) == 0 {
 		return nil, nil
 	}
 	var blockers []*fact
 	aside := map[*view]bool{}
-	for len(blockers) < maxBlockers {
+	name := func(core []*fact) bool {
 		found := false
 		for _, f := range core {
 			if isPlatformFact(f) && !aside[f.v] {
@@ -65,15 +69,38 @@ func (s *session) platformBlockers(x *explainer, core []*fact) ([]*fact, error) 
 				found = true
 			}
 		}
-		if !found {
+		return found
+	}
+	if !name(core) {
+		return nil, nil
+	}
+	for _, mv := range x.e.mods {
+		if len(blockers) >= maxBlockers {
 			return blockers, nil
 		}
-		var err error
-		if core, err = x.inputCore(aside); err != nil || core == nil {
+		if aside[mv.v] || !hopeless(mv.v) {
+			continue
+		}
+		own, err := x.minimalCore(nil, append([]*fact{mv.v.intentFact}, mv.v.statics...))
+		if err != nil {
+			return nil, err
+		}
+		name(own) // a conflict not about the platform is left to the rounds
+	}
+	for len(blockers) < maxBlockers {
+		core, err := x.inputCore(aside)
+		if err != nil || core == nil || !name(core) {
 			return blockers, err
 		}
 	}
 	return blockers, nil
+}
+
+// hopeless reports whether v must be on while a static fact forbids
+// every release of it, one of them about the platform: a blocker found
+// without a solve (D106).
+func hopeless(v *view) bool {
+	return v.intent == intentOn && !slices.Contains(v.allowed, true) && slices.ContainsFunc(v.statics, isPlatformFact)
 }
 
 // maxBlockers bounds the blockers a platform question names: each costs a

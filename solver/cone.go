@@ -32,7 +32,7 @@ var everything scope
 // matrix reads it, and a cone grown from the platform's facts would find
 // another one first.
 var conflictCone = scope{cone: func(p *problem) []string {
-	if pl := p.req.Platform; pl.Deckhouse != nil || pl.Kubernetes != nil || len(pl.Components) > 0 {
+	if p.platformQuestion() {
 		return nil
 	}
 	return slices.Concat(p.req.Enable, p.req.Disable, p.req.Update, p.req.PinnedNames())

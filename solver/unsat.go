@@ -55,45 +55,64 @@ func (s *session) explanation() *model.Explanation {
 // sets aside the modules already named and asks the rest again, until it
 // is satisfiable or the conflict left is not about the platform.
 func (s *session) platformBlockers(x *explainer, core []*fact) ([]*fact, error) {
-	if pl := s.p.req.Platform; pl.Deckhouse == nil && pl.Kubernetes == nil && len(pl.Components) == 0 {
+	if !s.p.platformQuestion() {
 		return nil, nil
 	}
-	var blockers []*fact
-	aside := map[*view]bool{}
-	name := func(core []*fact) bool {
-		found := false
-		for _, f := range core {
-			if isPlatformFact(f) && !aside[f.v] {
-				blockers = append(blockers, f)
-				aside[f.v] = true
-				found = true
-			}
+	b := &blockerList{aside: map[*view]bool{}}
+	if !b.name(core) {
+		return nil, nil
+	}
+	if err := b.nameHopeless(x); err != nil {
+		return nil, err
+	}
+	for len(b.facts) < maxBlockers {
+		core, err := x.inputCore(b.aside)
+		if err != nil || core == nil || !b.name(core) {
+			return b.facts, err
 		}
-		return found
 	}
-	if !name(core) {
-		return nil, nil
+	return b.facts, nil
+}
+
+// blockerList collects the platform facts that name blockers, one per
+// module; aside are the modules named.
+type blockerList struct {
+	facts []*fact
+	aside map[*view]bool
+}
+
+// name adds the platform facts of core about modules not named yet, and
+// reports whether there was one.
+func (b *blockerList) name(core []*fact) bool {
+	found := false
+	for _, f := range core {
+		if isPlatformFact(f) && !b.aside[f.v] {
+			b.facts = append(b.facts, f)
+			b.aside[f.v] = true
+			found = true
+		}
 	}
+	return found
+}
+
+// nameHopeless names, in module name order, the hopeless modules of x's
+// encoding, each by a minimal core of its own facts. One whose conflict
+// is not about the platform is left to the rounds.
+func (b *blockerList) nameHopeless(x *explainer) error {
 	for _, mv := range x.e.mods {
-		if len(blockers) >= maxBlockers {
-			return blockers, nil
+		if len(b.facts) >= maxBlockers {
+			return nil
 		}
-		if aside[mv.v] || !hopeless(mv.v) {
+		if b.aside[mv.v] || !hopeless(mv.v) {
 			continue
 		}
 		own, err := x.minimalCore(nil, append([]*fact{mv.v.intentFact}, mv.v.statics...))
 		if err != nil {
-			return nil, err
+			return err
 		}
-		name(own) // a conflict not about the platform is left to the rounds
+		b.name(own)
 	}
-	for len(blockers) < maxBlockers {
-		core, err := x.inputCore(aside)
-		if err != nil || core == nil || !name(core) {
-			return blockers, err
-		}
-	}
-	return blockers, nil
+	return nil
 }
 
 // hopeless reports whether v must be on while a static fact forbids
@@ -101,6 +120,13 @@ func (s *session) platformBlockers(x *explainer, core []*fact) ([]*fact, error) 
 // without a solve (D106).
 func hopeless(v *view) bool {
 	return v.intent == intentOn && !slices.Contains(v.allowed, true) && slices.ContainsFunc(v.statics, isPlatformFact)
+}
+
+// platformQuestion reports whether the request asks about other platform
+// versions than the cluster's (R12, R22).
+func (p *problem) platformQuestion() bool {
+	pl := p.req.Platform
+	return pl.Deckhouse != nil || pl.Kubernetes != nil || len(pl.Components) > 0
 }
 
 // maxBlockers bounds the blockers a platform question names: each costs a

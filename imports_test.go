@@ -34,7 +34,7 @@ var allowed = map[string][]string{
 	"client":                {"proto/modsolver/v1"},
 	"internal/oracle":       {"model"},
 	"internal/randscen":     {"model"},
-	"internal/report":       {"model"},
+	"internal/report":       {"model", "solver", "catalog"},
 	"internal/shared":       {},
 	"internal/scenariotest": {"catalog", "internal/shared"},
 	"cmd/modsolver":         {"model", "catalog", "solver", "server", "proto/modsolver/v1", "bench", "internal/report", "internal/loadgen", "internal/metrics"},

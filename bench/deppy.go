@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"sync/atomic"
 
@@ -14,6 +13,7 @@ import (
 	deppysolver "github.com/operator-framework/deppy/pkg/deppy/solver"
 
 	"github.com/modsolver/modsolver/model"
+	"github.com/modsolver/modsolver/solver"
 )
 
 // PeerAnswer is deppy's answer to one request, in modsolver's terms.
@@ -48,18 +48,23 @@ func WithPruning() DeppyOption { return func(c *deppyConfig) { c.prune = true } 
 // Deppy resolves req with operator-framework/deppy v0.3.0, in this
 // process, on a translation of the same inputs Solve takes:
 //
-//   - one variable per release of each module in the closure (below);
-//     a release that the module's own rules forbid is Prohibited: the
-//     edition (R7), a prerelease (D1), the platform (R4, with the
-//     candidate versions of R12), a required module the catalog lacks,
-//     the channel head (R10), stability and no-downgrade (R9), the update
-//     steps (R11) and a pin (WithPruning leaves these releases out);
-//   - for every module that must be on (enabled by the request or the
-//     cluster, or pinned), a Mandatory "enabled" variable with a
-//     Dependency on its releases, newest first;
+//   - one variable per release of each module in the closure (below),
+//     and with several sources (R23) one per (source, release) pair; a
+//     release that solver.Domains says the request forbids (its static
+//     facts: R4, R7, R9–R11, R21, R22, R25, D1, channels, sources and
+//     pins) is Prohibited (WithPruning leaves these releases out);
+//   - for every module that must be on (its role is solver.RoleMust), a
+//     Mandatory "enabled" variable with a Dependency on its releases,
+//     newest first, and with several sources those of the
+//     highest-priority source first;
 //   - per release, a Dependency on the releases of each required module
 //     that satisfy the range, newest first (R2), and a Conflict with each
 //     release of an optional dependency outside its range (R3);
+//   - per compound requirement of a release (R24), a Dependency on the
+//     releases of the other modules that satisfy its predicate, or for a
+//     conflict a Conflict with each of them: the predicate speaks of one
+//     release, so its all, any and not are evaluated per release before
+//     deppy runs, as OLM evaluates olm.constraint;
 //   - AtMost(1) over the releases of each module (R1) and over the
 //     releases of each exclusive group (R13).
 //
@@ -73,13 +78,14 @@ func WithPruning() DeppyOption { return func(c *deppyConfig) { c.prune = true } 
 //   - deppy has no preference levels beyond candidate order, so "newest
 //     first" is a greedy choice in its search, not R14's lexicographic
 //     optimum: deppy may settle on older versions than modsolver, which
-//     the peer check accepts;
+//     the peer check accepts; with several sources it takes no account of
+//     requirements met across sources (R23's tie-break);
 //   - deppy has no soft constraints: a module on by bundle default, an
 //     enabled module under allowDisable and an unconfigured module under
 //     autoEnable may be enabled, but nothing prefers them on (deppy
 //     leaves them off unless something requires them);
-//   - the update steps (R11) need no lever of the solver: they depend on
-//     the deployed version alone, so both solvers answer the same
+//   - the update steps (R11, R21) need no lever of the solver: they depend
+//     on the deployed version alone, so both solvers answer the same
 //     sequential request, and a direct one is translated without them;
 //   - deppy has no explanation beyond its conflict list, no plan and no
 //     held-back reasons.
@@ -89,17 +95,18 @@ func WithPruning() DeppyOption { return func(c *deppyConfig) { c.prune = true } 
 // run with ctx.Err(). A run deep inside one gini call is abandoned to
 // finish in the background.
 func Deppy(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, req *model.Request, opts ...DeppyOption) (*PeerAnswer, error) {
-	if err := errors.Join(cluster.Validate(cat), req.Validate(cat, cluster)); err != nil {
+	ds, err := solver.NewDomains(cat, cluster, req)
+	if err != nil {
 		return nil, err
 	}
-	if err := errors.Join(Translatable(cat), TranslatableCluster(cat, cluster)); err != nil {
+	if err := Translatable(cat); err != nil {
 		return nil, err
 	}
 	var cfg deppyConfig
 	for _, o := range opts {
 		o(&cfg)
 	}
-	t := newTranslation(cat, cluster, req, cfg)
+	t := newTranslation(cat, cluster, req, ds, cfg)
 	t.translate()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -125,9 +132,8 @@ func Deppy(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 }
 
 // ErrNotTranslated marks a catalog that uses rules the deppy translation
-// does not carry over: capabilities (R19, R20), update graphs (R21),
-// other platform components (R22), compound requirements (R24) and
-// channels of a module's own (D32).
+// does not carry over: capabilities (R19, R20), which need a provider
+// index and a uniqueness rule of their own.
 // The generated benchmark catalogs and the DKP and Helm catalogs use none
 // of them.
 var ErrNotTranslated = errors.New("not translated for deppy")
@@ -135,44 +141,11 @@ var ErrNotTranslated = errors.New("not translated for deppy")
 // Translatable reports, as an error wrapping ErrNotTranslated, the first
 // rule of cat that the deppy translation does not carry over.
 func Translatable(cat *model.Catalog) error {
-	if len(cat.Sources()) > 0 {
-		return fmt.Errorf("%w: the catalog has several sources (R23)", ErrNotTranslated)
-	}
 	for _, m := range cat.Modules() {
-		if m.Policy() == model.UpdateGraph {
-			return fmt.Errorf("%w: module %s has an update graph (R21)", ErrNotTranslated, m.Name)
-		}
-		if m.HasCompoundRequirements() {
-			return fmt.Errorf("%w: module %s has compound requirements (R24)", ErrNotTranslated, m.Name)
-		}
-		if m.DefaultChannel != "" || slices.ContainsFunc(slices.Collect(maps.Keys(m.Channels)), func(ch string) bool { return !model.IsChannel(ch) }) {
-			return fmt.Errorf("%w: module %s has channels of its own (D32)", ErrNotTranslated, m.Name)
-		}
 		for _, r := range m.Releases {
-			switch {
-			case len(r.Provides) > 0 || len(r.Requirements.Capabilities) > 0:
+			if len(r.Provides) > 0 || len(r.Requirements.Capabilities) > 0 {
 				return fmt.Errorf("%w: module %s uses capabilities (R19, R20)", ErrNotTranslated, m.Name)
-			case r.Edges != nil:
-				return fmt.Errorf("%w: module %s has an update graph (R21)", ErrNotTranslated, m.Name)
-			case len(r.Requirements.Platform) > 0:
-				return fmt.Errorf("%w: module %s requires other platform components (R22)", ErrNotTranslated, m.Name)
 			}
-		}
-	}
-	return nil
-}
-
-// TranslatableCluster reports whether the translation can carry a cluster
-// state: a deployed version the catalog does not list (D73) has no deppy
-// variable to keep.
-func TranslatableCluster(cat *model.Catalog, cluster *model.ClusterState) error {
-	for _, name := range cluster.ModuleNames() {
-		m := cat.Module(name)
-		if m == nil || m.Embedded {
-			continue
-		}
-		if v, ok := cluster.Deployed(m); ok && m.Release(v) == nil {
-			return fmt.Errorf("%w: module %s is deployed at %s, which the catalog does not list (D73)", ErrNotTranslated, name, v)
 		}
 	}
 	return nil
@@ -180,11 +153,16 @@ func TranslatableCluster(cat *model.Catalog, cluster *model.ClusterState) error 
 
 // translation turns one request into deppy variables.
 type translation struct {
-	ds *domains
+	cat     *model.Catalog
+	cluster *model.ClusterState
+	req     *model.Request
+	ds      *solver.Domains
 	// closure holds the modules that get variables, sorted by name.
-	closure []*domain
+	closure []*solver.Domain
 	inSet   map[string]bool
-	vars    []deppy.Variable
+	// order remembers each module's releases in candidate order.
+	order map[*solver.Domain][]int
+	vars  []deppy.Variable
 	// picks maps a release variable back to its module and release.
 	picks       map[deppy.Identifier]pick
 	constraints int
@@ -194,29 +172,46 @@ type translation struct {
 }
 
 type pick struct {
-	d *domain
+	d *solver.Domain
 	i int
 }
 
-func newTranslation(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, cfg deppyConfig) *translation {
-	return &translation{ds: newDomains(cat, cluster, req), inSet: map[string]bool{}, picks: map[deppy.Identifier]pick{}, stop: &atomic.Bool{}, cfg: cfg}
+func newTranslation(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, ds *solver.Domains, cfg deppyConfig) *translation {
+	return &translation{cat: cat, cluster: cluster, req: req, ds: ds, inSet: map[string]bool{}, order: map[*solver.Domain][]int{},
+		picks: map[deppy.Identifier]pick{}, stop: &atomic.Bool{}, cfg: cfg}
 }
 
-// releases lists the releases of d that get variables, newest first:
-// every release, or with pruning only the allowed ones.
-func (t *translation) releases(d *domain) []int {
-	if t.cfg.prune {
-		return d.newestAllowed()
+// releases lists the releases of d that get variables in candidate order:
+// every release, or with pruning only the allowed ones; newest first, and
+// with several sources the releases of the higher-priority source first
+// (R23).
+func (t *translation) releases(d *solver.Domain) []int {
+	if out, ok := t.order[d]; ok {
+		return out
 	}
-	out := make([]int, len(d.rels))
-	for k := range out {
-		out[k] = len(d.rels) - 1 - k
+	out := make([]int, 0, len(d.Releases))
+	for i := len(d.Releases) - 1; i >= 0; i-- {
+		if !t.cfg.prune || d.Allowed[i] {
+			out = append(out, i)
+		}
 	}
+	if len(t.cat.Sources()) > 0 {
+		slices.SortStableFunc(out, func(a, b int) int {
+			return cmp.Compare(t.cat.SourceRank(d.Sources[a]), t.cat.SourceRank(d.Sources[b]))
+		})
+	}
+	t.order[d] = out
 	return out
 }
 
-func releaseID(d *domain, i int) deppy.Identifier {
-	return deppy.Identifier(d.m.Name + "@" + model.VersionString(d.rels[i].Version))
+// releaseID names release i of d: its module and version, and its source
+// when the module is in several (R23).
+func releaseID(d *solver.Domain, i int) deppy.Identifier {
+	id := d.Module.Name + "@" + model.VersionString(d.Releases[i].Version)
+	if d.Sources[i] != "" {
+		id += " (source " + d.Sources[i] + ")"
+	}
+	return deppy.Identifier(id)
 }
 
 func (t *translation) translate() {
@@ -228,22 +223,22 @@ func (t *translation) translate() {
 }
 
 // findClosure collects the modules that must be on, and every module a
-// release they may take requires, transitively. Only the modules the
-// inputs name can be on without being required, so only they are read
-// first.
+// release they may take requires or may meet a compound requirement
+// with, transitively. Only the modules the inputs name can be on without
+// being required, so only they are read first.
 func (t *translation) findClosure() {
-	var queue []*domain
+	var queue []*solver.Domain
 	visit := func(name string) {
 		if t.inSet[name] {
 			return
 		}
-		if d := t.ds.of(name); d != nil && d.role != roleOff {
+		if d := t.ds.Of(name); d != nil && d.Role != solver.RoleOff {
 			t.inSet[name] = true
 			queue = append(queue, d)
 		}
 	}
 	for _, name := range t.namedModules() {
-		if d := t.ds.of(name); d != nil && d.role == roleMust {
+		if d := t.ds.Of(name); d != nil && d.Role == solver.RoleMust {
 			visit(name)
 		}
 	}
@@ -252,28 +247,43 @@ func (t *translation) findClosure() {
 		queue = queue[1:]
 		t.closure = append(t.closure, d)
 		for _, i := range t.releases(d) {
-			for _, dep := range d.rels[i].Requirements.Modules {
-				if !dep.Constraint.Optional {
-					visit(dep.Module)
-				}
-			}
+			t.pushNeeds(d.Releases[i].Requirements, visit)
 		}
 	}
-	slices.SortFunc(t.closure, func(a, b *domain) int { return cmp.Compare(a.m.Name, b.m.Name) })
+	slices.SortFunc(t.closure, func(a, b *solver.Domain) int { return cmp.Compare(a.Module.Name, b.Module.Name) })
+}
+
+// pushNeeds visits the modules req may need on: those it requires, not
+// optionally, and those that may meet one of its compound requirements
+// (R24). A conflict needs nothing on.
+func (t *translation) pushNeeds(req model.Requirements, visit func(string)) {
+	for _, dep := range req.Modules {
+		if !dep.Constraint.Optional {
+			visit(dep.Module)
+		}
+	}
+	for _, c := range req.Compound {
+		if c.Conflict() {
+			continue
+		}
+		for _, name := range t.ds.MayMeet(c) {
+			visit(name)
+		}
+	}
 }
 
 // namedModules lists the modules the request or the cluster names, sorted.
 func (t *translation) namedModules() []string {
-	names := slices.Concat(t.ds.req.Enable, t.ds.req.PinnedNames(), t.ds.cluster.ModuleNames())
+	names := slices.Concat(t.req.Enable, t.req.PinnedNames(), t.cluster.ModuleNames())
 	slices.Sort(names)
 	return slices.Compact(names)
 }
 
-// addModule adds the release variables of d, newest first, and its
+// addModule adds the release variables of d in candidate order, and its
 // "enabled" variable when it must be on. AtMost(1) goes on the enabled
-// variable, or else on the newest release: deppy applies it whatever
+// variable, or else on the first release: deppy applies it whatever
 // variable carries it.
-func (t *translation) addModule(d *domain) {
+func (t *translation) addModule(d *solver.Domain) {
 	rels := t.releases(d)
 	ids := make([]deppy.Identifier, len(rels))
 	for k, i := range rels {
@@ -284,13 +294,13 @@ func (t *translation) addModule(d *domain) {
 	if len(ids) > 1 {
 		atMost = append(atMost, constraint.AtMost(1, ids...))
 	}
-	if d.role == roleMust {
-		t.add(deppy.Identifier("enabled:"+d.m.Name), slices.Concat([]deppy.Constraint{constraint.Mandatory(), constraint.Dependency(ids...)}, atMost)...)
+	if d.Role == solver.RoleMust {
+		t.add(deppy.Identifier("enabled:"+d.Module.Name), slices.Concat([]deppy.Constraint{constraint.Mandatory(), constraint.Dependency(ids...)}, atMost)...)
 		atMost = nil
 	}
 	for k, i := range rels {
-		cs := t.requirements(d.rels[i].Requirements)
-		if !d.allowed[i] {
+		cs := slices.Concat(t.requirements(d.Releases[i].Requirements), t.compound(d, d.Releases[i].Requirements))
+		if !d.Allowed[i] {
 			cs = append(cs, constraint.Prohibited())
 		}
 		if k == 0 {
@@ -301,8 +311,8 @@ func (t *translation) addModule(d *domain) {
 }
 
 // requirements translates one release's module requirements: R2 as a
-// Dependency on the allowed releases in range, newest first; R3 as a
-// Conflict with each allowed release out of range.
+// Dependency on the releases in range, in candidate order; R3 as a
+// Conflict with each release out of range.
 func (t *translation) requirements(req model.Requirements) []deppy.Constraint {
 	var out []deppy.Constraint
 	for _, dep := range req.Modules {
@@ -312,10 +322,10 @@ func (t *translation) requirements(req model.Requirements) []deppy.Constraint {
 			}
 			continue
 		}
-		d := t.ds.of(dep.Module)
+		d := t.ds.Of(dep.Module)
 		var in []deppy.Identifier
 		for _, i := range t.releases(d) {
-			switch ok := dep.Constraint.Allows(model.Core(d.rels[i].Version)); {
+			switch ok := dep.Constraint.Allows(model.Core(d.Releases[i].Version)); {
 			case ok && !dep.Constraint.Optional:
 				in = append(in, releaseID(d, i))
 			case !ok && dep.Constraint.Optional:
@@ -329,6 +339,36 @@ func (t *translation) requirements(req model.Requirements) []deppy.Constraint {
 	return out
 }
 
+// compound translates the compound requirements of a release of d (R24):
+// a requirement as a Dependency on the releases of the other modules in
+// the closure that satisfy its predicate, in name and candidate order; a
+// conflict as a Conflict with each of them.
+func (t *translation) compound(d *solver.Domain, req model.Requirements) []deppy.Constraint {
+	var out []deppy.Constraint
+	for _, c := range req.Compound {
+		target := c.Target()
+		var ids []deppy.Identifier
+		for _, other := range t.closure {
+			if other == d {
+				continue
+			}
+			for _, i := range t.releases(other) {
+				if r := other.Releases[i]; target.Holds(other.Module.Name, r.Version, r.Provides) {
+					ids = append(ids, releaseID(other, i))
+				}
+			}
+		}
+		if !c.Conflict() {
+			out = append(out, constraint.Dependency(ids...))
+			continue
+		}
+		for _, id := range ids {
+			out = append(out, constraint.Conflict(id))
+		}
+	}
+	return out
+}
+
 // addGroups adds AtMost(1) over the releases of each exclusive group
 // (R13) with more than one module in the closure.
 func (t *translation) addGroups() {
@@ -336,7 +376,7 @@ func (t *translation) addGroups() {
 	modules := map[string]int{}
 	var names []string
 	for _, d := range t.closure {
-		g := d.m.ExclusiveGroup
+		g := d.Module.ExclusiveGroup
 		if g == "" {
 			continue
 		}

@@ -258,7 +258,7 @@ func TestDeppyOnScenarios(t *testing.T) {
 			if err != nil || sc.Expect.Error {
 				t.Skip("bad input by design")
 			}
-			if err := errors.Join(Translatable(sc.Catalog), TranslatableCluster(sc.Catalog, sc.Cluster)); err != nil {
+			if err := Translatable(sc.Catalog); err != nil {
 				t.Skip(err)
 			}
 			res, err := solver.Solve(context.Background(), sc.Catalog, sc.Cluster, sc.Request)
@@ -290,47 +290,182 @@ func TestDeppyBadInputAndCancel(t *testing.T) {
 // A variable whose stop flag is set abandons deppy's run.
 func TestSolveDeppyStops(t *testing.T) {
 	cat, cluster := tinyInputs(t)
-	tr := newTranslation(cat, cluster, &model.Request{UpdateAll: true}, deppyConfig{})
+	req := &model.Request{UpdateAll: true}
+	ds, err := solver.NewDomains(cat, cluster, req)
+	require.NoError(t, err)
+	tr := newTranslation(cat, cluster, req, ds, deppyConfig{})
 	tr.translate()
 	ctx, cancel := context.WithCancel(context.Background())
 	tr.stop.Store(true)
 	cancel()
-	_, err := solveDeppy(ctx, tr.vars, tr.stop)
+	_, err = solveDeppy(ctx, tr.vars, tr.stop)
 	assert.ErrorIs(t, err, context.Canceled)
 }
 
-func TestStepTargets(t *testing.T) {
-	rels := func(vs ...string) []*model.Release {
-		out := make([]*model.Release, len(vs))
-		for i, v := range vs {
-			out[i] = &model.Release{Version: model.MustParseVersion(v)}
-		}
-		return out
-	}
-	versions := func(rs []*model.Release, idx []int) []string {
-		var out []string
-		for _, i := range idx {
-			out = append(out, rs[i].Version.String())
-		}
-		return out
-	}
-	jump := rels("1.1.0", "1.1.3", "1.2.0", "1.2.5", "1.3.0", "1.4.1", "2.0.0")
-	jump[5].UpdateRules = []model.UpdateRule{{From: model.MajorMinor{Major: 1, Minor: 1}, To: model.MajorMinor{Major: 1, Minor: 4}}}
-	zero := rels("0.8.0", "0.8.2", "0.9.1", "1.0.0", "1.0.4", "1.1.0")
+// Two sources (R23): prometheus is in both, at different releases; the
+// operator only in the higher-priority one.
+const (
+	sourceProd = `
+modules:
+  - name: prometheus
+    releases:
+      - version: 2.2.0
+      - version: 2.3.0
+        requirements: {modules: {operator: ">= 1.0"}}
+  - name: operator
+    releases: [{version: 1.0.0}]
+`
+	sourceCommunity = `
+modules:
+  - name: prometheus
+    releases: [{version: 2.3.0}, {version: 2.5.0}]
+`
+)
+
+func twoSources(t *testing.T, modules string) (*model.Catalog, *model.ClusterState) {
+	t.Helper()
+	prod, _, err := catalog.Parse("prod.yaml", []byte(sourceProd))
+	require.NoError(t, err)
+	community, _, err := catalog.Parse("community.yaml", []byte(sourceCommunity))
+	require.NoError(t, err)
+	cat, err := model.Merge([]model.Source{{Name: "deckhouse-prod", Priority: 10, Catalog: prod}, {Name: "community", Catalog: community}})
+	require.NoError(t, err)
+	cluster, err := catalog.ParseCluster("cluster.yaml", []byte("deckhouse: 1.74.0\nkubernetes: 1.31.0\nmodules:\n"+modules))
+	require.NoError(t, err)
+	return cat, cluster
+}
+
+// moduleResult returns the result of module name in res.
+func moduleResult(t *testing.T, res *model.Result, name string) model.ModuleResult {
+	t.Helper()
+	i := slices.IndexFunc(res.Modules, func(r model.ModuleResult) bool { return r.Name == name })
+	require.GreaterOrEqual(t, i, 0, "%s is in the answer", name)
+	return res.Modules[i]
+}
+
+// The translation carries several sources: a free module's candidates
+// come from the higher-priority source first, a deployed module stays in
+// its source, a move and a pin take the source that serves them, and the
+// answer names the sources as modsolver's does.
+func TestDeppySeveralSources(t *testing.T) {
 	tests := []struct {
-		name       string
-		rels       []*model.Release
-		head, from int
-		want       []string
+		name           string
+		cluster        string
+		req            *model.Request
+		version, to    string
+		from           string
+		moved, withOps bool
 	}{
-		{"own patch, next minor and a from-to jump", jump, 6, 0, []string{"1.1.3", "1.2.5", "1.4.1"}},
-		{"a major waits", jump, 6, 5, nil},
-		{"the head bounds the steps", jump, 2, 1, []string{"1.2.0"}},
-		{"0.x may go to the lowest 1.x minor", zero, 5, 1, []string{"0.9.1", "1.0.4"}},
+		{name: "a free module comes from the higher-priority source, with what it needs there",
+			req: &model.Request{Enable: []string{"prometheus"}, AutoEnable: true}, version: "2.3.0", to: "deckhouse-prod", withOps: true},
+		{name: "a deployed module takes updates from its own source",
+			cluster: "  prometheus: {enabled: true, version: 2.3.0, source: community}\n",
+			req:     &model.Request{UpdateAll: true, Strategy: model.StrategyDirect}, version: "2.5.0", from: "community", to: "community"},
+		{name: "a move takes the new source's releases",
+			cluster: "  prometheus: {enabled: true, version: 2.3.0, source: community}\n",
+			req:     &model.Request{Update: []string{"prometheus"}, Sources: map[string]string{"prometheus": "deckhouse-prod"}, AutoEnable: true},
+			version: "2.3.0", from: "community", to: "deckhouse-prod", moved: true, withOps: true},
+		{name: "a pin of a version one source lists takes that source",
+			req: &model.Request{Pin: map[string]model.Version{"prometheus": model.MustParseVersion("2.5.0")}}, version: "2.5.0", to: "community"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, versions(tt.rels, stepTargets(tt.rels, tt.head, tt.from)))
+			cat, cluster := twoSources(t, tt.cluster)
+			res, peer := solveBoth(t, cat, cluster, tt.req)
+			require.Equal(t, model.StatusResolved, res.Status, "modsolver: %+v", res.Explanation)
+			require.Equal(t, model.StatusResolved, peer.Result.Status, "deppy: %v", peer.Conflicts)
+			got := moduleResult(t, peer.Result, "prometheus")
+			assert.Equal(t, tt.version, got.ToVersion)
+			assert.Equal(t, tt.to, got.ToSource)
+			assert.Equal(t, tt.from, got.FromSource)
+			assert.Equal(t, tt.moved, got.Moved)
+			assert.Equal(t, tt.withOps, enabledAfter(peer.Result)["operator"] != "", "the operator comes along")
 		})
 	}
+}
+
+// Compound requirements (R24) become deppy dependencies and conflicts on
+// the releases that satisfy their predicate.
+const compoundCatalog = `
+modules:
+  - name: app
+    releases:
+      - version: 1.0.0
+      - version: 2.0.0
+        requirements:
+          compound:
+            - not: {module: legacy-agent}
+  - name: legacy-agent
+    releases: [{version: 1.0.0}]
+  - name: backup
+    releases:
+      - version: 1.0.0
+        requirements:
+          compound:
+            - any: [{module: pg, version: ">= 12"}, {module: mysql}]
+  - name: pg
+    releases: [{version: 11.0.0}, {version: 13.0.0}]
+  - name: mysql
+    releases: [{version: 8.0.0}]
+  - name: strict
+    releases:
+      - version: 1.0.0
+        requirements:
+          compound:
+            - all: [{module: pg, version: ">= 12"}, {not: {module: pg, version: ">= 13"}}]
+`
+
+func TestDeppyCompoundRequirements(t *testing.T) {
+	cat, _, err := catalog.Parse("compound.yaml", []byte(compoundCatalog))
+	require.NoError(t, err)
+	cluster, err := catalog.ParseCluster("cluster.yaml", []byte(`
+deckhouse: 1.74.0
+kubernetes: 1.31.0
+modules:
+  legacy-agent: {enabled: true, version: 1.0.0}
+  pg: {enabled: true, version: 11.0.0}
+`))
+	require.NoError(t, err)
+	tests := []struct {
+		name   string
+		req    *model.Request
+		status model.Status
+		want   map[string]string
+	}{
+		{name: "a conflict with a kept module leaves the older release",
+			req: &model.Request{Enable: []string{"app"}}, status: model.StatusResolved, want: map[string]string{"app": "1.0.0", "legacy-agent": "1.0.0"}},
+		{name: "without the conflicting module the newer release is free",
+			req: &model.Request{Enable: []string{"app"}, Disable: []string{"legacy-agent"}}, status: model.StatusResolved, want: map[string]string{"app": "2.0.0", "legacy-agent": ""}},
+		{name: "any: the kept pg is too old, so mysql comes along",
+			req: &model.Request{Enable: []string{"backup"}, AutoEnable: true}, status: model.StatusResolved, want: map[string]string{"backup": "1.0.0", "mysql": "8.0.0", "pg": "11.0.0"}},
+		{name: "any: an update of pg meets it too",
+			req: &model.Request{Enable: []string{"backup"}, Update: []string{"pg"}, Disable: []string{"mysql"}, Strategy: model.StrategyDirect}, status: model.StatusResolved, want: map[string]string{"backup": "1.0.0", "pg": "13.0.0"}},
+		{name: "all: no release of pg is both at least 12 and below 13",
+			req: &model.Request{Enable: []string{"strict"}, Update: []string{"pg"}}, status: model.StatusUnsatisfiable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, peer := solveBoth(t, cat, cluster, tt.req)
+			require.Equal(t, tt.status, res.Status, "modsolver: %+v", res.Explanation)
+			require.Equal(t, tt.status, peer.Result.Status, "deppy: %v", peer.Conflicts)
+			for name, v := range tt.want {
+				assert.Equal(t, v, enabledAfter(peer.Result)[name], "deppy: %s", name)
+			}
+		})
+	}
+}
+
+// Capabilities stay out of the translation, with the reason.
+func TestDeppyRefusesCapabilities(t *testing.T) {
+	cat, _, err := catalog.Parse("caps.yaml", []byte(`
+modules:
+  - name: api
+    releases: [{version: 1.0.0, provides: [example.com/v1/Thing]}]
+`))
+	require.NoError(t, err)
+	cluster, err := catalog.ParseCluster("cluster.yaml", []byte("deckhouse: 1.74.0\nkubernetes: 1.31.0\n"))
+	require.NoError(t, err)
+	_, err = Deppy(context.Background(), cat, cluster, &model.Request{})
+	require.ErrorIs(t, err, ErrNotTranslated)
+	assert.ErrorContains(t, err, "module api uses capabilities (R19, R20)")
 }

@@ -15,9 +15,10 @@
 //     Outcome.
 //   - deppy.go: Deppy translates the same inputs into deppy variables and
 //     constraints, solves them with deppy's solver in this process, and
-//     says where the translation is weaker than modsolver. domain.go and
-//     steps.go compute what each module may be from the inputs alone: the
-//     releases modsolver's static facts leave (R4, R7, R9–R11).
+//     says where the translation is weaker than modsolver. What each
+//     module may be (the releases modsolver's static facts leave, and its
+//     role under R8) comes from solver.NewDomains, not from a copy of the
+//     solver's rules (D110).
 //   - peer.go: deppy's selection back as a model.Result, and CheckPeer,
 //     the part of internal/checker's checks that applies to it.
 //

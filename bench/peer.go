@@ -18,17 +18,17 @@ func (t *translation) result(sel []deppy.Variable) (res *model.Result, multiple 
 	after := map[string][]int{}
 	for _, v := range sel {
 		if p, ok := t.picks[v.Identifier()]; ok {
-			after[p.d.m.Name] = append(after[p.d.m.Name], p.i)
+			after[p.d.Module.Name] = append(after[p.d.Module.Name], p.i)
 		}
 	}
 	res = &model.Result{Status: model.StatusResolved}
-	for _, m := range t.ds.cat.Modules() {
+	for _, m := range t.cat.Modules() {
 		picked := after[m.Name]
 		if len(picked) > 1 {
 			multiple = append(multiple, m.Name)
 		}
-		st := t.ds.cluster.Modules[m.Name]
-		from, running := t.ds.cluster.Deployed(m)
+		st := t.cluster.Modules[m.Name]
+		from, running := t.cluster.Deployed(m)
 		if len(picked) == 0 && !st.On() && !running {
 			continue
 		}
@@ -38,10 +38,15 @@ func (t *translation) result(sel []deppy.Variable) (res *model.Result, multiple 
 		}
 		var to model.Version
 		if len(picked) > 0 {
-			d := t.ds.of(m.Name)
-			to = d.rels[slices.Max(picked)].Version
+			d, i := t.ds.Of(m.Name), slices.Max(picked)
+			to = d.Releases[i].Version
 			r.ToVersion = model.VersionString(to)
+			r.ToSource = d.Sources[i]
 		}
+		if running && len(t.cat.Sources()) > 0 {
+			r.FromSource = t.cluster.DeployedSource(m)
+		}
+		r.Moved = r.FromSource != "" && r.ToSource != "" && r.FromSource != r.ToSource
 		r.Action = actionOf(from, running, to)
 		res.Modules = append(res.Modules, r)
 	}
@@ -87,7 +92,7 @@ func actionOf(from model.Version, running bool, to model.Version) model.Action {
 const RuleStatus = "status"
 
 // CheckPeer checks a peer's answer with the rules a translation to deppy
-// can honour: internal/checker's checks of R1–R13, R25, R26 and the
+// can honour: internal/checker's checks of R1–R13, R21–R26 and the
 // output's shape, without R18 (deppy has no plan) and without what an
 // answer reports beside its selection (warnings), plus R1 for a module with several
 // selected releases, and that its status agrees with modsolver's answer

@@ -107,6 +107,10 @@ type PlanStep struct {
 	// applies the step.
 	ConfirmationMessage    string
 	ConfirmationAnnotation string
+	// FromSource and ToSource are, with several sources (R23), those of
+	// the module's result: the step installs, keeps or updates from
+	// ToSource, and moves the module when they differ (D94).
+	FromSource, ToSource string
 	// CycleWith names, sorted, the other modules of the step's dependency
 	// cycle (R18, D90): they need each other, so no order puts each after
 	// the modules it requires, and they are applied together, as one unit.
@@ -244,8 +248,18 @@ type Fact struct {
 	Constraint string
 	Message    string
 	// Requires is what a requirement fact names: the required module,
-	// capability or platform component; empty for other facts.
+	// capability or platform component other than DKP and Kubernetes;
+	// empty for other facts.
 	Requires string
+	// Subject is what the fact is about besides Module, as a value of its
+	// own, never a prefix of another field: what a requirement names (the
+	// module, the capability, or the platform component, "deckhouse" and
+	// "kubernetes" included); the exclusive group (R13); the capability
+	// that several enabled modules provide (R20); the predicate of a
+	// compound fact, for a conflict the one it refuses (R24); the source a
+	// module moves to (R23). Empty for the facts about a module's own
+	// state.
+	Subject string
 }
 
 // SuggestionKind names the change a suggestion proposes.

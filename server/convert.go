@@ -169,6 +169,8 @@ func planStepToProto(s *model.PlanStep) *modsolverv1.PlanStep {
 
 		ConfirmationMessage:    s.ConfirmationMessage,
 		ConfirmationAnnotation: s.ConfirmationAnnotation,
+		FromSource:             s.FromSource,
+		ToSource:               s.ToSource,
 		CycleWith:              slices.Clone(s.CycleWith),
 	}
 }
@@ -188,6 +190,7 @@ func explanationToProto(e *model.Explanation) *modsolverv1.Explanation {
 				Constraint: f.Constraint,
 				Message:    f.Message,
 				Requires:   f.Requires,
+				Subject:    f.Subject,
 			})
 		}
 	}
@@ -535,11 +538,11 @@ func requirementsToProto(r model.Requirements) *modsolverv1.Requirements {
 }
 
 // whatIfResultToProto is the result of scenario i: its answer, or what
-// makes it bad input, in the words of an InvalidArgument status.
+// makes it bad input, in the words of BadInput.
 func whatIfResultToProto(i int, name string, res *model.Result, err error) *modsolverv1.WhatIfResult {
 	out := &modsolverv1.WhatIfResult{Index: uint32(i), Name: name}
 	if err != nil {
-		out.Error = describe(err, violations(err, ""))
+		out.Error = BadInput(err)
 		return out
 	}
 	out.Response = resultToProto(res)

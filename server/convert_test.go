@@ -178,7 +178,7 @@ func unsatResult() *model.Result {
 		Explanation: &model.Explanation{
 			Summary: "a requires b, b is disabled",
 			Facts: []model.Fact{
-				{Kind: model.FactModuleRequirement, Module: "a", Version: "1.0.0", Constraint: "b >= 1.0", Message: "a 1.0.0 requires b >= 1.0"},
+				{Kind: model.FactModuleRequirement, Module: "a", Version: "1.0.0", Constraint: "b >= 1.0", Message: "a 1.0.0 requires b >= 1.0", Requires: "b", Subject: "b"},
 				{Kind: model.FactRequestDisable, Module: "b", Message: "the request disables b"},
 			},
 			Suggestions: []model.Suggestion{
@@ -221,7 +221,7 @@ func TestResultToProtoFields(t *testing.T) {
 		Explanation: &modsolverv1.Explanation{
 			Summary: "a requires b, b is disabled",
 			Facts: []*modsolverv1.Fact{
-				{Kind: modsolverv1.FactKind_FACT_KIND_MODULE_REQUIREMENT, Module: "a", Version: "1.0.0", Constraint: "b >= 1.0", Message: "a 1.0.0 requires b >= 1.0"},
+				{Kind: modsolverv1.FactKind_FACT_KIND_MODULE_REQUIREMENT, Module: "a", Version: "1.0.0", Constraint: "b >= 1.0", Message: "a 1.0.0 requires b >= 1.0", Requires: "b", Subject: "b"},
 				{Kind: modsolverv1.FactKind_FACT_KIND_REQUEST_DISABLE, Module: "b", Message: "the request disables b"},
 			},
 			Suggestions: []*modsolverv1.Suggestion{

@@ -32,7 +32,9 @@
 //     through solver.WithMemoryLimit.
 //   - interceptors.go: panic recovery (Internal, logged with the stack)
 //     and one structured log line per call (method, code, duration, peer).
-//   - render.go: MarshalJSON, the JSON form the CLI prints with -o json.
+//   - render.go: MarshalJSON, the JSON form the CLI prints with -o json,
+//     and BadInput, the one wording of a bad what-if scenario, which the
+//     WhatIf stream and every output of `modsolver whatif` carry (D103).
 //   - observe.go: Observer, told by interceptors of every Resolve, Explain
 //     and WhatIf call and its outcome, read from the response (metrics
 //     are the caller's); WithServerOptions for transport credentials,

@@ -25,6 +25,15 @@ func WhatIfResult(i int, name string, res *model.Result, err error) *modsolverv1
 	return whatIfResultToProto(i, name, res, err)
 }
 
+// BadInput words bad input as an InvalidArgument status does: "field:
+// what is wrong", one per problem, each field named by its proto field
+// path, such as `request.pin["x"]` (D103). A what-if scenario that is bad
+// input carries this text, in the gRPC WhatIf stream, in `whatif -o json`
+// and in the `whatif` table alike.
+func BadInput(err error) string {
+	return describe(err, violations(err, ""))
+}
+
 // MarshalJSON renders m as protojson with default options (zero fields
 // omitted, camelCase field names such as "fromVersion"), indented by two
 // spaces and followed by a newline.

@@ -162,17 +162,25 @@ func (p *problem) compoundModules(target *model.Predicate) ([]string, bool) {
 // and a conflict must see those that are on.
 func (p *problem) pushCompound(rel *model.Release, push func(string)) {
 	for _, c := range rel.Requirements.Compound {
-		names, bounded := p.compoundModules(c.Target())
-		if !bounded {
-			names = nil
-			for _, m := range p.cat.Modules() {
-				names = append(names, m.Name)
-			}
-		}
-		for _, name := range names {
+		for _, name := range p.mayMeet(c.Target()) {
 			push(name)
 		}
 	}
+}
+
+// mayMeet lists, sorted, the modules whose releases may satisfy target:
+// those compoundModules names, or every module of the catalog when its
+// atoms do not bound it.
+func (p *problem) mayMeet(target *model.Predicate) []string {
+	names, bounded := p.compoundModules(target)
+	if bounded {
+		return names
+	}
+	names = make([]string, 0, p.cat.Len())
+	for _, m := range p.cat.Modules() {
+		names = append(names, m.Name)
+	}
+	return names
 }
 
 // addCompound records, for detaching, what the compound requirements of

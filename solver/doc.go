@@ -15,6 +15,9 @@
 //   - steps.go, policy.go: the DKP sequential update rule and update
 //     paths (R11), or a module's update graph, followed over several
 //     edges (R21), as the module's update policy says (D66).
+//   - domain.go: NewDomains, the exported reading of the above for a peer
+//     solver: each module's releases after the static facts, and its role
+//     (R8), as `modsolver bench --vs deppy` translates them (D110).
 //   - pathnote.go: what a path meets: where it stops below the head and
 //     which releases on it the platform forbids (D70).
 //   - closure.go: which modules an encoding needs at all (DESIGN §6).
@@ -40,7 +43,14 @@
 //   - unsat.go, render.go, suggest.go: the explanation of an unsatisfiable
 //     request in DKP's words, with every platform blocker (the hopeless
 //     ones found in one pass, D106) and verified suggestions.
+//   - factkinds.go: one entry per kind of fact, read by every use: its
+//     rank in an explanation, its message, its subject and constraint
+//     text, its short form in a sweep, the changes a suggestion may make,
+//     and whether it is a platform requirement or background (D100).
 //   - heldback.go: why a module ends below its head (R17).
+//   - sources.go: several sources (R23): where each module comes from,
+//     the source preference of levels 3a and 5a (D77, D91) and its facts
+//     in held-back reasons (D92), moves and their suggestions.
 //   - stages.go: module stages (R25: the Experimental fact, Deprecated
 //     warnings, the Experimental-only modules of a catalog) and disable
 //     confirmation (R26: the intent under allowDisable, the plan step).

@@ -27,6 +27,8 @@ type fact struct {
 	// compound is the requirement of an R24 fact; members are then the
 	// modules that may satisfy its predicate.
 	compound *model.CompoundRequirement
+	// choice is the R23 source choice of a source-preference fact.
+	choice *sourceChoice
 }
 
 func (p *problem) newFact(kind model.FactKind, v *view) *fact {

@@ -83,18 +83,30 @@ func (s *session) staticReason(v *view, sel int) string {
 // else explains the answer, since the head is the very bound that the
 // question is about.
 func (s *session) whyNot(v *view, rel int) (string, error) {
+	if len(v.rels) == 0 {
+		if v.src.named && !v.src.free {
+			return fmt.Sprintf("source %s lists no release of %s", v.src.to, v.name), nil
+		}
+		return fmt.Sprintf("the catalog lists no release of %s", v.name), nil
+	}
 	x := s.explainer()
 	mv := x.e.byName[v.name]
 	q := x.query(x.e.ge(mv, mv.pos[rel]))
 	background, facts := splitBackground(x.inputFacts())
-	levels := [][]*view{nil, s.servedBefore(v), s.others(v)}
+	// Each level adds the preferences (R14) that may explain it: the
+	// releases of the modules served before v, then of all others, each
+	// with the sources levels 3a and 5a chose by then (R23).
+	levels := []struct {
+		prefs   []*view
+		sources []*sourceChoice
+	}{{}, {s.servedBefore(v), s.opt.choicesBefore(v)}, {s.others(v), s.opt.choices}}
 	if allowed, err := s.factsAllow(v, rel); err != nil {
 		return "", err
 	} else if allowed {
 		levels = levels[1:] // the facts alone cannot explain it
 	}
-	for _, prefs := range levels {
-		cands := append(x.preferences(prefs, s.final), facts...)
+	for _, l := range levels {
+		cands := append(append(x.preferences(l.prefs, s.final), x.sourcePreferences(l.sources)...), facts...)
 		core, err := x.minimalCore(x.assume([]z.Lit{q}, background), cands)
 		if err == nil && core != nil && len(core) == 0 {
 			// The background alone explains it.
@@ -103,13 +115,6 @@ func (s *session) whyNot(v *view, rel int) (string, error) {
 		if err != nil || core != nil {
 			return s.p.sentences(newerOnly(core, v, rel)), err
 		}
-	}
-	if len(s.p.cat.Sources()) > 0 {
-		// What remains is R23's choice of sources, which is no fact: of
-		// this module (newer releases from another source are not taken)
-		// or of the modules R14 served before it.
-		return fmt.Sprintf("%s comes from source %s, and the sources R23 prefers (priority, then the fewest requirements met across sources, then name) for it and for the modules chosen before it leave no room for %s",
-			v.name, v.sourceOf(s.final[v]), v.m.ReleaseName(v.rels[rel])), nil
 	}
 	return "", fmt.Errorf("internal error: nothing holds %s back from %s", v.name, v.rels[rel].Version)
 }
@@ -128,11 +133,11 @@ func (s *session) factsAllow(v *view, rel int) (bool, error) {
 	return s.fast.solve(s.ctx, []z.Lit{s.fast.ge(mv, mv.pos[rel])})
 }
 
-// splitBackground separates the channel-head and prerelease facts from
-// the others, keeping the order of each.
+// splitBackground separates the background facts (the channel head and
+// the prerelease policy) from the others, keeping the order of each.
 func splitBackground(facts []*fact) (background, rest []*fact) {
 	for _, f := range facts {
-		if f.kind == model.FactChannelHead || f.kind == model.FactPrerelease {
+		if kindOf(f).background {
 			background = append(background, f)
 		} else {
 			rest = append(rest, f)
@@ -141,10 +146,11 @@ func splitBackground(facts []*fact) (background, rest []*fact) {
 	return background, rest
 }
 
-// servedBefore lists the modules R14 levels 3 and 5 maximised before v.
+// servedBefore lists the modules whose releases the levels of r14Levels
+// chose before v's, in the order they did.
 func (s *session) servedBefore(v *view) []*view {
 	var out []*view
-	for _, mv := range s.opt.order {
+	for _, mv := range s.opt.served {
 		if mv.v == v {
 			break
 		}

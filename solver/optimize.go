@@ -3,7 +3,6 @@ package solver
 import (
 	"context"
 	"errors"
-	"slices"
 
 	"github.com/go-air/gini/z"
 )
@@ -19,9 +18,15 @@ type optimizer struct {
 	ctx     context.Context
 	commits []z.Lit
 	// named and rest are the modules levels 3 and 5 of R14 make as new
-	// as possible, in that order; order is both, as held-back reasons
-	// read it.
-	named, rest, order []*modVars
+	// as possible.
+	named, rest []*modVars
+	// served lists the modules the levels of r14Levels made as new as
+	// possible, in the order they did, which held-back reasons read
+	// (R17): each module's release was chosen after those before it.
+	served []*modVars
+	// choices are the sources levels 3a and 5a chose, in order, which
+	// held-back reasons name as facts (sources.go).
+	choices []*sourceChoice
 	// scope, when set, limits the levels to these modules: on a shared
 	// what-if encoding, the modules outside the request's closure are off
 	// in every optimal answer, and maximising them would only cost solves.
@@ -63,7 +68,6 @@ func (o *optimizer) run() error {
 		return errUnsat
 	}
 	o.named, o.rest = o.versionOrder()
-	o.order = append(slices.Clip(o.named), o.rest...)
 	for _, level := range r14Levels {
 		if err := level.run(o); err != nil {
 			return err
@@ -195,6 +199,7 @@ func (o *optimizer) fixed(mv *modVars) bool {
 // newest candidate at once; when that fails, gini's core points at the
 // first module that cannot be, and only that one is searched.
 func (o *optimizer) maximizeVersions(order []*modVars) error {
+	o.served = append(o.served, order...)
 	for len(order) > 0 {
 		n, err := o.longestNewestPrefix(order)
 		if err != nil {

@@ -49,7 +49,7 @@ func (s *session) pathStop(v *view, last int) string {
 func (s *session) pathForbidden(o *outcome, idx []int) []string {
 	var notes []string
 	for _, f := range o.v.statics {
-		if !platformKind(f.kind) {
+		if kindOf(f).platform == nil {
 			continue
 		}
 		on := slices.DeleteFunc(slices.Clone(idx), func(r int) bool { return r == o.sel || !slices.Contains(f.rels, r) })
@@ -64,27 +64,11 @@ func (s *session) pathForbidden(o *outcome, idx []int) []string {
 // platformShort says in a few words which platform requirement a fact
 // fails: "needs kubernetes >= 1.25, the cluster has 1.24.0".
 func (p *problem) platformShort(f *fact) string {
-	name, ver := f.dep, p.components[f.dep]
-	switch f.kind {
-	case model.FactDeckhouseRequirement:
-		name, ver = model.PlatformDeckhouse, model.Core(p.deckhouse)
-	case model.FactKubernetesRequirement:
-		name, ver = model.PlatformKubernetes, p.kubernetes
+	pv := kindOf(f).platform(p, f)
+	if pv.version == nil {
+		return fmt.Sprintf("needs %s %s, and the cluster does not run %s", pv.name, f.cons.Text, pv.name)
 	}
-	if ver == nil {
-		return fmt.Sprintf("needs %s %s, and the cluster does not run %s", name, f.cons.Text, name)
-	}
-	return fmt.Sprintf("needs %s %s, and the cluster has %s", name, f.cons.Text, model.VersionString(ver))
-}
-
-// platformKind reports whether facts of kind are platform requirements
-// (R4, R22).
-func platformKind(kind model.FactKind) bool {
-	switch kind {
-	case model.FactDeckhouseRequirement, model.FactKubernetesRequirement, model.FactPlatformRequirement:
-		return true
-	}
-	return false
+	return fmt.Sprintf("needs %s %s, and the cluster has %s", pv.name, f.cons.Text, model.VersionString(pv.version))
 }
 
 // newerOnly returns facts with each fact about v narrowed to v's releases
@@ -95,7 +79,7 @@ func newerOnly(facts []*fact, v *view, from int) []*fact {
 	out := make([]*fact, len(facts))
 	for i, f := range facts {
 		out[i] = f
-		if f.v != v || len(f.rels) == 0 || f.kind == model.FactNoDowngrade {
+		if f.v != v || len(f.rels) == 0 || kindOf(f).belowDeployed {
 			continue
 		}
 		rels := slices.DeleteFunc(slices.Clone(f.rels), func(r int) bool { return r < from })

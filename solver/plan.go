@@ -287,6 +287,7 @@ func planStep(o *outcome) model.PlanStep {
 	if o.sel >= 0 {
 		st.ToVersion = model.VersionString(o.v.rels[o.sel].Version)
 	}
+	st.FromSource, st.ToSource, _ = o.v.resultSources(o.sel)
 	confirmStep(&st, o)
 	return st
 }

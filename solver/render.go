@@ -15,83 +15,80 @@ func (p *problem) message(f *fact) string {
 	if f == nil {
 		return ""
 	}
-	switch f.kind {
-	case model.FactModuleRequirement:
-		return p.requirementMessage(f)
-	case model.FactDeckhouseRequirement:
-		return p.platformMessage(f, "deckhouse", model.Core(p.deckhouse), p.req.Platform.Deckhouse != nil)
-	case model.FactKubernetesRequirement:
-		return p.platformMessage(f, "kubernetes", p.kubernetes, p.req.Platform.Kubernetes != nil)
-	case model.FactExclusiveGroup:
-		return fmt.Sprintf("at most one module of exclusive group %s may be enabled: %s", f.group, strings.Join(viewNames(f.members), ", "))
-	case model.FactPlatformRequirement:
-		return p.componentMessage(f)
-	case model.FactCapabilityRequirement:
-		return p.capabilityMessage(f)
-	case model.FactCapabilityConflict:
-		return fmt.Sprintf("capability %s may be provided by one enabled module only, but %s provide it", f.group, strings.Join(viewNames(f.members), " and "))
-	case model.FactCompoundRequirement, model.FactCompoundConflict:
-		return p.compoundMessage(f)
-	}
-	return p.moduleMessage(f)
+	return kindOf(f).message(p, f)
 }
 
-// moduleMessage renders the facts about one module's own state.
-func (p *problem) moduleMessage(f *fact) string {
-	v, rels := f.v, releaseLabel(f.v, f.rels)
-	switch f.kind {
-	case model.FactRequestEnable:
-		return fmt.Sprintf("the request enables %s", v.name)
-	case model.FactRequestDisable:
-		return fmt.Sprintf("the request disables %s", v.name)
-	case model.FactRequestPin:
-		if v.pinned < 0 {
-			return fmt.Sprintf("the request pins %s to %s, which source %s does not list", v.name, v.pinVersion, v.src.to)
-		}
-		return fmt.Sprintf("the request pins %s to %s", v.name, v.pinVersion)
-	case model.FactClusterEnabled:
-		if p.req.AllowDisable && v.confirmsDisable() {
-			return fmt.Sprintf("%s is enabled in the cluster (enabled: true), and %s", v.name, confirmationText(v))
-		}
-		return fmt.Sprintf("%s is enabled in the cluster (enabled: true)", v.name)
-	case model.FactClusterDisabled:
-		return fmt.Sprintf("%s is disabled in the cluster (enabled: false)", v.name)
-	case model.FactNotEnabled:
-		return p.notEnabledMessage(v)
-	case model.FactKeepVersion:
-		return fmt.Sprintf("%s is not in the request's update set, so it stays at %s", v.name, v.deployedVersion())
-	case model.FactNoDowngrade:
-		verb := "is"
-		if len(f.rels) > 1 {
-			verb = "are"
-		}
-		return fmt.Sprintf("%s may not go below its deployed version %s (%s %s older)", v.name, v.deployedVersion(), rels, verb)
-	case model.FactChannelHead:
-		return channelMessage(v, rels)
-	case model.FactUpdateStep:
-		return p.stepMessage(v, rels)
-	case model.FactEdition:
-		if p.cluster.Edition == "" {
-			return fmt.Sprintf("%s %s is not available by default (the cluster names no edition)", v.name, rels)
-		}
-		return fmt.Sprintf("%s %s is not available in edition %s", v.name, rels, p.cluster.Edition)
-	case model.FactMissingModule:
-		return fmt.Sprintf("%s %s requires %s, which is not in the catalog: dependency '%s' not found", v.name, rels, f.dep, f.dep)
-	case model.FactMissingCapability:
-		return fmt.Sprintf("%s %s requires capability %s, which no module in the catalog provides", v.name, rels, f.dep)
-	case model.FactPrerelease:
-		return fmt.Sprintf("%s %s is a prerelease; a prerelease is taken only when it is deployed, pinned or named by the module's channel", v.name, rels)
-	case model.FactPreference:
-		return preferenceMessage(f)
-	case model.FactExperimental:
-		return experimentalMessage(f)
-	case model.FactSource:
-		return sourceMessage(f)
-	}
-	panic(fmt.Sprintf("internal error: no message for fact kind %v", f.kind))
+// The messages of each kind of fact (factKinds) follow.
+
+func requestEnableMessage(_ *problem, f *fact) string {
+	return fmt.Sprintf("the request enables %s", f.v.name)
 }
 
-func (p *problem) notEnabledMessage(v *view) string {
+func requestDisableMessage(_ *problem, f *fact) string {
+	return fmt.Sprintf("the request disables %s", f.v.name)
+}
+
+func pinMessage(_ *problem, f *fact) string {
+	v := f.v
+	if v.pinned < 0 {
+		return fmt.Sprintf("the request pins %s to %s, which source %s does not list", v.name, v.pinVersion, v.src.to)
+	}
+	return fmt.Sprintf("the request pins %s to %s", v.name, v.pinVersion)
+}
+
+func (p *problem) clusterEnabledMessage(f *fact) string {
+	v := f.v
+	if p.req.AllowDisable && v.confirmsDisable() {
+		return fmt.Sprintf("%s is enabled in the cluster (enabled: true), and %s", v.name, confirmationText(v))
+	}
+	return fmt.Sprintf("%s is enabled in the cluster (enabled: true)", v.name)
+}
+
+func clusterDisabledMessage(_ *problem, f *fact) string {
+	return fmt.Sprintf("%s is disabled in the cluster (enabled: false)", f.v.name)
+}
+
+func keepVersionMessage(_ *problem, f *fact) string {
+	return fmt.Sprintf("%s is not in the request's update set, so it stays at %s", f.v.name, f.v.deployedVersion())
+}
+
+func noDowngradeMessage(_ *problem, f *fact) string {
+	verb := "is"
+	if len(f.rels) > 1 {
+		verb = "are"
+	}
+	return fmt.Sprintf("%s may not go below its deployed version %s (%s %s older)", f.v.name, f.v.deployedVersion(), releaseLabel(f.v, f.rels), verb)
+}
+
+func (p *problem) editionMessage(f *fact) string {
+	if p.cluster.Edition == "" {
+		return fmt.Sprintf("%s %s is not available by default (the cluster names no edition)", f.v.name, releaseLabel(f.v, f.rels))
+	}
+	return fmt.Sprintf("%s %s is not available in edition %s", f.v.name, releaseLabel(f.v, f.rels), p.cluster.Edition)
+}
+
+func exclusiveGroupMessage(_ *problem, f *fact) string {
+	return fmt.Sprintf("at most one module of exclusive group %s may be enabled: %s", f.group, strings.Join(viewNames(f.members), ", "))
+}
+
+func missingModuleMessage(_ *problem, f *fact) string {
+	return fmt.Sprintf("%s %s requires %s, which is not in the catalog: dependency '%s' not found", f.v.name, releaseLabel(f.v, f.rels), f.dep, f.dep)
+}
+
+func missingCapabilityMessage(_ *problem, f *fact) string {
+	return fmt.Sprintf("%s %s requires capability %s, which no module in the catalog provides", f.v.name, releaseLabel(f.v, f.rels), f.dep)
+}
+
+func capabilityConflictMessage(_ *problem, f *fact) string {
+	return fmt.Sprintf("capability %s may be provided by one enabled module only, but %s provide it", f.group, strings.Join(viewNames(f.members), " and "))
+}
+
+func prereleaseMessage(_ *problem, f *fact) string {
+	return fmt.Sprintf("%s %s is a prerelease; a prerelease is taken only when it is deployed, pinned or named by the module's channel", f.v.name, releaseLabel(f.v, f.rels))
+}
+
+func (p *problem) notEnabledMessage(f *fact) string {
+	v := f.v
 	msg := fmt.Sprintf("%s is not enabled: the cluster does not configure it", v.name)
 	if p.cluster.Bundle != "" {
 		msg += fmt.Sprintf(", it is not on by default in bundle %s", p.cluster.Bundle)
@@ -99,14 +96,16 @@ func (p *problem) notEnabledMessage(v *view) string {
 	return msg + ", and the request neither enables it nor sets autoEnable"
 }
 
-func channelMessage(v *view, rels string) string {
+func channelMessage(_ *problem, f *fact) string {
+	v, rels := f.v, releaseLabel(f.v, f.rels)
 	if v.noChannel {
 		return fmt.Sprintf("%s lists no release on channel %s or a more stable one", v.name, v.channel)
 	}
 	return fmt.Sprintf("%s follows channel %s, whose head is %s; newer releases are not taken (%s)", v.name, v.channel, v.headVersion, rels)
 }
 
-func (p *problem) stepMessage(v *view, rels string) string {
+func (p *problem) stepMessage(f *fact) string {
+	v, rels := f.v, releaseLabel(f.v, f.rels)
 	st := v.steps()
 	next := releasesText(v, st.targets)
 	if st.st.graph {
@@ -133,7 +132,10 @@ func pathText(v *view, rels []int) string {
 	return strings.Join(vs, " → ")
 }
 
-func preferenceMessage(f *fact) string {
+func preferenceMessage(_ *problem, f *fact) string {
+	if f.choice != nil {
+		return f.choice.message()
+	}
 	if f.at < 0 {
 		return fmt.Sprintf("%s stays off, which the resolver's preferences (R14) rank higher", f.v.name)
 	}
@@ -186,25 +188,33 @@ func (p *problem) dependencyDetailIn(d *view, dep string, c *model.Constraint) s
 // platformMessage renders R4 facts in DKP's words: "requirements are not
 // satisfied: current kubernetes version is not suitable: 1.29.6 is less
 // than 1.30", or, for a candidate version (R12), "requirements of m are
-// not satisfied: 1.74.0 deckhouse version is not suitable: …".
-func (p *problem) platformMessage(f *fact, what string, ver model.Version, candidate bool) string {
-	why := p.why(f.cons, ver)
-	dkp := fmt.Sprintf("requirements are not satisfied: current %s version is not suitable: %s", what, why)
-	if candidate {
-		dkp = fmt.Sprintf("requirements of %s are not satisfied: %s %s version is not suitable: %s", f.v.name, ver, what, why)
+// not satisfied: 1.74.0 deckhouse version is not suitable: …". R22 facts
+// on a component the cluster runs read the same.
+func (p *problem) platformMessage(f *fact, pv platformVersion) string {
+	why := p.why(f.cons, pv.version)
+	dkp := fmt.Sprintf("requirements are not satisfied: current %s version is not suitable: %s", pv.name, why)
+	if pv.proposed {
+		dkp = fmt.Sprintf("requirements of %s are not satisfied: %s %s version is not suitable: %s", f.v.name, pv.version, pv.name, why)
 	}
-	return fmt.Sprintf("%s %s requires %s %s: %s", f.v.name, releaseLabel(f.v, f.rels), what, f.cons.Text, dkp)
+	return fmt.Sprintf("%s %s requires %s %s: %s", f.v.name, releaseLabel(f.v, f.rels), pv.name, f.cons.Text, dkp)
 }
 
 // componentMessage renders R22 facts in DKP's words, naming the component
 // the way R4 names kubernetes.
 func (p *problem) componentMessage(f *fact) string {
-	ver := p.components[f.dep]
-	if ver == nil {
+	if p.components[f.dep] == nil {
 		return fmt.Sprintf("%s %s requires %s %s: requirements are not satisfied: the cluster does not run %s (cluster.platform.%s is not set)",
 			f.v.name, releasesText(f.v, f.rels), f.dep, f.cons.Text, f.dep, f.dep)
 	}
-	return p.platformMessage(f, f.dep, ver, p.req.Platform.Components[f.dep] != nil)
+	return p.platformMessage(f, componentVersion(p, f))
+}
+
+func (p *problem) deckhouseMessage(f *fact) string {
+	return p.platformMessage(f, deckhouseVersion(p, f))
+}
+
+func (p *problem) kubernetesMessage(f *fact) string {
+	return p.platformMessage(f, kubernetesVersion(p, f))
 }
 
 // capabilityMessage renders R19 facts: who could provide the capability,
@@ -217,24 +227,13 @@ func (p *problem) capabilityMessage(f *fact) string {
 
 // toModel turns a fact into its structured form.
 func (p *problem) toModel(f *fact) model.Fact {
-	mf := model.Fact{Kind: f.kind, Message: p.message(f), Requires: f.dep}
+	mf := model.Fact{Kind: f.kind, Message: p.message(f), Requires: f.dep, Subject: subjectOf(f)}
+	if c := kindOf(f).constraint; c != nil {
+		mf.Constraint = c(f)
+	}
 	if f.v != nil {
 		mf.Module = f.v.name
 		mf.Version = releasesText(f.v, f.rels)
-	}
-	switch {
-	case f.cons != nil:
-		mf.Constraint = f.cons.Text
-	case f.kind == model.FactExclusiveGroup:
-		mf.Constraint = "exclusiveGroup: " + f.group
-	case f.kind == model.FactCapabilityConflict:
-		mf.Constraint = "provides: " + f.group
-	case f.kind == model.FactCapabilityRequirement || f.kind == model.FactMissingCapability:
-		mf.Constraint = "capability: " + f.dep
-	case f.compound != nil:
-		mf.Constraint = f.compound.Predicate.String()
-	case f.kind == model.FactChannelHead && !f.v.noChannel:
-		mf.Constraint = "<= " + model.VersionString(f.v.headVersion)
 	}
 	if f.at >= 0 && f.v != nil {
 		mf.Version = model.VersionString(f.v.rels[f.at].Version)
@@ -251,24 +250,11 @@ func (p *problem) sentences(facts []*fact) string {
 	return strings.Join(msgs, "; ")
 }
 
-// chainOrder sorts facts so that they read as a chain: what the request
-// asks, what the releases require, then the state that stands in the way.
+// chainOrder sorts facts so that they read as a chain (chainRank),
+// keeping the order of facts of one rank.
 func chainOrder(facts []*fact) []*fact {
-	rank := func(k model.FactKind) int {
-		switch k {
-		case model.FactRequestEnable, model.FactRequestDisable, model.FactRequestPin:
-			return 0
-		case model.FactModuleRequirement, model.FactMissingModule, model.FactCapabilityRequirement, model.FactMissingCapability, model.FactCompoundRequirement, model.FactCompoundConflict:
-			return 1
-		case model.FactDeckhouseRequirement, model.FactKubernetesRequirement, model.FactPlatformRequirement, model.FactEdition, model.FactPrerelease, model.FactExperimental:
-			return 2
-		case model.FactPreference:
-			return 4
-		}
-		return 3
-	}
 	out := slices.Clone(facts)
-	slices.SortStableFunc(out, func(a, b *fact) int { return cmp.Compare(rank(a.kind), rank(b.kind)) })
+	slices.SortStableFunc(out, func(a, b *fact) int { return cmp.Compare(kindOf(a).rank, kindOf(b).rank) })
 	return out
 }
 

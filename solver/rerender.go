@@ -43,7 +43,7 @@ func (s *session) retarget(req *model.Request) {
 // renderAll renders every module again: held-back reasons may quote a
 // platform version.
 func (s *session) renderAll(res *model.Result) (*model.Result, error) {
-	out := &model.Result{Status: res.Status, Stats: res.Stats, Warnings: res.Warnings}
+	out := &model.Result{Status: res.Status, Stats: res.Stats, Warnings: s.retargetWarnings(res.Warnings)}
 	for _, o := range s.outs {
 		mr, err := s.moduleResult(o)
 		if err != nil {
@@ -60,7 +60,7 @@ func (s *session) renderAll(res *model.Result) (*model.Result, error) {
 // version; without held-back reasons nothing else does. The plan's order
 // does not depend on versions.
 func (s *session) renderBuiltIns(res *model.Result) *model.Result {
-	out := &model.Result{Status: res.Status, Stats: res.Stats, Modules: slices.Clone(res.Modules), Plan: slices.Clone(res.Plan), Warnings: res.Warnings}
+	out := &model.Result{Status: res.Status, Stats: res.Stats, Modules: slices.Clone(res.Modules), Plan: slices.Clone(res.Plan), Warnings: s.retargetWarnings(res.Warnings)}
 	builtIn := map[string]*outcome{}
 	for i, o := range s.outs {
 		switch {
@@ -79,6 +79,18 @@ func (s *session) renderBuiltIns(res *model.Result) *model.Result {
 	for i, st := range out.Plan {
 		if o, ok := builtIn[st.Module]; ok {
 			out.Plan[i] = planStep(o)
+		}
+	}
+	return out
+}
+
+// retargetWarnings gives the warnings of a built-in module, whose release
+// is the DKP version (R5), the version of the session's request.
+func (s *session) retargetWarnings(ws []model.Warning) []model.Warning {
+	out := slices.Clone(ws)
+	for i, w := range out {
+		if m := s.p.cat.Module(w.Module); w.Kind == model.WarningDeprecated && m != nil && m.Embedded {
+			out[i] = deprecatedWarning(w.Module, s.p.deckhouse)
 		}
 	}
 	return out

@@ -170,7 +170,7 @@ func releaseLabel(v *view, rels []int) string {
 func (e *encoder) sources(mv *modVars) []string {
 	var out []string
 	for _, s := range mv.v.m.ModuleSources() {
-		if slices.ContainsFunc(mv.dom, func(r int) bool { return mv.v.rels[r].Source == s }) {
+		if slices.ContainsFunc(mv.dom, func(r int) bool { return mv.v.sourceOf(r) == s }) {
 			out = append(out, s)
 		}
 	}
@@ -205,7 +205,7 @@ func (e *encoder) sourceLit(mv *modVars, s string) z.Lit {
 		e.add(nil, x.Not())
 	}
 	for j, r := range mv.dom {
-		if mv.v.rels[r].Source == s {
+		if mv.v.sourceOf(r) == s {
 			e.add(nil, append(e.notExact(mv, j), x)...)
 		} else {
 			e.add(nil, append(e.notExact(mv, j), x.Not())...)
@@ -222,45 +222,97 @@ func (e *encoder) sourceLit(mv *modVars, s string) z.Lit {
 // requirement between mv and another module that, if true, is met across
 // sources (R23's "fewest requirements met from another source than the
 // requiring release's own"): each is implied by such a requirement, so
-// minimising their count counts them exactly. Both directions count: mv's
-// selected release requiring d, met by d from another source, and d's
-// selected release from another source requiring mv.
-func (e *encoder) crossLits(mv *modVars, s string) []z.Lit {
+// minimising their count counts them exactly. Both directions count, each
+// with its own literal, so that a pair that requires each other counts
+// twice: d's selected release from another source requiring mv, and mv's
+// selected release requiring d, met by d from another source.
+//
+// On the explain encoding, reqs gives each clause the requirement fact it
+// reads, so that an explanation that counts a requirement names it; the
+// fast encoding passes nil, and the clauses are hard.
+func (e *encoder) crossLits(mv *modVars, s string, reqs requirementFacts) []z.Lit {
 	var out []z.Lit
-	name := mv.v.name
 	for _, d := range e.mods {
 		if d == mv {
 			continue
 		}
-		// d's releases from another source that require mv.
-		var clauses [][]z.Lit
-		for j, r := range d.dom {
-			rel := d.v.rels[r]
-			if d.v.sourceOf(r) != s && requires(rel, name) {
-				clauses = append(clauses, e.notExact(d, j))
-			}
+		out = e.appendCross(out, e.requiredFrom(d, mv, s, reqs))
+		out = e.appendCross(out, e.requiring(mv, d, s, reqs))
+	}
+	return out
+}
+
+// crossClause is a clause of crossLits, under the fact of the requirement
+// it reads (nil: hard).
+type crossClause struct {
+	f    *fact
+	lits []z.Lit
+}
+
+// requiredFrom lists the clauses "d is not at a release of another source
+// than s that requires mv".
+func (e *encoder) requiredFrom(d, mv *modVars, s string, reqs requirementFacts) []crossClause {
+	var clauses []crossClause
+	for j, r := range d.dom {
+		if d.v.sourceOf(r) != s && requires(d.v.rels[r], mv.v.name) {
+			clauses = append(clauses, crossClause{reqs[reqKey{d.v, r, mv.v.name}], e.notExact(d, j)})
 		}
-		// mv's releases of s that require d, and d from another source.
-		for _, t := range e.sources(d) {
-			if t == s {
-				continue
-			}
-			for j, r := range mv.dom {
-				if mv.v.rels[r].Source == s && requires(mv.v.rels[r], d.v.name) {
-					clauses = append(clauses, append(e.notExact(mv, j), e.sourceLit(d, t).Not()))
-				}
-			}
-		}
-		if len(clauses) == 0 {
+	}
+	return clauses
+}
+
+// requiring lists the clauses "mv is not at a release of s that requires
+// d, or d is not from source t", for each other source t of d.
+func (e *encoder) requiring(mv, d *modVars, s string, reqs requirementFacts) []crossClause {
+	var clauses []crossClause
+	for _, t := range e.sources(d) {
+		if t == s {
 			continue
 		}
-		// One literal per direction, so that a pair that requires each
-		// other counts twice, as two requirements.
-		y := e.g.Lit()
-		for _, c := range clauses {
-			e.add(nil, append(c, y)...)
+		for j, r := range mv.dom {
+			if mv.v.sourceOf(r) == s && requires(mv.v.rels[r], d.v.name) {
+				lits := append(e.notExact(mv, j), e.sourceLit(d, t).Not())
+				clauses = append(clauses, crossClause{reqs[reqKey{mv.v, r, d.v.name}], lits})
+			}
 		}
-		out = append(out, y)
+	}
+	return clauses
+}
+
+// appendCross adds to out a fresh literal that each clause, when false,
+// makes true; none when there is no clause.
+func (e *encoder) appendCross(out []z.Lit, clauses []crossClause) []z.Lit {
+	if len(clauses) == 0 {
+		return out
+	}
+	y := e.g.Lit()
+	for _, c := range clauses {
+		e.add(c.f, append(c.lits, y)...)
+	}
+	return append(out, y)
+}
+
+// reqKey names the requirement of release rel of v on module dep.
+type reqKey struct {
+	v   *view
+	rel int
+	dep string
+}
+
+// requirementFacts finds the module-requirement fact of a release's
+// requirement on a module.
+type requirementFacts map[reqKey]*fact
+
+// requirementFacts indexes the explain encoding's module-requirement
+// facts by release and required module.
+func (x *explainer) requirementFacts() requirementFacts {
+	out := requirementFacts{}
+	for _, f := range x.inputFacts() {
+		if f.kind == model.FactModuleRequirement {
+			for _, r := range f.rels {
+				out[reqKey{f.v, r, f.dep}] = f
+			}
+		}
 	}
 	return out
 }
@@ -310,7 +362,88 @@ func (o *optimizer) preferSource(mv *modVars) error {
 	}
 	o.commits = append(o.commits, o.e.sourceLit(mv, best))
 	o.commits = append(o.commits, bestBound...)
+	prio, _ := o.e.p.cat.Source(best)
+	o.choices = append(o.choices, &sourceChoice{v: mv.v, src: best, priority: prio.Priority, tied: len(tier) > 1, cross: max(bestCost, 0)})
 	return nil
+}
+
+// sourceChoice is the source R23 chose for a free module at level 3a or
+// 5a, and what bound the choice committed.
+type sourceChoice struct {
+	v        *view
+	src      string
+	priority int
+	// tied: several sources of that priority could serve v, and at most
+	// cross requirements met across sources decided among them.
+	tied  bool
+	cross int
+	fact  *fact // its fact in the explain encoding, once made
+}
+
+// message says which source R23 chose for the module, and by what.
+func (c *sourceChoice) message() string {
+	if !c.tied {
+		return fmt.Sprintf("%s comes from source %s, the source of the highest priority (%d) that can serve it (R23)", c.v.name, c.src, c.priority)
+	}
+	count := "none"
+	if c.cross > 0 {
+		count = fmt.Sprint(c.cross)
+	}
+	return fmt.Sprintf("%s comes from source %s, which R23 prefers among the sources of priority %d that can serve it by the fewest requirements met across sources (here %s), then by name",
+		c.v.name, c.src, c.priority, count)
+}
+
+// sourcePreferences returns the facts of choices in the explain encoding:
+// each holds its module in its chosen source and, when sources of equal
+// priority tied, to at most its count of requirements met across sources.
+// They are preferences (R14), which held-back reasons name (R17).
+func (x *explainer) sourcePreferences(choices []*sourceChoice) []*fact {
+	var out []*fact
+	var reqs requirementFacts
+	for _, c := range choices {
+		mv := x.e.byName[c.v.name]
+		if mv == nil {
+			continue
+		}
+		if c.fact == nil {
+			c.fact = x.e.p.newFact(model.FactPreference, c.v)
+			c.fact.choice = c
+			x.e.add(c.fact, x.e.sourceLit(mv, c.src))
+			if c.tied {
+				if reqs == nil {
+					reqs = x.requirementFacts()
+				}
+				x.boundCross(c.fact, mv, c, reqs)
+			}
+		}
+		out = append(out, c.fact)
+	}
+	return out
+}
+
+// boundCross adds, under fact f, "at most c.cross requirements between mv
+// from c.src and other modules are met across sources".
+func (x *explainer) boundCross(f *fact, mv *modVars, c *sourceChoice, reqs requirementFacts) {
+	bads := x.e.live(x.e.crossLits(mv, c.src, reqs))
+	if c.cross == 0 {
+		for _, b := range bads {
+			x.e.add(f, b.Not())
+		}
+		return
+	}
+	if c.cross < len(bads) {
+		x.e.add(f, x.e.atLeast(bads, c.cross+1)[c.cross].Not())
+	}
+}
+
+// choicesBefore lists the source choices made before the version level
+// that chose v's release: every named module's (level 3a), and for a
+// module the request does not name, every other's too (level 5a).
+func (o *optimizer) choicesBefore(v *view) []*sourceChoice {
+	if !v.named {
+		return o.choices
+	}
+	return slices.DeleteFunc(slices.Clone(o.choices), func(c *sourceChoice) bool { return !c.v.named })
 }
 
 // bestTier returns the sources of the highest priority that can serve mv
@@ -339,7 +472,7 @@ func (o *optimizer) bestTier(mv *modVars, srcs []string) ([]string, error) {
 // from s under the commits, and the assumptions that bound them to it.
 func (o *optimizer) leastCross(mv *modVars, s string) (int, []z.Lit, error) {
 	at := o.e.sourceLit(mv, s)
-	bads := o.e.live(o.e.crossLits(mv, s))
+	bads := o.e.live(o.e.crossLits(mv, s, nil))
 	if len(bads) == 0 {
 		return 0, nil, nil
 	}

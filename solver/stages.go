@@ -91,11 +91,16 @@ func warnings(outs []*outcome) []model.Warning {
 		if o.sel < 0 || o.v.rels[o.sel].Stage != model.StageDeprecated {
 			continue
 		}
-		ver := model.VersionString(o.v.rels[o.sel].Version)
-		out = append(out, model.Warning{Kind: model.WarningDeprecated, Module: o.v.name, Version: ver,
-			Message: fmt.Sprintf("%s %s is Deprecated: DKP may remove it in a future release; plan a replacement", o.v.name, ver)})
+		out = append(out, deprecatedWarning(o.v.name, o.v.rels[o.sel].Version))
 	}
 	return out
+}
+
+// deprecatedWarning says that module name runs Deprecated release ver (R25).
+func deprecatedWarning(name string, ver model.Version) model.Warning {
+	text := model.VersionString(ver)
+	return model.Warning{Kind: model.WarningDeprecated, Module: name, Version: text,
+		Message: fmt.Sprintf("%s %s is Deprecated: DKP may remove it in a future release; plan a replacement", name, text)}
 }
 
 // unlistedWarning says that a module runs a version the catalog does not

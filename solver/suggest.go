@@ -119,43 +119,62 @@ func finishSuggestion(sug model.Suggestion, res *model.Result) model.Suggestion 
 
 // changesFor lists, for one fact, groups of alternative changes.
 func (s *session) changesFor(f *fact) [][]change {
-	switch f.kind {
-	case model.FactKubernetesRequirement:
-		return [][]change{s.upgrades(model.SuggestUpgradeKubernetes, f.cons, s.p.kubernetes)}
-	case model.FactDeckhouseRequirement:
-		return [][]change{s.upgrades(model.SuggestUpgradeDeckhouse, f.cons, model.Core(s.p.deckhouse))}
-	case model.FactModuleRequirement:
-		if s.p.view(f.dep).m.Embedded {
-			return [][]change{s.upgrades(model.SuggestUpgradeDeckhouse, f.cons, model.Core(s.p.deckhouse))}
-		}
-	case model.FactClusterEnabled:
-		return [][]change{{disableChange(f.v.name)}}
-	case model.FactClusterDisabled:
-		return [][]change{{enableChange(f.v.name)}}
-	case model.FactNotEnabled:
-		return [][]change{{enableChange(f.v.name)}, {autoEnableChange(f.v.name)}}
-	case model.FactKeepVersion:
-		return [][]change{{updateChange(f.v.name)}}
-	case model.FactUpdateStep:
-		return [][]change{{directChange()}}
-	case model.FactChannelHead:
-		return [][]change{channelChanges(f.v)}
-	case model.FactEdition:
-		return [][]change{editionChanges(f.v, s.p.cluster.Edition)}
-	case model.FactPrerelease:
-		return [][]change{prereleasePins(f.v, f.rels)}
-	case model.FactPlatformRequirement:
-		return [][]change{s.componentUpgrades(f.dep, f.cons)}
-	case model.FactCapabilityRequirement:
-		return [][]change{providerChanges(s.p.cat.Providers(f.dep), enableChange)}
-	case model.FactCapabilityConflict:
-		return [][]change{providerChanges(viewNames(f.members), disableChange)}
-	case model.FactExperimental:
-		return [][]change{{allowExperimentalChange()}}
-	case model.FactCompoundRequirement, model.FactCompoundConflict:
-		return [][]change{s.compoundChanges(f)}
+	if changes := kindOf(f).changes; changes != nil {
+		return changes(s, f)
 	}
 	return nil
+}
+
+// The changes of each kind of fact (factKinds).
+
+func kubernetesUpgrades(s *session, f *fact) [][]change {
+	return [][]change{s.upgrades(model.SuggestUpgradeKubernetes, f.cons, s.p.kubernetes)}
+}
+
+func deckhouseUpgrades(s *session, f *fact) [][]change {
+	return [][]change{s.upgrades(model.SuggestUpgradeDeckhouse, f.cons, model.Core(s.p.deckhouse))}
+}
+
+// builtInUpgrades upgrades DKP for a requirement on a built-in module,
+// whose version is DKP's; other requirements change nothing by
+// themselves.
+func builtInUpgrades(s *session, f *fact) [][]change {
+	if s.p.view(f.dep).m.Embedded {
+		return deckhouseUpgrades(s, f)
+	}
+	return nil
+}
+
+func componentUpgrades(s *session, f *fact) [][]change {
+	return [][]change{s.componentUpgrades(f.dep, f.cons)}
+}
+
+func disableTheModule(_ *session, f *fact) [][]change { return [][]change{{disableChange(f.v.name)}} }
+func enableTheModule(_ *session, f *fact) [][]change  { return [][]change{{enableChange(f.v.name)}} }
+func updateTheModule(_ *session, f *fact) [][]change  { return [][]change{{updateChange(f.v.name)}} }
+func goDirect(*session, *fact) [][]change             { return [][]change{{directChange()}} }
+func switchChannel(_ *session, f *fact) [][]change    { return [][]change{channelChanges(f.v)} }
+func pinPrereleases(_ *session, f *fact) [][]change   { return [][]change{prereleasePins(f.v, f.rels)} }
+func allowExperimental(*session, *fact) [][]change    { return [][]change{{allowExperimentalChange()}} }
+
+func enableOrAutoEnable(_ *session, f *fact) [][]change {
+	return [][]change{{enableChange(f.v.name)}, {autoEnableChange(f.v.name)}}
+}
+
+func otherEditions(s *session, f *fact) [][]change {
+	return [][]change{editionChanges(f.v, s.p.cluster.Edition)}
+}
+
+func enableAProvider(s *session, f *fact) [][]change {
+	return [][]change{providerChanges(s.p.cat.Providers(f.dep), enableChange)}
+}
+
+func disableAProvider(_ *session, f *fact) [][]change {
+	return [][]change{providerChanges(viewNames(f.members), disableChange)}
+}
+
+func compoundAlternatives(s *session, f *fact) [][]change {
+	return [][]change{s.compoundChanges(f)}
 }
 
 // componentUpgrades lists upgrades of a platform component the cluster

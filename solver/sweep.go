@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -71,35 +70,40 @@ func reasons(module string, facts []model.Fact) (out []string, kinds []model.Fac
 	return out, kinds
 }
 
+// reason names one fact in a few words, or "" for the request's own.
 func reason(module string, f model.Fact) string {
-	switch f.Kind {
-	case model.FactRequestEnable, model.FactRequestPin, model.FactPreference:
-		return ""
-	case model.FactMissingModule:
-		return "missing module " + f.Requires
-	case model.FactMissingCapability:
-		return "missing capability " + f.Requires
-	case model.FactCapabilityRequirement:
-		return "capability " + f.Requires + " not provided"
-	case model.FactModuleRequirement:
-		return "requires " + f.Requires + " " + f.Constraint
-	case model.FactKubernetesRequirement:
-		return "kubernetes " + f.Constraint
-	case model.FactDeckhouseRequirement:
-		return "deckhouse " + f.Constraint
-	case model.FactPlatformRequirement:
-		return f.Requires + " " + f.Constraint
-	case model.FactCompoundRequirement:
-		return "requires " + f.Constraint
-	case model.FactCompoundConflict:
-		return "conflicts with " + strings.TrimSuffix(strings.TrimPrefix(f.Constraint, "not("), ")")
-	case model.FactCapabilityConflict, model.FactExclusiveGroup:
-		return f.Kind.String() + " " + strings.TrimPrefix(strings.TrimPrefix(f.Constraint, "provides: "), "exclusiveGroup: ")
-	}
+	return factKinds[f.Kind].short(module, f)
+}
+
+// The short forms of each kind of fact (factKinds).
+
+func noShort(string, model.Fact) string { return "" }
+
+// stateShort names a fact about a module's own state by its kind, and the
+// module when it is not the one the sweep installs.
+func stateShort(module string, f model.Fact) string {
 	if f.Module == module {
 		return f.Kind.String()
 	}
 	return f.Kind.String() + " of " + f.Module
+}
+
+func requiresShort(_ string, f model.Fact) string {
+	return "requires " + f.Subject + " " + f.Constraint
+}
+
+// componentShort names a platform requirement (R4, R22) by its component.
+func componentShort(_ string, f model.Fact) string { return f.Subject + " " + f.Constraint }
+
+func groupShort(_ string, f model.Fact) string { return f.Kind.String() + " " + f.Subject }
+
+func unprovidedShort(_ string, f model.Fact) string {
+	return "capability " + f.Subject + " not provided"
+}
+
+// prefixedShort names a fact by its subject after prefix.
+func prefixedShort(prefix string) func(string, model.Fact) string {
+	return func(_ string, f model.Fact) string { return prefix + f.Subject }
 }
 
 // SweepSummary counts the answers of a sweep and ranks what stood in the

@@ -135,5 +135,5 @@ func (p *problem) platformQuestion() bool {
 const maxBlockers = 10
 
 func isPlatformFact(f *fact) bool {
-	return f.v != nil && (f.kind == model.FactDeckhouseRequirement || f.kind == model.FactKubernetesRequirement || f.kind == model.FactPlatformRequirement)
+	return f.v != nil && kindOf(f).platform != nil
 }

@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -154,79 +151,17 @@ func runCatalogStats(args []string, out, errOut io.Writer) int {
 	if f.output == "json" {
 		return printJSON(out, errOut, st)
 	}
-	if err := report.Columns(out, statsRows(st)); err != nil {
+	if err := report.Stats(out, st, rep.Warnings); err != nil {
 		return fail(errOut, err)
-	}
-	for _, part := range []struct {
-		title  string
-		counts map[string]int
-	}{{"Skipped, by reason:", st.SkippedBy}, {"Importer counts:", st.Counts}} {
-		if len(part.counts) == 0 {
-			continue
-		}
-		fmt.Fprintln(out, "\n"+part.title)
-		if err := report.Columns(out, countRows(part.counts)); err != nil {
-			return fail(errOut, err)
-		}
-	}
-	if len(rep.Warnings) > 0 {
-		fmt.Fprintln(out, "\nWarnings:")
-		for _, w := range rep.Warnings {
-			fmt.Fprintln(out, "  "+w)
-		}
 	}
 	return exitResolved
 }
 
 func printJSON(out, errOut io.Writer, v any) int {
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := report.WriteJSON(out, v); err != nil {
 		return fail(errOut, err)
 	}
 	return exitResolved
-}
-
-// statsRows lays the stats out as name and value rows.
-func statsRows(st catalog.Stats) [][]string {
-	n := strconv.Itoa
-	rows := [][]string{{"catalog", st.Source + " (" + string(st.Format) + ")"}}
-	if st.HelmSubcharts != "" {
-		rows = append(rows, []string{"helm subcharts", fmt.Sprintf("%s (%d subchart dependencies bundled in their charts)", st.HelmSubcharts, st.BundledSubcharts)})
-	}
-	rows = append(rows, [][]string{
-		{"modules", fmt.Sprintf("%d (%d built-in)", st.Modules, st.BuiltIn)},
-		{"releases", fmt.Sprintf("%d (%d prereleases)", st.Releases, st.Prereleases)},
-		{"channels", n(st.Channels)},
-		{"module dependencies", fmt.Sprintf("%d required, %d optional, %d on modules outside the catalog", st.RequiredDependencies, st.OptionalDependencies, st.DependenciesOutside)},
-		{"capabilities", fmt.Sprintf("%d required, %d provided (%d by releases), %d provided by more than one module", st.RequiredCapabilities, st.ProvidedCapabilities, st.ProvidedEntries, st.SharedCapabilities)},
-		{"compound requirements", fmt.Sprintf("%d, of which %d conflicts (a top-level not)", st.CompoundRequirements, st.CompoundConflicts)},
-		{"update edges", fmt.Sprintf("%d replaces, %d skips, %d skipRange; %d modules update along them; %d from-to rules", st.Replaces, st.Skips, st.SkipRanges, st.ModulesWithGraph, st.FromToRules)},
-	}...)
-	for _, p := range slices.Sorted(maps.Keys(st.UpdatePolicies)) {
-		rows = append(rows, []string{"update policy " + string(p), n(st.UpdatePolicies[p]) + " modules"})
-	}
-	for _, stage := range model.Stages() {
-		rows = append(rows, []string{"stage " + stage.String(), n(st.Stages[stage.String()]) + " releases"})
-	}
-	rows = append(rows, []string{"disable confirmation", n(st.DisableConfirmations) + " releases"})
-	for _, name := range slices.Sorted(maps.Keys(st.PlatformRequirements)) {
-		rows = append(rows, []string{"requires " + name, n(st.PlatformRequirements[name]) + " releases"})
-	}
-	for _, form := range slices.Sorted(maps.Keys(st.DependencyForms)) {
-		rows = append(rows, []string{"dependency form " + form, n(st.DependencyForms[form])})
-	}
-	rows = append(rows, []string{"skipped", n(st.Skipped)}, []string{"warnings", n(st.Warnings)})
-	return rows
-}
-
-// countRows lays out the importer's own counts, one per row.
-func countRows(counts map[string]int) [][]string {
-	var rows [][]string
-	for _, what := range slices.Sorted(maps.Keys(counts)) {
-		rows = append(rows, []string{strconv.Itoa(counts[what]), what})
-	}
-	return rows
 }
 
 type checkFlags struct {
@@ -371,122 +306,11 @@ func sweep(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 	return answers, err
 }
 
+// printCheck prints the check as tables or as its JSON document.
 func printCheck(out io.Writer, f checkFlags, sum solver.SweepSummary, answers []solver.Installability) error {
+	c := &report.Check{Catalog: f.path, Summary: sum, Answers: answers, Top: f.top, Details: f.details}
 	if f.output == "json" {
-		return printCheckJSON(out, f, sum, answers)
+		return c.JSON(out)
 	}
-	rows := [][]string{
-		{"modules checked", strconv.Itoa(sum.Modules)},
-		{"install", strconv.Itoa(sum.Resolved)},
-		{"cannot install", strconv.Itoa(sum.Unsatisfiable)},
-	}
-	if sum.Errors > 0 {
-		rows = append(rows, []string{"bad input", strconv.Itoa(sum.Errors)})
-	}
-	if err := report.Columns(out, rows); err != nil {
-		return err
-	}
-	if len(sum.ExperimentalOnly) > 0 {
-		fmt.Fprintf(out, "\nExperimental only, so refused while allowExperimentalModules=false (%d): %s\n", len(sum.ExperimentalOnly), strings.Join(sum.ExperimentalOnly, ", "))
-	}
-	if len(sum.Kinds) > 0 {
-		fmt.Fprintln(out, "\nBy kind of fact:")
-		kinds := [][]string{{"MODULES", "KIND", "FOR EXAMPLE"}}
-		for _, k := range sum.Kinds {
-			kinds = append(kinds, []string{strconv.Itoa(len(k.Modules)), k.Reason, examples(k.Modules, 3)})
-		}
-		if err := report.Columns(out, kinds); err != nil {
-			return err
-		}
-	}
-	if len(sum.Reasons) > 0 {
-		fmt.Fprintln(out, "\nTop reasons:")
-		reasons := [][]string{{"MODULES", "REASON", "FOR EXAMPLE"}}
-		for _, r := range sum.Reasons[:min(f.top, len(sum.Reasons))] {
-			reasons = append(reasons, []string{strconv.Itoa(len(r.Modules)), r.Reason, examples(r.Modules, 3)})
-		}
-		if err := report.Columns(out, reasons); err != nil {
-			return err
-		}
-	}
-	if f.details {
-		printCheckDetails(out, answers)
-	}
-	return nil
-}
-
-func examples(names []string, most int) string {
-	if len(names) <= most {
-		return strings.Join(names, ", ")
-	}
-	return strings.Join(names[:most], ", ") + fmt.Sprintf(", … (%d more)", len(names)-most)
-}
-
-func printCheckDetails(out io.Writer, answers []solver.Installability) {
-	fmt.Fprintln(out, "\nModules that cannot be installed:")
-	for _, a := range answers {
-		switch {
-		case a.Err != nil:
-			fmt.Fprintf(out, "  %s %s: bad input: %v\n", a.Module, a.Version, a.Err)
-		case a.Result.Status != model.StatusResolved:
-			fmt.Fprintf(out, "  %s %s: %s\n", a.Module, a.Version, strings.Join(a.Reasons, "; "))
-		}
-	}
-}
-
-// checkJSON is the JSON form of a catalog check.
-type checkJSON struct {
-	Catalog       string `json:"catalog"`
-	Modules       int    `json:"modules"`
-	Resolved      int    `json:"resolved"`
-	Unsatisfiable int    `json:"unsatisfiable"`
-	Errors        int    `json:"errors"`
-	// ExperimentalOnly are the modules whose every admissible release is
-	// Experimental (R25).
-	ExperimentalOnly []string     `json:"experimentalOnly"`
-	Kinds            []reasonJSON `json:"kinds"`
-	Reasons          []reasonJSON `json:"reasons"`
-	Results          []moduleJSON `json:"results"`
-}
-
-type reasonJSON struct {
-	Reason  string   `json:"reason"`
-	Modules []string `json:"modules"`
-}
-
-type moduleJSON struct {
-	Module  string   `json:"module"`
-	Version string   `json:"version"`
-	Status  string   `json:"status"`
-	Reasons []string `json:"reasons,omitempty"`
-	Summary string   `json:"summary,omitempty"`
-	Error   string   `json:"error,omitempty"`
-}
-
-func printCheckJSON(out io.Writer, f checkFlags, sum solver.SweepSummary, answers []solver.Installability) error {
-	doc := checkJSON{Catalog: f.path, Modules: sum.Modules, Resolved: sum.Resolved, Unsatisfiable: sum.Unsatisfiable, Errors: sum.Errors,
-		ExperimentalOnly: append([]string{}, sum.ExperimentalOnly...),
-		Kinds:            []reasonJSON{}, Reasons: []reasonJSON{}, Results: []moduleJSON{}}
-	for _, r := range sum.Reasons {
-		doc.Reasons = append(doc.Reasons, reasonJSON{Reason: r.Reason, Modules: r.Modules})
-	}
-	for _, k := range sum.Kinds {
-		doc.Kinds = append(doc.Kinds, reasonJSON{Reason: k.Reason, Modules: k.Modules})
-	}
-	for _, a := range answers {
-		m := moduleJSON{Module: a.Module, Version: a.Version, Reasons: a.Reasons}
-		switch {
-		case a.Err != nil:
-			m.Status, m.Error = "error", a.Err.Error()
-		case a.Result.Status == model.StatusResolved:
-			m.Status = "resolved"
-		default:
-			m.Status = "unsatisfiable"
-			m.Summary = a.Result.Explanation.Summary
-		}
-		doc.Results = append(doc.Results, m)
-	}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return c.Table(out)
 }

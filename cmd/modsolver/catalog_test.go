@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/modsolver/modsolver/internal/report"
 	"github.com/modsolver/modsolver/internal/shared"
 )
 
@@ -67,11 +68,11 @@ func TestCatalogCheck(t *testing.T) {
 
 	code, out, errOut = catalogCmd(t, "check", "-o", "json", "--kubernetes", "1.32.0", "--platform", "openshift=4.19", path)
 	require.Equal(t, exitUnsatisfiable, code, errOut)
-	var doc checkJSON
+	var doc report.CheckJSON
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	assert.Equal(t, 4, doc.Resolved, "only the missing dependency remains")
-	assert.Equal(t, []reasonJSON{{Reason: "missing module devworkspace", Modules: []string{"orphan"}}}, doc.Reasons)
-	assert.Equal(t, []reasonJSON{{Reason: "missing-module", Modules: []string{"orphan"}}}, doc.Kinds)
+	assert.Equal(t, []report.ReasonJSON{{Reason: "missing module devworkspace", Modules: []string{"orphan"}}}, doc.Reasons)
+	assert.Equal(t, []report.ReasonJSON{{Reason: "missing-module", Modules: []string{"orphan"}}}, doc.Kinds)
 }
 
 func TestCatalogBadInput(t *testing.T) {
@@ -109,7 +110,7 @@ func TestCatalogCheckRealData(t *testing.T) {
 	olm := shared.Path(t, "data", "olm", "community-operators-prod-bundles.json")
 	code, out, errOut := catalogCmd(t, "check", olm, "--kubernetes", "1.31.0", "--platform", "openshift=4.20", "-o", "json")
 	require.Equal(t, exitUnsatisfiable, code, errOut)
-	var doc checkJSON
+	var doc report.CheckJSON
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	assert.Greater(t, doc.Resolved, doc.Unsatisfiable)
 	che := findResult(t, doc, "eclipse-che")
@@ -123,7 +124,7 @@ func TestCatalogCheckRealData(t *testing.T) {
 	}
 }
 
-func findResult(t *testing.T, doc checkJSON, module string) moduleJSON {
+func findResult(t *testing.T, doc report.CheckJSON, module string) report.CheckModuleJSON {
 	t.Helper()
 	for _, r := range doc.Results {
 		if r.Module == module {
@@ -131,7 +132,7 @@ func findResult(t *testing.T, doc checkJSON, module string) moduleJSON {
 		}
 	}
 	t.Fatalf("no result for %s", module)
-	return moduleJSON{}
+	return report.CheckModuleJSON{}
 }
 
 // In the OLM file-based catalog, rabbitmq-messaging-topology-operator needs
@@ -152,7 +153,7 @@ func TestResolveFBCRabbitMQ(t *testing.T) {
 
 	code, out, errOut := catalogCmd(t, "check", fbc, "--kubernetes", "1.31.0", "--platform", "openshift=4.21", "-o", "json")
 	require.Contains(t, []int{exitResolved, exitUnsatisfiable}, code, errOut)
-	var doc checkJSON
+	var doc report.CheckJSON
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	assert.Equal(t, "resolved", findResult(t, doc, "rabbitmq-messaging-topology-operator").Status)
 }

@@ -218,6 +218,11 @@ func planText(plan []*modsolverv1.PlanStep) string {
 	for _, s := range plan {
 		parts = append(parts, s.GetModule(), s.GetAction().String(), s.GetFromVersion(), s.GetToVersion(),
 			s.GetConfirmationMessage(), s.GetConfirmationAnnotation())
+		if from, to := s.GetFromSource(), s.GetToSource(); from != "" && to != "" && from != to {
+			parts = append(parts, s.GetModule()+" moves from source "+from+" to source "+to)
+		} else if to != "" {
+			parts = append(parts, s.GetModule()+" from source "+to)
+		}
 		if with := s.GetCycleWith(); len(with) > 0 {
 			parts = append(parts, s.GetModule()+" in a cycle with "+strings.Join(with, ", "))
 		}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -114,16 +113,10 @@ type batch struct {
 	cluster   *model.ClusterState
 	scenarios []catalog.NamedRequest
 	// matrix is set for the readiness matrix, which prints as a grid.
-	matrix *matrix
+	matrix *report.Matrix
 	// offset is the index of scenarios[0] in the whole batch, when the
 	// batch is one shard of it.
 	offset int
-}
-
-// matrix is the grid of the readiness matrix: scenario i*len(kube)+j is
-// deckhouse[i] × kubernetes[j].
-type matrix struct {
-	deckhouse, kubernetes []string
 }
 
 func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
@@ -195,20 +188,10 @@ func (b *batch) buildMatrix(f *whatifFlags) error {
 	if err != nil {
 		return err
 	}
-	b.matrix = &matrix{}
-	for _, d := range dkp {
-		b.matrix.deckhouse = append(b.matrix.deckhouse, model.VersionString(d))
-	}
-	for _, k := range kube {
-		b.matrix.kubernetes = append(b.matrix.kubernetes, model.VersionString(k))
-	}
-	for _, d := range dkp {
-		for _, k := range kube {
-			req := base.Clone()
-			req.Platform = model.Platform{Deckhouse: d, Kubernetes: k}
-			name := fmt.Sprintf("deckhouse %s, kubernetes %s", model.VersionString(d), model.VersionString(k))
-			b.scenarios = append(b.scenarios, catalog.NamedRequest{Name: name, Request: req})
-		}
+	b.matrix = &report.Matrix{Deckhouse: dkp, Kubernetes: kube}
+	names, reqs := b.matrix.Requests(base)
+	for i, req := range reqs {
+		b.scenarios = append(b.scenarios, catalog.NamedRequest{Name: names[i], Request: req})
 	}
 	return nil
 }
@@ -267,49 +250,14 @@ func (b *batch) print(out io.Writer, format string, answers []solver.Answer) err
 	case "jsonl":
 		return b.printJSONLines(out, answers)
 	}
-	if b.matrix != nil {
-		if common := commonBlock(answers); common != nil {
-			b.printCommonBlock(out, common)
-			return nil
-		}
-		b.printGrid(out, answers)
-	}
-	b.printDetails(out, answers)
-	return nil
-}
-
-// commonBlock returns the explanation every cell of a matrix shares when
-// every cell is blocked by the same facts and none of them is about a
-// platform version: then no candidate platform changes anything (the
-// cluster is inconsistent as it is), and the matrix says that once
-// instead of in every cell. It returns nil otherwise.
-func commonBlock(answers []solver.Answer) *model.Result {
-	var first *model.Result
-	for _, a := range answers {
-		if a.Err != nil || a.Result.Status != model.StatusUnsatisfiable {
-			return nil
-		}
-		if first == nil {
-			first = a.Result
-		}
-		if !slices.Equal(a.Result.Explanation.Facts, first.Explanation.Facts) {
-			return nil
+	r := &report.WhatIf{Catalog: b.cat, Matrix: b.matrix, Scenarios: make([]report.Scenario, len(answers))}
+	for i, a := range answers {
+		r.Scenarios[i] = report.Scenario{Name: b.scenarios[i].Name, Result: a.Result}
+		if a.Err != nil {
+			r.Scenarios[i] = report.Scenario{Name: b.scenarios[i].Name, Problem: server.BadInput(a.Err)}
 		}
 	}
-	if first == nil || slices.ContainsFunc(first.Explanation.Facts, model.Fact.AboutPlatform) {
-		return nil
-	}
-	return first
-}
-
-// printCommonBlock prints the one reason that blocks every cell.
-func (b *batch) printCommonBlock(out io.Writer, res *model.Result) {
-	fmt.Fprintf(out, "every scenario is blocked for one reason that no platform version changes (%d DKP × %d Kubernetes versions):\n",
-		len(b.matrix.deckhouse), len(b.matrix.kubernetes))
-	fmt.Fprintf(out, "  %s\n", res.Explanation.Summary)
-	for _, s := range res.Explanation.Suggestions {
-		fmt.Fprintf(out, "  suggestion: %s\n", s.Message)
-	}
+	return r.Table(out)
 }
 
 // printJSON prints {"results": [WhatIfResult…]}, each result in the
@@ -335,103 +283,6 @@ func (b *batch) printJSON(out io.Writer, answers []solver.Answer) error {
 
 func whatIfResult(i int, name string, a solver.Answer) *modsolverv1.WhatIfResult {
 	return server.WhatIfResult(i, name, a.Result, a.Err)
-}
-
-// printGrid prints the readiness matrix: DKP versions down, Kubernetes
-// versions across, one verdict per cell.
-func (b *batch) printGrid(out io.Writer, answers []solver.Answer) {
-	m := b.matrix
-	rows := [][]string{append([]string{"DKP \\ KUBERNETES"}, m.kubernetes...)}
-	for i, d := range m.deckhouse {
-		row := []string{d}
-		for j := range m.kubernetes {
-			row = append(row, b.verdict(answers[i*len(m.kubernetes)+j]))
-		}
-		rows = append(rows, row)
-	}
-	report.Columns(out, rows)
-	fmt.Fprintln(out)
-}
-
-// verdict is one cell: OK, OK with updates, or the blockers.
-func (b *batch) verdict(a solver.Answer) string {
-	switch {
-	case a.Err != nil:
-		return "error"
-	case a.Result.Status == model.StatusUnsatisfiable:
-		return "blocked: " + strings.Join(blockers(a.Result), ", ")
-	}
-	if n := len(b.updates(a.Result)); n > 0 {
-		return fmt.Sprintf("ok, %d to update", n)
-	}
-	return "ok"
-}
-
-// printDetails prints, per scenario, the updates or the explanation.
-func (b *batch) printDetails(out io.Writer, answers []solver.Answer) {
-	for i, a := range answers {
-		fmt.Fprintf(out, "%s: ", b.scenarios[i].Name)
-		switch {
-		case a.Err != nil:
-			fmt.Fprintf(out, "bad input: %v\n", a.Err)
-		case a.Result.Status == model.StatusUnsatisfiable:
-			fmt.Fprintf(out, "blocked\n  %s\n", a.Result.Explanation.Summary)
-			for _, s := range a.Result.Explanation.Suggestions {
-				fmt.Fprintf(out, "  suggestion: %s\n", s.Message)
-			}
-		default:
-			ups := b.updates(a.Result)
-			fmt.Fprintf(out, "ok, %d to update\n", len(ups))
-			for _, u := range ups {
-				fmt.Fprintf(out, "  %s\n", u)
-			}
-		}
-	}
-}
-
-// updates lists the modules a resolved answer changes, as "name: from →
-// to". Built-in modules that stay on follow the platform and are left out.
-func (b *batch) updates(res *model.Result) []string {
-	var out []string
-	for _, m := range res.Modules {
-		if mod := b.cat.Module(m.Name); mod != nil && mod.Embedded && m.Action != model.ActionDisable {
-			continue
-		}
-		switch m.Action {
-		case model.ActionUpdate, model.ActionDowngrade, model.ActionInstall:
-			out = append(out, fmt.Sprintf("%s %s: %s → %s", m.Name, m.Action, dashIfEmpty(m.FromVersion), m.ToVersion))
-		case model.ActionDisable:
-			out = append(out, fmt.Sprintf("%s disable: %s", m.Name, dashIfEmpty(m.FromVersion)))
-		}
-	}
-	return out
-}
-
-// blockers names the modules whose platform requirements an unsatisfiable
-// answer cites, or else the modules of its facts.
-func blockers(res *model.Result) []string {
-	var platform, all []string
-	for _, f := range res.Explanation.Facts {
-		if f.Module == "" {
-			continue
-		}
-		if f.Kind == model.FactDeckhouseRequirement || f.Kind == model.FactKubernetesRequirement {
-			platform = append(platform, f.Module)
-		}
-		all = append(all, f.Module)
-	}
-	if len(platform) > 0 {
-		all = platform
-	}
-	slices.Sort(all)
-	return slices.Compact(all)
-}
-
-func dashIfEmpty(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // progress prints "what: n/total units" to w at most once a second,

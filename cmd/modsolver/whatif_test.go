@@ -1,7 +1,11 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,10 +13,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/modsolver/modsolver/catalog"
 	"github.com/modsolver/modsolver/internal/shared"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
+	"github.com/modsolver/modsolver/server"
 )
 
 func whatif(t *testing.T, args ...string) (code int, out, errOut string) {
@@ -165,4 +174,104 @@ modules:
 	code, out, _ = whatif(t, "--deckhouse", "1.72.4", "--kubernetes", "1.31.2,1.32.1")
 	require.Equal(t, exitResolved, code)
 	assert.Contains(t, out, "DKP \\ KUBERNETES")
+}
+
+// A cell blocked by a Kubernetes requirement and an R22 platform
+// requirement names both modules: the blockers are the modules of the
+// explanation's facts about any platform version (DKP, Kubernetes or
+// another component), as the facts themselves say.
+func TestWhatIfMatrixListsPlatformComponentBlockers(t *testing.T) {
+	cat := writeTemp(t, "catalog.yaml", `modules:
+  - name: app
+    releases:
+      - {version: 1.0.0, requirements: {kubernetes: "< 1.32"}}
+      - {version: 1.1.0, requirements: {modules: {operator: ">= 1.0.0"}}}
+  - name: operator
+    releases:
+      - {version: 1.0.0, requirements: {platform: {kudo: ">= 0.17"}}}
+`)
+	cluster := writeTemp(t, "cluster.yaml", `deckhouse: 1.74.0
+kubernetes: 1.31.0
+platform: {kudo: 0.16.0}
+modules:
+  app: {enabled: true, version: 1.0.0}
+`)
+	request := writeTemp(t, "request.yaml", "updateAll: true\nautoEnable: true\n")
+	code, out, errOut := whatif(t, "--catalog", cat, "--cluster", cluster, "--request", request, "--kubernetes", "1.31.0,1.32.0")
+	require.Equal(t, exitResolved, code, errOut)
+	lines := strings.Split(out, "\n")
+	assert.Regexp(t, `^1\.74\.0\s+ok\s+blocked: app, operator$`, lines[1],
+		"app 1.0.0 needs Kubernetes < 1.32, and app 1.1.0 needs operator, which needs kudo >= 0.17 (R22)")
+	assert.Contains(t, out, "operator 1.0.0 requires kudo >= 0.17")
+}
+
+// A bad scenario is worded alike by the whatif table, whatif -o json and
+// the gRPC WhatIf stream (D103).
+func TestWhatIfBadScenarioWordedAlike(t *testing.T) {
+	const scenarios = `scenarios:
+  - name: pin a built-in module
+    request: {pin: {prometheus: "2.0.0"}}
+  - name: update an unknown module
+    request: {update: [nope]}
+`
+	file := writeTemp(t, "w.yaml", scenarios)
+	code, table, errOut := whatif(t, "--scenarios", file)
+	require.Equal(t, exitResolved, code, errOut)
+	code, out, errOut := whatif(t, "--scenarios", file, "-o", "json", "--no-timing")
+	require.Equal(t, exitResolved, code, errOut)
+	var doc struct {
+		Results []struct {
+			Error string `json:"error"`
+		} `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+
+	stream := whatIfOverGRPC(t, scenarios)
+	require.Len(t, stream, 2)
+	require.Len(t, doc.Results, 2)
+	assert.Contains(t, stream[0].GetError(), `request.pin["prometheus"]: `)
+	for i, r := range stream {
+		require.NotEmpty(t, r.GetError(), "scenario %d is bad input", i)
+		assert.Equal(t, r.GetError(), doc.Results[i].Error, "-o json words scenario %d as the stream does", i)
+		assert.Contains(t, table, r.GetName()+": bad input: "+r.GetError()+"\n", "the table words scenario %d as the stream does", i)
+	}
+}
+
+// whatIfOverGRPC sends the scenarios of a what-if file to an in-process
+// server of the demo catalog, against the demo cluster state, and returns
+// its stream.
+func whatIfOverGRPC(t *testing.T, file string) []*modsolverv1.WhatIfResult {
+	t.Helper()
+	demo, err := catalog.Demo()
+	require.NoError(t, err)
+	cluster, _, err := catalog.DemoState()
+	require.NoError(t, err)
+	named, err := catalog.ParseWhatIf("w.yaml", []byte(file))
+	require.NoError(t, err)
+	in := &modsolverv1.WhatIfRequest{Cluster: server.ClusterProto(cluster)}
+	for _, s := range named {
+		in.Scenarios = append(in.Scenarios, &modsolverv1.Scenario{Name: s.Name, Request: server.RequestProto(s.Request)})
+	}
+	cats, err := server.NewCatalogs(server.Catalog{Name: "demo", Source: "embedded", Format: "embedded", Catalog: demo})
+	require.NoError(t, err)
+	srv := server.New(cats)
+	lis := bufconn.Listen(1 << 20)
+	go func() { _ = srv.Serve(lis) }()
+	t.Cleanup(func() { srv.Shutdown(context.Background()) })
+	conn, err := grpc.NewClient("passthrough:///bufnet",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = conn.Close() })
+	stream, err := modsolverv1.NewResolverClient(conn).WhatIf(t.Context(), in)
+	require.NoError(t, err)
+	var out []*modsolverv1.WhatIfResult
+	for {
+		r, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		require.NoError(t, err)
+		out = append(out, r)
+	}
 }

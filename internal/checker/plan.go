@@ -49,6 +49,8 @@ func (c *checker) planPositions() map[string]int {
 			c.add("R18", s.Module, "plan step %s for a module the result does not change", s.Action)
 		case s.Action != r.Action || s.ToVersion != r.ToVersion:
 			c.add("R18", s.Module, "plan step %s %q disagrees with the result %s %q", s.Action, s.ToVersion, r.Action, r.ToVersion)
+		case s.FromSource != r.FromSource || s.ToSource != r.ToSource:
+			c.add("R23", s.Module, "plan step from source %q to %q disagrees with the result's %q to %q", s.FromSource, s.ToSource, r.FromSource, r.ToSource)
 		}
 	}
 	return pos

@@ -1,5 +1,3 @@
-// Package report renders modsolver's answers as text tables for people.
-// Machines read the JSON form, which the server package renders.
 package report
 
 import (
@@ -97,10 +95,19 @@ func (p *printer) modules(ms []model.ModuleResult) {
 func (p *printer) plan(steps []model.PlanStep) {
 	p.line("")
 	rows := make([][]string, 0, len(steps))
+	sources := slices.ContainsFunc(steps, func(s model.PlanStep) bool { return s.FromSource != "" || s.ToSource != "" })
 	for i, s := range steps {
-		rows = append(rows, []string{fmt.Sprint(i + 1), s.Module, s.Action.String(), dash(s.FromVersion), dash(s.ToVersion)})
+		row := []string{fmt.Sprint(i + 1), s.Module, s.Action.String(), dash(s.FromVersion), dash(s.ToVersion)}
+		if sources {
+			row = append(row, sourcesText(s.FromSource, s.ToSource))
+		}
+		rows = append(rows, row)
 	}
-	p.table("STEP\tMODULE\tACTION\tFROM\tTO", rows)
+	if sources {
+		p.table("STEP\tMODULE\tACTION\tFROM\tTO\tSOURCE", rows) // R23, D94
+	} else {
+		p.table("STEP\tMODULE\tACTION\tFROM\tTO", rows)
+	}
 	for i, s := range steps {
 		if len(s.CycleWith) > 0 && (i == 0 || !slices.Contains(steps[i-1].CycleWith, s.Module)) {
 			p.line("step %d: %s need each other (a dependency cycle); they are applied together, as one unit", i+1, strings.Join(append([]string{s.Module}, s.CycleWith...), ", "))
@@ -159,11 +166,17 @@ func pathText(m model.ModuleResult) string {
 // sourceText is a module result's source for the table (R23): the source
 // after, or "from → to" for a move.
 func sourceText(m model.ModuleResult) string {
-	if m.Moved {
-		return m.FromSource + " → " + m.ToSource
+	return sourcesText(m.FromSource, m.ToSource)
+}
+
+// sourcesText is a source column's cell (R23): the source after, or
+// "from → to" for a move, or the source before when the module ends off.
+func sourcesText(from, to string) string {
+	if from != "" && to != "" && from != to {
+		return from + " → " + to
 	}
-	if m.ToSource != "" {
-		return m.ToSource
+	if to != "" {
+		return to
 	}
-	return dash(m.FromSource)
+	return dash(from)
 }

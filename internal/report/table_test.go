@@ -247,3 +247,17 @@ func TestResultPlanCycle(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(out, "need each other"), "one line per cycle:\n%s", out)
 	assert.Contains(t, out, "step 2: sds-replicated-volume, console need each other (a dependency cycle); they are applied together, as one unit")
 }
+
+func TestResultPlanSources(t *testing.T) {
+	res := resolvedResult()
+	assert.NotContains(t, render(t, res), "SOURCE", "one catalog: no source column")
+	for i := range res.Plan {
+		res.Plan[i].FromSource, res.Plan[i].ToSource = "deckhouse-prod", "deckhouse-prod"
+	}
+	res.Plan[0].FromSource, res.Plan[0].ToSource = "", "community"
+	res.Plan[1].FromSource = "community"
+	out := render(t, res)
+	assert.Contains(t, out, "STEP  MODULE")
+	assert.Regexp(t, `(?m)^1 .*  community$`, out, "an install names the source it comes from:\n%s", out)
+	assert.Regexp(t, `(?m)^2 .*  community → deckhouse-prod$`, out, "a move names both sources:\n%s", out)
+}

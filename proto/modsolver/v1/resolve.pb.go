@@ -722,6 +722,11 @@ type PlanStep struct {
 	// before it applies the step.
 	ConfirmationMessage    string `protobuf:"bytes,5,opt,name=confirmation_message,json=confirmationMessage,proto3" json:"confirmation_message,omitempty"`
 	ConfirmationAnnotation string `protobuf:"bytes,6,opt,name=confirmation_annotation,json=confirmationAnnotation,proto3" json:"confirmation_annotation,omitempty"`
+	// With several sources (R23), as on the module's result: the source of
+	// the deployed release and of the release the step applies; they differ
+	// on a move (D94).
+	FromSource string `protobuf:"bytes,7,opt,name=from_source,json=fromSource,proto3" json:"from_source,omitempty"`
+	ToSource   string `protobuf:"bytes,8,opt,name=to_source,json=toSource,proto3" json:"to_source,omitempty"`
 	// The other modules of this step's dependency cycle, sorted: they need
 	// each other, so they are applied together, as one unit (R18, D90).
 	CycleWith     []string `protobuf:"bytes,70,rep,name=cycle_with,json=cycleWith,proto3" json:"cycle_with,omitempty"`
@@ -797,6 +802,20 @@ func (x *PlanStep) GetConfirmationMessage() string {
 func (x *PlanStep) GetConfirmationAnnotation() string {
 	if x != nil {
 		return x.ConfirmationAnnotation
+	}
+	return ""
+}
+
+func (x *PlanStep) GetFromSource() string {
+	if x != nil {
+		return x.FromSource
+	}
+	return ""
+}
+
+func (x *PlanStep) GetToSource() string {
+	if x != nil {
+		return x.ToSource
 	}
 	return ""
 }
@@ -882,8 +901,17 @@ type Fact struct {
 	Constraint string                 `protobuf:"bytes,4,opt,name=constraint,proto3" json:"constraint,omitempty"`
 	Message    string                 `protobuf:"bytes,5,opt,name=message,proto3" json:"message,omitempty"`
 	// What a requirement names: the required module, capability or
-	// platform component; empty for other facts.
-	Requires      string `protobuf:"bytes,6,opt,name=requires,proto3" json:"requires,omitempty"`
+	// platform component other than deckhouse and kubernetes; empty for
+	// other facts.
+	Requires string `protobuf:"bytes,6,opt,name=requires,proto3" json:"requires,omitempty"`
+	// What the fact is about besides its module, as a value of its own
+	// rather than a prefix of constraint: what a requirement names (the
+	// module, the capability, or the platform component, deckhouse and
+	// kubernetes included); the exclusive group; the capability several
+	// enabled modules provide; a compound fact's predicate, for a conflict
+	// the one it refuses; the source a module moves to. Empty for the
+	// facts about a module's own state.
+	Subject       string `protobuf:"bytes,20,opt,name=subject,proto3" json:"subject,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -956,6 +984,13 @@ func (x *Fact) GetMessage() string {
 func (x *Fact) GetRequires() string {
 	if x != nil {
 		return x.Requires
+	}
+	return ""
+}
+
+func (x *Fact) GetSubject() string {
+	if x != nil {
+		return x.Subject
 	}
 	return ""
 }
@@ -1157,7 +1192,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\tto_source\x18\t \x01(\tR\btoSource\x12\x14\n" +
 	"\x05moved\x18\n" +
 	" \x01(\bR\x05moved\x12\x1b\n" +
-	"\tpath_note\x18( \x01(\tR\bpathNote\"\x9d\x02\n" +
+	"\tpath_note\x18( \x01(\tR\bpathNote\"\xdb\x02\n" +
 	"\bPlanStep\x12\x16\n" +
 	"\x06module\x18\x01 \x01(\tR\x06module\x12,\n" +
 	"\x06action\x18\x02 \x01(\x0e2\x14.modsolver.v1.ActionR\x06action\x12!\n" +
@@ -1165,13 +1200,16 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\n" +
 	"to_version\x18\x04 \x01(\tR\ttoVersion\x121\n" +
 	"\x14confirmation_message\x18\x05 \x01(\tR\x13confirmationMessage\x127\n" +
-	"\x17confirmation_annotation\x18\x06 \x01(\tR\x16confirmationAnnotation\x12\x1d\n" +
+	"\x17confirmation_annotation\x18\x06 \x01(\tR\x16confirmationAnnotation\x12\x1f\n" +
+	"\vfrom_source\x18\a \x01(\tR\n" +
+	"fromSource\x12\x1b\n" +
+	"\tto_source\x18\b \x01(\tR\btoSource\x12\x1d\n" +
 	"\n" +
 	"cycle_with\x18F \x03(\tR\tcycleWith\"\x8d\x01\n" +
 	"\vExplanation\x12\x18\n" +
 	"\asummary\x18\x01 \x01(\tR\asummary\x12(\n" +
 	"\x05facts\x18\x02 \x03(\v2\x12.modsolver.v1.FactR\x05facts\x12:\n" +
-	"\vsuggestions\x18\x03 \x03(\v2\x18.modsolver.v1.SuggestionR\vsuggestions\"\xba\x01\n" +
+	"\vsuggestions\x18\x03 \x03(\v2\x18.modsolver.v1.SuggestionR\vsuggestions\"\xd4\x01\n" +
 	"\x04Fact\x12*\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x16.modsolver.v1.FactKindR\x04kind\x12\x16\n" +
 	"\x06module\x18\x02 \x01(\tR\x06module\x12\x18\n" +
@@ -1180,7 +1218,8 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"constraint\x18\x04 \x01(\tR\n" +
 	"constraint\x12\x18\n" +
 	"\amessage\x18\x05 \x01(\tR\amessage\x12\x1a\n" +
-	"\brequires\x18\x06 \x01(\tR\brequires\"\x8a\x01\n" +
+	"\brequires\x18\x06 \x01(\tR\brequires\x12\x18\n" +
+	"\asubject\x18\x14 \x01(\tR\asubject\"\x8a\x01\n" +
 	"\n" +
 	"Suggestion\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x120\n" +

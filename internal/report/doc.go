@@ -1,0 +1,22 @@
+// Package report renders modsolver's answers as text for people, and the
+// JSON of `catalog check`. The JSON of answers, the messages of the gRPC
+// service, is the server package's.
+//
+// A tour of the files:
+//
+//   - table.go: Result, one answer as tables (status, modules, plan,
+//     warnings, explanation), and Columns, the aligned columns every
+//     table of the CLI uses.
+//   - whatif.go: what-if batches (D104). Matrix makes the readiness
+//     matrix's scenarios, one per pair of candidate DKP and Kubernetes
+//     versions; WhatIf prints the grid (or, when one reason that no
+//     platform version changes blocks every cell, that reason once), then
+//     each scenario's updates or explanation. Blockers names the modules
+//     a blocked cell blames, read from the explanation's facts; a bad
+//     scenario prints the text the gRPC stream carries (D103).
+//   - stats.go: Stats, `catalog stats` as text: the size of a catalog,
+//     what its load skipped and why, and its warnings.
+//   - check.go: Check, the outcome of `catalog check` (a solver sweep and
+//     its summary) as tables (counts, kinds of fact, top reasons,
+//     details) or as its JSON document.
+package report

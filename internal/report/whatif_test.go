@@ -1,0 +1,144 @@
+package report
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// Every fact kind names its module among the blockers when it is the only
+// fact; the kinds about a platform version (DKP, Kubernetes and the other
+// components of R22) name theirs ahead of the rest.
+func TestBlockersEveryKind(t *testing.T) {
+	for _, kind := range model.FactKinds() {
+		alone := &model.Explanation{Facts: []model.Fact{{Kind: kind, Module: "m"}}}
+		assert.Equal(t, []string{"m"}, Blockers(alone), "%s alone", kind)
+
+		mixed := &model.Explanation{Facts: []model.Fact{
+			{Kind: model.FactClusterEnabled, Module: "other"},
+			{Kind: kind, Module: "m"},
+			{Kind: model.FactModuleRequirement, Module: "z", Requires: "m"},
+		}}
+		want := []string{"m", "other", "z"}
+		if (model.Fact{Kind: kind}).AboutPlatform() {
+			want = []string{"m"}
+		}
+		assert.Equal(t, want, Blockers(mixed), "%s among others", kind)
+	}
+}
+
+// An R22 platform fact counts as much as a DKP or Kubernetes one.
+func TestBlockersPlatformComponent(t *testing.T) {
+	e := &model.Explanation{Facts: []model.Fact{
+		{Kind: model.FactKubernetesRequirement, Module: "app", Constraint: "< 1.32"},
+		{Kind: model.FactModuleRequirement, Module: "app", Requires: "operator"},
+		{Kind: model.FactPlatformRequirement, Module: "operator", Constraint: ">= 0.17", Requires: "kudo"},
+		{Kind: model.FactClusterEnabled, Module: "app"},
+		{Kind: model.FactKubernetesRequirement, Module: "app", Constraint: "< 1.33"},
+	}}
+	assert.Equal(t, []string{"app", "operator"}, Blockers(e))
+}
+
+func matrixCatalog(t *testing.T) *model.Catalog {
+	t.Helper()
+	cat, err := model.NewCatalog([]*model.Module{
+		{Name: "app", Releases: []*model.Release{{Version: model.MustParseVersion("1.0.0")}, {Version: model.MustParseVersion("1.1.0")}}},
+		{Name: "prometheus", Embedded: true},
+	})
+	require.NoError(t, err)
+	return cat
+}
+
+func blocked(facts ...model.Fact) *model.Result {
+	return &model.Result{Status: model.StatusUnsatisfiable, Explanation: &model.Explanation{
+		Summary: "the request cannot be met", Facts: facts,
+		Suggestions: []model.Suggestion{{Message: "disable module app"}},
+	}}
+}
+
+func twoByTwo() *Matrix {
+	v := model.MustParseVersion
+	return &Matrix{Deckhouse: []model.Version{v("1.73.0"), v("1.74.0")}, Kubernetes: []model.Version{v("1.31.0"), v("1.32.0")}}
+}
+
+func TestMatrixRequests(t *testing.T) {
+	base := &model.Request{UpdateAll: true, Enable: []string{"app"}}
+	names, reqs := twoByTwo().Requests(base)
+	assert.Equal(t, []string{
+		"deckhouse 1.73.0, kubernetes 1.31.0", "deckhouse 1.73.0, kubernetes 1.32.0",
+		"deckhouse 1.74.0, kubernetes 1.31.0", "deckhouse 1.74.0, kubernetes 1.32.0",
+	}, names)
+	require.Len(t, reqs, 4)
+	assert.Equal(t, "1.74.0", model.VersionString(reqs[2].Platform.Deckhouse))
+	assert.Equal(t, "1.32.0", model.VersionString(reqs[3].Platform.Kubernetes))
+	reqs[0].Enable[0] = "changed"
+	assert.Equal(t, "app", base.Enable[0], "each scenario has its own copy of the base request")
+}
+
+func TestWhatIfGrid(t *testing.T) {
+	updated := &model.Result{Status: model.StatusResolved, Modules: []model.ModuleResult{
+		{Name: "app", Action: model.ActionUpdate, FromVersion: "1.0.0", ToVersion: "1.1.0"},
+		{Name: "prometheus", Action: model.ActionUpdate, FromVersion: "1.73.0", ToVersion: "1.74.0"},
+	}}
+	kept := &model.Result{Status: model.StatusResolved, Modules: []model.ModuleResult{{Name: "app", Action: model.ActionKeep, FromVersion: "1.0.0", ToVersion: "1.0.0"}}}
+	kube := blocked(model.Fact{Kind: model.FactKubernetesRequirement, Module: "app"}, model.Fact{Kind: model.FactClusterEnabled, Module: "app"})
+	b := &WhatIf{Catalog: matrixCatalog(t), Matrix: twoByTwo(), Scenarios: []Scenario{
+		{Name: "a", Result: kept}, {Name: "b", Result: kube},
+		{Name: "c", Result: updated}, {Name: "d", Problem: `request.pin["app"]: invalid input`},
+	}}
+	var out bytes.Buffer
+	require.NoError(t, b.Table(&out))
+	assert.Equal(t, `DKP \ KUBERNETES  1.31.0           1.32.0
+1.73.0            ok               blocked: app
+1.74.0            ok, 1 to update  error
+
+a: ok, 0 to update
+b: blocked
+  the request cannot be met
+  suggestion: disable module app
+c: ok, 1 to update
+  app update: 1.0.0 → 1.1.0
+d: bad input: request.pin["app"]: invalid input
+`, out.String(), "a built-in module follows the platform and is no update")
+}
+
+// A matrix blocked everywhere by the same facts, none about a platform
+// version, says so once; a shard of it (no matrix) prints every cell.
+func TestWhatIfCommonBlock(t *testing.T) {
+	same := blocked(model.Fact{Kind: model.FactExperimental, Module: "app"})
+	cells := []Scenario{{Name: "a", Result: same}, {Name: "b", Result: same}, {Name: "c", Result: same}, {Name: "d", Result: same}}
+	var out bytes.Buffer
+	require.NoError(t, (&WhatIf{Catalog: matrixCatalog(t), Matrix: twoByTwo(), Scenarios: cells}).Table(&out))
+	assert.Equal(t, `every scenario is blocked for one reason that no platform version changes (2 DKP × 2 Kubernetes versions):
+  the request cannot be met
+  suggestion: disable module app
+`, out.String())
+
+	out.Reset()
+	require.NoError(t, (&WhatIf{Catalog: matrixCatalog(t), Scenarios: cells}).Table(&out))
+	assert.Equal(t, 4, bytes.Count(out.Bytes(), []byte(": blocked\n")))
+
+	platform := blocked(model.Fact{Kind: model.FactPlatformRequirement, Module: "app", Requires: "kudo"})
+	out.Reset()
+	require.NoError(t, (&WhatIf{Catalog: matrixCatalog(t), Matrix: twoByTwo(), Scenarios: []Scenario{
+		{Name: "a", Result: platform}, {Name: "b", Result: platform}, {Name: "c", Result: platform}, {Name: "d", Result: platform},
+	}}).Table(&out))
+	assert.Contains(t, out.String(), "blocked: app", "a platform component's requirement is about the platform: the grid stays")
+}
+
+func TestUpdates(t *testing.T) {
+	res := &model.Result{Modules: []model.ModuleResult{
+		{Name: "app", Action: model.ActionInstall, ToVersion: "1.1.0"},
+		{Name: "gone", Action: model.ActionDisable, FromVersion: "2.0.0"},
+		{Name: "old", Action: model.ActionDowngrade, FromVersion: "2.0.0", ToVersion: "1.9.0"},
+		{Name: "prometheus", Action: model.ActionDisable},
+		{Name: "same", Action: model.ActionKeep, FromVersion: "1.0.0", ToVersion: "1.0.0"},
+	}}
+	assert.Equal(t, []string{
+		"app install: - → 1.1.0", "gone disable: 2.0.0", "old downgrade: 2.0.0 → 1.9.0", "prometheus disable: -",
+	}, Updates(matrixCatalog(t), res), "a built-in module that is disabled is a change")
+}

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -96,7 +97,7 @@ func (b *blockerList) name(core []*fact) bool {
 }
 
 // nameHopeless names, in module name order, the hopeless modules of x's
-// encoding, each by a minimal core of its own facts. One whose conflict
+// encoding, each by a minimal core of its own facts (ownCore). One whose conflict
 // is not about the platform is left to the rounds.
 func (b *blockerList) nameHopeless(x *explainer) error {
 	for _, mv := range x.e.mods {
@@ -106,13 +107,26 @@ func (b *blockerList) nameHopeless(x *explainer) error {
 		if b.aside[mv.v] || !hopeless(mv.v) {
 			continue
 		}
-		own, err := x.minimalCore(nil, append([]*fact{mv.v.intentFact}, mv.v.statics...))
+		own, err := ownCore(x.ctx, x.e.p, mv.v)
 		if err != nil {
 			return err
 		}
 		b.name(own)
 	}
 	return nil
+}
+
+// ownCore returns a minimal core of v's own facts, its intent and static
+// facts, on an encoding of v alone: a few variables, where the closure's
+// encoding would pay for all of its own on every solve.
+func ownCore(ctx context.Context, p *problem, v *view) ([]*fact, error) {
+	sel := &selecting{}
+	e := newEncoder(p, sel, everything)
+	mv := e.addModule(v)
+	e.encodeIntent(mv)
+	e.encodeStatics(mv)
+	x := &explainer{e: e, sel: sel, ctx: ctx}
+	return x.minimalCore(nil, append([]*fact{v.intentFact}, v.statics...))
 }
 
 // hopeless reports whether v must be on while a static fact forbids

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/modsolver/modsolver/model"
+	"github.com/modsolver/modsolver/solver"
 )
 
 // Catalog is one served catalog, with where it came from.
@@ -26,7 +27,15 @@ type Catalog struct {
 	// Priority is the catalog's priority when a request names it as one
 	// of several sources without a priority of its own (R23).
 	Priority int
+
+	// compiled is Catalog compiled for resolution, once, when the set is
+	// made (at start and on every reload).
+	compiled *solver.Compiled
 }
+
+// Compiled returns the catalog compiled for resolution, or nil for a
+// Catalog that is not part of a set.
+func (c *Catalog) Compiled() *solver.Compiled { return c.compiled }
 
 // Catalogs is the set of catalogs a server answers from. Reads are safe
 // from any goroutine; Replace swaps the whole set at once, so a request
@@ -79,6 +88,11 @@ func newCatalogSet(cats []Catalog) (*catalogSet, error) {
 			return nil, fmt.Errorf("catalogs: two catalogs are named %s", cat.Name)
 		}
 		cat.Notes = slices.Clone(cat.Notes)
+		compiled, err := solver.Compile(cat.Catalog)
+		if err != nil {
+			return nil, fmt.Errorf("catalogs: catalog %s: %w", cat.Name, err)
+		}
+		cat.compiled = compiled
 		set.byName[cat.Name] = &cat
 		set.sorted = append(set.sorted, &cat)
 	}
@@ -95,6 +109,15 @@ func (c *Catalogs) Lookup(name string) (*model.Catalog, error) {
 		return nil, err
 	}
 	return cat.Catalog, nil
+}
+
+// lookupCompiled is Lookup for the catalog compiled.
+func (c *Catalogs) lookupCompiled(name string) (*solver.Compiled, error) {
+	cat, err := c.load().lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return cat.compiled, nil
 }
 
 // Names returns the served catalog names, sorted.

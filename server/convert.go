@@ -439,6 +439,10 @@ func catalogInfoToProto(c *Catalog, isDefault bool) *modsolverv1.CatalogInfo {
 		Notes:   slices.Clone(c.Notes),
 		Default: isDefault,
 	}
+	if c.compiled != nil {
+		st := c.compiled.Stats()
+		out.CompileMicros, out.CompiledBytes = uint64(st.Duration.Microseconds()), uint64(st.Bytes)
+	}
 	for _, m := range c.Catalog.Modules() {
 		out.Modules++
 		if m.Embedded {

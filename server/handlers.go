@@ -96,7 +96,7 @@ func (r *resolver) solve(ctx context.Context, ref catalogRef, pc *modsolverv1.Cl
 	if err := errors.Join(clusterErr, reqErr); err != nil {
 		return nil, err
 	}
-	res, err := solver.Solve(ctx, cat, cluster, req, append(opts, solver.WithMemoryLimit(r.cfg.maxMemory))...)
+	res, err := cat.Solve(ctx, cluster, req, append(opts, solver.WithMemoryLimit(r.cfg.maxMemory))...)
 	return res, timeoutCause(ctx, err)
 }
 
@@ -121,23 +121,34 @@ func (r *resolver) whatIf(ctx context.Context, in *modsolverv1.WhatIfRequest, se
 	if err != nil {
 		return err
 	}
-	if err := cluster.Validate(cat); err != nil {
+	if err := cluster.Validate(cat.Catalog()); err != nil {
 		return err
 	}
 	b := newBatch(in.GetScenarios(), send)
-	if err := solver.WhatIf(ctx, cat, cluster, b.reqs, b.emit, solver.WithWorkers(workers), solver.WithMemoryLimit(r.cfg.maxMemory)); err != nil {
+	if err := cat.WhatIf(ctx, cluster, b.reqs, b.emit, solver.WithWorkers(workers), solver.WithMemoryLimit(r.cfg.maxMemory)); err != nil {
 		return timeoutCause(ctx, err)
 	}
 	return b.flush(len(b.scenarios))
 }
 
-// catalog finds the catalog a request names, or parses its inline one.
-func (r *resolver) catalog(ref catalogRef) (*model.Catalog, error) {
+// catalog finds the catalog a request names, compiled when the set was
+// loaded, or reads and compiles the catalog it merges or holds inline.
+func (r *resolver) catalog(ref catalogRef) (*solver.Compiled, error) {
+	if !ref.isInline && len(ref.sources) == 0 {
+		return r.catalogs.lookupCompiled(ref.name)
+	}
+	cat, err := r.requestCatalog(ref)
+	if err != nil {
+		return nil, err
+	}
+	return solver.Compile(cat)
+}
+
+// requestCatalog reads the catalog of a request that names sources or
+// holds one inline.
+func (r *resolver) requestCatalog(ref catalogRef) (*model.Catalog, error) {
 	if len(ref.sources) > 0 {
 		return r.sourcesCatalog(ref)
-	}
-	if !ref.isInline {
-		return r.catalogs.Lookup(ref.name)
 	}
 	if r.cfg.parse == nil {
 		return nil, &model.FieldError{Field: "inline_catalog", Err: fmt.Errorf("%w: this server takes no inline catalogs; name one of %s",

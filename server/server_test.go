@@ -292,6 +292,10 @@ func TestListCatalogs(t *testing.T) {
 	assert.Equal(t, "tiny.yaml", tiny.GetSource())
 	assert.Equal(t, uint32(2), tiny.GetModules())
 	assert.Equal(t, uint32(4), tiny.GetReleases())
+	// Each catalog is compiled when the set is loaded (D95), and the
+	// bigger one has the bigger tables.
+	assert.Positive(t, tiny.GetCompiledBytes())
+	assert.Greater(t, demo.GetCompiledBytes(), tiny.GetCompiledBytes())
 
 	dc, err := cats.Lookup("demo")
 	require.NoError(t, err)

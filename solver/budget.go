@@ -24,9 +24,12 @@ func (e *encoder) bytes() int64 {
 	return encoderBytes + varBytes*int64(e.g.MaxVar()) + litBytes*int64(e.lits)
 }
 
-// bytes estimates the memory of p's views and facts.
+// bytes estimates the memory of p's views and facts. Static facts are
+// left out: they are made only when an explanation reads them, which may
+// be after the encodings are complete, and the estimate must not grow
+// once the last clause is added (WithMemoryLimit).
 func (p *problem) bytes() int64 {
-	return viewBytes*int64(len(p.views)) + releaseBytes*int64(p.releases) + factBytes*int64(len(p.facts))
+	return viewBytes*int64(len(p.views)) + releaseBytes*int64(p.releases) + factBytes*int64(len(p.facts)-p.staticCount)
 }
 
 // estimate is the memory of encs and of the problems they encode, each

@@ -53,33 +53,11 @@ func (a *axis) add(c *model.Constraint) {
 
 }
 
-// newPlatformAxes reads every constraint of cat that a platform version
-// is checked against: DKP, Kubernetes and component requirements (R4,
-// R22), and requirements on built-in modules, whose version is DKP's.
-func newPlatformAxes(cat *model.Catalog, cluster *model.ClusterState) *platformAxes {
-	pa := &platformAxes{cluster: cluster, deckhouse: newAxis(), kubernetes: newAxis(), components: map[string]*axis{}}
-	readReqs := func(r model.Requirements) {
-		pa.deckhouse.add(r.Deckhouse)
-		pa.kubernetes.add(r.Kubernetes)
-		for _, name := range slices.Sorted(maps.Keys(r.Platform)) {
-			if pa.components[name] == nil {
-				pa.components[name] = newAxis()
-			}
-			pa.components[name].add(r.Platform[name])
-		}
-		for _, d := range r.Modules {
-			if m := cat.Module(d.Module); m != nil && m.Embedded {
-				pa.deckhouse.add(&d.Constraint)
-			}
-		}
-	}
-	for _, m := range cat.Modules() {
-		readReqs(m.Requirements)
-		for _, r := range m.Releases {
-			readReqs(r.Requirements)
-		}
-	}
-	return pa
+// newPlatformAxes reads, from the compiled catalog, every constraint that
+// a platform version is checked against (readPlatformConstraints).
+func newPlatformAxes(c *Compiled, cluster *model.ClusterState) *platformAxes {
+	pc := c.t.platform
+	return &platformAxes{cluster: cluster, deckhouse: pc.deckhouse, kubernetes: pc.kubernetes, components: pc.components}
 }
 
 // key names the class of req: requests with equal keys differ at most in

@@ -97,7 +97,7 @@ func TestClassesGroup(t *testing.T) {
 	for i := range answers {
 		answers[i] = make(chan Answer, 1)
 	}
-	assert.Equal(t, [][]int{{0, 2, 4}, {1, 3}}, classify(newPlatformAxes(cat, cluster), cat, cluster, reqs, answers))
+	assert.Equal(t, [][]int{{0, 2, 4}, {1, 3}}, classify(newPlatformAxes(compiledFor(cat), cluster), cat, cluster, reqs, answers))
 	CheckWhatIfAgainstSolve(t, cat, cluster, reqs)
 }
 

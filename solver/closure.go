@@ -3,8 +3,6 @@ package solver
 import (
 	"cmp"
 	"slices"
-
-	"github.com/modsolver/modsolver/model"
 )
 
 // closure returns the modules one resolution must encode, sorted by name:
@@ -55,8 +53,8 @@ func (p *problem) rootNames() []string {
 			names = append(names, name)
 		}
 	}
-	for _, m := range p.cat.Modules() {
-		if !p.cluster.Modules[m.Name].Configured() && mayBeOnByDefault(m, p.cluster.Bundle) {
+	for _, m := range p.compiled.t.byBundle[p.cluster.Bundle] {
+		if !p.cluster.Modules[m.Name].Configured() {
 			if v := p.view(m.Name); v.intent == intentDefaultOn {
 				names = append(names, m.Name)
 			}
@@ -65,37 +63,31 @@ func (p *problem) rootNames() []string {
 	return names
 }
 
-// mayBeOnByDefault is a cheap pre-check: some accessibility data of the
-// module lists bundle at all.
-func mayBeOnByDefault(m *model.Module, bundle string) bool {
-	if bundle == "" {
-		return false
-	}
-	lists := func(a *model.Accessibility) bool {
-		if a == nil {
-			return false
-		}
-		for _, e := range a.Editions {
-			if slices.Contains(e.EnabledInBundles, bundle) {
-				return true
-			}
-		}
-		return false
-	}
-	if lists(m.Accessibility) {
-		return true
-	}
-	return slices.ContainsFunc(m.Releases, func(r *model.Release) bool { return lists(r.Accessibility) })
-}
-
 // candidates lists the releases of v the encoding offers: every release
 // for an explanation, the allowed ones otherwise.
+// The allowed ones are computed once per view and shared: they are read
+// by the closure, by detaching and by the encoder, and never changed.
 func (v *view) candidates(explain bool) []int {
-	out := make([]int, 0, len(v.rels))
+	if !explain && v.allowedList != nil {
+		return v.allowedList
+	}
+	n := len(v.rels)
+	if !explain {
+		n = 0
+		for i := range v.rels {
+			if v.allowed[i] && v.intent != intentOff {
+				n++
+			}
+		}
+	}
+	out := make([]int, 0, n)
 	for i := range v.rels {
 		if explain || (v.allowed[i] && v.intent != intentOff) {
 			out = append(out, i)
 		}
+	}
+	if !explain {
+		v.allowedList = out
 	}
 	return out
 }

@@ -175,7 +175,7 @@ func (e *encoder) indexNames() {
 // factRank orders the facts an encoder makes as a whole-closure encoding
 // makes them: module by module in name order, then the exclusive groups
 // and the capabilities of R20, each by name. Facts the problem made
-// (intents, static facts) come first, in the order made.
+// (intents, static facts) come first.
 type factRank struct {
 	class int
 	name  string
@@ -188,11 +188,11 @@ const (
 	rankUniqueness
 )
 
-// rankOrder sorts facts into the order of their ranks, the problem's
-// facts first, and facts of one rank in the order made.
+// rankOrder sorts facts, given in factOrder, into the order of their
+// ranks, keeping factOrder within a rank.
 func (e *encoder) rankOrder(facts []*fact) {
 	slices.SortStableFunc(facts, func(a, b *fact) int {
 		ra, rb := e.ranks[a], e.ranks[b]
-		return cmp.Or(cmp.Compare(ra.class, rb.class), strings.Compare(ra.name, rb.name), cmp.Compare(a.id, b.id))
+		return cmp.Or(cmp.Compare(ra.class, rb.class), strings.Compare(ra.name, rb.name))
 	})
 }

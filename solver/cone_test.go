@@ -38,6 +38,8 @@ modules:
   extra: {enabled: true, version: 1.0.0}
 `))
 	require.NoError(t, err)
+	c, err := Compile(cat)
+	require.NoError(t, err)
 	for _, tc := range []struct {
 		name      string
 		req       *model.Request
@@ -56,7 +58,7 @@ modules:
 			cores := map[string][]string{}
 			var cone *cone
 			for name, sc := range map[string]scope{"cone": conflictCone, "whole": everything} {
-				p := newProblem(cat, cl, tc.req)
+				p := newProblem(c, cl, tc.req)
 				x := newExplainer(context.Background(), p, sc, nil)
 				core, err := x.inputCore(nil)
 				require.NoError(t, err)
@@ -101,7 +103,9 @@ modules:
   fits: {enabled: true, version: 1.0.0}
 `))
 	require.NoError(t, err)
-	p := newProblem(cat, cluster, &model.Request{UpdateAll: true, Platform: model.Platform{Deckhouse: model.MustParseVersion("1.75.0")}})
+	c, err := Compile(cat)
+	require.NoError(t, err)
+	p := newProblem(c, cluster, &model.Request{UpdateAll: true, Platform: model.Platform{Deckhouse: model.MustParseVersion("1.75.0")}})
 	assert.True(t, hopeless(p.view("old")))
 	assert.False(t, hopeless(p.view("fits")), "1.1.0 is left")
 	assert.False(t, hopeless(p.view("off")), "it may stay off")

@@ -30,6 +30,9 @@ func (p *problem) frozen(v *view) bool {
 // frozen modules that may be left out; it returns the closure whole when
 // nothing may be left out.
 func (p *problem) detach(closure []*view) (encode, detached []*view) {
+	if p.keepFrozen {
+		return closure, nil
+	}
 	attached := p.attached(closure)
 	if attached == nil {
 		return closure, nil
@@ -49,9 +52,9 @@ func (p *problem) detach(closure []*view) (encode, detached []*view) {
 
 // attached marks the frozen modules that must be encoded: those that
 // share something with a module that may change, and, transitively, those
-// that share something with an attached one. The closure matters: a
-// requirement between an attached frozen module and a detached one would
-// be in neither the encoding nor frozenConsistent's check. It returns nil
+// that share an exclusive group or a capability with an attached one. A
+// module requirement between two frozen modules is between two constants:
+// when one of them is detached, frozenConsistent checks it. It returns nil
 // when no module of the closure is frozen.
 func (p *problem) attached(closure []*view) map[string]bool {
 	var frozen []*view
@@ -60,7 +63,7 @@ func (p *problem) attached(closure []*view) map[string]bool {
 		if p.frozen(v) {
 			frozen = append(frozen, v)
 		} else {
-			t.add(v, v.candidates(false))
+			t.add(v, v.candidates(false), true)
 		}
 	}
 	if len(frozen) == 0 {
@@ -72,7 +75,7 @@ func (p *problem) attached(closure []*view) map[string]bool {
 		for _, v := range frozen {
 			if !out[v.name] && t.touches(v) {
 				out[v.name] = true
-				t.add(v, []int{v.deployed})
+				t.add(v, []int{v.deployed}, false)
 				grown = true
 			}
 		}
@@ -80,24 +83,27 @@ func (p *problem) attached(closure []*view) map[string]bool {
 	return out
 }
 
-// touchSet is what the encoded modules are or name: their own names, the
-// modules their candidates require (needed, with the modules their
-// compound requirements name, R24), their exclusive groups, and the
-// capabilities they provide or require.
+// touchSet is what the encoded modules are or name: the modules that may
+// change (encoded) and the modules their candidates require (needed, with
+// the modules their compound requirements name, R24), and the exclusive
+// groups and capabilities that any encoded module is in, provides or
+// requires.
 type touchSet struct {
 	encoded, needed, groups, capabilities map[string]bool
 }
 
-// add records what module v names through the releases rels.
-func (t touchSet) add(v *view, rels []int) {
-	t.encoded[v.name] = true
+// add records what module v names through the releases rels; changing
+// says whether v may change, so that the modules it requires and those
+// that require it are encoded with it.
+func (t touchSet) add(v *view, rels []int, changing bool) {
+	t.encoded[v.name] = t.encoded[v.name] || changing
 	if g := v.m.ExclusiveGroup; g != "" {
 		t.groups[g] = true
 	}
 	for _, r := range rels {
 		rel := v.rels[r]
 		for _, d := range rel.Requirements.Modules {
-			t.needed[d.Module] = true
+			t.needed[d.Module] = t.needed[d.Module] || changing
 		}
 		for _, c := range rel.Requirements.Capabilities {
 			t.capabilities[c] = true
@@ -128,9 +134,10 @@ func (t touchSet) touches(v *view) bool {
 
 // frozenConsistent checks the frozen modules among themselves, as the full
 // encoding would: at most one of them per exclusive group, no capability
-// provided twice, and for each detached one, its requirements hold against
+// provided twice, for each detached one, its requirements hold against
 // the frozen modules (a detached module requires no module that may
-// change, or it would be attached).
+// change, or it would be attached), and for each attached frozen one, its
+// requirements on detached modules hold, as the encoding leaves them out.
 func (p *problem) frozenConsistent(closure, detached []*view) bool {
 	on := map[string]*view{}
 	for _, v := range closure {
@@ -158,9 +165,27 @@ func (p *problem) frozenConsistent(closure, detached []*view) bool {
 			provided[c] = true
 		}
 	}
+	left := map[string]*view{}
 	for _, v := range detached {
+		left[v.name] = v
 		rel := v.rels[v.deployed]
 		if !dependenciesHold(rel, on) || slices.ContainsFunc(rel.Requirements.Capabilities, func(c string) bool { return !provided[c] }) {
+			return false
+		}
+	}
+	for name, v := range on {
+		if left[name] == nil && !requirementsOnHold(v.rels[v.deployed], left) {
+			return false
+		}
+	}
+	return true
+}
+
+// requirementsOnHold checks R2 and R3 for an attached frozen module's
+// release, for the modules it requires among detached.
+func requirementsOnHold(rel *model.Release, detached map[string]*view) bool {
+	for _, d := range rel.Requirements.Modules {
+		if dv := detached[d.Module]; dv != nil && !d.Constraint.Allows(model.Core(dv.rels[dv.deployed].Version)) {
 			return false
 		}
 	}

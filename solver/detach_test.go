@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -9,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/modsolver/modsolver/internal/fixture"
+	"github.com/modsolver/modsolver/internal/randscen"
+	"github.com/modsolver/modsolver/internal/scenariotest"
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -35,7 +38,7 @@ func TestDetachKeepsUnrelatedModules(t *testing.T) {
 		"a": fixture.Enabled("1.0.0"), "b": fixture.Enabled("1.1.0"), "c": fixture.Enabled("1.0.0"), "d": fixture.Enabled("1.0.0"),
 	})
 	req := &model.Request{Enable: []string{"e"}}
-	p := newProblem(cat, cluster, req)
+	p := newProblem(compiledFor(cat), cluster, req)
 	encode, detached := p.detach(p.closure(false))
 	assert.Equal(t, []string{"d", "e"}, viewNames(encode), "d is required by e, which may change")
 	assert.Equal(t, []string{"a", "b", "c"}, viewNames(detached))
@@ -63,7 +66,7 @@ func TestDetachFallsBackOnInconsistentCluster(t *testing.T) {
 		"a": fixture.Enabled("1.0.0"), "b": fixture.Enabled("1.0.0"), "d": fixture.Enabled("1.0.0"),
 	})
 	req := &model.Request{Enable: []string{"e"}}
-	p := newProblem(cat, cluster, req)
+	p := newProblem(compiledFor(cat), cluster, req)
 	closure := p.closure(false)
 	encode, detached := p.detach(closure)
 	assert.Empty(t, detached)
@@ -85,8 +88,43 @@ func TestDetachKeepsBuiltInOnDKPUpgrade(t *testing.T) {
 	cat, err := model.NewCatalog([]*model.Module{fixture.Module("core", fixture.BuiltIn()), fixture.Module("x", fixture.Versions("1.0.0"))})
 	require.NoError(t, err)
 	cluster := fixture.Cluster(map[string]model.ModuleState{"core": fixture.Enabled("")})
-	p := newProblem(cat, cluster, &model.Request{Enable: []string{"x"}, Platform: model.Platform{Deckhouse: model.MustParseVersion("1.74.0")}})
+	p := newProblem(compiledFor(cat), cluster, &model.Request{Enable: []string{"x"}, Platform: model.Platform{Deckhouse: model.MustParseVersion("1.74.0")}})
 	assert.False(t, p.frozen(p.view("core")))
-	p = newProblem(cat, cluster, &model.Request{Enable: []string{"x"}})
+	p = newProblem(compiledFor(cat), cluster, &model.Request{Enable: []string{"x"}})
 	assert.True(t, p.frozen(p.view("core")))
+}
+
+// Detaching changes no answer: on random scenarios (the oracle's) and on
+// every scenario file, the answer with frozen modules detached is the one
+// the full encoding gives.
+func TestDetachChangesNoAnswer(t *testing.T) {
+	ctx := context.Background()
+	detachedSome := 0
+	check := func(name string, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) {
+		if validate(cat, cluster, req) != nil {
+			return
+		}
+		c := compiledFor(cat)
+		p := newProblem(c, cluster, req)
+		if _, detached := p.detach(p.closure(false)); len(detached) > 0 {
+			detachedSome++
+		}
+		want, err := c.Solve(ctx, cluster, req)
+		require.NoError(t, err, name)
+		s := newSession(ctx, newSettings(nil), c, cluster, req)
+		s.p.keepFrozen = true
+		got, err := s.run()
+		require.NoError(t, err, name)
+		want.Stats, got.Stats = model.Stats{}, model.Stats{}
+		assert.Equal(t, want, got, name)
+	}
+	for seed := uint64(1); seed <= 1000; seed++ {
+		sc := randscen.Generate(seed)
+		check(fmt.Sprintf("seed %d", seed), sc.Catalog, sc.Cluster, sc.Request)
+	}
+	for _, sc := range scenariotest.All(t, "..") {
+		check(sc.File, sc.Catalog, sc.Cluster, sc.Request)
+	}
+	t.Logf("%d requests detach modules", detachedSome)
+	assert.Greater(t, detachedSome, 20, "the scenarios detach modules")
 }

@@ -3,15 +3,32 @@
 // preferred consistent answer, and explains unsatisfiable ones. It is the
 // only package that imports gini; nothing gini-typed leaves it.
 //
+// Before any request, a catalog is compiled (D95):
+//
+//   - compiled.go: Compile and Compiled, whose Solve, WhatIf, Sweep and
+//     Encode answer on the compiled catalog; the package-level functions
+//     compile on first use and keep the tables while the catalog lives.
+//   - compiled_tables.go: what compiling computes, once, and every
+//     request then only reads, from any goroutine: each module's channel
+//     heads and newest release, the update rule's tables per head (R11,
+//     R21), its releases grouped by platform requirement text (interned,
+//     so that a request checks each text once), which checks a module
+//     needs at all, the modules each bundle may enable by default, and the
+//     platform constraints what-if classes compare versions with.
+//
 // A tour, in the order a resolution runs:
 //
 //   - solve.go: Solve, the entry point, and the session that holds one
 //     resolution's encodings.
-//   - problem.go: the view of each module this resolution touches: its
-//     intent (R8), channel head (R10), deployed and pinned releases.
+//   - problem.go: the view of each module this resolution touches, read
+//     from the compiled tables: its intent (R8), channel head (R10),
+//     deployed and pinned releases.
 //   - facts.go: facts, the unit of explanation (R16); the static facts that
 //     forbid releases on their own (R4, R7, R9–R11, R19 missing
-//     capabilities, R22 platform components, pins, prereleases).
+//     capabilities, R22 platform components, pins, prereleases). A view
+//     first computes only which releases they forbid; the facts are made
+//     when an explanation, a held-back reason or a path note reads them
+//     (D96).
 //   - steps.go, policy.go: the DKP sequential update rule and update
 //     paths (R11), or a module's update graph, followed over several
 //     edges (R21), as the module's update policy says (D66).
@@ -22,7 +39,7 @@
 //     which releases on it the platform forbids (D70).
 //   - closure.go: which modules an encoding needs at all (DESIGN §6).
 //   - detach.go: kept modules that share nothing with what may change are
-//     left out of the fast encoding and reported as kept (D39).
+//     left out of the fast encoding and reported as kept (D39, D97).
 //   - guard.go, cone.go: how an encoding holds a fact's clauses (its
 //     guard) and which modules it covers (its scope, the whole closure or
 //     a cone grown from the request's facts, D107).

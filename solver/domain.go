@@ -58,7 +58,9 @@ func NewDomains(cat *model.Catalog, cluster *model.ClusterState, req *model.Requ
 	if err := validate(cat, cluster, req); err != nil {
 		return nil, err
 	}
-	return &Domains{p: newProblem(cat, cluster, req), byName: map[string]*Domain{}}, nil
+	p := newProblem(compiledFor(cat), cluster, req)
+	p.lazyStatics = true // a domain is the allowed filter alone
+	return &Domains{p: p, byName: map[string]*Domain{}}, nil
 }
 
 // Of returns the domain of module name, or nil when the catalog has no

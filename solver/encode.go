@@ -270,7 +270,7 @@ func (e *encoder) encodeIntent(mv *modVars) {
 // encodeStatics forbids, in explain mode, what fast mode leaves out of the
 // domain: each static fact forbids its releases, run by run.
 func (e *encoder) encodeStatics(mv *modVars) {
-	for _, f := range mv.v.statics {
+	for _, f := range mv.v.staticFacts() {
 		for _, run := range runsOf(positions(mv, f.rels)) {
 			e.add(f, e.notRun(mv, run[0], run[1])...)
 		}

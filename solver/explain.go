@@ -30,11 +30,11 @@ func newExplainer(ctx context.Context, p *problem, sc scope, b *budget) *explain
 }
 
 // facts returns every encoded fact in the order a whole-closure encoding
-// makes them (factRank), which is fixed by module names: input order
-// never matters (R15).
+// makes them (factOrder, then factRank), which is fixed by module names:
+// input order never matters (R15).
 func (x *explainer) facts() []*fact {
 	out := make([]*fact, 0, x.sel.sel.n)
-	for _, f := range x.e.p.facts {
+	for _, f := range x.e.p.orderedFacts() {
 		if x.sel.sel.of(f) != z.LitNull {
 			out = append(out, f)
 		}

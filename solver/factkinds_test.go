@@ -107,7 +107,7 @@ func kindsProblem(t *testing.T) *problem {
 	require.NoError(t, err)
 	cluster := fixture.Cluster(map[string]model.ModuleState{"app": fixture.EnabledOnChannel("1.0.0", "stable")},
 		fixture.Component("dep", "1.0.0"))
-	p := newProblem(cat, cluster, &model.Request{Pin: fixture.Pins("app", "1.1.0")})
+	p := newProblem(compiledFor(cat), cluster, &model.Request{Pin: fixture.Pins("app", "1.1.0")})
 	require.NotNil(t, p.view("app"))
 	return p
 }

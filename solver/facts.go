@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 
@@ -27,6 +28,11 @@ type fact struct {
 	// compound is the requirement of an R24 fact; members are then the
 	// modules that may satisfy its predicate.
 	compound *model.CompoundRequirement
+	// seq and sub order the facts of a problem as they would be made one
+	// after another: a view's static facts, made whenever they are first
+	// read, take the place the view reserved for them when it was built
+	// (factOrder). Explanations try facts in that order.
+	seq, sub int
 	// choice is the R23 source choice of a source-preference fact.
 	choice *sourceChoice
 }
@@ -35,16 +41,51 @@ func (p *problem) newFact(kind model.FactKind, v *view) *fact {
 	if len(p.factSlab) == cap(p.factSlab) {
 		p.factSlab = make([]fact, 0, 256) // facts come by the thousand: allocate them in blocks
 	}
-	p.factSlab = append(p.factSlab, fact{id: len(p.facts), kind: kind, v: v, at: -1})
-	f := &p.factSlab[len(p.factSlab)-1]
-	p.facts = append(p.facts, f)
-	return f
+	f := fact{id: len(p.facts), kind: kind, v: v, at: -1, seq: p.seq}
+	if p.making != nil {
+		f.seq = p.making.staticSeq
+		f.sub = len(p.facts) + 1 // after the view's place, in the order made
+		p.staticCount++
+	} else {
+		p.seq++
+	}
+	p.factSlab = append(p.factSlab, f)
+	fp := &p.factSlab[len(p.factSlab)-1]
+	p.facts = append(p.facts, fp)
+	return fp
 }
+
+// factOrder compares facts by their place in the order of making (see
+// fact.seq).
+func factOrder(a, b *fact) int {
+	return cmp.Or(cmp.Compare(a.seq, b.seq), cmp.Compare(a.sub, b.sub))
+}
+
+// orderedFacts returns p's facts in factOrder.
+func (p *problem) orderedFacts() []*fact {
+	return slices.SortedStableFunc(slices.Values(p.facts), factOrder)
+}
+
+// recording reports whether v's static facts are being made, or
+// collected (platformFacts), rather than only its allowed filter computed.
+func (v *view) recording() bool { return v.p.making == v || v.p.collecting == v }
 
 // forbid records a static fact that forbids releases rels of v, unless it
 // forbids nothing.
 func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape func(*fact)) {
 	if len(rels) == 0 {
+		return
+	}
+	if !v.recording() {
+		v.disallow(rels)
+		return
+	}
+	if p.collecting == v {
+		f := &fact{kind: kind, v: v, at: -1, rels: rels}
+		if shape != nil {
+			shape(f)
+		}
+		p.collected = append(p.collected, f)
 		return
 	}
 	f := p.newFact(kind, v)
@@ -54,13 +95,92 @@ func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape func(*f
 	v.forbidWith(f, rels)
 }
 
+// platformFacts returns v's platform facts (R4, R22) as staticFacts would
+// list them, in their order, without making v's static facts: a path
+// note (pathnote.go) names them. They are copies that belong to no
+// explanation; once v's static facts are made, those are returned.
+func (p *problem) platformFacts(v *view) []*fact {
+	if v.factsMade {
+		return slices.DeleteFunc(slices.Clone(v.staticList), func(f *fact) bool { return kindOf(f).platform == nil })
+	}
+	only := v.only
+	p.collecting, p.collected, v.only = v, nil, v.readsFirst()
+	p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
+	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
+	p.addComponentFacts(v)
+	out := p.collected
+	p.collecting, p.collected, v.only = nil, nil, only
+	return out
+}
+
+// forbidWhere is forbid over the releases for which pred holds; the
+// filter alone needs no list of them.
+func (p *problem) forbidWhere(v *view, kind model.FactKind, pred func(int, *model.Release) bool) {
+	if v.recording() {
+		p.forbid(v, kind, v.where(pred), nil)
+		return
+	}
+	for i, r := range v.rels {
+		if v.reads(i) && pred(i, r) {
+			v.allowed[i] = false
+		}
+	}
+}
+
 // forbidWith makes f forbid releases rels of v.
 func (v *view) forbidWith(f *fact, rels []int) {
 	f.rels = rels
-	v.statics = append(v.statics, f)
+	v.staticList = append(v.staticList, f)
+	v.disallow(rels)
+}
+
+func (v *view) disallow(rels []int) {
 	for _, i := range rels {
 		v.allowed[i] = false
 	}
+}
+
+// staticFacts returns the facts that forbid releases of v by themselves,
+// making them on first use (problem.lazyStatics).
+func (v *view) staticFacts() []*fact {
+	if v.factsMade {
+		return v.staticList
+	}
+	p := v.p
+	before := p.making
+	p.making, v.staticList = v, nil
+	p.addStaticFacts(v)
+	p.making, v.factsMade = before, true
+	return v.staticList
+}
+
+// filter computes v's allowed filter without making its static facts.
+func (p *problem) filter(v *view) {
+	before := p.making
+	p.making = nil
+	p.addStaticFacts(v)
+	p.making = before
+}
+
+// newAllowed returns n releases' allowed filter, all true, cut from a
+// block shared by the problem's views.
+func (p *problem) newAllowed(n int) []bool {
+	if n > 512 {
+		return fill(make([]bool, n))
+	}
+	if cap(p.boolSlab)-len(p.boolSlab) < n {
+		p.boolSlab = make([]bool, 0, 8192)
+	}
+	at := len(p.boolSlab)
+	p.boolSlab = p.boolSlab[:at+n]
+	return fill(p.boolSlab[at : at+n : at+n])
+}
+
+func fill(out []bool) []bool {
+	for i := range out {
+		out[i] = true
+	}
+	return out
 }
 
 // addStaticFacts computes every fact that forbids releases of v by itself,
@@ -73,30 +193,33 @@ func (v *view) forbidWith(f *fact, rels []int) {
 // release only: on a large cluster most modules are such, and reading
 // every release of each would dominate a one-module install.
 func (p *problem) addStaticFacts(v *view) {
-	v.allowed = make([]bool, len(v.rels))
-	for i := range v.allowed {
-		v.allowed[i] = true
-	}
-	v.only = -1
-	if v.before && !v.inUpdate && v.pinned < 0 && !v.m.Embedded && v.deployed >= 0 {
-		v.only = v.deployed
-	}
-	p.forbid(v, model.FactEdition, v.where(func(i int, r *model.Release) bool {
+	v.allowed = p.newAllowed(len(v.rels))
+	v.only = v.readsFirst()
+	p.forbidWhere(v, model.FactEdition, func(i int, r *model.Release) bool {
 		ok, _ := v.m.Access(r).For(p.cluster.Edition)
 		return !ok
-	}), nil)
-	p.forbid(v, model.FactPrerelease, v.where(func(i int, r *model.Release) bool {
+	})
+	p.forbidWhere(v, model.FactPrerelease, func(i int, r *model.Release) bool {
 		pinned := v.pinVersion != nil && model.SameVersion(r.Version, v.pinVersion)
 		return !v.m.Embedded && model.IsPrerelease(r.Version) && i != v.deployed && !pinned && !v.isChannelVersion(i)
-	}), nil)
-	p.addPlatformFacts(v, model.FactDeckhouseRequirement, func(r model.Requirements) *model.Constraint { return r.Deckhouse }, model.Core(p.deckhouse))
-	p.addPlatformFacts(v, model.FactKubernetesRequirement, func(r model.Requirements) *model.Constraint { return r.Kubernetes }, p.kubernetes)
+	})
+	p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
+	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
 	p.addComponentFacts(v)
 	p.addStageFacts(v)
 	p.addMissingModuleFacts(v)
 	p.addMissingCapabilityFacts(v)
 	p.addVersionFacts(v)
 	p.addSourceFacts(v)
+}
+
+// readsFirst is the release the static facts read first (see only): the
+// deployed one of a module that keeps it, or -1 for all.
+func (v *view) readsFirst() int {
+	if v.before && !v.inUpdate && v.pinned < 0 && !v.m.Embedded && v.deployed >= 0 {
+		return v.deployed
+	}
+	return -1
 }
 
 // where lists the releases of v for which pred holds.
@@ -135,65 +258,97 @@ type failing struct {
 // that have it, in the order the reasons are first met (D20: releases that
 // share a requirement share the fact).
 func (p *problem) forbidEach(v *view, kind model.FactKind, failures func(r *model.Release, fail func(failing))) {
-	var byReason map[failing][]int
-	var order []failing
+	var groups []textGroup // a module fails for a handful of reasons: a list beats a map
 	i := 0
-	fail := func(f failing) {
-		key := failing{component: f.component, name: f.name}
-		if byReason == nil {
-			byReason = map[failing][]int{}
+	if !v.recording() {
+		mark := func(failing) { v.allowed[i] = false }
+		for ; i < len(v.rels); i++ {
+			if v.reads(i) {
+				failures(v.rels[i], mark)
+			}
 		}
-		if _, seen := byReason[key]; !seen {
-			order = append(order, f)
-		}
-		byReason[key] = append(byReason[key], i)
+		return
 	}
+	fail := func(f failing) { groups = addToGroup(groups, f, i) }
 	for ; i < len(v.rels); i++ {
 		if v.reads(i) {
 			failures(v.rels[i], fail)
 		}
 	}
-	for _, f := range order {
-		p.forbid(v, kind, byReason[failing{component: f.component, name: f.name}], func(x *fact) {
-			x.cons = f.cons
-			if x.dep = f.component; f.cons == nil {
-				x.dep = f.name
+	for _, g := range groups {
+		p.forbid(v, kind, g.rels, func(x *fact) {
+			x.cons = g.why.cons
+			if x.dep = g.why.component; g.why.cons == nil {
+				x.dep = g.why.name
 			}
 		})
 	}
+}
+
+// textGroup is one reason for which releases of a module fail, with the
+// releases: the first failing seen carries the constraint.
+type textGroup struct {
+	why  failing
+	rels []int
+}
+
+// addToGroup adds release i to the group of reason f, which it starts
+// when f is new, keeping the groups in the order first met.
+func addToGroup(groups []textGroup, f failing, i int) []textGroup {
+	for k := range groups {
+		if groups[k].why.component == f.component && groups[k].why.name == f.name {
+			groups[k].rels = append(groups[k].rels, i)
+			return groups
+		}
+	}
+	return append(groups, textGroup{why: f, rels: []int{i}})
 }
 
 // addPlatformFacts adds R4 for one platform: one fact per distinct failing
 // constraint text. Every release of every module in the closure passes
 // through here twice, so it keeps its own loop rather than forbidEach's
 // callbacks, which cost an allocation per call.
-func (p *problem) addPlatformFacts(v *view, kind model.FactKind, get func(model.Requirements) *model.Constraint, platform model.Version) {
-	var byText map[string][]int
-	var texts []string
-	platformText := ""
+func (p *problem) addPlatformFacts(v *view, kind model.FactKind, axis int, platform model.Version) {
+	if v.own {
+		p.addCompiledPlatformFacts(v, kind, axis, platform)
+		return
+	}
+	var groups []textGroup
+	get := platformGetters[axis]
 	for i, r := range v.rels {
 		c := get(r.Requirements)
-		if c == nil || !v.reads(i) {
+		if c == nil || !v.reads(i) || p.platformAllows(v, i, axis, c, platform) {
 			continue
 		}
-		if platformText == "" {
-			platformText = model.VersionString(platform)
-		}
-		if p.allowsText(c, platform, platformText) {
+		if !v.recording() {
+			v.allowed[i] = false
 			continue
 		}
-		if byText == nil {
-			byText = map[string][]int{}
-		}
-		if _, seen := byText[c.Text]; !seen {
-			texts = append(texts, c.Text)
-		}
-		byText[c.Text] = append(byText[c.Text], i)
+		groups = addToGroup(groups, failing{name: c.Text, cons: c}, i)
 	}
-	for _, t := range texts {
-		rels := byText[t]
-		cons := get(v.rels[rels[0]].Requirements)
-		p.forbid(v, kind, rels, func(f *fact) { f.cons = cons })
+	for _, g := range groups {
+		p.forbid(v, kind, g.rels, func(f *fact) { f.cons = g.why.cons })
+	}
+}
+
+// addCompiledPlatformFacts is addPlatformFacts over the compiled groups
+// of releases that share a requirement text: one check per text, and the
+// group's releases forbidden together.
+func (p *problem) addCompiledPlatformFacts(v *view, kind model.FactKind, axis int, platform model.Version) {
+	get := platformGetters[axis]
+	for _, g := range v.tab.platformGroups[axis] {
+		rels := g.rels
+		if v.only >= 0 {
+			if _, found := slices.BinarySearch(rels, v.only); !found {
+				continue
+			}
+			rels = []int{v.only}
+		}
+		c := get(v.rels[rels[0]].Requirements)
+		if p.platformAllows(v, rels[0], axis, c, platform) {
+			continue
+		}
+		p.forbid(v, kind, rels, func(f *fact) { f.cons = c })
 	}
 }
 
@@ -202,17 +357,45 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, get func(model.
 // does not run fails every requirement on it (D33) but an optional one,
 // which holds (D69).
 func (p *problem) addComponentFacts(v *view) {
+	if v.own && !v.tab.components {
+		return
+	}
 	p.forbidEach(v, model.FactPlatformRequirement, func(r *model.Release, fail func(failing)) {
 		if len(r.Requirements.Platform) == 0 {
 			return
 		}
 		for _, name := range slices.Sorted(maps.Keys(r.Requirements.Platform)) {
-			c := r.Requirements.Platform[name]
-			if ver := p.components[name]; (ver == nil && !c.Optional) || (ver != nil && !p.allows(c, ver)) {
+			if c := r.Requirements.Platform[name]; p.componentFails(name, c) {
 				fail(failing{component: name, name: c.Text, cons: c})
 			}
 		}
 	})
+}
+
+// componentFails reports whether the cluster's platform component name
+// fails c (R22, D33, D69).
+func (p *problem) componentFails(name string, c *model.Constraint) bool {
+	ver := p.components[name]
+	return (ver == nil && !c.Optional) || (ver != nil && !p.allows(c, ver))
+}
+
+// platformForbids reports whether a platform requirement of release i of
+// v fails (R4, R22): what the platform facts of v say of i, without
+// making them.
+func (p *problem) platformForbids(v *view, i int) bool {
+	req := v.rels[i].Requirements
+	if c := req.Deckhouse; c != nil && !p.platformAllows(v, i, axisDeckhouse, c, model.Core(p.deckhouse)) {
+		return true
+	}
+	if c := req.Kubernetes; c != nil && !p.platformAllows(v, i, axisKubernetes, c, p.kubernetes) {
+		return true
+	}
+	for name, c := range req.Platform {
+		if p.componentFails(name, c) {
+			return true
+		}
+	}
+	return false
 }
 
 // addMissingCapabilityFacts forbids releases that require a capability no
@@ -233,6 +416,9 @@ func (p *problem) addMissingCapabilityFacts(v *view) {
 // addMissingModuleFacts forbids releases that require a module the
 // catalog does not have; optional requirements on it impose nothing.
 func (p *problem) addMissingModuleFacts(v *view) {
+	if v.own && !v.tab.missingModules {
+		return
+	}
 	p.forbidEach(v, model.FactMissingModule, func(r *model.Release, fail func(failing)) {
 		for _, d := range r.Requirements.Modules {
 			if !d.Constraint.Optional && p.cat.Module(d.Module) == nil {
@@ -254,25 +440,67 @@ func (p *problem) addVersionFacts(v *view) {
 		v.intentFact.at = v.pinned
 		// Every release at the pinned version stays: with several sources
 		// each (source, release) pair is a candidate (R23).
-		v.forbidWith(v.intentFact, v.where(func(_ int, r *model.Release) bool { return !model.SameVersion(r.Version, v.pinVersion) }))
+		others := v.where(func(_ int, r *model.Release) bool { return !model.SameVersion(r.Version, v.pinVersion) })
+		if v.recording() {
+			v.forbidWith(v.intentFact, others)
+		} else {
+			v.disallow(others)
+		}
 		return
 	}
-	p.forbid(v, model.FactChannelHead, v.where(func(i int, _ *model.Release) bool { return v.aboveHead(i) && i != v.deployed }), nil)
+	p.forbidWhere(v, model.FactChannelHead, func(i int, _ *model.Release) bool { return v.aboveHead(i) && i != v.deployed })
 	if !v.before {
 		return
 	}
 	if !v.inUpdate {
 		v.only = -1 // every other release, which this fact alone forbids
-		p.forbid(v, model.FactKeepVersion, v.where(func(i int, _ *model.Release) bool { return i != v.deployed }), nil)
+		p.forbidWhere(v, model.FactKeepVersion, func(i int, _ *model.Release) bool { return i != v.deployed })
 		return
 	}
-	p.forbid(v, model.FactNoDowngrade, v.where(func(i int, _ *model.Release) bool { return i < v.deployed }), nil)
+	p.forbidWhere(v, model.FactNoDowngrade, func(i int, _ *model.Release) bool { return i < v.deployed })
 	if p.stepped(v) {
 		steps := v.steps().targets
-		p.forbid(v, model.FactUpdateStep, v.where(func(i int, _ *model.Release) bool {
+		p.forbidWhere(v, model.FactUpdateStep, func(i int, _ *model.Release) bool {
 			return i > v.deployed && !slices.Contains(steps, i)
-		}), nil)
+		})
 	}
+}
+
+// The platforms whose requirements a release states as one constraint
+// each (R4), in the order addStaticFacts reads them.
+const (
+	axisDeckhouse = iota
+	axisKubernetes
+)
+
+var platformGetters = [2]func(model.Requirements) *model.Constraint{
+	func(r model.Requirements) *model.Constraint { return r.Deckhouse },
+	func(r model.Requirements) *model.Constraint { return r.Kubernetes },
+}
+
+// platformAllows reports whether the effective version of platform axis
+// meets c, release i's requirement on it. The catalog's distinct texts
+// are interned when it is compiled, so each is checked once per request.
+func (p *problem) platformAllows(v *view, i, axis int, c *model.Constraint, platform model.Version) bool {
+	if !v.own {
+		return p.allows(c, platform)
+	}
+	id := v.tab.dkp[i]
+	if axis == axisKubernetes {
+		id = v.tab.kube[i]
+	}
+	known := p.platformOK[axis]
+	if known == nil {
+		known = make([]uint8, len(p.compiled.t.texts))
+		p.platformOK[axis] = known
+	}
+	if known[id] == 0 {
+		known[id] = 2
+		if p.allows(c, platform) {
+			known[id] = 1
+		}
+	}
+	return known[id] == 1
 }
 
 // allows is c.Allows(v), remembered by constraint text and version: many

@@ -61,7 +61,7 @@ func (s *session) nextAllowed(v *view, sel int) int {
 // about, and every release up to the head is forbidden too. The background
 // facts (see whyNot) are named only when no other fact forbids it.
 func (s *session) staticReason(v *view, sel int) string {
-	background, facts := splitBackground(v.statics)
+	background, facts := splitBackground(v.staticFacts())
 	for _, group := range [][]*fact{facts, background} {
 		var msgs []string
 		for _, f := range newerOnly(group, v, sel+1) {
@@ -200,7 +200,7 @@ func (x *explainer) preferences(vs []*view, final map[*view]int) []*fact {
 
 // static returns v's static fact of kind, or nil.
 func (v *view) static(kind model.FactKind) *fact {
-	for _, f := range v.statics {
+	for _, f := range v.staticFacts() {
 		if f.kind == kind {
 			return f
 		}

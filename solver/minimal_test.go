@@ -34,7 +34,7 @@ func TestExplanationsAreMinimal(t *testing.T) {
 
 func checkMinimal(t *testing.T, sc *catalog.Scenario, res *model.Result) {
 	ctx := context.Background()
-	s := &session{ctx: ctx, p: newProblem(sc.Catalog, sc.Cluster, sc.Request)}
+	s := &session{ctx: ctx, p: newProblem(compiledFor(sc.Catalog), sc.Cluster, sc.Request)}
 	x := s.explainer()
 	var core []*fact
 	for _, want := range res.Explanation.Facts {

@@ -37,7 +37,7 @@ func (s *session) pathStop(v *view, last int) string {
 		return ""
 	}
 	at := v.rels[last].Version
-	if newStepper(v.rels, v.head, v.m.Policy()).graph {
+	if v.m.Policy() == model.UpdateGraph {
 		return fmt.Sprintf("the path stops at %s, below the head %s: no update edge leads on from %s", at, v.headVersion, at)
 	}
 	return fmt.Sprintf("the path stops at %s, below the head %s: no sequential step leads on from %s, and a major jump waits for a from-to rule or strategy: direct", at, v.headVersion, at)
@@ -47,11 +47,11 @@ func (s *session) pathStop(v *view, last int) string {
 // outcome selects, that the platform forbids, with the requirement each
 // group fails.
 func (s *session) pathForbidden(o *outcome, idx []int) []string {
+	if !slices.ContainsFunc(idx, func(r int) bool { return r != o.sel && s.p.platformForbids(o.v, r) }) {
+		return nil // no platform fact to name
+	}
 	var notes []string
-	for _, f := range o.v.statics {
-		if kindOf(f).platform == nil {
-			continue
-		}
+	for _, f := range s.p.platformFacts(o.v) {
 		on := slices.DeleteFunc(slices.Clone(idx), func(r int) bool { return r == o.sel || !slices.Contains(f.rels, r) })
 		if len(on) == 0 {
 			continue

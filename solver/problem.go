@@ -29,9 +29,10 @@ const (
 // versions and, for every module it touches, a view with the module's
 // role, head and static facts.
 type problem struct {
-	cat     *model.Catalog
-	cluster *model.ClusterState
-	req     *model.Request
+	cat      *model.Catalog
+	compiled *Compiled // the catalog compiled (compiled.go)
+	cluster  *model.ClusterState
+	req      *model.Request
 
 	deckhouse  model.Version // effective DKP version (R12)
 	kubernetes model.Version // effective Kubernetes version (R12)
@@ -44,6 +45,29 @@ type problem struct {
 	releases int // releases of the viewed modules, for the size estimate
 	facts    []*fact
 	factSlab []fact // backing store of facts, see newFact
+	boolSlab []bool // backing store of the views' allowed filters
+	// lazyStatics: a view's static facts are made only when something
+	// reads them (staticFacts); until then only its allowed filter is
+	// computed. An answer that needs no explanation never makes them.
+	lazyStatics bool
+	// seq orders facts (see fact.seq); making marks the view whose static
+	// facts are being made, so that they take its place in the order.
+	seq    int
+	making *view
+	// collecting marks the view whose platform facts platformFacts
+	// collects in collected.
+	collecting *view
+	collected  []*fact
+	// keepFrozen encodes every frozen module, detaching none (detach.go):
+	// tests compare the answers both ways.
+	keepFrozen bool
+	// staticCount counts the static facts made; the size estimate leaves
+	// them out (budget.go).
+	staticCount int
+	// platformOK remembers, per interned DKP or Kubernetes requirement
+	// text (tables.texts), whether the effective version meets it: 0 not
+	// checked yet, 1 yes, 2 no.
+	platformOK [2][]uint8
 	// memo remembers constraint checks (facts.go); a shared what-if
 	// encoding hands the same memo to every problem it answers.
 	memo    map[allowKey]bool
@@ -77,17 +101,28 @@ type view struct {
 	head        int           // index of the highest release at or below headVersion, or -1
 	noChannel   bool          // a channel applies but lists no release that stable
 
-	statics []*fact // facts that forbid releases of this module
-	allowed []bool  // releases no static fact forbids
-	only    int     // while static facts are read: the one release they read, or -1 for all
+	// staticList holds the facts that forbid releases of this module;
+	// read it through staticFacts, which makes them on first use.
+	staticList []*fact
+	factsMade  bool
+	staticSeq  int    // the place of the static facts in the fact order
+	allowed    []bool // releases no static fact forbids
+	// allowedList lists the allowed releases once candidates has
+	// (closure.go), or is nil.
+	allowedList []int
+	only        int // while static facts are read: the one release they read, or -1 for all
+
+	p   *problem     // the problem that owns the view
+	tab *moduleTable // the compiled table of m
+	own bool         // rels are m's own releases, so the table's indices apply
 
 	stepCache *updateSteps // see steps
 
 	src sourcePlace // R23: where the module's releases come from (sources.go)
 }
 
-func newProblem(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) *problem {
-	p := &problem{cat: cat, cluster: cluster, req: req, views: map[string]*view{}, memo: map[allowKey]bool{}, whyMemo: map[allowKey]string{}}
+func newProblem(c *Compiled, cluster *model.ClusterState, req *model.Request) *problem {
+	p := &problem{cat: c.cat, compiled: c, cluster: cluster, req: req, views: map[string]*view{}, memo: map[allowKey]bool{}, whyMemo: map[allowKey]string{}}
 	p.deckhouse, p.kubernetes = cluster.Deckhouse, cluster.Kubernetes
 	if req.Platform.Deckhouse != nil {
 		p.deckhouse = req.Platform.Deckhouse
@@ -121,12 +156,13 @@ func (p *problem) view(name string) *view {
 }
 
 func (p *problem) newView(m *model.Module) *view {
-	v := &view{m: m, name: m.Name, deployed: -1, pinned: -1, head: -1}
+	v := &view{m: m, name: m.Name, deployed: -1, pinned: -1, head: -1, p: p}
 	p.placeSource(v)
-	v.rels = v.m.Releases
+	v.rels, v.tab = v.m.Releases, p.compiled.t.table(v.m)
+	v.own = v.tab != nil
 	if m.Embedded {
 		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: m.Requirements, Accessibility: m.Accessibility, Stage: m.Stage, Disable: m.Disable, Source: m.Source}}
-		v.deployedDKP = p.cluster.Deckhouse
+		v.deployedDKP, v.own = p.cluster.Deckhouse, false
 	}
 	st := p.cluster.Modules[m.Name]
 	v.configuredOn = st.On()
@@ -163,7 +199,13 @@ func (p *problem) newView(m *model.Module) *view {
 		p.setHead(v)
 	}
 	p.setIntent(v)
-	p.addStaticFacts(v)
+	v.staticSeq = p.seq
+	p.seq++
+	if p.lazyStatics {
+		p.filter(v)
+	} else {
+		v.staticFacts()
+	}
 	return v
 }
 
@@ -176,14 +218,16 @@ func (v *view) addUnlisted(ver model.Version) {
 		at++
 	}
 	v.rels = slices.Insert(slices.Clone(v.rels), at, &model.Release{Version: ver})
-	v.deployed = at
+	v.deployed, v.own = at, false
 }
 
+// indexOf is the index of the first release at exactly ver, or -1.
+// Releases are sorted by CompareVersions, which tells apart what
+// SameVersion does.
 func (v *view) indexOf(ver model.Version) int {
-	for i, r := range v.rels {
-		if model.SameVersion(r.Version, ver) {
-			return i
-		}
+	i := sort.Search(len(v.rels), func(i int) bool { return model.CompareVersions(v.rels[i].Version, ver) >= 0 })
+	if i < len(v.rels) && model.SameVersion(v.rels[i].Version, ver) {
+		return i
 	}
 	return -1
 }
@@ -195,28 +239,55 @@ func (p *problem) setHead(v *view) {
 		return
 	}
 	v.channel = p.cluster.ChannelOf(v.name)
+	h := headEntry{index: -1}
 	if v.channel != "" && len(v.m.Channels) > 0 {
-		v.headVersion = v.m.ChannelVersion(v.channel)
+		h = v.channelHead(v.channel)
 	}
-	if v.headVersion == nil && v.m.DefaultChannel != "" && p.cluster.Modules[v.name].Channel == "" {
+	if h.version == nil && v.m.DefaultChannel != "" && p.cluster.Modules[v.name].Channel == "" {
 		// The cluster-wide channel is not one the module has (D32).
-		v.channel, v.headVersion = v.m.DefaultChannel, v.m.Channels[v.m.DefaultChannel]
+		v.channel, h = v.m.DefaultChannel, v.channelHead(v.m.DefaultChannel)
 	}
 	switch {
 	case v.channel == "" || len(v.m.Channels) == 0:
 		v.channel = ""
-	case v.headVersion == nil:
+	case h.version == nil:
 		v.noChannel = true
 	}
-	if v.headVersion == nil {
-		v.headVersion = newestFinal(v.rels)
+	if h.version == nil {
+		h = v.newestHead()
 	}
-	if v.headVersion != nil { // releases are sorted: the last one at or below the head
-		v.head = sort.Search(len(v.rels), func(i int) bool { return model.CompareVersions(v.rels[i].Version, v.headVersion) > 0 }) - 1
-	}
+	v.headVersion, v.head = h.version, h.index
 	if v.noChannel {
 		v.head = -1
 	}
+}
+
+// channelHead is the version of channel and its head among v's releases,
+// from the compiled table when the releases are the module's own.
+func (v *view) channelHead(channel string) headEntry {
+	if v.own {
+		if h, ok := v.tab.channels[channel]; ok {
+			return h
+		}
+		return headEntry{index: -1}
+	}
+	return v.headAt(v.m.ChannelVersion(channel))
+}
+
+// newestHead is the newest final release (or the newest one) and its index.
+func (v *view) newestHead() headEntry {
+	if v.own {
+		return v.tab.newest
+	}
+	return v.headAt(newestFinal(v.rels))
+}
+
+// headAt is hv with the index of the last release at or below it.
+func (v *view) headAt(hv model.Version) headEntry {
+	if hv == nil {
+		return headEntry{index: -1}
+	}
+	return headEntry{hv, headIndex(v.rels, hv)}
 }
 
 // newestFinal is the newest release that is not a prerelease, or the

@@ -31,7 +31,12 @@ func (s *session) rerender(req *model.Request, res *model.Result) (*model.Result
 // retarget gives s's problem the platform versions of req.
 func (s *session) retarget(req *model.Request) {
 	p := s.p
-	q := newProblem(p.cat, p.cluster, req)
+	// The static facts of the views are the class's, read with its first
+	// request's versions (as every view's were before the request's own).
+	for _, v := range p.views {
+		v.staticFacts()
+	}
+	q := newProblem(p.compiled, p.cluster, req)
 	p.req, p.deckhouse, p.kubernetes, p.components = req, q.deckhouse, q.kubernetes, q.components
 	for _, v := range p.views {
 		if v.m.Embedded {

@@ -27,6 +27,7 @@ import (
 type sharedEncoding struct {
 	e     *encoder
 	sh    *sharing // e's guard
+	c     *Compiled
 	cat   *model.Catalog
 	state *model.ClusterState
 	// fixed holds the selectors of facts that are the same for every
@@ -52,11 +53,11 @@ func (*sharing) keepsFacts() bool { return true }
 
 // newShared starts an empty shared encoding; modules get their variables
 // when a request first needs them.
-func newShared(cat *model.Catalog, cluster *model.ClusterState) *sharedEncoding {
+func newShared(c *Compiled, cluster *model.ClusterState) *sharedEncoding {
 	sh := &sharing{pending: map[*fact][][]z.Lit{}, bySet: map[string]z.Lit{}}
-	e := newEncoder(newProblem(cat, cluster, &model.Request{}), sh, everything)
+	e := newEncoder(newProblem(c, cluster, &model.Request{}), sh, everything)
 	e.counters = map[string][]z.Lit{}
-	return &sharedEncoding{e: e, sh: sh, cat: cat, state: cluster, fixed: map[string][]z.Lit{}, memo: map[allowKey]bool{}}
+	return &sharedEncoding{e: e, sh: sh, c: c, cat: c.cat, state: cluster, fixed: map[string][]z.Lit{}, memo: map[allowKey]bool{}}
 }
 
 // include gives every module of scope its variables, keeping the modules
@@ -205,7 +206,7 @@ func (se *sharedEncoding) solve(ctx context.Context, cfg settings, req *model.Re
 // session prepares req's session on the shared encoding: its facts
 // encoded and the selectors to assume in s.base.
 func (se *sharedEncoding) session(ctx context.Context, cfg settings, req *model.Request) *session {
-	p := newProblem(se.cat, se.state, req)
+	p := newProblem(se.c, se.state, req)
 	p.memo = se.memo
 	closure := p.closure(true)
 	se.include(closure)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"runtime"
-	"time"
 
 	"github.com/go-air/gini/z"
 
@@ -58,39 +57,30 @@ func WithMemoryLimit(n int64) Option { return func(s *settings) { s.maxBytes = m
 // a Result with StatusUnsatisfiable and an explanation. ctx ends the solve
 // early with ctx.Err().
 func Solve(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, req *model.Request, opts ...Option) (*model.Result, error) {
-	start := time.Now()
-	cfg := newSettings(opts)
-	if err := validate(cat, cluster, req); err != nil {
-		return nil, err
-	}
-	res, err := solveValid(ctx, cfg, cat, cluster, req)
+	c, err := compiledOrNew(cat)
 	if err != nil {
 		return nil, err
 	}
-	res.Stats.SolveMicros = time.Since(start).Microseconds()
-	return res, nil
+	return c.Solve(ctx, cluster, req, opts...)
 }
 
-// solveValid resolves a request that validate has passed, in a session of
-// its own.
-func solveValid(ctx context.Context, cfg settings, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
-	return newSession(ctx, cfg, cat, cluster, req).run()
-}
-
-func newSession(ctx context.Context, cfg settings, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) *session {
-	return &session{ctx: ctx, cfg: cfg, p: newProblem(cat, cluster, req)}
+// newSession starts the session of one request. Its static facts are
+// made only when an explanation or a held-back reason reads them.
+func newSession(ctx context.Context, cfg settings, c *Compiled, cluster *model.ClusterState, req *model.Request) *session {
+	p := newProblem(c, cluster, req)
+	p.lazyStatics = true
+	return &session{ctx: ctx, cfg: cfg, p: p}
 }
 
 // Encode builds the encoding Solve would search, without searching it,
 // and returns its size: what a request costs before any solving, for
 // benchmarks and capacity planning. Bad input is an error, as for Solve.
 func Encode(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) (model.Stats, error) {
-	if err := validate(cat, cluster, req); err != nil {
+	c, err := compiledOrNew(cat)
+	if err != nil {
 		return model.Stats{}, err
 	}
-	e := newEncoder(newProblem(cat, cluster, req), hard{}, everything)
-	e.encode()
-	return model.Stats{Variables: int(e.g.MaxVar()), Clauses: e.clauses, MemoryBytes: estimate(e)}, nil
+	return c.Encode(cluster, req)
 }
 
 func validate(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) error {

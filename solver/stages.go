@@ -156,7 +156,7 @@ func ExperimentalOnly(cat *model.Catalog, cluster *model.ClusterState) []string 
 	if cluster.AllowExperimentalModules {
 		return nil
 	}
-	p := newProblem(cat, cluster, &model.Request{})
+	p := newProblem(compiledFor(cat), cluster, &model.Request{})
 	var out []string
 	for _, m := range cat.Modules() {
 		if v := p.view(m.Name); v != nil && onlyStageForbids(v) {
@@ -174,7 +174,7 @@ func onlyStageForbids(v *view) bool {
 		return false
 	}
 	for _, r := range f.rels {
-		if !slices.ContainsFunc(v.statics, func(g *fact) bool { return g != f && slices.Contains(g.rels, r) }) {
+		if !slices.ContainsFunc(v.staticFacts(), func(g *fact) bool { return g != f && slices.Contains(g.rels, r) }) {
 			return true
 		}
 	}

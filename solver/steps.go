@@ -205,7 +205,7 @@ func (s stepper) graphPath(from int) []int {
 // head, computed once per view: the static facts, the result's path and
 // the explanation of a held-back module all read them.
 type updateSteps struct {
-	st      stepper
+	st      *stepper
 	targets []int // one update from the deployed release
 	path    []int // from the deployed release to the head (D14, R21)
 }
@@ -213,10 +213,20 @@ type updateSteps struct {
 // steps returns v's update steps from its deployed release.
 func (v *view) steps() *updateSteps {
 	if v.stepCache == nil {
-		st := newStepper(v.rels, v.head, v.m.Policy())
+		st := v.stepper()
 		v.stepCache = &updateSteps{st: st, targets: st.targets(v.deployed), path: st.path(v.deployed, v.head)}
 	}
 	return v.stepCache
+}
+
+// stepper returns the update rule over v's releases up to its head: the
+// compiled one when the releases are the module's own.
+func (v *view) stepper() *stepper {
+	if v.own && v.tab.steppers[v.head] != nil {
+		return v.tab.steppers[v.head]
+	}
+	st := newStepper(v.rels, v.head, v.m.Policy())
+	return &st
 }
 
 func sortedUnique(xs []int) []int {

@@ -29,10 +29,20 @@ type Installability struct {
 // come along. It calls emit once per module, in name order, and answers
 // on the what-if engine, so the questions share encodings and cores.
 func Sweep(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, emit func(Installability) error, opts ...Option) error {
+	c, err := compiledOrNew(cat)
+	if err != nil {
+		return err
+	}
+	return c.Sweep(ctx, cluster, emit, opts...)
+}
+
+// Sweep is the package-level Sweep on c's catalog.
+func (c *Compiled) Sweep(ctx context.Context, cluster *model.ClusterState, emit func(Installability) error, opts ...Option) error {
+	cat := c.cat
 	var names []string
 	var reqs []*model.Request
 	heads := map[string]model.Version{}
-	probe := newProblem(cat, cluster, &model.Request{})
+	probe := newProblem(c, cluster, &model.Request{})
 	for _, m := range cat.Modules() {
 		if m.Embedded || len(m.Releases) == 0 || cluster.Modules[m.Name].Configured() {
 			continue
@@ -43,7 +53,7 @@ func Sweep(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 		reqs = append(reqs, &model.Request{Enable: []string{m.Name}, Pin: map[string]model.Version{m.Name: head}, AutoEnable: true})
 	}
 	opts = append([]Option{WithoutHeldBack(), WithoutSuggestions()}, opts...)
-	return WhatIf(ctx, cat, cluster, reqs, func(i int, a Answer) error {
+	return c.WhatIf(ctx, cluster, reqs, func(i int, a Answer) error {
 		in := Installability{Module: names[i], Version: model.VersionString(heads[names[i]]), Result: a.Result, Err: a.Err}
 		if a.Result != nil && a.Result.Explanation != nil {
 			in.Reasons, in.Kinds = reasons(in.Module, a.Result.Explanation.Facts)

@@ -126,14 +126,14 @@ func ownCore(ctx context.Context, p *problem, v *view) ([]*fact, error) {
 	e.encodeIntent(mv)
 	e.encodeStatics(mv)
 	x := &explainer{e: e, sel: sel, ctx: ctx}
-	return x.minimalCore(nil, append([]*fact{v.intentFact}, v.statics...))
+	return x.minimalCore(nil, append([]*fact{v.intentFact}, v.staticFacts()...))
 }
 
 // hopeless reports whether v must be on while a static fact forbids
 // every release of it, one of them about the platform: a blocker found
 // without a solve (D106).
 func hopeless(v *view) bool {
-	return v.intent == intentOn && !slices.Contains(v.allowed, true) && slices.ContainsFunc(v.statics, isPlatformFact)
+	return v.intent == intentOn && !slices.Contains(v.allowed, true) && slices.ContainsFunc(v.staticFacts(), isPlatformFact)
 }
 
 // platformQuestion reports whether the request asks about other platform

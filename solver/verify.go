@@ -35,7 +35,7 @@ func newBatch(axes *platformAxes) *batch {
 // always resolved on its own; so is a change to the cluster state.
 func (s *session) verify(sug model.Suggestion, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
 	solve := func() (*model.Result, error) {
-		return Solve(s.ctx, s.p.cat, cluster, req, WithoutHeldBack(), WithoutSuggestions(), statusOnly(), WithMemoryLimit(s.budget.remaining()))
+		return s.p.compiled.Solve(s.ctx, cluster, req, WithoutHeldBack(), WithoutSuggestions(), statusOnly(), WithMemoryLimit(s.budget.remaining()))
 	}
 	b := s.cfg.batch
 	if b == nil || sug.Kind == model.SuggestUpdateModule || !sameCluster(cluster, s.p.cluster) {

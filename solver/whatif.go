@@ -29,13 +29,23 @@ type Answer struct {
 // assumptions. Every answer is the one Solve gives for that request
 // alone, apart from its stats.
 func WhatIf(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request, emit func(i int, a Answer) error, opts ...Option) error {
+	c, err := compiledOrNew(cat)
+	if err != nil {
+		return err
+	}
+	return c.WhatIf(ctx, cluster, reqs, emit, opts...)
+}
+
+// WhatIf is the package-level WhatIf on c's catalog.
+func (c *Compiled) WhatIf(ctx context.Context, cluster *model.ClusterState, reqs []*model.Request, emit func(i int, a Answer) error, opts ...Option) error {
+	cat := c.cat
 	ctx, cancel := context.WithCancel(ctx)
 	cfg := newSettings(opts)
 	answers := make([]chan Answer, len(reqs))
 	for i := range answers {
 		answers[i] = make(chan Answer, 1)
 	}
-	axes := newPlatformAxes(cat, cluster)
+	axes := newPlatformAxes(c, cluster)
 	cfg.batch = newBatch(axes)
 	classes := classify(axes, cat, cluster, reqs, answers)
 	workers := min(cfg.workers, max(len(classes), 1))
@@ -48,7 +58,7 @@ func WhatIf(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState
 			for c := w; c < len(classes); c += workers {
 				mine = append(mine, classes[c])
 			}
-			answerAll(ctx, cfg, cat, cluster, reqs, mine, answers)
+			answerAll(ctx, cfg, c, cluster, reqs, mine, answers)
 		}()
 	}
 	defer func() { cancel(); wg.Wait() }()
@@ -109,14 +119,15 @@ const sharedLimit = 5000
 // resolved, on one shared encoding for a catalog of up to sharedLimit
 // releases, else with a session of its own; the others are rendered from
 // its session.
-func answerAll(ctx context.Context, cfg settings, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request, mine [][]int, answers []chan Answer) {
+func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.ClusterState, reqs []*model.Request, mine [][]int, answers []chan Answer) {
+	cat := c.cat
 	resolve := func(req *model.Request) (*session, *model.Result, error) {
-		s := newSession(ctx, cfg, cat, cluster, req)
+		s := newSession(ctx, cfg, c, cluster, req)
 		res, err := s.run()
 		return s, res, err
 	}
 	if cat.ReleaseCount() <= sharedLimit && len(cat.Sources()) == 0 { // R23: each request on its own (D77)
-		se := newShared(cat, cluster)
+		se := newShared(c, cluster)
 		resolve = func(req *model.Request) (*session, *model.Result, error) {
 			s := se.session(ctx, cfg, req)
 			res, err := s.optimize(&optimizer{e: se.e, ctx: ctx, commits: s.base, scope: s.scope})

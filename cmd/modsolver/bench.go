@@ -33,6 +33,8 @@ Sizes (DESIGN.md §8): S is 100 modules × 20 releases, M 2,000 × 30, L
 S). The same --seed gives the same catalogs and cluster states.
 
 Cases (--cases, comma-separated; default all, resolve-dkp only with --catalog):
+  compile           compile the catalog (solver.Compile), as serve does once
+                    per load; the other cases solve on the compiled catalog
   update-all        every enabled module may update (updateAll)
   install-one       enable one module that is off, with autoEnable
   install-one-changes

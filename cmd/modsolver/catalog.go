@@ -147,15 +147,34 @@ func runCatalogStats(args []string, out, errOut io.Writer) int {
 	if err != nil {
 		return fail(errOut, err)
 	}
+	compiled, err := solver.Compile(cat)
+	if err != nil {
+		return fail(errOut, err)
+	}
 	st := catalog.NewStats(cat, rep)
+	cst := compiled.Stats()
 	if f.output == "json" {
-		return printJSON(out, errOut, st)
+		return printJSON(out, errOut, statsWithCompile{Stats: st, CompileMicros: cst.Duration.Microseconds(), CompiledBytes: cst.Bytes})
 	}
 	if err := report.Stats(out, st, rep.Warnings); err != nil {
 		return fail(errOut, err)
 	}
+	if _, err := fmt.Fprintf(out, "\ncompiled for resolution in %s, %s of tables (estimated)\n", cst.Duration.Round(time.Microsecond), mebibytes(cst.Bytes)); err != nil {
+		return fail(errOut, err)
+	}
 	return exitResolved
 }
+
+// statsWithCompile is `catalog stats -o json`: the catalog's stats and
+// what compiling it for resolution cost.
+type statsWithCompile struct {
+	catalog.Stats
+	CompileMicros int64 `json:"compileMicros"`
+	CompiledBytes int64 `json:"compiledBytes"`
+}
+
+// mebibytes writes n bytes in MiB with one decimal.
+func mebibytes(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 func printJSON(out, errOut io.Writer, v any) int {
 	if err := report.WriteJSON(out, v); err != nil {
@@ -219,7 +238,11 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
-	answers, err := sweep(ctx, cat, cluster, f.workers, errOut)
+	compiled, err := solver.Compile(cat)
+	if err != nil {
+		return fail(errOut, err)
+	}
+	answers, err := sweep(ctx, compiled, cluster, f.workers, errOut)
 	if err != nil {
 		return fail(errOut, err)
 	}
@@ -290,15 +313,15 @@ func usesDeckhouse(cat *model.Catalog) bool {
 }
 
 // sweep runs solver.Sweep with progress on stderr for long runs.
-func sweep(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, workers int, errOut io.Writer) ([]solver.Installability, error) {
+func sweep(ctx context.Context, cat *solver.Compiled, cluster *model.ClusterState, workers int, errOut io.Writer) ([]solver.Installability, error) {
 	var answers []solver.Installability
-	prog := newProgress(errOut, "catalog check", "modules", cat.Len())
+	prog := newProgress(errOut, "catalog check", "modules", cat.Catalog().Len())
 	defer prog.finish()
 	var opts []solver.Option
 	if workers > 0 {
 		opts = append(opts, solver.WithWorkers(workers))
 	}
-	err := solver.Sweep(ctx, cat, cluster, func(a solver.Installability) error {
+	err := cat.Sweep(ctx, cluster, func(a solver.Installability) error {
 		answers = append(answers, a)
 		prog.done(len(answers))
 		return nil

@@ -43,16 +43,19 @@ func TestCatalogStats(t *testing.T) {
 	assert.Regexp(t, `modules\s+5 \(0 built-in\)`, out)
 	assert.Regexp(t, `module dependencies\s+1 required, 0 optional, 1 on modules outside the catalog`, out)
 	assert.Regexp(t, `requires openshift\s+1 releases`, out)
+	assert.Regexp(t, `compiled for resolution in \S+, [0-9.]+ MiB of tables \(estimated\)`, out)
 
 	code, out, errOut = catalogCmd(t, "stats", "-o", "json", path)
 	require.Equal(t, exitResolved, code, errOut)
 	var st struct {
-		Format   string `json:"format"`
-		Releases int    `json:"releases"`
+		Format        string `json:"format"`
+		Releases      int    `json:"releases"`
+		CompiledBytes int64  `json:"compiledBytes"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &st))
 	assert.Equal(t, "modsolver", st.Format)
 	assert.Equal(t, 5, st.Releases)
+	assert.Positive(t, st.CompiledBytes)
 }
 
 func TestCatalogCheck(t *testing.T) {

@@ -78,7 +78,11 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
-	res, err := solver.Solve(ctx, in.cat, in.cluster, in.req)
+	compiled, err := solver.Compile(in.cat)
+	if err != nil {
+		return fail(errOut, err)
+	}
+	res, err := compiled.Solve(ctx, in.cluster, in.req)
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("no answer within --timeout %s: %w", f.timeout, err)
 	}

@@ -229,7 +229,11 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 	}
 	answers := make([]solver.Answer, len(reqs))
 	progress := newProgress(errOut, "whatif", "scenarios", len(reqs))
-	err := solver.WhatIf(ctx, b.cat, b.cluster, reqs, func(i int, a solver.Answer) error {
+	compiled, err := solver.Compile(b.cat)
+	if err != nil {
+		return nil, err
+	}
+	err = compiled.WhatIf(ctx, b.cluster, reqs, func(i int, a solver.Answer) error {
 		if a.Result != nil && f.noTiming {
 			// On a shared encoding the other stats count the worker's
 			// work too, which depends on the workers and the shard (D53).

@@ -1109,7 +1109,14 @@ type CatalogInfo struct {
 	// What the load skipped or warned about.
 	Notes []string `protobuf:"bytes,8,rep,name=notes,proto3" json:"notes,omitempty"`
 	// Whether this is the catalog used when a request names none.
-	Default       bool `protobuf:"varint,9,opt,name=default,proto3" json:"default,omitempty"`
+	Default bool `protobuf:"varint,9,opt,name=default,proto3" json:"default,omitempty"`
+	// How long compiling the catalog took when it was loaded, in
+	// microseconds: the tables every request reads (channel heads, update
+	// steps, platform requirements) are built once then.
+	CompileMicros uint64 `protobuf:"varint,20,opt,name=compile_micros,json=compileMicros,proto3" json:"compile_micros,omitempty"`
+	// The estimated memory of those compiled tables, in bytes, besides the
+	// catalog itself.
+	CompiledBytes uint64 `protobuf:"varint,21,opt,name=compiled_bytes,json=compiledBytes,proto3" json:"compiled_bytes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1205,6 +1212,20 @@ func (x *CatalogInfo) GetDefault() bool {
 		return x.Default
 	}
 	return false
+}
+
+func (x *CatalogInfo) GetCompileMicros() uint64 {
+	if x != nil {
+		return x.CompileMicros
+	}
+	return 0
+}
+
+func (x *CatalogInfo) GetCompiledBytes() uint64 {
+	if x != nil {
+		return x.CompiledBytes
+	}
+	return 0
 }
 
 // GetModuleRequest names a module of a served catalog.
@@ -2178,7 +2199,7 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\x05stats\x18\x03 \x01(\v2\x13.modsolver.v1.StatsR\x05stats\"\x15\n" +
 	"\x13ListCatalogsRequest\"M\n" +
 	"\x14ListCatalogsResponse\x125\n" +
-	"\bcatalogs\x18\x01 \x03(\v2\x19.modsolver.v1.CatalogInfoR\bcatalogs\"\x83\x02\n" +
+	"\bcatalogs\x18\x01 \x03(\v2\x19.modsolver.v1.CatalogInfoR\bcatalogs\"\xd1\x02\n" +
 	"\vCatalogInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
 	"\x06source\x18\x02 \x01(\tR\x06source\x12\x16\n" +
@@ -2188,7 +2209,9 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\breleases\x18\x06 \x01(\rR\breleases\x12 \n" +
 	"\vprereleases\x18\a \x01(\rR\vprereleases\x12\x14\n" +
 	"\x05notes\x18\b \x03(\tR\x05notes\x12\x18\n" +
-	"\adefault\x18\t \x01(\bR\adefault\"I\n" +
+	"\adefault\x18\t \x01(\bR\adefault\x12%\n" +
+	"\x0ecompile_micros\x18\x14 \x01(\x04R\rcompileMicros\x12%\n" +
+	"\x0ecompiled_bytes\x18\x15 \x01(\x04R\rcompiledBytes\"I\n" +
 	"\x10GetModuleRequest\x12!\n" +
 	"\fcatalog_name\x18\x01 \x01(\tR\vcatalogName\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\"A\n" +

@@ -1,0 +1,125 @@
+package solver
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"time"
+	"weak"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// Compiled is a catalog compiled for resolution: everything about it that
+// no request changes, computed once and then only read, so that one
+// Compiled serves any number of requests on any number of goroutines.
+// Build it with Compile when a catalog is loaded (serve does, and again on
+// reload); Solve, WhatIf and Sweep compile a catalog they are handed on
+// first use and keep it while the catalog lives.
+type Compiled struct {
+	cat *model.Catalog
+	t   *tables
+}
+
+// CompileStats says what compiling a catalog cost.
+type CompileStats struct {
+	Duration time.Duration // time spent compiling
+	// Bytes is the estimated memory of the compiled tables, besides the
+	// catalog itself.
+	Bytes int64
+}
+
+// Compile compiles cat, afresh. A nil catalog is an error that wraps
+// model.ErrInvalidInput. The result is kept with cat, unless an earlier
+// one is, so that the package-level Solve, WhatIf and Sweep on the same
+// catalog reuse it.
+func Compile(cat *model.Catalog) (*Compiled, error) {
+	if cat == nil {
+		return nil, &model.FieldError{Field: "catalog", Err: model.ErrMissingField}
+	}
+	t := compileTables(cat)
+	keep(cat, t)
+	return &Compiled{cat: cat, t: t}, nil
+}
+
+// compiledOrNew is cat compiled: the one kept with it, or compiled now.
+// A nil catalog is an error, as for Compile.
+func compiledOrNew(cat *model.Catalog) (*Compiled, error) {
+	if cat == nil {
+		return nil, &model.FieldError{Field: "catalog", Err: model.ErrMissingField}
+	}
+	return compiledFor(cat), nil
+}
+
+// Catalog is the catalog c was compiled from.
+func (c *Compiled) Catalog() *model.Catalog { return c.cat }
+
+// Stats reports the compile time and the estimated size of c's tables.
+func (c *Compiled) Stats() CompileStats { return CompileStats{Duration: c.t.took, Bytes: c.t.bytes} }
+
+// Solve is the package-level Solve on c's catalog.
+func (c *Compiled) Solve(ctx context.Context, cluster *model.ClusterState, req *model.Request, opts ...Option) (*model.Result, error) {
+	start := time.Now()
+	cfg := newSettings(opts)
+	if err := validate(c.cat, cluster, req); err != nil {
+		return nil, err
+	}
+	res, err := newSession(ctx, cfg, c, cluster, req).run()
+	if err != nil {
+		return nil, err
+	}
+	res.Stats.SolveMicros = time.Since(start).Microseconds()
+	return res, nil
+}
+
+// Encode is the package-level Encode on c's catalog.
+func (c *Compiled) Encode(cluster *model.ClusterState, req *model.Request) (model.Stats, error) {
+	if err := validate(c.cat, cluster, req); err != nil {
+		return model.Stats{}, err
+	}
+	e := newEncoder(newProblem(c, cluster, req), hard{}, everything)
+	e.encode()
+	return model.Stats{Variables: int(e.g.MaxVar()), Clauses: e.clauses, MemoryBytes: estimate(e)}, nil
+}
+
+// compiledCache holds the tables of every catalog compiled and still
+// alive. It is keyed by a weak pointer, and the tables hold no pointer to
+// the catalog itself, so that a catalog nobody uses any more is collected
+// and its entry removed.
+var compiledCache = struct {
+	sync.Mutex
+	m map[weak.Pointer[model.Catalog]]*tables
+}{m: map[weak.Pointer[model.Catalog]]*tables{}}
+
+// compiledFor returns cat compiled, from the cache or compiled now. Two
+// goroutines that ask at once may both compile; one result is kept.
+func compiledFor(cat *model.Catalog) *Compiled {
+	compiledCache.Lock()
+	t := compiledCache.m[weak.Make(cat)]
+	compiledCache.Unlock()
+	if t == nil {
+		t = keep(cat, compileTables(cat))
+	}
+	return &Compiled{cat: cat, t: t}
+}
+
+// keep caches t as cat's tables, unless some are cached already, and
+// returns the cached ones.
+func keep(cat *model.Catalog, t *tables) *tables {
+	key := weak.Make(cat)
+	compiledCache.Lock()
+	defer compiledCache.Unlock()
+	if held := compiledCache.m[key]; held != nil {
+		return held
+	}
+	compiledCache.m[key] = t
+	runtime.AddCleanup(cat, forget, key)
+	return t
+}
+
+// forget drops the tables of a catalog that has been collected.
+func forget(key weak.Pointer[model.Catalog]) {
+	compiledCache.Lock()
+	delete(compiledCache.m, key)
+	compiledCache.Unlock()
+}

@@ -1,0 +1,264 @@
+package solver
+
+import (
+	"maps"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// tables are what Compile computes from a catalog. They hold pointers to
+// the catalog's modules and releases but none to the catalog itself (see
+// compiledCache), and nothing in them changes after compileTables.
+type tables struct {
+	took  time.Duration
+	bytes int64
+	// mods holds every module of the catalog, and for a module of several
+	// sources each source's own module as well (R23).
+	mods map[*model.Module]*moduleTable
+	// platform lists, per platform version a request may set, the
+	// distinct constraints of the catalog checked against it (R4, R22,
+	// and requirements on built-in modules): what-if classes read them
+	// (classes.go).
+	platform platformConstraints
+	// byBundle lists, per bundle, the modules (in name order) that some
+	// accessibility data enables in it: those that may be on by default
+	// (R7); a module outside its bundle's list never is.
+	byBundle map[string][]*model.Module
+	// texts interns the distinct texts of DKP and Kubernetes
+	// requirements, so that a request checks each once (platformCheck).
+	texts map[string]int32
+}
+
+// moduleTable is one module's part of the tables: its channel heads (R10,
+// D10), its newest final release, and for each of those heads the update
+// rule's tables over its releases (R11, R21).
+type moduleTable struct {
+	// channels maps every channel name the module answers (its own
+	// channels and the DKP channels ChannelVersion falls back over) to
+	// the channel's version and head.
+	channels map[string]headEntry
+	newest   headEntry // the newest final release, or the newest one
+	steppers map[int]*stepper
+	// dkp and kube give, per release, the interned text of its DKP and
+	// Kubernetes requirement, or -1 for none.
+	dkp, kube []int32
+	// platformGroups lists, per platform axis (axisDeckhouse,
+	// axisKubernetes), the releases that share each requirement text, in
+	// the order of their first release: a request checks each text once
+	// and forbids its releases together (R4, D20).
+	platformGroups [2][]releaseGroup
+	// components: some release requires a platform component (R22);
+	// missingModules: some release requires, not optionally, a module the
+	// catalog does not have. Requests skip the checks a module needs not.
+	components, missingModules bool
+}
+
+// headEntry is a head version and the index of the highest release at or
+// below it, or -1.
+type headEntry struct {
+	version model.Version
+	index   int
+}
+
+// platformConstraints are the constraints of a catalog that platform
+// versions are checked against, one list per platform version.
+type platformConstraints struct {
+	deckhouse, kubernetes *axis
+	components            map[string]*axis
+}
+
+// Estimated sizes, in bytes, of the tables' parts, for CompileStats.
+const (
+	moduleTableBytes = 400 // a moduleTable with its maps
+	headEntryBytes   = 64  // one channel entry
+	stepperBytes     = 200 // one stepper without its slices
+	intBytes         = 8   // one int of a slice
+	constraintBytes  = 150 // one interned or listed constraint
+)
+
+func compileTables(cat *model.Catalog) *tables {
+	start := time.Now()
+	t := &tables{mods: map[*model.Module]*moduleTable{}, texts: map[string]int32{}, byBundle: map[string][]*model.Module{}}
+	for _, m := range cat.Modules() {
+		t.addModule(cat, m)
+		if m.MultiSource() {
+			for _, s := range m.ModuleSources() {
+				t.addModule(cat, m.ForSource(s))
+			}
+		}
+	}
+	t.platform = readPlatformConstraints(cat)
+	t.readBundles(cat)
+	t.bytes += int64(len(t.texts)) * constraintBytes
+	t.took = time.Since(start)
+	return t
+}
+
+// addModule compiles one module's table.
+func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
+	if m == nil || t.mods[m] != nil {
+		return
+	}
+	mt := &moduleTable{channels: map[string]headEntry{}, steppers: map[int]*stepper{}}
+	t.mods[m] = mt
+	t.bytes += moduleTableBytes
+	if m.Embedded {
+		return // its one release is the request's DKP version (R5)
+	}
+	names := slices.Concat(model.Channels, slices.Sorted(maps.Keys(m.Channels)))
+	for _, ch := range names {
+		if hv := m.ChannelVersion(ch); hv != nil {
+			mt.channels[ch] = headEntry{hv, headIndex(m.Releases, hv)}
+		}
+	}
+	mt.newest = headEntry{newestFinal(m.Releases), -1}
+	if mt.newest.version != nil {
+		mt.newest.index = headIndex(m.Releases, mt.newest.version)
+	}
+	t.bytes += int64(len(mt.channels)) * headEntryBytes
+	for _, h := range append(slices.Collect(maps.Values(mt.channels)), mt.newest) {
+		t.addStepper(m, mt, h.index)
+	}
+	mt.dkp, mt.kube = make([]int32, len(m.Releases)), make([]int32, len(m.Releases))
+	for i, r := range m.Releases {
+		mt.dkp[i], mt.kube[i] = t.intern(r.Requirements.Deckhouse), t.intern(r.Requirements.Kubernetes)
+		mt.platformGroups[axisDeckhouse] = addRelease(mt.platformGroups[axisDeckhouse], mt.dkp, i)
+		mt.platformGroups[axisKubernetes] = addRelease(mt.platformGroups[axisKubernetes], mt.kube, i)
+		t.bytes += 2 * intBytes
+		mt.components = mt.components || len(r.Requirements.Platform) > 0
+		mt.missingModules = mt.missingModules || requiresMissing(cat, r)
+	}
+	t.bytes += 8 * int64(len(m.Releases))
+}
+
+// addStepper compiles the update rule of m's releases under head.
+func (t *tables) addStepper(m *model.Module, mt *moduleTable, head int) {
+	if head < 0 || mt.steppers[head] != nil {
+		return
+	}
+	st := newStepper(m.Releases, head, m.Policy())
+	mt.steppers[head] = &st
+	t.bytes += stepperBytes + intBytes*int64(len(st.eligible)+2*len(st.minors)+len(st.jumps))
+}
+
+// intern returns the id of c's text, or -1 for no constraint.
+func (t *tables) intern(c *model.Constraint) int32 {
+	if c == nil {
+		return -1
+	}
+	id, ok := t.texts[c.Text]
+	if !ok {
+		id = int32(len(t.texts))
+		t.texts[c.Text] = id
+	}
+	return id
+}
+
+// readBundles fills byBundle.
+func (t *tables) readBundles(cat *model.Catalog) {
+	for _, m := range cat.Modules() {
+		for _, b := range bundlesOf(m) {
+			if b != "" {
+				t.byBundle[b] = append(t.byBundle[b], m)
+			}
+		}
+	}
+	for _, ms := range t.byBundle {
+		t.bytes += intBytes * int64(len(ms))
+	}
+}
+
+// bundlesOf lists, sorted, the bundles some accessibility data of m
+// enables m in.
+func bundlesOf(m *model.Module) []string {
+	seen := map[string]bool{}
+	read := func(a *model.Accessibility) {
+		if a == nil {
+			return
+		}
+		for _, e := range a.Editions {
+			for _, b := range e.EnabledInBundles {
+				seen[b] = true
+			}
+		}
+	}
+	read(m.Accessibility)
+	for _, r := range m.Releases {
+		read(r.Accessibility)
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// releaseGroup is the releases of a module, ascending, that share one
+// requirement text; its slice is full, so that appending copies it.
+type releaseGroup struct{ rels []int }
+
+// addRelease adds release i to the group of its text in ids, or starts
+// one; releases without the requirement are in no group.
+func addRelease(groups []releaseGroup, ids []int32, i int) []releaseGroup {
+	if ids[i] < 0 {
+		return groups
+	}
+	for k := range groups {
+		if ids[groups[k].rels[0]] == ids[i] {
+			groups[k].rels = append(groups[k].rels, i)
+			groups[k].rels = groups[k].rels[:len(groups[k].rels):len(groups[k].rels)]
+			return groups
+		}
+	}
+	return append(groups, releaseGroup{rels: []int{i}})
+}
+
+// requiresMissing reports whether r requires, not optionally, a module
+// cat does not have.
+func requiresMissing(cat *model.Catalog, r *model.Release) bool {
+	for _, d := range r.Requirements.Modules {
+		if !d.Constraint.Optional && cat.Module(d.Module) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// headIndex is the index of the highest release at or below hv, or -1.
+func headIndex(rels []*model.Release, hv model.Version) int {
+	return sort.Search(len(rels), func(i int) bool { return model.CompareVersions(rels[i].Version, hv) > 0 }) - 1
+}
+
+// readPlatformConstraints reads every constraint of cat that a platform
+// version is checked against: DKP, Kubernetes and component requirements
+// (R4, R22), and requirements on built-in modules, whose version is DKP's.
+func readPlatformConstraints(cat *model.Catalog) platformConstraints {
+	pc := platformConstraints{deckhouse: newAxis(), kubernetes: newAxis(), components: map[string]*axis{}}
+	readReqs := func(r model.Requirements) {
+		pc.deckhouse.add(r.Deckhouse)
+		pc.kubernetes.add(r.Kubernetes)
+		if len(r.Platform) > 0 {
+			for _, name := range slices.Sorted(maps.Keys(r.Platform)) {
+				if pc.components[name] == nil {
+					pc.components[name] = newAxis()
+				}
+				pc.components[name].add(r.Platform[name])
+			}
+		}
+		for i := range r.Modules {
+			if m := cat.Module(r.Modules[i].Module); m != nil && m.Embedded {
+				pc.deckhouse.add(&r.Modules[i].Constraint)
+			}
+		}
+	}
+	for _, m := range cat.Modules() {
+		readReqs(m.Requirements)
+		for _, r := range m.Releases {
+			readReqs(r.Requirements)
+		}
+	}
+	return pc
+}
+
+// table returns the compiled table of m; every module of the catalog has
+// one.
+func (t *tables) table(m *model.Module) *moduleTable { return t.mods[m] }

@@ -1,0 +1,138 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+	"weak"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modsolver/modsolver/internal/fixture"
+	"github.com/modsolver/modsolver/internal/scenariotest"
+	"github.com/modsolver/modsolver/model"
+)
+
+func TestCompileNil(t *testing.T) {
+	_, err := Compile(nil)
+	require.ErrorIs(t, err, model.ErrInvalidInput)
+	_, err = Solve(context.Background(), nil, &model.ClusterState{}, &model.Request{})
+	require.ErrorIs(t, err, model.ErrInvalidInput)
+}
+
+// A view built lazily computes the same allowed filter as one whose
+// static facts are made at once, and the facts it makes later are the
+// same, in the same order: the fast encoding reads only the filter, and
+// explanations read the facts.
+func TestLazyStaticsMatchEager(t *testing.T) {
+	for _, sc := range scenariotest.All(t, "..") {
+		if validate(sc.Catalog, sc.Cluster, sc.Request) != nil {
+			continue
+		}
+		c := compiledFor(sc.Catalog)
+		lazy, eager := newProblem(c, sc.Cluster, sc.Request), newProblem(c, sc.Cluster, sc.Request)
+		lazy.lazyStatics = true
+		lazyViews, eagerViews := lazy.closure(true), eager.closure(true)
+		require.Len(t, lazyViews, len(eagerViews), sc.File)
+		for i, lv := range lazyViews {
+			ev := eagerViews[i]
+			assert.Equal(t, ev.allowed, lv.allowed, "%s: %s", sc.File, lv.name)
+			assert.False(t, lv.factsMade, "%s: %s: made before anything read them", sc.File, lv.name)
+			lf, ef := lv.staticFacts(), ev.staticFacts()
+			require.Len(t, lf, len(ef), "%s: %s", sc.File, lv.name)
+			for k := range lf {
+				assert.Equal(t, ef[k].kind, lf[k].kind, "%s: %s", sc.File, lv.name)
+				assert.Equal(t, ef[k].rels, lf[k].rels, "%s: %s", sc.File, lv.name)
+				assert.Equal(t, ef[k].dep, lf[k].dep, "%s: %s", sc.File, lv.name)
+			}
+			assert.Equal(t, ev.allowed, lv.allowed, "%s: %s: making the facts changes no filter", sc.File, lv.name)
+		}
+		for _, v := range lazy.views { // views read outside the closure too
+			v.staticFacts()
+		}
+		assert.Equal(t, kindsOf(eager.orderedFacts()), kindsOf(lazy.orderedFacts()), "%s: facts made late take their place", sc.File)
+	}
+}
+
+func kindsOf(facts []*fact) []string {
+	out := make([]string, len(facts))
+	for i, f := range facts {
+		out[i] = fmt.Sprint(f.kind, " ", f.v.name)
+	}
+	return out
+}
+
+// One compiled catalog answers from many goroutines at once, as serve
+// uses it (run with -race), each answer the one Solve gives.
+func TestCompiledSharedByGoroutines(t *testing.T) {
+	ctx := context.Background()
+	var scs []scenariotest.Scenario
+	for _, sc := range scenariotest.All(t, "..") {
+		if validate(sc.Catalog, sc.Cluster, sc.Request) == nil {
+			scs = append(scs, sc)
+		}
+	}
+	require.NotEmpty(t, scs)
+	want := make([]*model.Result, len(scs))
+	compiled := make([]*Compiled, len(scs))
+	for i, sc := range scs {
+		var err error
+		compiled[i], err = Compile(sc.Catalog)
+		require.NoError(t, err)
+		want[i], err = Solve(ctx, sc.Catalog, sc.Cluster, sc.Request)
+		require.NoError(t, err)
+		want[i].Stats = model.Stats{}
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, sc := range scs {
+				got, err := compiled[i].Solve(ctx, sc.Cluster, sc.Request)
+				if !assert.NoError(t, err, sc.File) {
+					return
+				}
+				got.Stats = model.Stats{}
+				assert.Equal(t, want[i], got, sc.File)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// The tables of a catalog nobody holds any more are dropped with it: the
+// cache keys catalogs weakly and the tables point to none.
+func TestCompiledCacheForgetsCollectedCatalogs(t *testing.T) {
+	var keys []weak.Pointer[model.Catalog]
+	for range 5 {
+		cat, err := model.NewCatalog([]*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0"))})
+		require.NoError(t, err)
+		_, err = Solve(context.Background(), cat, fixture.Cluster(nil), &model.Request{Enable: []string{"a"}})
+		require.NoError(t, err)
+		keys = append(keys, weak.Make(cat))
+	}
+	held := func() int {
+		compiledCache.Lock()
+		defer compiledCache.Unlock()
+		n := 0
+		for _, k := range keys {
+			if compiledCache.m[k] != nil {
+				n++
+			}
+		}
+		return n
+	}
+	require.Equal(t, len(keys), held())
+	for range 50 {
+		if held() == 0 {
+			break
+		}
+		runtime.GC() // cleanups run after a collection, on their own goroutine
+		runtime.Gosched()
+	}
+	assert.Zero(t, held())
+}

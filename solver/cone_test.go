@@ -16,7 +16,7 @@ import (
 // until the conflict is in it; either way the core is the one the whole
 // closure gives.
 func TestConeExplanations(t *testing.T) {
-	cat, _, err := catalog.Parse("cone.yaml", []byte(`
+	c, cluster := compileInputs(t, `
 modules:
   - name: app
     releases: [{version: 1.0.0}]
@@ -27,19 +27,14 @@ modules:
     releases: [{version: 1.0.0}]
   - name: extra
     releases: [{version: 1.0.0}]
-`))
-	require.NoError(t, err)
-	cluster, err := catalog.ParseCluster("cluster.yaml", []byte(`
+`, `
 deckhouse: 1.74.0
 kubernetes: 1.31.0
 modules:
   web: {enabled: true, version: 1.0.0}
   db: {enabled: true, version: 1.0.0}
   extra: {enabled: true, version: 1.0.0}
-`))
-	require.NoError(t, err)
-	c, err := Compile(cat)
-	require.NoError(t, err)
+`)
 	for _, tc := range []struct {
 		name      string
 		req       *model.Request
@@ -81,7 +76,7 @@ modules:
 // of them about the platform, is hopeless; one that keeps a release, or
 // whose releases no platform fact forbids, is not.
 func TestHopeless(t *testing.T) {
-	cat, _, err := catalog.Parse("hopeless.yaml", []byte(`
+	c, cluster := compileInputs(t, `
 modules:
   - name: old
     releases:
@@ -93,20 +88,27 @@ modules:
   - name: off
     releases:
       - {version: 1.0.0, requirements: {deckhouse: "< 1.70"}}
-`))
-	require.NoError(t, err)
-	cluster, err := catalog.ParseCluster("cluster.yaml", []byte(`
+`, `
 deckhouse: 1.74.0
 kubernetes: 1.31.0
 modules:
   old: {enabled: true, version: 1.0.0}
   fits: {enabled: true, version: 1.0.0}
-`))
-	require.NoError(t, err)
-	c, err := Compile(cat)
-	require.NoError(t, err)
+`)
 	p := newProblem(c, cluster, &model.Request{UpdateAll: true, Platform: model.Platform{Deckhouse: model.MustParseVersion("1.75.0")}})
 	assert.True(t, hopeless(p.view("old")))
 	assert.False(t, hopeless(p.view("fits")), "1.1.0 is left")
 	assert.False(t, hopeless(p.view("off")), "it may stay off")
+}
+
+// compileInputs compiles a catalog and reads a cluster state, both YAML.
+func compileInputs(t *testing.T, catalogYAML, clusterYAML string) (*Compiled, *model.ClusterState) {
+	t.Helper()
+	cat, _, err := catalog.Parse("catalog.yaml", []byte(catalogYAML))
+	require.NoError(t, err)
+	cluster, err := catalog.ParseCluster("cluster.yaml", []byte(clusterYAML))
+	require.NoError(t, err)
+	c, err := Compile(cat)
+	require.NoError(t, err)
+	return c, cluster
 }

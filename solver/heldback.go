@@ -174,7 +174,8 @@ func (s *session) others(v *view) []*view {
 
 // inputFacts are the encoded facts that come from the inputs, without the
 // preference facts that R17 questions add. Input facts are all made when
-// the explain encoding is built, so the list is made once.
+// the explain encoding is built or its cone grows (which clears the
+// list), so the list is made once per scope.
 func (x *explainer) inputFacts() []*fact {
 	if x.inputs == nil {
 		x.inputs = []*fact{}

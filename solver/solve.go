@@ -123,6 +123,9 @@ type session struct {
 	outs           []*outcome
 	unchanged      int
 	core, blockers []*fact
+	// class is what of the answer quotes a platform version, found when
+	// the session renders its first other request of the class.
+	class *classParts
 }
 
 func (s *session) run() (*model.Result, error) {

@@ -21,6 +21,9 @@ type settings struct {
 	// statusOnly leaves an unsatisfiable answer unexplained: verifying a
 	// suggestion asks only whether the changed request resolves.
 	statusOnly bool
+	// feasibleOnly answers with the status alone, a resolved request
+	// without its optimum (verify.go).
+	feasibleOnly bool
 	// batch is shared by the requests of one what-if batch (verify.go).
 	batch *batch
 }
@@ -140,6 +143,9 @@ func (s *session) run() (*model.Result, error) {
 // optimize runs the R14 levels with o, then builds the answer.
 func (s *session) optimize(o *optimizer) (*model.Result, error) {
 	s.opt = o
+	if s.cfg.feasibleOnly {
+		return s.feasible()
+	}
 	err := s.opt.run()
 	switch {
 	case errors.Is(err, errUnsat) && s.cfg.statusOnly:

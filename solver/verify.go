@@ -32,10 +32,16 @@ func newBatch(axes *platformAxes) *batch {
 // verify resolves the changed inputs of a suggestion, status first: the
 // answer Solve gives, or one it gives for a request of the same class.
 // An update suggestion reads the version its module reaches, so it is
-// always resolved on its own; so is a change to the cluster state.
+// always resolved on its own, to its optimum; so is a change to the
+// cluster state. Every other suggestion reads only the status, so its
+// check stops once it knows whether the request resolves.
 func (s *session) verify(sug model.Suggestion, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
+	opts := []Option{WithoutHeldBack(), WithoutSuggestions(), statusOnly(), WithMemoryLimit(s.budget.remaining())}
+	if sug.Kind != model.SuggestUpdateModule {
+		opts = append(opts, feasibleOnly())
+	}
 	solve := func() (*model.Result, error) {
-		return s.p.compiled.Solve(s.ctx, cluster, req, WithoutHeldBack(), WithoutSuggestions(), statusOnly(), WithMemoryLimit(s.budget.remaining()))
+		return s.p.compiled.Solve(s.ctx, cluster, req, opts...)
 	}
 	b := s.cfg.batch
 	if b == nil || sug.Kind == model.SuggestUpdateModule || !sameCluster(cluster, s.p.cluster) {
@@ -85,4 +91,22 @@ func sameVersion(a, b model.Version) bool {
 		return a == nil && b == nil
 	}
 	return model.SameVersion(a, b) && a.String() == b.String()
+}
+
+// feasibleOnly makes Solve answer only whether a request resolves, with
+// no optimum for a request that does.
+func feasibleOnly() Option { return func(s *settings) { s.feasibleOnly = true } }
+
+// feasible answers with the status alone: whether the request's hard
+// constraints hold together, the first question R14's optimisation asks.
+func (s *session) feasible() (*model.Result, error) {
+	ok, err := s.opt.e.solve(s.opt.ctx, s.opt.commits)
+	if err != nil {
+		return nil, err
+	}
+	status := model.StatusResolved
+	if !ok {
+		status = model.StatusUnsatisfiable
+	}
+	return &model.Result{Status: status, Stats: s.stats()}, nil
 }

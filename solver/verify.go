@@ -13,7 +13,10 @@ import (
 // checks by class. A suggestion is checked by resolving the changed
 // request (D21); requests of one class resolve alike, and the changed
 // requests of many scenarios fall in few classes (the same upgrade of
-// Kubernetes on the same DKP, say), so each class is resolved once.
+// Kubernetes on the same DKP, say), so each class is resolved once. An
+// upgrade of the platform often leads to a class the batch answers
+// itself: its status is recorded when it is resolved (answered), and a
+// check that comes after it reads it.
 type batch struct {
 	axes     *platformAxes
 	mu       sync.Mutex
@@ -62,6 +65,17 @@ func (s *session) verify(sug model.Suggestion, cluster *model.ClusterState, req 
 	b.verified[key] = verified{res, err}
 	b.mu.Unlock()
 	return res, err
+}
+
+// answered records the status of the class of req, which the batch
+// resolved as res, for the suggestion checks that fall in it.
+func (b *batch) answered(req *model.Request, res *model.Result) {
+	key := b.axes.key(req)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.verified[key]; !ok {
+		b.verified[key] = verified{res: &model.Result{Status: res.Status}}
+	}
 }
 
 // sameCluster reports whether a suggestion left the cluster state as it was.

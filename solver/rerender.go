@@ -89,7 +89,8 @@ type classNote struct {
 }
 
 // classParts finds the parts of res that quote a platform version, with
-// the facts read with the versions of the class's first request.
+// the platform facts read with the versions of the class's first request,
+// before the session takes another's.
 func (s *session) classParts(res *model.Result) *classParts {
 	c := &classParts{}
 	for i, o := range s.outs {
@@ -97,7 +98,6 @@ func (s *session) classParts(res *model.Result) *classParts {
 		case o.v.m.Embedded:
 			c.builtIn = append(c.builtIn, i)
 		case res.Modules[i].PathNote != "":
-			o.v.staticFacts()
 			if n := s.pathNote(o, s.path(o)); len(n.forbids) > 0 {
 				c.notes = append(c.notes, classNote{i, n})
 			}

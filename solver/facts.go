@@ -103,13 +103,36 @@ func (p *problem) platformFacts(v *view) []*fact {
 	if v.factsMade {
 		return slices.DeleteFunc(slices.Clone(v.staticList), func(f *fact) bool { return kindOf(f).platform == nil })
 	}
-	only := v.only
-	p.collecting, p.collected, v.only = v, nil, v.readsFirst()
-	p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
-	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
-	p.addComponentFacts(v)
+	return p.collect(v, func() {
+		v.only = v.readsFirst()
+		p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
+		p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
+		p.addComponentFacts(v)
+	})
+}
+
+// staticCopies returns v's static facts as staticFacts would list them,
+// in their order, without making them: a held-back reason that only
+// quotes them (staticReason) then makes no facts, which on an update of
+// every module would be most of its allocation. Once v's static facts are
+// made, those are returned; a pin's fact and a move's source fact are
+// facts of the view itself, so for those views the facts are made.
+func (p *problem) staticCopies(v *view) []*fact {
+	if v.factsMade || v.pinVersion != nil || v.src.moved {
+		return v.staticFacts()
+	}
+	return p.collect(v, func() { p.addStaticFacts(v) })
+}
+
+// collect runs read, which adds static facts of v, with those facts
+// collected as copies that belong to no explanation, and returns them;
+// v's filter and the releases it reads are left as they were.
+func (p *problem) collect(v *view, read func()) []*fact {
+	only, allowed := v.only, v.allowed
+	p.collecting, p.collected = v, nil
+	read()
 	out := p.collected
-	p.collecting, p.collected, v.only = nil, nil, only
+	p.collecting, p.collected, v.only, v.allowed = nil, nil, only, allowed
 	return out
 }
 

@@ -46,7 +46,14 @@ func (s *session) pathStop(v *view, last int) string {
 // pathForbidden names the releases on the path, besides the one the
 // outcome selects, that the platform forbids, with the requirement each
 // group fails.
+//
+// The static facts of a module that keeps its deployed release read that
+// release only (readsFirst), which is the one the outcome selects, so for
+// such a module there is nothing to name and nothing is checked.
 func (s *session) pathForbidden(o *outcome, idx []int) []string {
+	if o.v.readsFirst() >= 0 {
+		return nil
+	}
 	if !slices.ContainsFunc(idx, func(r int) bool { return r != o.sel && s.p.platformForbids(o.v, r) }) {
 		return nil // no platform fact to name
 	}

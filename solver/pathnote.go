@@ -57,8 +57,9 @@ func (s *session) pathForbidden(o *outcome, idx []int) []string {
 	if !slices.ContainsFunc(idx, func(r int) bool { return r != o.sel && s.p.platformForbids(o.v, r) }) {
 		return nil // no platform fact to name
 	}
+	want := slices.DeleteFunc(slices.Clone(idx), func(r int) bool { return r == o.sel })
 	var notes []string
-	for _, f := range s.p.platformFacts(o.v) {
+	for _, f := range s.p.platformFacts(o.v, want) {
 		on := slices.DeleteFunc(slices.Clone(idx), func(r int) bool { return r == o.sel || !slices.Contains(f.rels, r) })
 		if len(on) == 0 {
 			continue

@@ -134,6 +134,14 @@ func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 	t.bytes += 8 * int64(len(m.Releases))
 }
 
+// textID is the interned requirement text of release i on platform axis.
+func (mt *moduleTable) textID(axis, i int) int32 {
+	if axis == axisKubernetes {
+		return mt.kube[i]
+	}
+	return mt.dkp[i]
+}
+
 // addStepper compiles the update rule of m's releases under head.
 func (t *tables) addStepper(m *model.Module, mt *moduleTable, head int) {
 	if head < 0 || mt.steppers[head] != nil {

@@ -383,12 +383,23 @@ func (p *problem) addCompiledPlatformFacts(v *view, kind model.FactKind, axis in
 			}
 			rels = []int{v.only}
 		}
+		if p.knownAllowed(v, rels[0], axis) {
+			continue // the text holds: no need to read the release itself
+		}
 		c := get(v.rels[rels[0]].Requirements)
 		if p.platformAllows(v, rels[0], axis, c, platform) {
 			continue
 		}
 		p.forbid(v, kind, rels, func(f *fact) { f.cons = c })
 	}
+}
+
+// knownAllowed reports whether the interned requirement text of release i
+// of v (a module whose releases are its own) on platform axis is already
+// known to hold, from the compact compiled ids alone.
+func (p *problem) knownAllowed(v *view, i, axis int) bool {
+	known := p.platformOK[axis]
+	return known != nil && known[v.tab.textID(axis, i)] == 1
 }
 
 // addComponentFacts adds R22: one fact per platform component and
@@ -524,10 +535,7 @@ func (p *problem) platformAllows(v *view, i, axis int, c *model.Constraint, plat
 	if !v.own {
 		return p.allows(c, platform)
 	}
-	id := v.tab.dkp[i]
-	if axis == axisKubernetes {
-		id = v.tab.kube[i]
-	}
+	id := v.tab.textID(axis, i)
 	known := p.platformOK[axis]
 	if known == nil {
 		known = make([]uint8, len(p.compiled.t.texts))

@@ -177,6 +177,7 @@ func checkServing(t *testing.T, objs *objects) *appsv1.Deployment {
 	assert.Equal(t, strconv.Itoa(int(port(t, c, intstr.FromString("metrics")))), d.Spec.Template.Annotations["prometheus.io/port"],
 		"the scrape annotation names the metrics port")
 	assert.NotZero(t, c.Resources.Requests.Cpu().MilliValue(), "a CPU request, which the HPA scales on")
+	checkGC(t, c)
 
 	var headless, clusterIP int
 	for _, s := range objs.services {
@@ -313,4 +314,40 @@ func matches(t *testing.T, sel *metav1.LabelSelector, podLabels map[string]strin
 	s, err := metav1.LabelSelectorAsSelector(sel)
 	require.NoError(t, err)
 	return !s.Empty() && s.Matches(labels.Set(podLabels))
+}
+
+// checkGC checks the garbage collector's settings (D114): GOGC is a
+// number, and GOMEMLIMIT, a soft limit in Go's syntax, lies between 70%
+// and 95% of the container's memory limit, so that the collector works
+// harder before the container is killed and the heap still has room.
+func checkGC(t *testing.T, c corev1.Container) {
+	t.Helper()
+	env := map[string]string{}
+	for _, e := range c.Env {
+		env[e.Name] = e.Value
+	}
+	_, err := strconv.Atoi(env["GOGC"])
+	assert.NoError(t, err, "GOGC %q", env["GOGC"])
+	limit := goMemLimit(t, env["GOMEMLIMIT"])
+	hard := c.Resources.Limits.Memory().Value()
+	assert.Greater(t, limit, hard*70/100, "GOMEMLIMIT %s leaves too much of limits.memory %s unused", env["GOMEMLIMIT"], c.Resources.Limits.Memory())
+	assert.Less(t, limit, hard*95/100, "GOMEMLIMIT %s leaves too little room below limits.memory %s", env["GOMEMLIMIT"], c.Resources.Limits.Memory())
+}
+
+// goMemLimit reads a GOMEMLIMIT value: an integer and a unit, B, KiB,
+// MiB or GiB.
+func goMemLimit(t *testing.T, text string) int64 {
+	t.Helper()
+	for _, u := range []struct {
+		suffix string
+		scale  int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}} {
+		if num, ok := strings.CutSuffix(text, u.suffix); ok {
+			n, err := strconv.ParseInt(num, 10, 64)
+			require.NoError(t, err, "GOMEMLIMIT %q", text)
+			return n * u.scale
+		}
+	}
+	t.Fatalf("GOMEMLIMIT %q: want an integer and B, KiB, MiB or GiB", text)
+	return 0
 }

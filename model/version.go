@@ -19,11 +19,27 @@ func ParseVersion(text string) (Version, error) {
 	if s == "" {
 		return nil, fmt.Errorf("%w: empty version", ErrInvalidVersion)
 	}
+	if v, ok := parseCore(s); ok {
+		return v, nil
+	}
 	v, err := semver.NewVersion(s)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q: %v", ErrInvalidVersion, text, err)
 	}
 	return v, nil
+}
+
+// parseCore reads the common form "1.2.3", three numbers without leading
+// zeros and nothing else, as semver.NewVersion reads it but without its
+// regular expression, which shows in profiles of the service (each
+// request carries a version per module). Any other form is not ok, and
+// is left to semver.NewVersion.
+func parseCore(s string) (Version, bool) {
+	if strings.ContainsAny(s, "-+") {
+		return nil, false
+	}
+	v, err := semver.StrictNewVersion(s)
+	return v, err == nil
 }
 
 // MustParseVersion is ParseVersion for literals known to be valid; it

@@ -124,15 +124,19 @@ func resultToProto(res *model.Result) *modsolverv1.ResolveResponse {
 		},
 	}
 	if len(res.Modules) > 0 {
-		out.Modules = make([]*modsolverv1.ModuleResult, 0, len(res.Modules))
+		out.Modules = make([]*modsolverv1.ModuleResult, len(res.Modules))
+		slab := make([]modsolverv1.ModuleResult, len(res.Modules)) // one allocation for every module
 		for i := range res.Modules {
-			out.Modules = append(out.Modules, moduleResultToProto(&res.Modules[i]))
+			out.Modules[i] = &slab[i]
+			moduleResultToProto(&slab[i], &res.Modules[i])
 		}
 	}
 	if len(res.Plan) > 0 {
-		out.Plan = make([]*modsolverv1.PlanStep, 0, len(res.Plan))
+		out.Plan = make([]*modsolverv1.PlanStep, len(res.Plan))
+		slab := make([]modsolverv1.PlanStep, len(res.Plan))
 		for i := range res.Plan {
-			out.Plan = append(out.Plan, planStepToProto(&res.Plan[i]))
+			out.Plan[i] = &slab[i]
+			planStepToProto(&slab[i], &res.Plan[i])
 		}
 	}
 	for _, w := range res.Warnings {
@@ -141,38 +145,26 @@ func resultToProto(res *model.Result) *modsolverv1.ResolveResponse {
 	return out
 }
 
-func moduleResultToProto(m *model.ModuleResult) *modsolverv1.ModuleResult {
-	out := &modsolverv1.ModuleResult{
-		Name:        m.Name,
-		Action:      actionProto(m.Action),
-		FromVersion: m.FromVersion,
-		ToVersion:   m.ToVersion,
-		ChannelHead: m.ChannelHead,
-		HeldBack:    m.HeldBack,
-		PathNote:    m.PathNote,
-		FromSource:  m.FromSource,
-		ToSource:    m.ToSource,
-		Moved:       m.Moved,
-	}
+// moduleResultToProto fills out, a zero message, from m.
+func moduleResultToProto(out *modsolverv1.ModuleResult, m *model.ModuleResult) {
+	out.Name = m.Name
+	out.Action = actionProto(m.Action)
+	out.FromVersion, out.ToVersion, out.ChannelHead = m.FromVersion, m.ToVersion, m.ChannelHead
+	out.HeldBack, out.PathNote = m.HeldBack, m.PathNote
+	out.FromSource, out.ToSource, out.Moved = m.FromSource, m.ToSource, m.Moved
 	if len(m.Path) > 0 {
 		out.Path = append([]string(nil), m.Path...)
 	}
-	return out
 }
 
-func planStepToProto(s *model.PlanStep) *modsolverv1.PlanStep {
-	return &modsolverv1.PlanStep{
-		Module:      s.Module,
-		Action:      actionProto(s.Action),
-		FromVersion: s.FromVersion,
-		ToVersion:   s.ToVersion,
-
-		ConfirmationMessage:    s.ConfirmationMessage,
-		ConfirmationAnnotation: s.ConfirmationAnnotation,
-		FromSource:             s.FromSource,
-		ToSource:               s.ToSource,
-		CycleWith:              slices.Clone(s.CycleWith),
-	}
+// planStepToProto fills out, a zero message, from s.
+func planStepToProto(out *modsolverv1.PlanStep, s *model.PlanStep) {
+	out.Module = s.Module
+	out.Action = actionProto(s.Action)
+	out.FromVersion, out.ToVersion = s.FromVersion, s.ToVersion
+	out.ConfirmationMessage, out.ConfirmationAnnotation = s.ConfirmationMessage, s.ConfirmationAnnotation
+	out.FromSource, out.ToSource = s.FromSource, s.ToSource
+	out.CycleWith = slices.Clone(s.CycleWith)
 }
 
 func explanationToProto(e *model.Explanation) *modsolverv1.Explanation {
@@ -269,27 +261,41 @@ func clusterFromProto(pc *modsolverv1.ClusterState) (*model.ClusterState, error)
 		Edition:        pc.GetEdition(),
 		Bundle:         pc.GetBundle(),
 		ReleaseChannel: pc.GetReleaseChannel(),
-		Modules:        make(map[string]model.ModuleState, len(pc.GetModules())),
 
 		AllowExperimentalModules: pc.GetAllowExperimentalModules(),
 	}
-	for _, name := range slices.Sorted(maps.Keys(pc.GetModules())) {
-		pm := pc.GetModules()[name]
-		s := model.ModuleState{
-			Version: version(fmt.Sprintf("cluster.modules[%q].version", name), pm.GetVersion()),
-			Channel: pm.GetChannel(),
-			Source:  pm.GetSource(),
-		}
-		if pm.Enabled != nil {
-			s.Enabled = new(pm.GetEnabled())
-		}
-		out.Modules[name] = s
-	}
+	out.Modules, errs = modulesFromProto(pc.GetModules(), errs)
 	out.Platform = componentsFromProto("cluster.platform", pc.GetPlatform(), &errs)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// modulesFromProto converts the module states of a cluster, adding the
+// versions it cannot read to errs in module name order. A version's field
+// path is spelled out only for an error: a request carries one per
+// module.
+func modulesFromProto(in map[string]*modsolverv1.ModuleState, errs model.InputErrors) (map[string]model.ModuleState, model.InputErrors) {
+	out := make(map[string]model.ModuleState, len(in))
+	var bad []string // the modules whose version cannot be read
+	for name, pm := range in {
+		v, err := parseVersion("", pm.GetVersion())
+		if err != nil {
+			bad = append(bad, name)
+		}
+		s := model.ModuleState{Version: v, Channel: pm.GetChannel(), Source: pm.GetSource()}
+		if pm.Enabled != nil {
+			s.Enabled = new(pm.GetEnabled())
+		}
+		out[name] = s
+	}
+	slices.Sort(bad)
+	for _, name := range bad {
+		_, err := parseVersion(fmt.Sprintf("cluster.modules[%q].version", name), in[name].GetVersion())
+		errs = append(errs, err)
+	}
+	return out, errs
 }
 
 // componentsFromProto reads platform component versions (R22), adding

@@ -31,7 +31,8 @@
 //     bounded in bytes and modules, and the solver's memory per request
 //     through solver.WithMemoryLimit.
 //   - interceptors.go: panic recovery (Internal, logged with the stack)
-//     and one structured log line per call (method, code, duration, peer).
+//     and one structured log line per call (method, code, duration, peer),
+//     at debug level for a call answered OK (D113).
 //   - render.go: MarshalJSON, the JSON form the CLI prints with -o json,
 //     and BadInput, the one wording of a bad what-if scenario, which the
 //     WhatIf stream and every output of `modsolver whatif` carry (D103).

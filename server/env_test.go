@@ -39,7 +39,7 @@ type env struct {
 
 // start serves catalogs over bufconn until the test ends. Every server
 // gets the test's catalog parser unless opts set another one.
-func start(t *testing.T, catalogs *server.Catalogs, opts ...server.Option) *env {
+func start(t testing.TB, catalogs *server.Catalogs, opts ...server.Option) *env {
 	t.Helper()
 	logs := &syncBuffer{}
 	opts = append([]server.Option{

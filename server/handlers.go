@@ -21,6 +21,14 @@ type resolver struct {
 	modsolverv1.UnimplementedResolverServer
 	catalogs *Catalogs
 	cfg      config
+	// timedOut is the cause of a solve that the server's own timeout
+	// ends, made once rather than per call.
+	timedOut error
+}
+
+func newResolver(catalogs *Catalogs, cfg config) *resolver {
+	return &resolver{catalogs: catalogs, cfg: cfg,
+		timedOut: fmt.Errorf("no answer within the server's solve timeout of %s: %w", cfg.solveTimeout, context.DeadlineExceeded)}
 }
 
 func (r *resolver) Resolve(ctx context.Context, in *modsolverv1.ResolveRequest) (*modsolverv1.ResolveResponse, error) {
@@ -173,8 +181,7 @@ func (r *resolver) requestCatalog(ref catalogRef) (*model.Catalog, error) {
 // withTimeout applies the solve timeout, unless the client's deadline is
 // sooner. Its expiry is named in the error.
 func (r *resolver) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
-	d := r.cfg.solveTimeout
-	return context.WithTimeoutCause(ctx, d, fmt.Errorf("no answer within the server's solve timeout of %s: %w", d, context.DeadlineExceeded))
+	return context.WithTimeoutCause(ctx, r.cfg.solveTimeout, r.timedOut)
 }
 
 // timeoutCause names why a solve ended early. The server's own timeout

@@ -46,7 +46,8 @@ func recovered(log *slog.Logger, method string, p any) error {
 	return status.Error(codes.Internal, internalMessage)
 }
 
-// logUnary logs one line per call: method, code, duration and peer.
+// logUnary logs one line per call: method, code, duration and peer, at
+// the level callLevel gives its code.
 func logUnary(log *slog.Logger) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		start := time.Now()
@@ -67,12 +68,27 @@ func logStream(log *slog.Logger) grpc.StreamServerInterceptor {
 	}
 }
 
+// callLevel is the level of a call's log line (D113): a call answered OK
+// is routine and logs at debug, so that a busy service writes no line per
+// answer unless asked to; a call that failed on its input or its limits
+// logs at info; a failure of the server itself at error.
+func callLevel(code codes.Code) slog.Level {
+	switch code {
+	case codes.OK:
+		return slog.LevelDebug
+	case codes.Internal, codes.Unknown, codes.DataLoss:
+		return slog.LevelError
+	}
+	return slog.LevelInfo
+}
+
+// logCall writes one call's line, and builds it only when the logger
+// writes that level.
 func logCall(ctx context.Context, log *slog.Logger, method string, start time.Time, err error) {
 	code := status.Code(err)
-	level := slog.LevelInfo
-	switch code {
-	case codes.Internal, codes.Unknown, codes.DataLoss:
-		level = slog.LevelError
+	level := callLevel(code)
+	if !log.Enabled(ctx, level) {
+		return
 	}
 	attrs := []slog.Attr{
 		slog.String("method", method),

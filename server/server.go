@@ -59,7 +59,8 @@ func WithSolveTimeout(d time.Duration) Option {
 }
 
 // WithLogger sets where requests, panics and internal errors are logged
-// (default: slog.Default()).
+// (default: slog.Default()). A call answered OK logs at debug level, so
+// the logger's level decides whether it is written (D113).
 func WithLogger(log *slog.Logger) Option {
 	return func(c *config) {
 		if log != nil {
@@ -104,7 +105,7 @@ func New(catalogs *Catalogs, opts ...Option) *Server {
 		grpc.ChainUnaryInterceptor(logUnary(cfg.log), recoverUnary(cfg.log)),
 		grpc.ChainStreamInterceptor(logStream(cfg.log), recoverStream(cfg.log)),
 	)...)
-	modsolverv1.RegisterResolverServer(gs, &resolver{catalogs: catalogs, cfg: cfg})
+	modsolverv1.RegisterResolverServer(gs, newResolver(catalogs, cfg))
 	hs := health.NewServer()
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	hs.SetServingStatus(ServiceName, healthpb.HealthCheckResponse_SERVING)

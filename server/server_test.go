@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -433,16 +434,31 @@ func TestInternalErrorIsNotLeaked(t *testing.T) {
 	assert.Contains(t, e.logs.String(), "hunter2")
 }
 
+// Every call logs one line when the logger writes debug lines.
 func TestRequestLog(t *testing.T) {
+	logs := &syncBuffer{}
+	e := start(t, demoCatalogs(t), server.WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	_, err := e.client.ListCatalogs(t.Context(), &modsolverv1.ListCatalogsRequest{})
+	require.NoError(t, err)
+	_, err = e.client.GetModule(t.Context(), &modsolverv1.GetModuleRequest{Name: "nope"})
+	require.Error(t, err)
+	assert.Contains(t, logs.String(), "level=DEBUG msg=request method=/modsolver.v1.Resolver/ListCatalogs code=OK duration=")
+	assert.Contains(t, logs.String(), "level=INFO msg=request method=/modsolver.v1.Resolver/GetModule code=NotFound duration=")
+	assert.Contains(t, logs.String(), "peer=bufconn")
+	assert.Empty(t, e.logs.String(), "the test's own logger is replaced")
+}
+
+// At the default info level, a call answered OK writes no line and a
+// failed one does (D113).
+func TestRequestLogSkipsOKCallsAtInfo(t *testing.T) {
 	e := start(t, demoCatalogs(t))
 	_, err := e.client.ListCatalogs(t.Context(), &modsolverv1.ListCatalogsRequest{})
 	require.NoError(t, err)
 	_, err = e.client.GetModule(t.Context(), &modsolverv1.GetModuleRequest{Name: "nope"})
 	require.Error(t, err)
 	logs := e.logs.String()
-	assert.Contains(t, logs, "method=/modsolver.v1.Resolver/ListCatalogs code=OK duration=")
-	assert.Contains(t, logs, "method=/modsolver.v1.Resolver/GetModule code=NotFound duration=")
-	assert.Contains(t, logs, "peer=bufconn")
+	assert.NotContains(t, logs, "ListCatalogs")
+	assert.Contains(t, logs, "level=INFO msg=request method=/modsolver.v1.Resolver/GetModule code=NotFound duration=")
 }
 
 func TestShutdownFinishesInFlightCalls(t *testing.T) {

@@ -24,17 +24,13 @@ func (e *encoder) encodeCapabilities(mv *modVars) {
 		if len(providers) == 0 {
 			continue // a static missing-capability fact covers it
 		}
-		var f *fact
-		if e.explain {
-			f = e.p.newFact(model.FactCapabilityRequirement, mv.v)
+		f := e.moduleFact(model.FactCapabilityRequirement, mv, g.poss)
+		if f != nil {
 			f.dep = g.capability
-			for _, j := range g.poss {
-				f.rels = append(f.rels, mv.dom[j])
-			}
 		}
 		var provided []z.Lit
 		for _, name := range providers {
-			if d := e.byName[name]; d != nil {
+			if d := e.vars(name); d != nil {
 				for _, iv := range runsOf(providing(d, g.capability)) {
 					provided = append(provided, e.interval(d, iv[0], iv[1]))
 				}
@@ -77,14 +73,15 @@ func providing(d *modVars, capability string) []int {
 	return out
 }
 
-// encodeUniqueness adds R20: no two enabled modules provide the same
-// capability, as OLM requires of the APIs (GVKs) operators own.
-func (e *encoder) encodeUniqueness() {
-	for _, c := range e.sharedCapabilities() {
+// encodeUniqueness adds R20, no two enabled modules provide the same
+// capability, as OLM requires of the APIs (GVKs) operators own, for the
+// capabilities batch's modules provide.
+func (e *encoder) encodeUniqueness(batch []*modVars) {
+	for _, c := range e.sharedCapabilities(batch) {
 		var members []*modVars
 		var lits []z.Lit
 		for _, name := range e.p.cat.Providers(c) {
-			d := e.byName[name]
+			d := e.vars(name)
 			if d == nil {
 				continue
 			}
@@ -96,7 +93,7 @@ func (e *encoder) encodeUniqueness() {
 		if len(members) < 2 {
 			continue
 		}
-		f := e.groupFact(model.FactCapabilityConflict, c, members)
+		f := e.groupFact(model.FactCapabilityConflict, rankUniqueness, c, members)
 		for i, a := range lits {
 			for _, b := range lits[i+1:] {
 				e.add(f, a.Not(), b.Not())
@@ -105,16 +102,16 @@ func (e *encoder) encodeUniqueness() {
 	}
 }
 
-// sharedCapabilities lists, sorted, the capabilities that more than one
-// encoded module provides in the catalog.
-func (e *encoder) sharedCapabilities() []string {
-	seen := map[string]bool{}
+// sharedCapabilities lists, sorted, the capabilities that a module of
+// batch provides and more than one module provides in the catalog, and
+// whose uniqueness is not encoded yet.
+func (e *encoder) sharedCapabilities(batch []*modVars) []string {
 	var out []string
-	for _, mv := range e.mods {
+	for _, mv := range batch {
 		for _, r := range mv.dom {
 			for _, c := range mv.v.rels[r].Provides {
-				if !seen[c] && len(e.p.cat.Providers(c)) > 1 {
-					seen[c] = true
+				if len(e.p.cat.Providers(c)) > 1 && !e.across.capabilities[c] {
+					e.across.capabilities[c] = true
 					out = append(out, c)
 				}
 			}

@@ -42,7 +42,7 @@ func (e *encoder) atLeast(ins []z.Lit, limit int) []z.Lit {
 // builds the full totalizer of a literal set once and reuses it for every
 // request that minimises the same set, so that the encoding stops growing.
 func (e *encoder) counter(ins []z.Lit, limit int) []z.Lit {
-	if e.shared == nil {
+	if e.counters == nil {
 		return e.atLeast(ins, limit)
 	}
 	key := make([]byte, 0, 4*len(ins))

@@ -77,7 +77,7 @@ func (c *Compiled) Encode(cluster *model.ClusterState, req *model.Request) (mode
 	if err := validate(c.cat, cluster, req); err != nil {
 		return model.Stats{}, err
 	}
-	e := newEncoder(newProblem(c, cluster, req), false)
+	e := newEncoder(newProblem(c, cluster, req), hard{}, everything)
 	e.encode()
 	return model.Stats{Variables: int(e.g.MaxVar()), Clauses: e.clauses, MemoryBytes: estimate(e)}, nil
 }

@@ -63,17 +63,13 @@ type compoundCandidate struct {
 func (e *encoder) encodeCompound(mv *modVars) {
 	for _, g := range compoundGroups(mv) {
 		cands := e.compoundCandidates(mv, g.req)
-		var f *fact
-		if e.explain {
-			kind := model.FactCompoundRequirement
-			if g.req.Conflict() {
-				kind = model.FactCompoundConflict
-			}
-			f = e.p.newFact(kind, mv.v)
+		kind := model.FactCompoundRequirement
+		if g.req.Conflict() {
+			kind = model.FactCompoundConflict
+		}
+		f := e.moduleFact(kind, mv, g.poss)
+		if f != nil {
 			f.compound = &g.req
-			for _, j := range g.poss {
-				f.rels = append(f.rels, mv.dom[j])
-			}
 			for _, c := range cands {
 				f.members = append(f.members, c.d.v)
 			}
@@ -132,11 +128,14 @@ func (e *encoder) compoundCandidates(mv *modVars, req model.CompoundRequirement)
 func (e *encoder) compoundScope(target *model.Predicate) []*modVars {
 	names, bounded := e.p.compoundModules(target)
 	if !bounded {
-		return e.mods
+		names = nil
+		for _, v := range e.universe {
+			names = append(names, v.name)
+		}
 	}
 	var out []*modVars
 	for _, name := range names {
-		if d := e.byName[name]; d != nil {
+		if d := e.vars(name); d != nil {
 			out = append(out, d)
 		}
 	}

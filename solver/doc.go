@@ -40,6 +40,9 @@
 //   - closure.go: which modules an encoding needs at all (DESIGN §6).
 //   - detach.go: kept modules that share nothing with what may change are
 //     left out of the fast encoding and reported as kept (D39, D97).
+//   - guard.go, cone.go: how an encoding holds a fact's clauses (its
+//     guard) and which modules it covers (its scope, the whole closure or
+//     a cone grown from the request's facts, D107).
 //   - encode.go, requirements.go, capabilities.go, compound.go: variables
 //     and clauses. The order encoding ge(m, j) gives R1 for free; module
 //     requirements (R2, R3) become a few clauses per version interval;
@@ -56,7 +59,8 @@
 //   - explain.go: selectors, gini's Why() cores, and their shrinking to a
 //     minimal set of facts (R16).
 //   - unsat.go, render.go, suggest.go: the explanation of an unsatisfiable
-//     request in DKP's words, with verified suggestions.
+//     request in DKP's words, with every platform blocker (the hopeless
+//     ones found in one pass, D106) and verified suggestions.
 //   - factkinds.go: one entry per kind of fact, read by every use: its
 //     rank in an explanation, its message, its subject and constraint
 //     text, its short form in a sweep, the changes a suggestion may make,
@@ -82,10 +86,15 @@
 //   - sweep.go: every module installed at its head, one question each, on
 //     the what-if engine (`modsolver catalog check`, D37).
 //
-// Two encodings of one problem exist, and a third kind spans many. The
-// fast one applies the static facts as domain filters and adds the others
-// as plain clauses; it finds the answer. The explain one keeps every
-// release and guards every fact's clauses with a selector literal; it is
-// built only to explain. The shared one (shared.go) is built like the
-// explain one, for all the requests of a what-if worker.
+// Two encodings of one problem exist, and a third kind spans many; they
+// differ by their guard and their scope only. The fast one (guard hard,
+// the whole closure but detached modules) applies the static facts as
+// domain filters and adds the others as plain clauses; it finds the
+// answer. The explain one (guard selecting) keeps every release and
+// guards every fact's clauses with a selector literal; it is built only
+// to explain, over the whole closure for held-back reasons and platform
+// questions, over a cone for other unsatisfiable requests. The shared one
+// (guard sharing, shared.go) is built like the explain one, for all the
+// requests of a what-if worker, facts with equal clauses sharing one
+// selector.
 package solver

@@ -2,6 +2,8 @@ package solver
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/go-air/gini"
 	"github.com/go-air/gini/z"
@@ -16,32 +18,39 @@ import (
 // ge(m, j) ∧ ¬ge(m, j+1), so at most one release per module comes free
 // (R1) and a version range costs a clause or two per interval.
 //
-// In explain mode every clause of a fact is guarded by the fact's
-// selector literal, so that gini's Why() names facts (R16).
+// Its guard (guard.go) says how the clauses of a fact are held, and its
+// scope (cone.go) which modules it covers.
 type encoder struct {
-	p       *problem
-	explain bool
-	g       *gini.Gini
-	top     z.Lit
-	mods    []*modVars
-	byName  map[string]*modVars
+	p     *problem
+	guard guard
+	scope scope
+	g     *gini.Gini
+	top   z.Lit
+	// mods are the modules with variables, byName the same by name.
+	mods   []*modVars
+	byName map[string]*modVars
+	// universe are the modules the encoding may cover, sorted by name:
+	// the closure, or what a shared encoding has included so far.
+	universe []*view
 	// detached are frozen modules left out of a fast encoding (detach.go),
 	// sorted by name; each keeps its deployed release.
 	detached []*view
-	sel      selectors
-	owner    map[z.Lit]*fact
+	// across are the exclusive groups and capabilities whose rules (R13,
+	// R20) are encoded (encodeAcross).
+	across acrossDone
+	// ranks order the facts the encoder makes (cone.go); nil when the
+	// encoding keeps no facts.
+	ranks    map[*fact]factRank
+	cone     *cone // set when the scope is a cone
 	ivCache  map[ivKey]z.Lit
 	chains   map[string][]z.Lit // at-most-one chains by exclusive group
 	satCache map[satKey][]int
-	counters map[string][]z.Lit  // totalizers of a shared encoding (card.go)
+	counters map[string][]z.Lit  // totalizers of a shared encoding (card.go); nil: none kept
 	srcLits  map[sourceKey]z.Lit // "on at a release of source s" (sources.go)
-	// shared is set on a what-if encoding: clauses of facts are collected
-	// in pending and added once per distinct content (whatif.go).
-	shared  *sharing
-	clauses int
-	lits    int // literals over all clauses, for the size estimate
-	solves  int
-	buf     []z.Lit
+	clauses  int
+	lits     int // literals over all clauses, for the size estimate
+	solves   int
+	buf      []z.Lit
 	// budget bounds the encoding's estimated size (budget.go); nil: none.
 	budget *budget
 	// ctx, when set, ends encode early once it is done; the next solve
@@ -62,9 +71,13 @@ type ivKey struct {
 	low, top int
 }
 
-func newEncoder(p *problem, explain bool) *encoder {
-	e := &encoder{p: p, explain: explain, g: gini.New(), byName: map[string]*modVars{},
-		owner: map[z.Lit]*fact{}, ivCache: map[ivKey]z.Lit{}, chains: map[string][]z.Lit{}, satCache: map[satKey][]int{}, counters: map[string][]z.Lit{}}
+// newEncoder starts an encoding of p whose facts g holds, over scope sc.
+func newEncoder(p *problem, g guard, sc scope) *encoder {
+	e := &encoder{p: p, guard: g, scope: sc, g: gini.New(), byName: map[string]*modVars{}, across: acrossDone{groups: map[string]bool{}, capabilities: map[string]bool{}},
+		ivCache: map[ivKey]z.Lit{}, chains: map[string][]z.Lit{}, satCache: map[satKey][]int{}}
+	if g.keepsFacts() {
+		e.ranks = map[*fact]factRank{}
+	}
 	e.top = e.g.Lit()
 	e.g.Add(e.top)
 	e.g.Add(z.LitNull)
@@ -72,26 +85,59 @@ func newEncoder(p *problem, explain bool) *encoder {
 	return e
 }
 
-// encode writes every module of the closure and every fact about them.
+// encode writes the modules of the closure its scope covers, and every
+// fact about them. A fast encoding leaves detached modules out.
 func (e *encoder) encode() {
-	closure := e.p.closure(e.explain)
-	if !e.explain {
+	closure := e.p.closure(e.guard.keepsFacts())
+	if !e.guard.keepsFacts() {
 		closure, e.detached = e.p.detach(closure)
+	}
+	e.universe = closure
+	if seed := e.scope.start(e.p, closure); seed != nil {
+		e.cone = newCone()
+		e.expand(e.withNamers(seed))
+		return
 	}
 	for _, v := range closure {
 		e.addModule(v)
 	}
-	for _, mv := range e.mods {
+	e.expand(closure)
+}
+
+// expand encodes the facts of the modules vs (sorted by name) that are
+// not encoded yet, and the rules across modules that they take part in.
+func (e *encoder) expand(vs []*view) {
+	batch := make([]*modVars, 0, len(vs))
+	for _, v := range vs {
+		if e.cone != nil && !e.cone.cover(v.name) {
+			continue
+		}
+		batch = append(batch, e.vars(v.name))
+	}
+	for _, mv := range batch {
 		if e.ctx != nil && e.ctx.Err() != nil {
 			return
 		}
 		e.encodeIntent(mv)
-		if e.explain {
+		if e.guard.keepsFacts() {
 			e.encodeStatics(mv)
 		}
 		e.encodeNeeds(mv)
 	}
-	e.encodeAcross()
+	e.encodeAcross(batch)
+}
+
+// vars returns the variables of module name, making them on first use
+// when the module is in the universe, or nil when it is not.
+func (e *encoder) vars(name string) *modVars {
+	if mv := e.byName[name]; mv != nil || e.cone == nil {
+		return mv
+	}
+	i, ok := slices.BinarySearchFunc(e.universe, name, func(v *view, name string) int { return strings.Compare(v.name, name) })
+	if !ok {
+		return nil
+	}
+	return e.addModule(e.universe[i])
 }
 
 // encodeNeeds adds what mv's candidates need of other modules: module
@@ -103,15 +149,34 @@ func (e *encoder) encodeNeeds(mv *modVars) {
 	e.encodeCompound(mv)
 }
 
-// encodeAcross adds the rules that span modules: exclusive groups (R13)
-// and capability uniqueness (R20).
-func (e *encoder) encodeAcross() {
-	e.encodeGroups()
-	e.encodeUniqueness()
+// encodeAcross adds the rules that span modules, for those that batch
+// takes part in: exclusive groups (R13) and capability uniqueness (R20).
+// Each is encoded once, over every member in the universe.
+func (e *encoder) encodeAcross(batch []*modVars) {
+	e.encodeGroups(batch)
+	e.encodeUniqueness(batch)
 }
 
-func (e *encoder) addModule(v *view) {
-	mv := &modVars{v: v, dom: v.candidates(e.explain), pos: make([]int, len(v.rels))}
+// acrossDone names the exclusive groups and capabilities whose rules are
+// encoded.
+type acrossDone struct{ groups, capabilities map[string]bool }
+
+// newFact makes a fact of the encoder's own, ranked by rank, or returns
+// nil when the encoding keeps no facts.
+func (e *encoder) newFact(kind model.FactKind, v *view, rank factRank) *fact {
+	if e.ranks == nil {
+		return nil
+	}
+	f := e.p.newFact(kind, v)
+	e.ranks[f] = rank
+	return f
+}
+
+// domain lists the releases of v the encoding offers (closure.go).
+func (e *encoder) domain(v *view) []int { return v.candidates(e.guard.keepsFacts()) }
+
+func (e *encoder) addModule(v *view) *modVars {
+	mv := &modVars{v: v, dom: e.domain(v), pos: make([]int, len(v.rels))}
 	for i := range mv.pos {
 		mv.pos[i] = -1
 	}
@@ -125,6 +190,7 @@ func (e *encoder) addModule(v *view) {
 	}
 	e.mods = append(e.mods, mv)
 	e.byName[v.name] = mv
+	return mv
 }
 
 // on is the literal "module is on".
@@ -143,56 +209,26 @@ func (e *encoder) ge(mv *modVars, j int) z.Lit {
 	return mv.ge[j]
 }
 
-// selector returns the guard literal of f, creating it on first use; nil
-// facts and fast-mode encodings have none.
-func (e *encoder) selector(f *fact) z.Lit {
-	if f == nil || !e.explain {
-		return z.LitNull
-	}
-	if s := e.sel.of(f); s != z.LitNull {
-		return s
-	}
-	s := e.g.Lit()
-	e.sel.set(f, s)
-	e.owner[s] = f
-	return s
-}
-
-// selectors maps the facts of one problem to their selector literals, by
-// fact id (ids count up from 0 per problem); z.LitNull means none.
-type selectors struct {
-	lits []z.Lit
-	n    int
-}
-
-func (sl *selectors) of(f *fact) z.Lit {
-	if f.id < len(sl.lits) {
-		return sl.lits[f.id]
-	}
-	return z.LitNull
-}
-
-func (sl *selectors) set(f *fact, s z.Lit) {
-	for f.id >= len(sl.lits) {
-		sl.lits = append(sl.lits, z.LitNull)
-	}
-	sl.lits[f.id] = s
-	sl.n++
-}
-
-// add adds the clause lits, guarded by f. Literals that are constantly
-// false are dropped, and a clause with a true literal is skipped.
+// add adds the clause lits of fact f as the guard holds it, or plainly
+// for f nil (the encoding's own structure).
 func (e *encoder) add(f *fact, lits ...z.Lit) {
 	if e.budget.exceeded() {
 		return // the next solve fails with the budget's error
 	}
-	if e.shared != nil && f != nil {
-		e.shared.collect(e, f, lits)
+	if f == nil {
+		e.clause(z.LitNull, lits)
 		return
 	}
+	e.guard.add(e, f, lits)
+}
+
+// clause adds lits to the solver, led by lead unless that is z.LitNull.
+// Literals that are constantly false are dropped, and a clause with a
+// true literal is skipped.
+func (e *encoder) clause(lead z.Lit, lits []z.Lit) {
 	c := e.buf[:0]
-	if s := e.selector(f); s != z.LitNull {
-		c = append(c, s.Not())
+	if lead != z.LitNull {
+		c = append(c, lead)
 	}
 	for _, m := range lits {
 		switch m {
@@ -226,9 +262,8 @@ func (e *encoder) encodeIntent(mv *modVars) {
 	case intentOn:
 		e.add(v.intentFact, e.on(mv))
 	case intentOff:
-		if e.explain {
-			e.add(v.intentFact, e.on(mv).Not())
-		}
+		// A fast encoding has no candidates for v: the clause holds.
+		e.add(v.intentFact, e.on(mv).Not())
 	}
 }
 

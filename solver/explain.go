@@ -13,21 +13,63 @@ import (
 // every fact has a selector literal (DESIGN §6, R16, R17).
 type explainer struct {
 	e      *encoder
+	sel    *selecting
 	ctx    context.Context
 	prefs  map[*view]*fact
-	inputs []*fact // inputFacts, once made
+	inputs []*fact // inputFacts, once made for the scope encoded so far
 }
 
-// facts returns every encoded fact, in the order of making (factOrder),
-// which is fixed by module names and input order never matters (R15).
+// newExplainer builds the explain encoding of p over scope sc, under b.
+func newExplainer(ctx context.Context, p *problem, sc scope, b *budget) *explainer {
+	sel := &selecting{}
+	e := newEncoder(p, sel, sc)
+	e.ctx = ctx
+	b.track(e)
+	e.encode()
+	return &explainer{e: e, sel: sel, ctx: ctx, prefs: map[*view]*fact{}}
+}
+
+// facts returns every encoded fact in the order a whole-closure encoding
+// makes them (factOrder, then factRank), which is fixed by module names:
+// input order never matters (R15).
 func (x *explainer) facts() []*fact {
-	out := make([]*fact, 0, x.e.sel.n)
+	out := make([]*fact, 0, x.sel.sel.n)
 	for _, f := range x.e.p.orderedFacts() {
-		if x.e.sel.of(f) != z.LitNull {
+		if x.sel.sel.of(f) != z.LitNull {
 			out = append(out, f)
 		}
 	}
+	x.e.rankOrder(out)
 	return out
+}
+
+// grow widens the encoding's cone (cone.go) by a step; it reports whether
+// it grew.
+func (x *explainer) grow() bool {
+	if !x.e.grow() {
+		return false
+	}
+	x.inputs = nil
+	return true
+}
+
+// inputCore returns a minimal core of the input facts but those about the
+// modules aside (D19). On a cone it asks the facts encoded so far and
+// widens the cone while they have a model; it returns nil when they have
+// one over the whole closure.
+func (x *explainer) inputCore(aside map[*view]bool) ([]*fact, error) {
+	for {
+		var facts []*fact
+		for _, f := range x.inputFacts() {
+			if f.v == nil || !aside[f.v] {
+				facts = append(facts, f)
+			}
+		}
+		core, err := x.minimalCore(nil, facts)
+		if err != nil || core != nil || !x.grow() {
+			return core, err
+		}
+	}
 }
 
 // minimalCore returns a minimal set of facts that, with the literals in
@@ -61,7 +103,7 @@ func (x *explainer) minimalCore(fixed []z.Lit, facts []*fact) ([]*fact, error) {
 func (x *explainer) assume(fixed []z.Lit, facts []*fact) []z.Lit {
 	out := slices.Clone(fixed)
 	for _, f := range facts {
-		out = append(out, x.e.sel.of(f))
+		out = append(out, x.sel.sel.of(f))
 	}
 	return out
 }
@@ -75,7 +117,7 @@ func (x *explainer) inWhy(facts []*fact) []*fact {
 	}
 	out := facts[:0:0]
 	for _, f := range facts {
-		if in[x.e.sel.of(f)] {
+		if in[x.sel.sel.of(f)] {
 			out = append(out, f)
 		}
 	}

@@ -63,11 +63,13 @@ func (s *session) nextAllowed(v *view, sel int) int {
 func (s *session) staticReason(v *view, sel int) string {
 	background, facts := splitBackground(s.p.staticCopies(v, sel+1))
 	for _, group := range [][]*fact{facts, background} {
+		// A fact forbids sel+1 whether or not newerOnly narrows it, so
+		// only the facts that do are narrowed. The groups are
+		// splitBackground's own slices.
+		group = slices.DeleteFunc(group, func(f *fact) bool { return !slices.Contains(f.rels, sel+1) })
 		var msgs []string
 		for _, f := range newerOnly(group, v, sel+1) {
-			if slices.Contains(f.rels, sel+1) {
-				msgs = append(msgs, s.p.message(f))
-			}
+			msgs = append(msgs, s.p.message(f))
 		}
 		if len(msgs) > 0 {
 			return strings.Join(msgs, "; ")
@@ -172,7 +174,8 @@ func (s *session) others(v *view) []*view {
 
 // inputFacts are the encoded facts that come from the inputs, without the
 // preference facts that R17 questions add. Input facts are all made when
-// the explain encoding is built, so the list is made once.
+// the explain encoding is built or its cone grows (which clears the
+// list), so the list is made once per scope.
 func (x *explainer) inputFacts() []*fact {
 	if x.inputs == nil {
 		x.inputs = []*fact{}

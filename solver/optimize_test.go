@@ -42,7 +42,7 @@ func TestSettledModulesChangeNoAnswer(t *testing.T) {
 		require.NoError(t, err, name)
 		s := newSession(ctx, newSettings(nil), c, cluster, req)
 		s.budget = newBudget(0)
-		s.fast = newEncoder(s.p, false)
+		s.fast = newEncoder(s.p, hard{}, everything)
 		s.fast.encode()
 		got, err := s.optimize(&optimizer{e: s.fast, ctx: ctx, searchSettled: true})
 		require.NoError(t, err, name)

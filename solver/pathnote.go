@@ -60,7 +60,12 @@ func (s *session) pathForbidden(o *outcome, idx []int) []string {
 	want := slices.DeleteFunc(slices.Clone(idx), func(r int) bool { return r == o.sel })
 	var notes []string
 	for _, f := range s.p.platformFacts(o.v, want) {
-		on := slices.DeleteFunc(slices.Clone(idx), func(r int) bool { return r == o.sel || !slices.Contains(f.rels, r) })
+		var on []int
+		for _, r := range idx {
+			if r != o.sel && slices.Contains(f.rels, r) {
+				on = append(on, r)
+			}
+		}
 		if len(on) == 0 {
 			continue
 		}

@@ -18,19 +18,10 @@ import (
 // It is Kahn's algorithm over the groups (strongly connected components)
 // with the ready groups in a heap, so that large answers plan in n log n.
 func plan(outs []*outcome) []model.PlanStep {
-	nodes := map[string]*outcome{}
-	var order []*outcome // the steps, sorted by weight and name
-	for _, o := range outs {
-		if o.action != model.ActionAbsent {
-			nodes[o.v.name] = o
-			order = append(order, o)
-		}
-	}
-	slices.SortFunc(order, compareWeight)
-	after := planEdges(nodes, order)
-	comps, compOf := components(order, after)
+	g := newPlanGraph(outs)
+	comps, compOf := g.components()
 	indeg := make([]int, len(comps))
-	for from, tos := range after {
+	for from, tos := range g.after {
 		for _, to := range tos {
 			if compOf[from] != compOf[to] {
 				indeg[compOf[to]]++
@@ -43,13 +34,13 @@ func plan(outs []*outcome) []model.PlanStep {
 			heap.Push(ready, comps[c])
 		}
 	}
-	steps := make([]model.PlanStep, 0, len(order))
+	steps := make([]model.PlanStep, 0, len(g.order))
 	for ready.Len() > 0 {
 		comp := heap.Pop(ready).(*component)
-		for _, o := range comp.ordered(after, compOf) {
-			steps = append(steps, planStep(o))
-			steps[len(steps)-1].CycleWith = comp.others(o)
-			for _, to := range after[o.v.name] {
+		for _, n := range comp.ordered(g.after, compOf) {
+			steps = append(steps, planStep(g.order[n]))
+			steps[len(steps)-1].CycleWith = comp.others(g.order, n)
+			for _, to := range g.after[n] {
 				if c := compOf[to]; c != comp.id {
 					if indeg[c]--; indeg[c] == 0 {
 						heap.Push(ready, comps[c])
@@ -58,26 +49,73 @@ func plan(outs []*outcome) []model.PlanStep {
 			}
 		}
 	}
-	if len(steps) != len(order) {
+	if len(steps) != len(g.order) {
 		panic("internal error: the plan lost steps")
 	}
 	return steps
+}
+
+// planGraph is the steps of a plan and the order between them. A step is
+// named by its index in order, which is sorted by weight and name, so
+// that the lower of two indices is the lighter step.
+type planGraph struct {
+	order []*outcome
+	at    map[string]int // the index of each module's step
+	// after[n] lists the steps that must come after step n, in a fixed
+	// order.
+	after [][]int
+}
+
+// newPlanGraph makes one step of every outcome that is not absent, and
+// links them as planEdges says.
+func newPlanGraph(outs []*outcome) *planGraph {
+	g := &planGraph{order: make([]*outcome, 0, len(outs))}
+	for _, o := range outs {
+		if o.action != model.ActionAbsent {
+			g.order = append(g.order, o)
+		}
+	}
+	slices.SortFunc(g.order, compareWeight)
+	g.at = make(map[string]int, len(g.order))
+	for i, o := range g.order {
+		g.at[o.v.name] = i
+	}
+	g.after = make([][]int, len(g.order))
+	planEdges(g)
+	return g
+}
+
+// link puts the step of module to after the step of module from.
+func (g *planGraph) link(from, to string) {
+	i, j := g.at[from], g.at[to]
+	if i != j && !slices.Contains(g.after[i], j) {
+		g.after[i] = append(g.after[i], j)
+	}
+}
+
+// step returns the step of module name, if it has one.
+func (g *planGraph) step(name string) (*outcome, bool) {
+	i, ok := g.at[name]
+	if !ok {
+		return nil, false
+	}
+	return g.order[i], true
 }
 
 // component is one strongly connected group of plan steps: a single step,
 // or modules that need each other.
 type component struct {
 	id      int
-	members []*outcome // sorted by weight and name
+	members []int // step indices, ascending: by weight and name
 }
 
-// others names the component's members other than o, sorted; nil for a
-// single step (D90).
-func (c *component) others(o *outcome) []string {
+// others names the component's members other than step n, sorted; nil
+// for a single step (D90).
+func (c *component) others(order []*outcome, n int) []string {
 	var names []string
 	for _, m := range c.members {
-		if m != o {
-			names = append(names, m.v.name)
+		if m != n {
+			names = append(names, order[m].v.name)
 		}
 	}
 	slices.Sort(names)
@@ -87,29 +125,29 @@ func (c *component) others(o *outcome) []string {
 // ordered lists the component's steps: Kahn's algorithm on the edges
 // inside it, taking the lightest remaining step where a cycle leaves none
 // ready.
-func (c *component) ordered(after map[string][]string, compOf map[string]int) []*outcome {
+func (c *component) ordered(after [][]int, compOf []int) []int {
 	if len(c.members) == 1 {
 		return c.members
 	}
-	indeg := map[string]int{}
-	for _, o := range c.members {
-		for _, to := range after[o.v.name] {
+	indeg := map[int]int{}
+	for _, n := range c.members {
+		for _, to := range after[n] {
 			if compOf[to] == c.id {
 				indeg[to]++
 			}
 		}
 	}
-	done := map[string]bool{}
-	out := make([]*outcome, 0, len(c.members))
+	done := map[int]bool{}
+	out := make([]int, 0, len(c.members))
 	for len(out) < len(c.members) {
-		next := slices.IndexFunc(c.members, func(o *outcome) bool { return !done[o.v.name] && indeg[o.v.name] == 0 })
+		next := slices.IndexFunc(c.members, func(n int) bool { return !done[n] && indeg[n] == 0 })
 		if next < 0 { // a cycle: take the lightest remaining step
-			next = slices.IndexFunc(c.members, func(o *outcome) bool { return !done[o.v.name] })
+			next = slices.IndexFunc(c.members, func(n int) bool { return !done[n] })
 		}
-		o := c.members[next]
-		done[o.v.name] = true
-		out = append(out, o)
-		for _, to := range after[o.v.name] {
+		n := c.members[next]
+		done[n] = true
+		out = append(out, n)
+		for _, to := range after[n] {
 			if compOf[to] == c.id {
 				indeg[to]--
 			}
@@ -121,48 +159,50 @@ func (c *component) ordered(after map[string][]string, compOf map[string]int) []
 // components finds the strongly connected components of the plan's
 // edges (Tarjan's algorithm, visiting steps in weight and name order, so
 // the result is deterministic) and the component of each step.
-func components(order []*outcome, after map[string][]string) ([]*component, map[string]int) {
-	byName := make(map[string]*outcome, len(order))
-	for _, o := range order {
-		byName[o.v.name] = o
+func (g *planGraph) components() ([]*component, []int) {
+	n := len(g.order)
+	t := tarjan{after: g.after, index: make([]int, n), low: make([]int, n), onStack: make([]bool, n), compOf: make([]int, n)}
+	for i := range t.index {
+		t.index[i] = -1
 	}
-	t := tarjan{after: after, byName: byName, index: map[string]int{}, low: map[string]int{}, onStack: map[string]bool{}, compOf: map[string]int{}}
-	for _, o := range order {
-		if _, seen := t.index[o.v.name]; !seen {
-			t.visit(o.v.name)
+	for i := range n {
+		if t.index[i] < 0 {
+			t.visit(i)
 		}
 	}
 	for _, c := range t.comps {
-		slices.SortFunc(c.members, compareWeight)
+		slices.Sort(c.members)
 	}
 	return t.comps, t.compOf
 }
 
-// tarjan is the state of one run of Tarjan's algorithm.
+// tarjan is the state of one run of Tarjan's algorithm over step indices;
+// index is -1 for a step not visited yet.
 type tarjan struct {
-	after   map[string][]string
-	byName  map[string]*outcome
-	index   map[string]int
-	low     map[string]int
-	onStack map[string]bool
-	stack   []string
+	after   [][]int
+	index   []int
+	low     []int
+	visited int
+	onStack []bool
+	stack   []int
 	comps   []*component
-	compOf  map[string]int
+	compOf  []int
 }
 
-func (t *tarjan) visit(name string) {
-	t.index[name], t.low[name] = len(t.index), len(t.index)
-	t.stack = append(t.stack, name)
-	t.onStack[name] = true
-	for _, to := range t.after[name] {
-		if _, seen := t.index[to]; !seen {
+func (t *tarjan) visit(n int) {
+	t.index[n], t.low[n] = t.visited, t.visited
+	t.visited++
+	t.stack = append(t.stack, n)
+	t.onStack[n] = true
+	for _, to := range t.after[n] {
+		if t.index[to] < 0 {
 			t.visit(to)
-			t.low[name] = min(t.low[name], t.low[to])
+			t.low[n] = min(t.low[n], t.low[to])
 		} else if t.onStack[to] {
-			t.low[name] = min(t.low[name], t.index[to])
+			t.low[n] = min(t.low[n], t.index[to])
 		}
 	}
-	if t.low[name] != t.index[name] {
+	if t.low[n] != t.index[n] {
 		return
 	}
 	c := &component{id: len(t.comps)}
@@ -171,8 +211,8 @@ func (t *tarjan) visit(name string) {
 		t.stack = t.stack[:len(t.stack)-1]
 		t.onStack[top] = false
 		t.compOf[top] = c.id
-		c.members = append(c.members, t.byName[top])
-		if top == name {
+		c.members = append(c.members, top)
+		if top == n {
 			break
 		}
 	}
@@ -180,11 +220,12 @@ func (t *tarjan) visit(name string) {
 }
 
 // compHeap holds the ready components, the one with the lightest step
-// first.
+// first: members are ascending step indices, and a lower index is a
+// lighter step.
 type compHeap []*component
 
 func (h compHeap) Len() int           { return len(h) }
-func (h compHeap) Less(i, j int) bool { return compareWeight(h[i].members[0], h[j].members[0]) < 0 }
+func (h compHeap) Less(i, j int) bool { return h[i].members[0] < h[j].members[0] }
 func (h compHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *compHeap) Push(x any)        { *h = append(*h, x.(*component)) }
 func (h *compHeap) Pop() any {
@@ -201,15 +242,10 @@ func compareWeight(a, b *outcome) int {
 	return cmp.Compare(a.v.name, b.v.name)
 }
 
-// planEdges maps each module to the modules whose steps must come after
-// it, in a fixed order.
-func planEdges(nodes map[string]*outcome, order []*outcome) map[string][]string {
-	after := map[string][]string{}
-	link := func(from, to string) {
-		if from != to && !slices.Contains(after[from], to) {
-			after[from] = append(after[from], to)
-		}
-	}
+// planEdges links each step to the steps that must come after it, in a
+// fixed order.
+func planEdges(g *planGraph) {
+	order, link := g.order, g.link
 	disabled := map[string][]*outcome{} // disabled modules by exclusive group
 	for _, o := range order {
 		if g := o.v.m.ExclusiveGroup; g != "" && o.action == model.ActionDisable {
@@ -222,7 +258,7 @@ func planEdges(nodes map[string]*outcome, order []*outcome) map[string][]string 
 		switch {
 		case o.sel >= 0:
 			for _, d := range o.v.rels[o.sel].Requirements.Modules {
-				if dep, ok := nodes[d.Module]; ok && (dep.sel >= 0 || d.Constraint.Optional) {
+				if dep, ok := g.step(d.Module); ok && (dep.sel >= 0 || d.Constraint.Optional) {
 					link(d.Module, name) // a dependency first, or a disable before the enable
 				}
 			}
@@ -244,7 +280,7 @@ func planEdges(nodes map[string]*outcome, order []*outcome) map[string][]string 
 			compoundPlanEdges(o, order, link) // R24
 		case o.v.deployed >= 0:
 			for _, d := range o.v.rels[o.v.deployed].Requirements.Modules {
-				if dep, ok := nodes[d.Module]; ok && dep.sel < 0 {
+				if dep, ok := g.step(d.Module); ok && dep.sel < 0 {
 					link(name, d.Module) // the dependent goes first
 				}
 			}
@@ -255,7 +291,6 @@ func planEdges(nodes map[string]*outcome, order []*outcome) map[string][]string 
 			}
 		}
 	}
-	return after
 }
 
 // capProviders lists, by capability, the steps whose release provides it

@@ -19,17 +19,13 @@ type reqGroup struct {
 // encodeRequirements adds R2 and R3 for every release of mv.
 func (e *encoder) encodeRequirements(mv *modVars) {
 	for _, g := range requirementGroups(mv) {
-		d := e.byName[g.dep.Module]
+		d := e.vars(g.dep.Module)
 		if d == nil {
 			continue // not in the catalog: a static missing-module fact covers it
 		}
-		var f *fact
-		if e.explain {
-			f = e.p.newFact(model.FactModuleRequirement, mv.v)
+		f := e.moduleFact(model.FactModuleRequirement, mv, g.poss)
+		if f != nil {
 			f.dep, f.cons = g.dep.Module, &g.dep.Constraint
-			for _, j := range g.poss {
-				f.rels = append(f.rels, mv.dom[j])
-			}
 		}
 		for _, run := range runsOf(g.poss) {
 			e.encodeDependency(f, mv, run, d, &g.dep.Constraint)
@@ -98,19 +94,39 @@ func (e *encoder) interval(d *modVars, low, high int) z.Lit {
 	return y
 }
 
-// encodeGroups adds R13: at most one enabled module per exclusive group.
-func (e *encoder) encodeGroups() {
-	byGroup := map[string][]*modVars{}
-	var names []string
-	for _, mv := range e.mods {
-		g := mv.v.m.ExclusiveGroup
-		if g == "" || (!e.explain && len(mv.dom) == 0) {
-			continue
+// moduleFact makes the fact of a rule of mv's candidates at positions
+// poss, or returns nil when the encoding keeps no facts.
+func (e *encoder) moduleFact(kind model.FactKind, mv *modVars, poss []int) *fact {
+	f := e.newFact(kind, mv.v, factRank{class: rankModule, name: mv.v.name})
+	if f != nil {
+		for _, j := range poss {
+			f.rels = append(f.rels, mv.dom[j])
 		}
-		if _, ok := byGroup[g]; !ok {
+	}
+	return f
+}
+
+// encodeGroups adds R13, at most one enabled module per exclusive group,
+// for the groups of batch's modules.
+func (e *encoder) encodeGroups(batch []*modVars) {
+	var names []string
+	for _, mv := range batch {
+		g := mv.v.m.ExclusiveGroup
+		if g != "" && !e.across.groups[g] {
+			e.across.groups[g] = true
 			names = append(names, g)
 		}
-		byGroup[g] = append(byGroup[g], mv)
+	}
+	if len(names) == 0 {
+		return
+	}
+	byGroup := map[string][]*modVars{}
+	for _, v := range e.universe {
+		if g := v.m.ExclusiveGroup; g != "" && e.across.groups[g] {
+			if mv := e.vars(v.name); mv != nil && (e.guard.keepsFacts() || len(mv.dom) > 0) {
+				byGroup[g] = append(byGroup[g], mv)
+			}
+		}
 	}
 	slices.Sort(names)
 	for _, g := range names {
@@ -118,17 +134,17 @@ func (e *encoder) encodeGroups() {
 		if len(members) < 2 {
 			continue
 		}
-		e.atMostOne(e.groupFact(model.FactExclusiveGroup, g, members), g, members)
+		e.atMostOne(e.groupFact(model.FactExclusiveGroup, rankGroup, g, members), g, members)
 	}
 }
 
 // groupFact is the fact of a rule over several modules (R13, R20), or nil
-// in fast mode.
-func (e *encoder) groupFact(kind model.FactKind, group string, members []*modVars) *fact {
-	if !e.explain {
+// when the encoding keeps no facts.
+func (e *encoder) groupFact(kind model.FactKind, class int, group string, members []*modVars) *fact {
+	f := e.newFact(kind, nil, factRank{class: class, name: group})
+	if f == nil {
 		return nil
 	}
-	f := e.p.newFact(kind, nil)
 	f.group = group
 	for _, mv := range members {
 		f.members = append(f.members, mv.v)

@@ -14,13 +14,16 @@ type outcome struct {
 }
 
 func (s *session) resolved() (*model.Result, error) {
-	var outs []*outcome
-	s.final = map[*view]int{}
+	n := len(s.fast.mods) + len(s.fast.detached) // at most this many outcomes
+	all := make([]outcome, 0, n)                 // one allocation for every outcome; never grows
+	outs := make([]*outcome, 0, n)
+	s.final = make(map[*view]int, n)
 	changes := s.p.req.ChangesOnly()
 	unchanged := 0
-	var warned []*outcome // every outcome that may warn, listed or not
+	warned := make([]*outcome, 0, n) // every outcome that may warn, listed or not
 	add := func(v *view, sel int) {
-		o := &outcome{v: v, sel: sel}
+		all = append(all, outcome{v: v, sel: sel})
+		o := &all[len(all)-1]
 		s.final[v] = sel
 		o.action = actionOf(o)
 		if sel >= 0 || v.unlisted {
@@ -49,6 +52,9 @@ func (s *session) resolved() (*model.Result, error) {
 		add(v, v.deployed)
 	}
 	res := &model.Result{Status: model.StatusResolved}
+	if len(outs) > 0 {
+		res.Modules = make([]model.ModuleResult, 0, len(outs))
+	}
 	for _, o := range outs {
 		mr, err := s.moduleResult(o)
 		if err != nil {

@@ -26,6 +26,7 @@ import (
 // worker, never a copy (gini's Copy loses its heuristic state).
 type sharedEncoding struct {
 	e     *encoder
+	sh    *sharing // e's guard
 	c     *Compiled
 	cat   *model.Catalog
 	state *model.ClusterState
@@ -39,40 +40,46 @@ type sharedEncoding struct {
 	memo      map[allowKey]bool
 }
 
-// sharing collects the clauses of each fact while one request's facts are
-// encoded, and gives each distinct clause set one selector.
+// sharing is the guard of a shared encoding: it collects the clauses of
+// each fact while one request's facts are encoded, and gives each
+// distinct clause set one selector (flush).
 type sharing struct {
 	pending map[*fact][][]z.Lit
 	bySet   map[string]z.Lit
 	key     []byte
 }
 
+func (*sharing) keepsFacts() bool { return true }
+
 // newShared starts an empty shared encoding; modules get their variables
 // when a request first needs them.
 func newShared(c *Compiled, cluster *model.ClusterState) *sharedEncoding {
-	e := newEncoder(newProblem(c, cluster, &model.Request{}), true)
-	e.shared = &sharing{pending: map[*fact][][]z.Lit{}, bySet: map[string]z.Lit{}}
-	return &sharedEncoding{e: e, c: c, cat: c.cat, state: cluster, fixed: map[string][]z.Lit{}, memo: map[allowKey]bool{}}
+	sh := &sharing{pending: map[*fact][][]z.Lit{}, bySet: map[string]z.Lit{}}
+	e := newEncoder(newProblem(c, cluster, &model.Request{}), sh, everything)
+	e.counters = map[string][]z.Lit{}
+	return &sharedEncoding{e: e, sh: sh, c: c, cat: c.cat, state: cluster, fixed: map[string][]z.Lit{}, memo: map[allowKey]bool{}}
 }
 
 // include gives every module of scope its variables, keeping the modules
-// sorted by name, the order the optimiser relies on.
+// sorted by name, the order the optimiser relies on; the universe is the
+// modules included so far.
 func (se *sharedEncoding) include(scope []*view) {
 	e := se.e
 	for _, v := range scope {
 		if _, ok := e.byName[v.name]; ok {
 			continue
 		}
-		e.addModule(v)
-		mv := e.mods[len(e.mods)-1]
+		mv := e.addModule(v)
 		e.mods = e.mods[:len(e.mods)-1]
 		i, _ := slices.BinarySearchFunc(e.mods, v.name, func(m *modVars, name string) int { return strings.Compare(m.v.name, name) })
 		e.mods = slices.Insert(e.mods, i, mv)
+		e.universe = slices.Insert(e.universe, i, v)
 	}
 }
 
-// collect records one clause of f, dropping constant literals as add does.
-func (sh *sharing) collect(e *encoder, f *fact, lits []z.Lit) {
+// add records one clause of f, dropping constant literals as the
+// encoder's clause does.
+func (sh *sharing) add(e *encoder, f *fact, lits []z.Lit) {
 	c := make([]z.Lit, 0, len(lits))
 	for _, m := range lits {
 		switch m {
@@ -122,7 +129,11 @@ func (se *sharedEncoding) assume(p *problem, scope map[string]bool) []z.Lit {
 		}
 	}
 	if se.groups == nil || se.groupsFor != len(e.mods) {
-		se.groups, se.groupsFor = se.flush(p, e.encodeAcross), len(e.mods)
+		se.groups, se.groupsFor = se.flush(p, func() {
+			clear(e.across.groups)
+			clear(e.across.capabilities)
+			e.encodeAcross(e.mods)
+		}), len(e.mods)
 	}
 	assume = append(assume, se.groups...)
 	return append(assume, se.flush(p, func() {})...)
@@ -145,7 +156,7 @@ func (se *sharedEncoding) requiresBuiltIn(mv *modVars) bool {
 // selectors, one per distinct clause set, in the order of p's facts.
 func (se *sharedEncoding) flush(p *problem, encode func()) []z.Lit {
 	encode()
-	sh := se.e.shared
+	sh := se.sh
 	sels := []z.Lit{}
 	for _, f := range p.facts {
 		clauses, ok := sh.pending[f]
@@ -176,12 +187,11 @@ func (sh *sharing) selectorFor(e *encoder, clauses [][]z.Lit) z.Lit {
 	}
 	sel := e.g.Lit()
 	sh.bySet[string(sh.key)] = sel
-	shared := e.shared
-	e.shared = nil // add the guarded clauses for real
 	for _, c := range clauses {
-		e.add(nil, append([]z.Lit{sel.Not()}, c...)...)
+		if !e.budget.exceeded() {
+			e.clause(sel.Not(), c)
+		}
 	}
-	e.shared = shared
 	return sel
 }
 

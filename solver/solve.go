@@ -127,7 +127,7 @@ type session struct {
 
 func (s *session) run() (*model.Result, error) {
 	s.budget = newBudget(s.cfg.maxBytes)
-	s.fast = newEncoder(s.p, false)
+	s.fast = newEncoder(s.p, hard{}, everything)
 	s.fast.ctx = s.ctx
 	s.budget.track(s.fast)
 	s.fast.encode()
@@ -173,14 +173,20 @@ func (s *session) stats() model.Stats {
 	return st
 }
 
-// explainer returns the session's explain encoding, building it once.
+// explainer returns the session's explain encoding of the whole closure,
+// building it once.
 func (s *session) explainer() *explainer {
 	if s.expl == nil {
-		e := newEncoder(s.p, true)
-		e.ctx = s.ctx
-		s.budget.track(e)
-		e.encode()
-		s.expl = &explainer{e: e, ctx: s.ctx, prefs: map[*view]*fact{}}
+		s.expl = newExplainer(s.ctx, s.p, everything, s.budget)
+	}
+	return s.expl
+}
+
+// conflictExplainer returns the session's explain encoding for an
+// unsatisfiable request: a cone from the request's facts (cone.go).
+func (s *session) conflictExplainer() *explainer {
+	if s.expl == nil {
+		s.expl = newExplainer(s.ctx, s.p, conflictCone, s.budget)
 	}
 	return s.expl
 }

@@ -1,8 +1,10 @@
 package solver
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -10,8 +12,8 @@ import (
 // unsatisfiable builds the R16 answer: a minimal core of facts, rendered
 // as a chain of sentences, with verified suggestions.
 func (s *session) unsatisfiable() (*model.Result, error) {
-	x := s.explainer()
-	core, err := x.minimalCore(nil, x.inputFacts())
+	x := s.conflictExplainer()
+	core, err := x.inputCore(nil)
 	if err != nil {
 		return nil, err
 	}
@@ -47,39 +49,98 @@ func (s *session) explanation() *model.Explanation {
 
 // platformBlockers lists, for a platform upgrade question (R12), the
 // platform requirement of every module that blocks it, not only the one
-// in the first core: each round sets aside the modules already named and
-// asks again, until the rest is satisfiable or the conflict left is not
-// about the platform.
+// in the first core. When the first core is about the platform, the
+// modules that have no release left at all are found in one pass over the
+// modules (hopeless), without a solve, and each is named by a minimal
+// core of its own facts, a few facts under assumption; then each round
+// sets aside the modules already named and asks the rest again, until it
+// is satisfiable or the conflict left is not about the platform.
 func (s *session) platformBlockers(x *explainer, core []*fact) ([]*fact, error) {
-	if pl := s.p.req.Platform; pl.Deckhouse == nil && pl.Kubernetes == nil && len(pl.Components) == 0 {
+	if !s.p.platformQuestion() {
 		return nil, nil
 	}
-	var blockers []*fact
-	aside := map[*view]bool{}
-	for len(blockers) < maxBlockers {
-		found := false
-		for _, f := range core {
-			if isPlatformFact(f) && !aside[f.v] {
-				blockers = append(blockers, f)
-				aside[f.v] = true
-				found = true
-			}
-		}
-		if !found {
-			return blockers, nil
-		}
-		var rest []*fact
-		for _, f := range x.inputFacts() {
-			if f.v == nil || !aside[f.v] {
-				rest = append(rest, f)
-			}
-		}
-		var err error
-		if core, err = x.minimalCore(nil, rest); err != nil || core == nil {
-			return blockers, err
+	b := &blockerList{aside: map[*view]bool{}}
+	if !b.name(core) {
+		return nil, nil
+	}
+	if err := b.nameHopeless(x); err != nil {
+		return nil, err
+	}
+	for len(b.facts) < maxBlockers {
+		core, err := x.inputCore(b.aside)
+		if err != nil || core == nil || !b.name(core) {
+			return b.facts, err
 		}
 	}
-	return blockers, nil
+	return b.facts, nil
+}
+
+// blockerList collects the platform facts that name blockers, one per
+// module; aside are the modules named.
+type blockerList struct {
+	facts []*fact
+	aside map[*view]bool
+}
+
+// name adds the platform facts of core about modules not named yet, and
+// reports whether there was one.
+func (b *blockerList) name(core []*fact) bool {
+	found := false
+	for _, f := range core {
+		if isPlatformFact(f) && !b.aside[f.v] {
+			b.facts = append(b.facts, f)
+			b.aside[f.v] = true
+			found = true
+		}
+	}
+	return found
+}
+
+// nameHopeless names, in module name order, the hopeless modules of x's
+// encoding, each by a minimal core of its own facts (ownCore). One whose conflict
+// is not about the platform is left to the rounds.
+func (b *blockerList) nameHopeless(x *explainer) error {
+	for _, mv := range x.e.mods {
+		if len(b.facts) >= maxBlockers {
+			return nil
+		}
+		if b.aside[mv.v] || !hopeless(mv.v) {
+			continue
+		}
+		own, err := ownCore(x.ctx, x.e.p, mv.v)
+		if err != nil {
+			return err
+		}
+		b.name(own)
+	}
+	return nil
+}
+
+// ownCore returns a minimal core of v's own facts, its intent and static
+// facts, on an encoding of v alone: a few variables, where the closure's
+// encoding would pay for all of its own on every solve.
+func ownCore(ctx context.Context, p *problem, v *view) ([]*fact, error) {
+	sel := &selecting{}
+	e := newEncoder(p, sel, everything)
+	mv := e.addModule(v)
+	e.encodeIntent(mv)
+	e.encodeStatics(mv)
+	x := &explainer{e: e, sel: sel, ctx: ctx}
+	return x.minimalCore(nil, append([]*fact{v.intentFact}, v.staticFacts()...))
+}
+
+// hopeless reports whether v must be on while a static fact forbids
+// every release of it, one of them about the platform: a blocker found
+// without a solve (D106).
+func hopeless(v *view) bool {
+	return v.intent == intentOn && !slices.Contains(v.allowed, true) && slices.ContainsFunc(v.staticFacts(), isPlatformFact)
+}
+
+// platformQuestion reports whether the request asks about other platform
+// versions than the cluster's (R12, R22).
+func (p *problem) platformQuestion() bool {
+	pl := p.req.Platform
+	return pl.Deckhouse != nil || pl.Kubernetes != nil || len(pl.Components) > 0
 }
 
 // maxBlockers bounds the blockers a platform question names: each costs a

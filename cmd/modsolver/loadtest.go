@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/modsolver/modsolver/bench"
 	"github.com/modsolver/modsolver/catalog"
 	"github.com/modsolver/modsolver/internal/loadgen"
+	"github.com/modsolver/modsolver/internal/metrics"
 	"github.com/modsolver/modsolver/internal/report"
 	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
@@ -26,9 +28,9 @@ import (
 
 const loadtestUsage = `Usage:
   modsolver loadtest [--size S|M|L|NxR] [--seed N] [--concurrency N]
-                     [--duration D] [--warmup D] [--json]
+                     [--duration D] [--warmup D] [--json] [--cpuprofile FILE]
   modsolver loadtest --addr HOST:PORT [--concurrency N] [--duration D]
-                     [--warmup D] [--json]
+                     [--warmup D] [--json] [--cpuprofile FILE]
 
 Measures the throughput and latency of the gRPC service's Resolve calls on
 this machine (DESIGN.md §8: on S, at least 2,000 requests/s on 2 cores with
@@ -36,7 +38,8 @@ a p99 of at most 10 ms).
 
 By default it starts the service in this process on a free loopback TCP
 port (127.0.0.1), serving as its default catalog one generated as 'modsolver
-bench' generates it (--size, --seed), dials it with a real gRPC client over
+bench' generates it (--size, --seed), with the metrics and the request log
+(at info level, written nowhere) that 'modsolver serve' has, dials it with a real gRPC client over
 plain TCP, and sends it Resolve calls, update-all and install-one in turn,
 both on that catalog's generated cluster state. Client and server run in
 the same process and share this machine's cores: the figures are those of
@@ -65,13 +68,26 @@ Columns:
   P50 … P99 MS   latency percentiles of one call, from sending it to its
                  answer (nearest rank, at most 0.8% high, never low)
   MAX MS         the slowest call, exact
+  CPU MS/REQ     CPU time of this whole process (client and, without --addr,
+                 server) per call; "-" where the system does not report it.
+                 On a machine shared with other work it varies less than
+                 REQ/S, and 2,000 ms over it is what 2 cores could answer
   STATUSES       answers by status: resolved, unsatisfiable
 
 --json prints {"requests", "errors", "rps", "p50Ms", "p90Ms", "p99Ms",
-"maxMs", "wallMs", "concurrency", "resolved", "unsatisfiable",
-"errorsByCode"} instead.
+"maxMs", "wallMs", "cpuMsPerRequest", "concurrency", "resolved",
+"unsatisfiable", "errorsByCode"} instead (cpuMsPerRequest left out where
+the system does not report CPU time).
+
+The first line names the garbage collector's settings of this process
+(GOGC, GOMEMLIMIT), on which the figures depend: deploy/ runs the service
+with GOGC=400 and GOMEMLIMIT=435MiB, and a run with the same environment
+measures it as deployed (decision D114).
 
 Progress goes to stderr once a second.
+
+--cpuprofile writes a CPU profile of the warm-up and the measured run to
+FILE: of the client and, without --addr, of the server beside it.
 
 Exit codes: 0 the run completed (calls that failed are in the report), 2
 bad flags, 3 the run could not complete: the server did not start, the
@@ -89,6 +105,7 @@ type loadtestFlags struct {
 	duration    time.Duration
 	warmup      time.Duration
 	json        bool
+	cpuprofile  string
 }
 
 func runLoadtest(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -101,6 +118,13 @@ func runLoadtest(ctx context.Context, args []string, out, errOut io.Writer) int 
 		return fail(errOut, err)
 	}
 	defer t.stop()
+	if f.cpuprofile != "" {
+		stop, err := startCPUProfile(f.cpuprofile)
+		if err != nil {
+			return fail(errOut, err)
+		}
+		defer stop()
+	}
 	rep, err := drive(ctx, t, f.options(errOut))
 	if err == nil || rep.Requests > 0 {
 		if perr := printLoad(out, f, t, rep); perr != nil {
@@ -123,6 +147,7 @@ func parseLoadtestFlags(args []string, out, errOut io.Writer) (f loadtestFlags, 
 	fs.DurationVar(&f.duration, "duration", loadgen.DefaultDuration, "measure for this `duration`")
 	fs.DurationVar(&f.warmup, "warmup", time.Second, "first run the same load for this `duration`, unmeasured; 0s for none")
 	fs.BoolVar(&f.json, "json", false, "print JSON instead of a table")
+	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `file`")
 	if code, done := parseFlags(fs, args, out, errOut); done {
 		return f, code, true
 	}
@@ -198,8 +223,10 @@ func remoteTarget(addr string) (*loadTarget, error) {
 }
 
 // localTarget serves a generated catalog in this process on a loopback
-// port, with the request log off, and sends it update-all and
-// install-one in turn.
+// port, and sends it update-all and install-one in turn. The server is
+// set up as 'modsolver serve --metrics-listen' sets it up, with its gRPC
+// and domain metrics and its request log at the default level, written
+// nowhere: the figures include what a deployed service spends on them.
 func localTarget(size bench.Size, seed uint64) (*loadTarget, error) {
 	in := bench.Generate(size, seed)
 	const name = "generated"
@@ -207,7 +234,10 @@ func localTarget(size bench.Size, seed uint64) (*loadTarget, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := server.New(reg, server.WithLogger(slog.New(slog.DiscardHandler)))
+	m := metrics.New(version, reg.ReleaseCounts)
+	srv := server.New(reg, server.WithLogger(newLogger(io.Discard, "text", slog.LevelInfo)),
+		server.WithServerOptions(m.ServerOptions()...), server.WithObserver(m))
+	m.InitializeGRPC(srv.GRPC())
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("listen: %w", err)
@@ -260,17 +290,41 @@ func printLoad(out io.Writer, f loadtestFlags, t *loadTarget, rep loadgen.Report
 	if f.json {
 		return printLoadJSON(out, rep)
 	}
-	fmt.Fprintf(out, "%s; concurrency %d, %s after a %s warm-up\n", t.about, rep.Concurrency, f.duration, f.warmup)
+	fmt.Fprintf(out, "%s; concurrency %d, %s after a %s warm-up; %s\n", t.about, rep.Concurrency, f.duration, f.warmup, gcSettings())
 	err := report.Columns(out, [][]string{
-		{"REQUESTS", "ERRORS", "REQ/S", "P50 MS", "P90 MS", "P99 MS", "MAX MS", "STATUSES"},
+		{"REQUESTS", "ERRORS", "REQ/S", "P50 MS", "P90 MS", "P99 MS", "MAX MS", "CPU MS/REQ", "STATUSES"},
 		{fmt.Sprint(rep.Requests), fmt.Sprint(rep.Errors), fmt.Sprintf("%.0f", rep.RPS()),
-			millis(rep.Latency.P50), millis(rep.Latency.P90), millis(rep.Latency.P99), millis(rep.Latency.Max),
+			millis(rep.Latency.P50), millis(rep.Latency.P90), millis(rep.Latency.P99), millis(rep.Latency.Max), cpuPerRequest(rep),
 			fmt.Sprintf("resolved %d, unsatisfiable %d", rep.Statuses.Resolved, rep.Statuses.Unsatisfiable)},
 	})
 	if err == nil && rep.Errors > 0 {
 		_, err = fmt.Fprintf(out, "errors: %s\n", strings.Join(errorCodes(rep), ", "))
 	}
 	return err
+}
+
+// gcSettings names the garbage collector's settings of this process,
+// which the figures depend on (D114): the deployment in deploy/ sets
+// GOGC and GOMEMLIMIT, and a run with the same values measures the
+// service as it is deployed.
+func gcSettings() string {
+	gogc, limit := os.Getenv("GOGC"), os.Getenv("GOMEMLIMIT")
+	if gogc == "" {
+		gogc = "100 (default)"
+	}
+	if limit == "" {
+		limit = "none"
+	}
+	return fmt.Sprintf("GOGC %s, GOMEMLIMIT %s", gogc, limit)
+}
+
+// cpuPerRequest is the CPU MS/REQ cell: milliseconds to two decimals,
+// or "-" when the CPU time is unknown.
+func cpuPerRequest(rep loadgen.Report) string {
+	if rep.CPUPerRequest() == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", float64(rep.CPUPerRequest())/float64(time.Millisecond))
 }
 
 // errorCodes lists the error counts as "Code N", by code.
@@ -293,6 +347,7 @@ type loadResult struct {
 	P99Ms         float64        `json:"p99Ms"`
 	MaxMs         float64        `json:"maxMs"`
 	WallMs        float64        `json:"wallMs"`
+	CPUMsPerReq   float64        `json:"cpuMsPerRequest,omitempty"`
 	Concurrency   int            `json:"concurrency"`
 	Resolved      int            `json:"resolved"`
 	Unsatisfiable int            `json:"unsatisfiable"`
@@ -303,7 +358,7 @@ func printLoadJSON(out io.Writer, rep loadgen.Report) error {
 	ms := func(d time.Duration) float64 { return round(float64(d)/float64(time.Millisecond), 3) }
 	r := loadResult{Requests: rep.Requests, Errors: rep.Errors, RPS: round(rep.RPS(), 1),
 		P50Ms: ms(rep.Latency.P50), P90Ms: ms(rep.Latency.P90), P99Ms: ms(rep.Latency.P99), MaxMs: ms(rep.Latency.Max),
-		WallMs: ms(rep.Wall), Concurrency: rep.Concurrency,
+		WallMs: ms(rep.Wall), CPUMsPerReq: ms(rep.CPUPerRequest()), Concurrency: rep.Concurrency,
 		Resolved: rep.Statuses.Resolved, Unsatisfiable: rep.Statuses.Unsatisfiable}
 	for code, n := range rep.ErrorsByCode {
 		if r.ErrorsByCode == nil {

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,6 +26,7 @@ type loadJSON struct {
 	P90Ms         *float64 `json:"p90Ms"`
 	P99Ms         *float64 `json:"p99Ms"`
 	MaxMs         *float64 `json:"maxMs"`
+	CPUMsPerReq   *float64 `json:"cpuMsPerRequest"`
 	Concurrency   *int     `json:"concurrency"`
 	Resolved      *int     `json:"resolved"`
 	Unsatisfiable *int     `json:"unsatisfiable"`
@@ -52,6 +55,8 @@ func TestLoadtestJSON(t *testing.T) {
 	assert.Equal(t, *doc.Requests, *doc.Resolved+*doc.Unsatisfiable, "every answer has a status")
 	assert.LessOrEqual(t, *doc.P50Ms, *doc.P99Ms)
 	assert.LessOrEqual(t, *doc.P99Ms, *doc.MaxMs)
+	require.NotNil(t, doc.CPUMsPerReq, "Linux reports the process's CPU time")
+	assert.Positive(t, *doc.CPUMsPerReq)
 }
 
 func TestLoadtestTable(t *testing.T) {
@@ -60,8 +65,8 @@ func TestLoadtestTable(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 3, out)
 	assert.Regexp(t, `^in-process server on 127\.0\.0\.1:\d+, 12x4 \(12 modules × 4 releases, seed 3\), update-all and install-one; concurrency 2,`, lines[0])
-	assert.Regexp(t, `^REQUESTS\s+ERRORS\s+REQ/S\s+P50 MS\s+P90 MS\s+P99 MS\s+MAX MS\s+STATUSES$`, lines[1])
-	assert.Regexp(t, `^[1-9]\d*\s+0\s+\d+\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+resolved \d+, unsatisfiable \d+$`, lines[2])
+	assert.Regexp(t, `^REQUESTS\s+ERRORS\s+REQ/S\s+P50 MS\s+P90 MS\s+P99 MS\s+MAX MS\s+CPU MS/REQ\s+STATUSES$`, lines[1])
+	assert.Regexp(t, `^[1-9]\d*\s+0\s+\d+\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+resolved \d+, unsatisfiable \d+$`, lines[2])
 }
 
 // With --addr it drives a running serve with the demo request.
@@ -108,7 +113,23 @@ func TestLoadtestBadFlags(t *testing.T) {
 func TestLoadtestHelp(t *testing.T) {
 	code, out, _ := loadtestCmd(t, "--help")
 	require.Equal(t, exitResolved, code)
-	for _, want := range []string{"share this machine's cores", "catalog.DemoState", "--addr", "-concurrency", "-duration", "-warmup", "-json", "Exit codes"} {
+	for _, want := range []string{"share this machine's cores", "catalog.DemoState", "--addr", "-concurrency", "-duration", "-warmup", "-json", "-cpuprofile", "CPU MS/REQ", "Exit codes"} {
 		assert.Contains(t, out, want)
 	}
+}
+
+// --cpuprofile writes a profile of the run; a path that cannot be
+// written fails before the run.
+func TestLoadtestCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.prof")
+	code, _, errOut := loadtestCmd(t, "--size", "12x4", "--concurrency", "2", "--duration", "100ms", "--warmup", "0s", "--cpuprofile", path)
+	require.Equal(t, exitResolved, code, errOut)
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Positive(t, info.Size())
+
+	code, out, errOut := loadtestCmd(t, "--size", "12x4", "--duration", "100ms", "--cpuprofile", filepath.Join(t.TempDir(), "no", "cpu.prof"))
+	assert.Equal(t, exitNoAnswer, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "--cpuprofile")
 }

@@ -62,8 +62,10 @@ Signals:
                     refused, in-flight calls finish; after --shutdown-timeout
                     the rest are cancelled
 
-Logs go to stderr, one line per call (method, code, duration, peer), as
-text or JSON. Once listening, serve prints the address on stderr:
+Logs go to stderr, as text or JSON, from --log-level up: one line per call
+(method, code, duration, peer) that fails, at info, or error for a fault of
+the server; a call answered OK is logged at debug, so that a busy service
+writes no line per answer unless --log-level debug asks for one. Once listening, serve prints the address on stderr:
   modsolver: serving modsolver.v1.Resolver on 127.0.0.1:50051 (catalogs: demo)
 (with --log-format json, as a JSON record with the same fields). Use
 --listen 127.0.0.1:0 to pick a free port.
@@ -88,6 +90,7 @@ type serveFlags struct {
 	shutdownTimeout time.Duration
 	maxRequestBytes int
 	logFormat       string
+	logLevel        slog.Level
 	prod            prodFlags // serve_prod.go
 	limits          limitFlags
 }
@@ -105,7 +108,7 @@ func runServe(ctx context.Context, args []string, out, errOut io.Writer) int {
 		return code
 	}
 	errOut = &lockedWriter{w: errOut} // shared by the log and the announcement
-	log := newLogger(errOut, f.logFormat)
+	log := newLogger(errOut, f.logFormat, f.logLevel)
 	cats, err := loadServed(f.catalogs, log)
 	if err != nil {
 		return fail(errOut, err)
@@ -155,6 +158,7 @@ func parseServeFlags(args []string, out, errOut io.Writer) (f serveFlags, code i
 	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGINT or SIGTERM, wait this `duration` for in-flight calls")
 	fs.IntVar(&f.maxRequestBytes, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request message in `bytes`, inline catalogs included")
 	fs.StringVar(&f.logFormat, "log-format", "text", "log `format`: text or json")
+	fs.TextVar(&f.logLevel, "log-level", slog.LevelInfo, "log from this `level` up: debug (every call), info, warn or error")
 	priorities := map[string]int{}
 	fs.Func("catalog-priority", "a served catalog's priority as a source, `NAME=N` (repeatable, R23): used when a request names several catalogs as sources without priorities of their own; default 0", func(arg string) error {
 		name, text, ok := strings.Cut(arg, "=")
@@ -331,11 +335,12 @@ func announce(errOut io.Writer, log *slog.Logger, format string, addr net.Addr, 
 	fmt.Fprintf(errOut, "modsolver: serving %s on %s (catalogs: %s)\n", server.ServiceName, addr, strings.Join(names, ", "))
 }
 
-func newLogger(w io.Writer, format string) *slog.Logger {
+func newLogger(w io.Writer, format string, level slog.Level) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: level}
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, nil))
+		return slog.New(slog.NewJSONHandler(w, opts))
 	}
-	return slog.New(slog.NewTextHandler(w, nil))
+	return slog.New(slog.NewTextHandler(w, opts))
 }
 
 // lockedWriter serialises writes from the log and the announcement.

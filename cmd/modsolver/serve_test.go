@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -104,7 +105,7 @@ func (s *served) stop(t *testing.T) int {
 }
 
 func TestServeLoopback(t *testing.T) {
-	s := startServe(t, "--listen", "127.0.0.1:0")
+	s := startServe(t, "--listen", "127.0.0.1:0", "--log-level", "debug")
 	assert.Regexp(t, `^127\.0\.0\.1:[1-9][0-9]*$`, s.addr, "the actual port is printed")
 	assert.Contains(t, s.logs.String(), "(catalogs: demo)")
 
@@ -142,7 +143,7 @@ func TestServeLoopback(t *testing.T) {
 }
 
 func TestServeJSONLogs(t *testing.T) {
-	s := startServe(t, "--listen", "127.0.0.1:0", "--log-format", "json")
+	s := startServe(t, "--listen", "127.0.0.1:0", "--log-format", "json", "--log-level", "DEBUG")
 	_, err := s.client.ListCatalogs(t.Context(), &modsolverv1.ListCatalogsRequest{})
 	require.NoError(t, err)
 	assert.Equal(t, exitResolved, s.stop(t))
@@ -200,6 +201,7 @@ func TestServeBadFlags(t *testing.T) {
 		{"zero timeout", []string{"--timeout", "0s"}, "--timeout"},
 		{"zero shutdown timeout", []string{"--shutdown-timeout", "0s"}, "--shutdown-timeout"},
 		{"log format", []string{"--log-format", "xml"}, "--log-format"},
+		{"log level", []string{"--log-level", "verbose"}, "-log-level"},
 		{"request size", []string{"--max-request-bytes", "0"}, "--max-request-bytes"},
 		{"argument", []string{"extra"}, `unexpected argument "extra"`},
 		{"unknown flag", []string{"--port", "1"}, "-port"},
@@ -232,7 +234,7 @@ func TestServeCannotListen(t *testing.T) {
 func TestServeHelp(t *testing.T) {
 	r := runCLI(t, "serve", "--help")
 	assert.Equal(t, exitResolved, r.code)
-	for _, want := range []string{"--listen", "--catalog", "NAME=PATH", "--timeout", "--max-request-bytes", "--log-format", "--shutdown-timeout", "SIGHUP", "SIGTERM", "NOT_SERVING", "grpc.health.v1", "127.0.0.1:0", "Exit codes"} {
+	for _, want := range []string{"--listen", "--catalog", "NAME=PATH", "--timeout", "--max-request-bytes", "--log-format", "--log-level", "--shutdown-timeout", "SIGHUP", "SIGTERM", "NOT_SERVING", "grpc.health.v1", "127.0.0.1:0", "Exit codes"} {
 		assert.Contains(t, r.out, want)
 	}
 	assert.Contains(t, runCLI(t, "help").out, "serve")
@@ -300,7 +302,7 @@ func bufconnClient(t *testing.T, cats ...server.Catalog) modsolverv1.ResolverCli
 	t.Helper()
 	reg, err := server.NewCatalogs(cats...)
 	require.NoError(t, err)
-	srv := server.New(reg, server.WithLogger(newLogger(io.Discard, "text")))
+	srv := server.New(reg, server.WithLogger(newLogger(io.Discard, "text", slog.LevelInfo)))
 	lis := bufconn.Listen(1 << 20)
 	go func() { _ = srv.Serve(lis) }()
 	conn, err := grpc.NewClient("passthrough:///bufnet",

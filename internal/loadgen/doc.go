@@ -19,4 +19,6 @@
 //     buckets, exact below 256 ns and within 1/128 (0.8%) above, and its
 //     percentiles.
 //   - report.go: Report, what a run measured.
+//   - cpu_unix.go, cpu_other.go: the process's CPU time, read before and
+//     after the measured run where the platform reports it.
 package loadgen

@@ -110,3 +110,10 @@ func repeat(n int, d time.Duration) []time.Duration {
 	}
 	return out
 }
+
+// A report with no CPU time or no calls has no CPU time per call.
+func TestLoadCPUPerRequestOfNothing(t *testing.T) {
+	assert.Zero(t, Report{Requests: 10}.CPUPerRequest())
+	assert.Zero(t, Report{CPU: time.Second}.CPUPerRequest())
+	assert.Equal(t, 100*time.Millisecond, Report{CPU: time.Second, Requests: 10}.CPUPerRequest())
+}

@@ -27,6 +27,22 @@ type Report struct {
 	// Latency is the distribution of the time of one call, from sending
 	// it to its answer, errors included.
 	Latency Latency
+	// CPU is the CPU time, user and system, that this whole process used
+	// during the measured run: the client's and, when the server runs in
+	// the same process, the server's. It is zero where the platform does
+	// not report it (only Unix systems do).
+	CPU time.Duration
+}
+
+// CPUPerRequest returns the CPU time of the process per answered call,
+// or zero when CPU or Requests is. On a machine shared with other work,
+// it varies less than RPS does: a busy neighbour takes cores away from
+// the run but adds little to what each call costs.
+func (r Report) CPUPerRequest() time.Duration {
+	if r.CPU <= 0 || r.Requests == 0 {
+		return 0
+	}
+	return r.CPU / time.Duration(r.Requests)
 }
 
 // RPS returns the answered calls per second of wall time.

@@ -108,6 +108,7 @@ func TestLoadRunCounts(t *testing.T) {
 	assert.Equal(t, 4, rep.Concurrency)
 	assert.Positive(t, rep.Wall)
 	assert.Positive(t, rep.RPS())
+	assert.Equal(t, rep.CPU/1000, rep.CPUPerRequest())
 	assert.LessOrEqual(t, rep.Latency.P50, rep.Latency.P90)
 	assert.LessOrEqual(t, rep.Latency.P90, rep.Latency.P99)
 	assert.LessOrEqual(t, rep.Latency.P99, rep.Latency.Max)

@@ -52,8 +52,10 @@ type moduleTable struct {
 	platformGroups [2][]releaseGroup
 	// components: some release requires a platform component (R22);
 	// missingModules: some release requires, not optionally, a module the
-	// catalog does not have. Requests skip the checks a module needs not.
-	components, missingModules bool
+	// catalog does not have; capabilities: the module or a release
+	// requires a capability (R19). Requests skip the checks a module
+	// needs not.
+	components, missingModules, capabilities bool
 }
 
 // headEntry is a head version and the index of the highest release at or
@@ -122,6 +124,7 @@ func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 	for _, h := range append(slices.Collect(maps.Values(mt.channels)), mt.newest) {
 		t.addStepper(m, mt, h.index)
 	}
+	mt.capabilities = m.HasCapabilityRequirements()
 	mt.dkp, mt.kube = make([]int32, len(m.Releases)), make([]int32, len(m.Releases))
 	for i, r := range m.Releases {
 		mt.dkp[i], mt.kube[i] = t.intern(r.Requirements.Deckhouse), t.intern(r.Requirements.Kubernetes)

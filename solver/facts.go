@@ -451,7 +451,7 @@ func (p *problem) platformForbids(v *view, i int) bool {
 // addMissingCapabilityFacts forbids releases that require a capability no
 // module in the catalog provides (R19).
 func (p *problem) addMissingCapabilityFacts(v *view) {
-	if !v.m.HasCapabilityRequirements() {
+	if (v.tab != nil && !v.tab.capabilities) || (v.tab == nil && !v.m.HasCapabilityRequirements()) {
 		return
 	}
 	p.forbidEach(v, model.FactMissingCapability, func(r *model.Release, fail func(failing)) {

@@ -56,6 +56,9 @@ type moduleTable struct {
 	// requires a capability (R19). Requests skip the checks a module
 	// needs not.
 	components, missingModules, capabilities bool
+	// policy is the module's update policy (model.Module.Policy, which
+	// reads every release).
+	policy model.UpdatePolicy
 }
 
 // headEntry is a head version and the index of the highest release at or
@@ -107,6 +110,7 @@ func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 	mt := &moduleTable{channels: map[string]headEntry{}, steppers: map[int]*stepper{}}
 	t.mods[m] = mt
 	t.bytes += moduleTableBytes
+	mt.capabilities, mt.policy = m.HasCapabilityRequirements(), m.Policy()
 	if m.Embedded {
 		return // its one release is the request's DKP version (R5)
 	}
@@ -124,7 +128,6 @@ func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 	for _, h := range append(slices.Collect(maps.Values(mt.channels)), mt.newest) {
 		t.addStepper(m, mt, h.index)
 	}
-	mt.capabilities = m.HasCapabilityRequirements()
 	mt.dkp, mt.kube = make([]int32, len(m.Releases)), make([]int32, len(m.Releases))
 	for i, r := range m.Releases {
 		mt.dkp[i], mt.kube[i] = t.intern(r.Requirements.Deckhouse), t.intern(r.Requirements.Kubernetes)
@@ -150,7 +153,7 @@ func (t *tables) addStepper(m *model.Module, mt *moduleTable, head int) {
 	if head < 0 || mt.steppers[head] != nil {
 		return
 	}
-	st := newStepper(m.Releases, head, m.Policy())
+	st := newStepper(m.Releases, head, mt.policy)
 	mt.steppers[head] = &st
 	t.bytes += stepperBytes + intBytes*int64(len(st.eligible)+2*len(st.minors)+len(st.jumps))
 }

@@ -37,7 +37,7 @@ func (s *session) pathStop(v *view, last int) string {
 		return ""
 	}
 	at := v.rels[last].Version
-	if v.m.Policy() == model.UpdateGraph {
+	if v.policy() == model.UpdateGraph {
 		return fmt.Sprintf("the path stops at %s, below the head %s: no update edge leads on from %s", at, v.headVersion, at)
 	}
 	return fmt.Sprintf("the path stops at %s, below the head %s: no sequential step leads on from %s, and a major jump waits for a from-to rule or strategy: direct", at, v.headVersion, at)

@@ -52,8 +52,13 @@ type moduleTable struct {
 	platformGroups [2][]releaseGroup
 	// components: some release requires a platform component (R22);
 	// missingModules: some release requires, not optionally, a module the
-	// catalog does not have. Requests skip the checks a module needs not.
-	components, missingModules bool
+	// catalog does not have; capabilities: the module or a release
+	// requires a capability (R19). Requests skip the checks a module
+	// needs not.
+	components, missingModules, capabilities bool
+	// policy is the module's update policy (model.Module.Policy, which
+	// reads every release).
+	policy model.UpdatePolicy
 }
 
 // headEntry is a head version and the index of the highest release at or
@@ -105,6 +110,7 @@ func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 	mt := &moduleTable{channels: map[string]headEntry{}, steppers: map[int]*stepper{}}
 	t.mods[m] = mt
 	t.bytes += moduleTableBytes
+	mt.capabilities, mt.policy = m.HasCapabilityRequirements(), m.Policy()
 	if m.Embedded {
 		return // its one release is the request's DKP version (R5)
 	}
@@ -134,12 +140,20 @@ func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 	t.bytes += 8 * int64(len(m.Releases))
 }
 
+// textID is the interned requirement text of release i on platform axis.
+func (mt *moduleTable) textID(axis, i int) int32 {
+	if axis == axisKubernetes {
+		return mt.kube[i]
+	}
+	return mt.dkp[i]
+}
+
 // addStepper compiles the update rule of m's releases under head.
 func (t *tables) addStepper(m *model.Module, mt *moduleTable, head int) {
 	if head < 0 || mt.steppers[head] != nil {
 		return
 	}
-	st := newStepper(m.Releases, head, m.Policy())
+	st := newStepper(m.Releases, head, mt.policy)
 	mt.steppers[head] = &st
 	t.bytes += stepperBytes + intBytes*int64(len(st.eligible)+2*len(st.minors)+len(st.jumps))
 }

@@ -136,3 +136,18 @@ func TestCompiledCacheForgetsCollectedCatalogs(t *testing.T) {
 	}
 	assert.Zero(t, held())
 }
+
+// The compiled per-module readings are the model's own, for every module
+// and source of every catalog, built-in modules included: requests read
+// them instead of scanning the releases.
+func TestCompiledModuleReadings(t *testing.T) {
+	checked := 0
+	eachProblem(t, func(name string, cat *model.Catalog, _ *model.ClusterState, _ *model.Request) {
+		for m, mt := range compiledFor(cat).t.mods {
+			assert.Equal(t, m.HasCapabilityRequirements(), mt.capabilities, "%s: %s", name, m.Name)
+			assert.Equal(t, m.Policy(), mt.policy, "%s: %s", name, m.Name)
+			checked++
+		}
+	})
+	assert.Greater(t, checked, 1000)
+}

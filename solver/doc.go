@@ -27,8 +27,8 @@
 //     forbid releases on their own (R4, R7, R9–R11, R19 missing
 //     capabilities, R22 platform components, pins, prereleases). A view
 //     first computes only which releases they forbid; the facts are made
-//     when an explanation, a held-back reason or a path note reads them
-//     (D96).
+//     when an explanation reads them (D96), and read as copies by the
+//     held-back reasons and path notes that only quote them (D118).
 //   - steps.go, policy.go: the DKP sequential update rule and update
 //     paths (R11), or a module's update graph, followed over several
 //     edges (R21), as the module's update policy says (D66).
@@ -54,7 +54,8 @@
 //   - budget.go: the estimated memory of a resolution's encodings, which
 //     Stats.MemoryBytes reports and WithMemoryLimit bounds.
 //   - optimize.go: the preference levels of R14, in order, each kept as
-//     assumptions for the next.
+//     assumptions for the next; levels 3 and 5 search only the modules
+//     the commits leave open (D117).
 //   - explain.go: selectors, gini's Why() cores, and their shrinking to a
 //     minimal set of facts (R16).
 //   - unsat.go, render.go, suggest.go: the explanation of an unsatisfiable

@@ -81,6 +81,9 @@ func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape func(*f
 		return
 	}
 	if p.collecting == v {
+		if !p.wanted(rels) {
+			return
+		}
 		f := &fact{kind: kind, v: v, at: -1, rels: rels}
 		if shape != nil {
 			shape(f)
@@ -97,25 +100,61 @@ func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape func(*f
 
 // platformFacts returns v's platform facts (R4, R22) as staticFacts would
 // list them, in their order, without making v's static facts: a path
-// note (pathnote.go) names them. They are copies that belong to no
-// explanation; once v's static facts are made, those are returned.
-func (p *problem) platformFacts(v *view) []*fact {
+// note (pathnote.go) names them, and only those that forbid one of the
+// releases of want (nil: all). They are copies that belong to no
+// explanation; once v's static facts are made, all of those are returned.
+func (p *problem) platformFacts(v *view, want []int) []*fact {
 	if v.factsMade {
 		return slices.DeleteFunc(slices.Clone(v.staticList), func(f *fact) bool { return kindOf(f).platform == nil })
 	}
-	only := v.only
-	p.collecting, p.collected, v.only = v, nil, v.readsFirst()
-	p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
-	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
-	p.addComponentFacts(v)
+	return p.collect(v, want, func() {
+		v.only = v.readsFirst()
+		p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
+		p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
+		p.addComponentFacts(v)
+	})
+}
+
+// staticCopies returns v's static facts that forbid release rel, as
+// staticFacts would list them, in their order, without making them: a
+// held-back reason that only quotes them (staticReason) then makes no
+// facts, which on an update of every module would be most of its
+// allocation. Once v's static facts are made, all of them are returned; a
+// pin's fact and a move's source fact are facts of the view itself, so
+// for those views the facts are made.
+func (p *problem) staticCopies(v *view, rel int) []*fact {
+	if v.factsMade || v.pinVersion != nil || v.src.moved {
+		return v.staticFacts()
+	}
+	return p.collect(v, []int{rel}, func() { p.addStaticFacts(v) })
+}
+
+// collect runs read, which adds static facts of v, with those facts
+// collected as copies that belong to no explanation, and returns them;
+// v's filter and the releases it reads are left as they were. When want
+// is not nil, only the facts that forbid one of its releases are
+// collected (the others are not even listed).
+func (p *problem) collect(v *view, want []int, read func()) []*fact {
+	only, allowed := v.only, v.allowed
+	p.collecting, p.collected, p.want = v, nil, want
+	read()
 	out := p.collected
-	p.collecting, p.collected, v.only = nil, nil, only
+	p.collecting, p.collected, p.want, v.only, v.allowed = nil, nil, nil, only, allowed
 	return out
+}
+
+// wanted reports whether a collected fact that forbids rels forbids one
+// of the releases collect wants.
+func (p *problem) wanted(rels []int) bool {
+	return p.want == nil || slices.ContainsFunc(p.want, func(i int) bool { return slices.Contains(rels, i) })
 }
 
 // forbidWhere is forbid over the releases for which pred holds; the
 // filter alone needs no list of them.
 func (p *problem) forbidWhere(v *view, kind model.FactKind, pred func(int, *model.Release) bool) {
+	if p.collecting == v && p.want != nil && !slices.ContainsFunc(p.want, func(i int) bool { return v.reads(i) && pred(i, v.rels[i]) }) {
+		return // a fact that would forbid none of the wanted releases
+	}
 	if v.recording() {
 		p.forbid(v, kind, v.where(pred), nil)
 		return
@@ -344,12 +383,23 @@ func (p *problem) addCompiledPlatformFacts(v *view, kind model.FactKind, axis in
 			}
 			rels = []int{v.only}
 		}
+		if p.knownAllowed(v, rels[0], axis) {
+			continue // the text holds: no need to read the release itself
+		}
 		c := get(v.rels[rels[0]].Requirements)
 		if p.platformAllows(v, rels[0], axis, c, platform) {
 			continue
 		}
 		p.forbid(v, kind, rels, func(f *fact) { f.cons = c })
 	}
+}
+
+// knownAllowed reports whether the interned requirement text of release i
+// of v (a module whose releases are its own) on platform axis is already
+// known to hold, from the compact compiled ids alone.
+func (p *problem) knownAllowed(v *view, i, axis int) bool {
+	known := p.platformOK[axis]
+	return known != nil && known[v.tab.textID(axis, i)] == 1
 }
 
 // addComponentFacts adds R22: one fact per platform component and
@@ -401,7 +451,7 @@ func (p *problem) platformForbids(v *view, i int) bool {
 // addMissingCapabilityFacts forbids releases that require a capability no
 // module in the catalog provides (R19).
 func (p *problem) addMissingCapabilityFacts(v *view) {
-	if !v.m.HasCapabilityRequirements() {
+	if (v.tab != nil && !v.tab.capabilities) || (v.tab == nil && !v.m.HasCapabilityRequirements()) {
 		return
 	}
 	p.forbidEach(v, model.FactMissingCapability, func(r *model.Release, fail func(failing)) {
@@ -485,10 +535,7 @@ func (p *problem) platformAllows(v *view, i, axis int, c *model.Constraint, plat
 	if !v.own {
 		return p.allows(c, platform)
 	}
-	id := v.tab.dkp[i]
-	if axis == axisKubernetes {
-		id = v.tab.kube[i]
-	}
+	id := v.tab.textID(axis, i)
 	known := p.platformOK[axis]
 	if known == nil {
 		known = make([]uint8, len(p.compiled.t.texts))

@@ -31,6 +31,9 @@ type optimizer struct {
 	// what-if encoding, the modules outside the request's closure are off
 	// in every optimal answer, and maximising them would only cost solves.
 	scope map[string]bool
+	// searchSettled searches the modules the commits keep off too, as
+	// before D117: tests compare the answers both ways.
+	searchSettled bool
 }
 
 // r14Levels are the preference levels of R14 in the contract's order
@@ -198,8 +201,15 @@ func (o *optimizer) fixed(mv *modVars) bool {
 // as the modules before it allow. It first assumes every module at its
 // newest candidate at once; when that fails, gini's core points at the
 // first module that cannot be, and only that one is searched.
+//
+// A module the commits already keep off (level 4 commits "off" for each
+// auto-enabled module it can leave off) is left out of the search: every
+// model of the commits has it off, so searching it would only confirm
+// that, at a few solves each, and leaving it out changes no other
+// module's newest release.
 func (o *optimizer) maximizeVersions(order []*modVars) error {
 	o.served = append(o.served, order...)
+	order = o.unsettled(order)
 	for len(order) > 0 {
 		n, err := o.longestNewestPrefix(order)
 		if err != nil {
@@ -215,6 +225,24 @@ func (o *optimizer) maximizeVersions(order []*modVars) error {
 		order = order[n+1:]
 	}
 	return nil
+}
+
+// unsettled drops from order the modules whose "off" is a commit.
+func (o *optimizer) unsettled(order []*modVars) []*modVars {
+	if o.searchSettled {
+		return order
+	}
+	committed := make(map[z.Lit]bool, len(o.commits))
+	for _, m := range o.commits {
+		committed[m] = true
+	}
+	out := make([]*modVars, 0, len(order))
+	for _, mv := range order {
+		if !committed[o.e.on(mv).Not()] {
+			out = append(out, mv)
+		}
+	}
+	return out
 }
 
 // newest returns the literals "at its newest candidate" for mods.

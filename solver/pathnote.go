@@ -69,7 +69,7 @@ func (s *session) pathStop(v *view, last int) string {
 		return ""
 	}
 	at := v.rels[last].Version
-	if v.m.Policy() == model.UpdateGraph {
+	if v.policy() == model.UpdateGraph {
 		return fmt.Sprintf("the path stops at %s, below the head %s: no update edge leads on from %s", at, v.headVersion, at)
 	}
 	return fmt.Sprintf("the path stops at %s, below the head %s: no sequential step leads on from %s, and a major jump waits for a from-to rule or strategy: direct", at, v.headVersion, at)
@@ -78,12 +78,20 @@ func (s *session) pathStop(v *view, last int) string {
 // pathForbidden names the releases on the path, besides the one the
 // outcome selects, that the platform forbids, with the fact each group
 // fails.
+//
+// The static facts of a module that keeps its deployed release read that
+// release only (readsFirst), which is the one the outcome selects, so for
+// such a module there is nothing to name and nothing is checked.
 func (s *session) pathForbidden(o *outcome, idx []int) []forbiddenOnPath {
+	if o.v.readsFirst() >= 0 {
+		return nil
+	}
 	if !slices.ContainsFunc(idx, func(r int) bool { return r != o.sel && s.p.platformForbids(o.v, r) }) {
 		return nil // no platform fact to name
 	}
+	want := slices.DeleteFunc(slices.Clone(idx), func(r int) bool { return r == o.sel })
 	var out []forbiddenOnPath
-	for _, f := range s.p.platformFacts(o.v) {
+	for _, f := range s.p.platformFacts(o.v, want) {
 		var on []int
 		for _, r := range idx {
 			if r != o.sel && slices.Contains(f.rels, r) {

@@ -8,5 +8,14 @@ import "github.com/modsolver/modsolver/model"
 // direct policy (a Helm chart, an OLM package in semver mode, D66) may go
 // to any release up to its head, as `strategy: direct` allows every module.
 func (p *problem) stepped(v *view) bool {
-	return p.sequential && v.m.Policy() != model.UpdateDirect
+	return p.sequential && v.policy() != model.UpdateDirect
+}
+
+// policy is v's module's update policy, from the compiled table when there
+// is one: the module's own reading scans every release.
+func (v *view) policy() model.UpdatePolicy {
+	if v.tab != nil {
+		return v.tab.policy
+	}
+	return v.m.Policy()
 }

@@ -58,6 +58,7 @@ type problem struct {
 	// collects in collected.
 	collecting *view
 	collected  []*fact
+	want       []int // when not nil, collect keeps only facts that forbid one of these
 	// keepFrozen encodes every frozen module, detaching none (detach.go):
 	// tests compare the answers both ways.
 	keepFrozen bool

@@ -225,7 +225,7 @@ func (v *view) stepper() *stepper {
 	if v.own && v.tab.steppers[v.head] != nil {
 		return v.tab.steppers[v.head]
 	}
-	st := newStepper(v.rels, v.head, v.m.Policy())
+	st := newStepper(v.rels, v.head, v.policy())
 	return &st
 }
 

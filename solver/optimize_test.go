@@ -1,0 +1,101 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modsolver/modsolver/internal/randscen"
+	"github.com/modsolver/modsolver/internal/scenariotest"
+	"github.com/modsolver/modsolver/model"
+)
+
+// eachProblem calls check on 1,000 random scenarios and every scenario
+// file whose input is valid.
+func eachProblem(t *testing.T, check func(name string, cat *model.Catalog, cluster *model.ClusterState, req *model.Request)) {
+	t.Helper()
+	for seed := uint64(1); seed <= 1000; seed++ {
+		sc := randscen.Generate(seed)
+		if validate(sc.Catalog, sc.Cluster, sc.Request) == nil {
+			check(fmt.Sprintf("seed %d", seed), sc.Catalog, sc.Cluster, sc.Request)
+		}
+	}
+	for _, sc := range scenariotest.All(t, "..") {
+		if validate(sc.Catalog, sc.Cluster, sc.Request) == nil {
+			check(sc.File, sc.Catalog, sc.Cluster, sc.Request)
+		}
+	}
+}
+
+// D117: leaving the modules the commits keep off out of levels 3 and 5
+// changes no answer, held-back reasons included, and never costs solves.
+func TestSettledModulesChangeNoAnswer(t *testing.T) {
+	ctx := context.Background()
+	fewer := 0
+	eachProblem(t, func(name string, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) {
+		c := compiledFor(cat)
+		want, err := c.Solve(ctx, cluster, req)
+		require.NoError(t, err, name)
+		s := newSession(ctx, newSettings(nil), c, cluster, req)
+		s.budget = newBudget(0)
+		s.fast = newEncoder(s.p, hard{}, everything)
+		s.fast.encode()
+		got, err := s.optimize(&optimizer{e: s.fast, ctx: ctx, searchSettled: true})
+		require.NoError(t, err, name)
+		assert.LessOrEqual(t, want.Stats.Solves, got.Stats.Solves, name)
+		if want.Stats.Solves < got.Stats.Solves {
+			fewer++
+		}
+		want.Stats, got.Stats = model.Stats{}, model.Stats{}
+		assert.Equal(t, got, want, name)
+	})
+	t.Logf("%d requests need fewer solves", fewer)
+	assert.Greater(t, fewer, 20, "the scenarios leave modules off at level 4")
+}
+
+// D118: the copies a held-back reason or a path note reads are the static
+// facts that forbid the releases it names, as made for an explanation.
+func TestStaticCopiesAreTheFactsMade(t *testing.T) {
+	compared := 0
+	eachProblem(t, func(name string, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) {
+		p := newProblem(compiledFor(cat), cluster, req)
+		p.lazyStatics = true
+		p.closure(true)
+		for _, v := range p.views {
+			if v.pinVersion != nil || v.src.moved {
+				continue // their facts are made (staticCopies)
+			}
+			copies := make([][]*fact, len(v.rels))
+			platform := make([][]*fact, len(v.rels))
+			for r := range v.rels {
+				copies[r] = p.staticCopies(v, r)
+				platform[r] = p.platformFacts(v, []int{r})
+			}
+			allPlatform := p.platformFacts(v, nil)
+			made := v.staticFacts()
+			for r := range v.rels {
+				forbidding := func(fs []*fact) []*fact {
+					return slices.DeleteFunc(slices.Clone(fs), func(f *fact) bool { return !slices.Contains(f.rels, r) })
+				}
+				assert.Equal(t, shapes(p, forbidding(made)), shapes(p, copies[r]), "%s: %s release %d", name, v.name, r)
+				assert.Equal(t, shapes(p, forbidding(allPlatform)), shapes(p, platform[r]), "%s: %s release %d", name, v.name, r)
+				compared++
+			}
+		}
+	})
+	assert.Greater(t, compared, 1000)
+}
+
+// shapes renders facts as what a reader of them sees: kind, releases and
+// message.
+func shapes(p *problem, facts []*fact) []string {
+	out := make([]string, len(facts))
+	for i, f := range facts {
+		out[i] = fmt.Sprintf("%v %v %s", f.kind, f.rels, p.message(f))
+	}
+	return out
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/modsolver/modsolver/catalog"
 	"github.com/modsolver/modsolver/internal/scenariotest"
 	"github.com/modsolver/modsolver/model"
 )
@@ -106,4 +107,28 @@ func seedOf(name string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	return h.Sum64()
+}
+
+// TestClassRendersPathNoteVersions checks that a path note naming a
+// platform requirement, rendered for another request of the class, quotes
+// that request's own version (D120), as Solve does alone.
+func TestClassRendersPathNoteVersions(t *testing.T) {
+	sc, err := catalog.LoadScenario("../testdata/scenarios/d70-path-platform.yaml")
+	require.NoError(t, err)
+	var reqs []*model.Request
+	for _, k := range []string{"1.24.17", "1.23.2", "1.24.3"} {
+		r := sc.Request.Clone()
+		r.Platform.Kubernetes = model.MustParseVersion(k)
+		reqs = append(reqs, r)
+	}
+	axes := newPlatformAxes(compiledFor(sc.Catalog), sc.Cluster)
+	require.Equal(t, axes.key(reqs[0]), axes.key(reqs[1]), "one class")
+	require.Equal(t, axes.key(reqs[0]), axes.key(reqs[2]), "one class")
+	CheckWhatIfAgainstSolve(t, sc.Catalog, sc.Cluster, reqs)
+	err = WhatIf(context.Background(), sc.Catalog, sc.Cluster, reqs, func(i int, a Answer) error {
+		require.NoError(t, a.Err)
+		assert.Contains(t, a.Result.Modules[0].PathNote, "and the cluster has "+model.VersionString(reqs[i].Platform.Kubernetes))
+		return nil
+	}, WithoutHeldBack())
+	require.NoError(t, err)
 }

@@ -82,7 +82,9 @@
 //   - classes.go, rerender.go, verify.go: what-if by equivalence class.
 //     Requests whose platform versions the catalog cannot tell apart are
 //     resolved once and the others rendered from that session with their
-//     own versions; a batch checks each class of suggestion once (D61).
+//     own versions, filling in only the texts that quote them (D120); a
+//     batch checks each class of suggestion once, reading the status of
+//     the classes it resolves itself (D61, D120).
 //   - sweep.go: every module installed at its head, one question each, on
 //     the what-if engine (`modsolver catalog check`, D37).
 //

@@ -22,12 +22,44 @@ func (s *session) pathWithNote(o *outcome) ([]string, string) {
 	for i, r := range idx {
 		out[i] = model.VersionString(o.v.rels[r].Version)
 	}
-	var notes []string
-	if stop := s.pathStop(o.v, idx[len(idx)-1]); stop != "" {
-		notes = append(notes, stop)
+	return out, s.pathNote(o, idx).text(s.p)
+}
+
+// pathNote is a path note in parts. Only the version the cluster runs of
+// a platform requirement that a fact fails is the request's own
+// (platformShort), so a what-if class makes the parts once and each
+// request renders the text with its own versions (rerender.go).
+type pathNote struct {
+	stop    string
+	forbids []forbiddenOnPath
+}
+
+// forbiddenOnPath is one platform fact that forbids releases on a path:
+// lead names the releases and the requirement, up to the version the
+// cluster runs.
+type forbiddenOnPath struct {
+	lead string
+	f    *fact
+}
+
+// pathNote makes the parts of the note on the path idx of o.
+func (s *session) pathNote(o *outcome, idx []int) pathNote {
+	return pathNote{stop: s.pathStop(o.v, idx[len(idx)-1]), forbids: s.pathForbidden(o, idx)}
+}
+
+// text is the note with p's platform versions, or "" when there is
+// nothing to say.
+func (n pathNote) text(p *problem) string {
+	var b strings.Builder
+	b.WriteString(n.stop)
+	for _, fo := range n.forbids {
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(fo.lead)
+		b.WriteString(clusterRuns(kindOf(fo.f).platform(p, fo.f)))
 	}
-	notes = append(notes, s.pathForbidden(o, idx)...)
-	return out, strings.Join(notes, "; ")
+	return b.String()
 }
 
 // pathStop says why a path that ends at release last stops below the
@@ -44,13 +76,13 @@ func (s *session) pathStop(v *view, last int) string {
 }
 
 // pathForbidden names the releases on the path, besides the one the
-// outcome selects, that the platform forbids, with the requirement each
-// group fails.
+// outcome selects, that the platform forbids, with the fact each group
+// fails.
 //
 // The static facts of a module that keeps its deployed release read that
 // release only (readsFirst), which is the one the outcome selects, so for
 // such a module there is nothing to name and nothing is checked.
-func (s *session) pathForbidden(o *outcome, idx []int) []string {
+func (s *session) pathForbidden(o *outcome, idx []int) []forbiddenOnPath {
 	if o.v.readsFirst() >= 0 {
 		return nil
 	}
@@ -58,7 +90,7 @@ func (s *session) pathForbidden(o *outcome, idx []int) []string {
 		return nil // no platform fact to name
 	}
 	want := slices.DeleteFunc(slices.Clone(idx), func(r int) bool { return r == o.sel })
-	var notes []string
+	var out []forbiddenOnPath
 	for _, f := range s.p.platformFacts(o.v, want) {
 		var on []int
 		for _, r := range idx {
@@ -69,19 +101,24 @@ func (s *session) pathForbidden(o *outcome, idx []int) []string {
 		if len(on) == 0 {
 			continue
 		}
-		notes = append(notes, fmt.Sprintf("the platform forbids %s on this path: %s", releasesText(o.v, on), s.p.platformShort(f)))
+		lead := fmt.Sprintf("the platform forbids %s on this path: %s", releasesText(o.v, on), platformNeeds(kindOf(f).platform(s.p, f), f))
+		out = append(out, forbiddenOnPath{lead: lead, f: f})
 	}
-	return notes
+	return out
 }
 
-// platformShort says in a few words which platform requirement a fact
-// fails: "needs kubernetes >= 1.25, the cluster has 1.24.0".
-func (p *problem) platformShort(f *fact) string {
-	pv := kindOf(f).platform(p, f)
+// platformNeeds and clusterRuns say in a few words which platform
+// requirement a fact fails: "needs kubernetes >= 1.25, and the cluster
+// has 1.24.0". Only clusterRuns reads the version the cluster runs.
+func platformNeeds(pv platformVersion, f *fact) string {
+	return "needs " + pv.name + " " + f.cons.Text + ", and the cluster "
+}
+
+func clusterRuns(pv platformVersion) string {
 	if pv.version == nil {
-		return fmt.Sprintf("needs %s %s, and the cluster does not run %s", pv.name, f.cons.Text, pv.name)
+		return "does not run " + pv.name
 	}
-	return fmt.Sprintf("needs %s %s, and the cluster has %s", pv.name, f.cons.Text, model.VersionString(pv.version))
+	return "has " + model.VersionString(pv.version)
 }
 
 // newerOnly returns facts with each fact about v narrowed to v's releases

@@ -13,8 +13,9 @@ import (
 // quotes them is rendered again. s must not be used for its own request
 // afterwards.
 func (s *session) rerender(req *model.Request, res *model.Result) (*model.Result, error) {
-	s.retarget(req)
 	if res.Status == model.StatusUnsatisfiable {
+		s.classFacts()
+		s.retarget(req)
 		out := &model.Result{Status: res.Status, Stats: res.Stats}
 		if res.Explanation != nil {
 			out.Explanation = s.explanation()
@@ -23,19 +24,29 @@ func (s *session) rerender(req *model.Request, res *model.Result) (*model.Result
 		return out, nil
 	}
 	if s.cfg.explainHeldBack {
+		s.classFacts()
+		s.retarget(req)
 		return s.renderAll(res)
 	}
+	if s.class == nil {
+		s.class = s.classParts(res)
+	}
+	s.retarget(req)
 	return s.renderBuiltIns(res), nil
+}
+
+// classFacts makes the static facts of every view with the versions of
+// the class's first request, as every view's were before the request's
+// own; a later request of the class reads them.
+func (s *session) classFacts() {
+	for _, v := range s.p.views {
+		v.staticFacts()
+	}
 }
 
 // retarget gives s's problem the platform versions of req.
 func (s *session) retarget(req *model.Request) {
 	p := s.p
-	// The static facts of the views are the class's, read with its first
-	// request's versions (as every view's were before the request's own).
-	for _, v := range p.views {
-		v.staticFacts()
-	}
 	q := newProblem(p.compiled, p.cluster, req)
 	p.req, p.deckhouse, p.kubernetes, p.components = req, q.deckhouse, q.kubernetes, q.components
 	for _, v := range p.views {
@@ -60,26 +71,58 @@ func (s *session) renderAll(res *model.Result) (*model.Result, error) {
 	return out, nil
 }
 
-// renderBuiltIns renders the built-in modules again, whose version is the
-// DKP version, and the modules whose path note may quote a platform
-// version; without held-back reasons nothing else does. The plan's order
-// does not depend on versions.
-func (s *session) renderBuiltIns(res *model.Result) *model.Result {
-	out := &model.Result{Status: res.Status, Stats: res.Stats, Modules: slices.Clone(res.Modules), Plan: slices.Clone(res.Plan), Warnings: s.retargetWarnings(res.Warnings)}
-	builtIn := map[string]*outcome{}
+// classParts is what of a resolved answer, without held-back reasons,
+// quotes a platform version: the built-in modules, whose version is the
+// DKP version, and the path notes that name a platform requirement.
+// Everything else of an answer is the same for every request of the
+// class: a class forbids the same releases by the same facts.
+type classParts struct {
+	builtIn []int
+	notes   []classNote
+}
+
+// classNote is the note on the path of the module at index i of the
+// session's outcomes, in parts (pathNote).
+type classNote struct {
+	i    int
+	note pathNote
+}
+
+// classParts finds the parts of res that quote a platform version, with
+// the platform facts read with the versions of the class's first request,
+// before the session takes another's.
+func (s *session) classParts(res *model.Result) *classParts {
+	c := &classParts{}
 	for i, o := range s.outs {
 		switch {
 		case o.v.m.Embedded:
-			out.Modules[i], _ = s.moduleResult(o) // no held-back search, so no error
-			builtIn[o.v.name] = o
-		case out.Modules[i].PathNote != "":
-			// A path note may quote the platform's versions; a class
-			// forbids the same releases, so only the texts change.
-			out.Modules[i], _ = s.moduleResult(o)
+			c.builtIn = append(c.builtIn, i)
+		case res.Modules[i].PathNote != "":
+			if n := s.pathNote(o, s.path(o)); len(n.forbids) > 0 {
+				c.notes = append(c.notes, classNote{i, n})
+			}
 		}
 	}
-	if len(builtIn) == 0 {
+	return c
+}
+
+// renderBuiltIns renders the built-in modules again, whose version is the
+// DKP version, and the path notes that quote a platform version; without
+// held-back reasons nothing else does. The plan's order does not depend
+// on versions.
+func (s *session) renderBuiltIns(res *model.Result) *model.Result {
+	out := &model.Result{Status: res.Status, Stats: res.Stats, Modules: slices.Clone(res.Modules), Plan: slices.Clone(res.Plan), Warnings: s.retargetWarnings(res.Warnings)}
+	for _, n := range s.class.notes {
+		out.Modules[n.i].PathNote = n.note.text(s.p)
+	}
+	if len(s.class.builtIn) == 0 {
 		return out
+	}
+	builtIn := map[string]*outcome{}
+	for _, i := range s.class.builtIn {
+		o := s.outs[i]
+		out.Modules[i], _ = s.moduleResult(o) // no held-back search, so no error
+		builtIn[o.v.name] = o
 	}
 	for i, st := range out.Plan {
 		if o, ok := builtIn[st.Module]; ok {

@@ -21,6 +21,9 @@ type settings struct {
 	// statusOnly leaves an unsatisfiable answer unexplained: verifying a
 	// suggestion asks only whether the changed request resolves.
 	statusOnly bool
+	// feasibleOnly answers with the status alone, a resolved request
+	// without its optimum (verify.go).
+	feasibleOnly bool
 	// batch is shared by the requests of one what-if batch (verify.go).
 	batch *batch
 }
@@ -123,6 +126,9 @@ type session struct {
 	outs           []*outcome
 	unchanged      int
 	core, blockers []*fact
+	// class is what of the answer quotes a platform version, found when
+	// the session renders its first other request of the class.
+	class *classParts
 }
 
 func (s *session) run() (*model.Result, error) {
@@ -137,6 +143,9 @@ func (s *session) run() (*model.Result, error) {
 // optimize runs the R14 levels with o, then builds the answer.
 func (s *session) optimize(o *optimizer) (*model.Result, error) {
 	s.opt = o
+	if s.cfg.feasibleOnly {
+		return s.feasible()
+	}
 	err := s.opt.run()
 	switch {
 	case errors.Is(err, errUnsat) && s.cfg.statusOnly:

@@ -147,6 +147,9 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 			if k == 0 {
 				s, first, err = resolve(reqs[i])
 				res = first
+				if err == nil {
+					cfg.batch.answered(reqs[i], first)
+				}
 			} else if first != nil {
 				res, err = s.rerender(reqs[i], first)
 			} else {

@@ -7,11 +7,14 @@ import (
 )
 
 // oneUpdate reports whether one update may take x from release from to
-// release to (to is newer): along x's update graph when any release
-// declares edges (R21), else by the sequential rule (R11, D13).
+// release to (to is newer): along x's update graph when any release of
+// its module declares edges (R21), else by the sequential rule (R11,
+// D13). The module's own releases decide, not x.rels: on a move (D76)
+// the deployed release x.rels carries is the left source's, whose edges
+// say nothing of the new source's policy.
 func (p *problem) oneUpdate(x *mod, from, to int, h head) bool {
 	policy := x.m.UpdatePolicy // D66: the importer's, else by the data
-	if policy == "" && slices.ContainsFunc(x.rels, func(r *model.Release) bool { return r.Edges != nil }) {
+	if policy == "" && slices.ContainsFunc(x.m.Releases, func(r *model.Release) bool { return r.Edges != nil }) {
 		policy = model.UpdateGraph
 	}
 	switch policy {

@@ -177,6 +177,18 @@ func (e *encoder) sources(mv *modVars) []string {
 	return out
 }
 
+// otherSources returns "mv is not from s" for each source s of srcs but
+// keep: mv is off, or on from keep.
+func (e *encoder) otherSources(mv *modVars, srcs []string, keep string) []z.Lit {
+	var out []z.Lit
+	for _, s := range srcs {
+		if s != keep {
+			out = append(out, e.sourceLit(mv, s).Not())
+		}
+	}
+	return out
+}
+
 // notExact returns the clause "mv is not at position j": ¬ge(j), or
 // ge(j+1) unless j is the last position.
 func (e *encoder) notExact(mv *modVars, j int) []z.Lit {
@@ -249,13 +261,16 @@ type crossClause struct {
 	lits []z.Lit
 }
 
-// requiredFrom lists the clauses "d is not at a release of another source
-// than s that requires mv".
+// requiredFrom lists the clauses "mv is not from source s, or d is not at
+// a release of another source than s that requires mv". The first part
+// keeps them true while mv is off, so that a bound on them, which level
+// 5a commits, leaves off free (D123).
 func (e *encoder) requiredFrom(d, mv *modVars, s string, reqs requirementFacts) []crossClause {
 	var clauses []crossClause
 	for j, r := range d.dom {
 		if d.v.sourceOf(r) != s && requires(d.v.rels[r], mv.v.name) {
-			clauses = append(clauses, crossClause{reqs[reqKey{d.v, r, mv.v.name}], e.notExact(d, j)})
+			lits := append(e.notExact(d, j), e.sourceLit(mv, s).Not())
+			clauses = append(clauses, crossClause{reqs[reqKey{d.v, r, mv.v.name}], lits})
 		}
 	}
 	return clauses
@@ -324,9 +339,11 @@ func requires(r *model.Release, dep string) bool {
 // preferSources commits, for each module of order with candidates in
 // several sources, the source R23 prefers: the highest-priority source
 // that can serve it under the commits; among sources of equal priority,
-// the fewest requirements met across sources; then the source name. A
-// module no source can serve is left to the version level, which turns
-// it off.
+// the fewest requirements met across sources; then the source name. The
+// commit is "off, or on from that source": the preference chooses where
+// a module comes from, not whether it is on, which levels 2, 4 and 5
+// decide (D123). A module no source can serve is left to the version
+// level, which turns it off.
 func (o *optimizer) preferSources(order []*modVars) error {
 	for _, mv := range order {
 		if !mv.v.src.free {
@@ -360,7 +377,7 @@ func (o *optimizer) preferSource(mv *modVars) error {
 			}
 		}
 	}
-	o.commits = append(o.commits, o.e.sourceLit(mv, best))
+	o.commits = append(o.commits, o.e.otherSources(mv, srcs, best)...)
 	o.commits = append(o.commits, bestBound...)
 	prio, _ := o.e.p.cat.Source(best)
 	o.choices = append(o.choices, &sourceChoice{v: mv.v, src: best, priority: prio.Priority, tied: len(tier) > 1, cross: max(bestCost, 0)})
@@ -408,7 +425,9 @@ func (x *explainer) sourcePreferences(choices []*sourceChoice) []*fact {
 		if c.fact == nil {
 			c.fact = x.e.p.newFact(model.FactPreference, c.v)
 			c.fact.choice = c
-			x.e.add(c.fact, x.e.sourceLit(mv, c.src))
+			for _, l := range x.e.otherSources(mv, x.e.sources(mv), c.src) {
+				x.e.add(c.fact, l)
+			}
 			if c.tied {
 				if reqs == nil {
 					reqs = x.requirementFacts()

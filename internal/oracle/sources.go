@@ -151,8 +151,11 @@ func (p *problem) preferSources(mods []int, set [][]int) [][]int {
 				}
 			}
 		}
+		// The preference chooses where the module comes from, not
+		// whether it is on (D123): off stays for the levels that decide
+		// that (2, 4 and 5, D41).
 		set = slices.DeleteFunc(set, func(sel []int) bool {
-			return sel[i] < 0 || x.rels[sel[i]].Source != best || (bestCost >= 0 && p.crossSource(i, sel) > bestCost)
+			return sel[i] >= 0 && (x.rels[sel[i]].Source != best || (bestCost >= 0 && p.crossSource(i, sel) > bestCost))
 		})
 	}
 	return set

@@ -1,6 +1,10 @@
 package solver
 
-import "github.com/modsolver/modsolver/model"
+import (
+	"slices"
+
+	"github.com/modsolver/modsolver/model"
+)
 
 // The memory of one resolution is estimated from what it has built: its
 // encodings (gini solvers and the encoder's own tables) and its problem's
@@ -73,6 +77,14 @@ func (b *budget) track(e *encoder) {
 	if b != nil {
 		b.encs = append(b.encs, e)
 		e.budget = b
+	}
+}
+
+// untrack takes e, which its owner has dropped, out of b: a held-back
+// question's cone (whyNot) counts while it is asked, not after.
+func (b *budget) untrack(e *encoder) {
+	if b != nil {
+		b.encs = slices.DeleteFunc(b.encs, func(x *encoder) bool { return x == e })
 	}
 }
 

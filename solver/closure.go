@@ -12,6 +12,9 @@ import (
 // modules that must stay off are not expanded; an explanation follows every
 // release, so that any fact may be taken away.
 func (p *problem) closure(explain bool) []*view {
+	if explain && p.explainClosure != nil {
+		return p.explainClosure
+	}
 	var queue []*view
 	seen := map[string]bool{}
 	push := func(name string) {
@@ -42,6 +45,9 @@ func (p *problem) closure(explain bool) []*view {
 		}
 	}
 	slices.SortFunc(queue, func(a, b *view) int { return cmp.Compare(a.name, b.name) })
+	if explain {
+		p.explainClosure = queue
+	}
 	return queue
 }
 

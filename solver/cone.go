@@ -2,6 +2,7 @@ package solver
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -20,6 +21,9 @@ import (
 type scope struct {
 	// cone names, when not nil, the modules a cone starts from.
 	cone func(p *problem) []string
+	// alone starts the cone from those modules alone; otherwise the
+	// modules that name them are covered from the start too.
+	alone bool
 }
 
 // everything is the zero scope: the whole closure.
@@ -61,6 +65,11 @@ func (sc scope) start(p *problem, closure []*view) []*view {
 // whose facts are encoded, and, once needed, which modules name which.
 type cone struct {
 	covered map[string]bool
+	*nameIndex
+}
+
+// nameIndex says which modules of a universe name which.
+type nameIndex struct {
 	// namedBy lists, for each module, the modules of the universe whose
 	// releases name it (requirements, capability providers, compound
 	// predicates); boundless are those whose compound predicates may
@@ -84,7 +93,15 @@ func (c *cone) cover(name string) bool {
 // those whose releases name a covered module; when there are none, every
 // module of the universe. It reports whether the cone grew; a zero scope
 // never grows.
-func (e *encoder) grow() bool {
+func (e *encoder) grow() bool { return e.widen(false) }
+
+// growDown widens a cone by the modules its facts speak of but do not
+// cover yet, its requirements' targets, and grows it a whole step only
+// when there are none: what holds a module back is most often a module
+// it requires, and the modules that name the ones covered can be many.
+func (e *encoder) growDown() bool { return e.widen(true) }
+
+func (e *encoder) widen(down bool) bool {
 	c := e.cone
 	if c == nil || len(c.covered) == len(e.universe) {
 		return false
@@ -94,6 +111,12 @@ func (e *encoder) grow() bool {
 		if !c.covered[mv.v.name] {
 			next[mv.v] = true
 		}
+	}
+	if down && len(next) > 0 {
+		vs := slices.Collect(maps.Keys(next))
+		slices.SortFunc(vs, func(a, b *view) int { return strings.Compare(a.name, b.name) })
+		e.expand(vs)
+		return true
 	}
 	e.indexNames()
 	for name := range c.covered {
@@ -132,13 +155,27 @@ func (e *encoder) withNamers(vs []*view) []*view {
 	return slices.CompactFunc(out, func(a, b *view) bool { return a == b })
 }
 
-// indexNames fills the cone's namedBy and boundless, once.
+// indexNames fills the cone's name index, once. An explain encoding's
+// universe is its problem's closure over every release, so the problem
+// keeps the index for every explain encoding it builds.
 func (e *encoder) indexNames() {
 	c := e.cone
-	if c.namedBy != nil {
+	if c.nameIndex != nil {
 		return
 	}
-	c.namedBy = map[string][]*view{}
+	if e.guard.keepsFacts() {
+		if e.p.explainNames == nil {
+			e.p.explainNames = e.names()
+		}
+		c.nameIndex = e.p.explainNames
+		return
+	}
+	c.nameIndex = e.names()
+}
+
+// names indexes which modules of e's universe name which.
+func (e *encoder) names() *nameIndex {
+	c := &nameIndex{namedBy: map[string][]*view{}}
 	for _, v := range e.universe {
 		seen := map[string]bool{}
 		boundless := false
@@ -170,6 +207,7 @@ func (e *encoder) indexNames() {
 			c.boundless = append(c.boundless, v)
 		}
 	}
+	return c
 }
 
 // factRank orders the facts an encoder makes as a whole-closure encoding

@@ -95,7 +95,10 @@ func (e *encoder) encode() {
 	e.universe = closure
 	if seed := e.scope.start(e.p, closure); seed != nil {
 		e.cone = newCone()
-		e.expand(e.withNamers(seed))
+		if !e.scope.alone {
+			seed = e.withNamers(seed)
+		}
+		e.expand(seed)
 		return
 	}
 	for _, v := range closure {

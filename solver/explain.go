@@ -17,6 +17,9 @@ type explainer struct {
 	ctx    context.Context
 	prefs  map[*view]*fact
 	inputs []*fact // inputFacts, once made for the scope encoded so far
+	// choices are the facts of R23's source choices (sourcePreferences),
+	// made for the scope encoded so far.
+	choices map[*sourceChoice]*fact
 }
 
 // newExplainer builds the explain encoding of p over scope sc, under b.
@@ -34,23 +37,29 @@ func newExplainer(ctx context.Context, p *problem, sc scope, b *budget) *explain
 // input order never matters (R15).
 func (x *explainer) facts() []*fact {
 	out := make([]*fact, 0, x.sel.sel.n)
-	for _, f := range x.e.p.orderedFacts() {
-		if x.sel.sel.of(f) != z.LitNull {
-			out = append(out, f)
+	for id, m := range x.sel.sel.lits {
+		if m != z.LitNull {
+			out = append(out, x.e.p.facts[id])
 		}
 	}
+	slices.SortStableFunc(out, factOrder)
 	x.e.rankOrder(out)
 	return out
 }
 
 // grow widens the encoding's cone (cone.go) by a step; it reports whether
 // it grew.
-func (x *explainer) grow() bool {
-	if !x.e.grow() {
-		return false
+func (x *explainer) grow() bool { return x.grown(x.e.grow()) }
+
+// growDown widens the cone by the modules its facts speak of first
+// (encoder.growDown).
+func (x *explainer) growDown() bool { return x.grown(x.e.growDown()) }
+
+func (x *explainer) grown(ok bool) bool {
+	if ok {
+		x.inputs, x.choices = nil, nil
 	}
-	x.inputs = nil
-	return true
+	return ok
 }
 
 // inputCore returns a minimal core of the input facts but those about the

@@ -61,11 +61,6 @@ func factOrder(a, b *fact) int {
 	return cmp.Or(cmp.Compare(a.seq, b.seq), cmp.Compare(a.sub, b.sub))
 }
 
-// orderedFacts returns p's facts in factOrder.
-func (p *problem) orderedFacts() []*fact {
-	return slices.SortedStableFunc(slices.Values(p.facts), factOrder)
-}
-
 // recording reports whether v's static facts are being made, or
 // collected (platformFacts), rather than only its allowed filter computed.
 func (v *view) recording() bool { return v.p.making == v || v.p.collecting == v }

@@ -84,6 +84,12 @@ func (s *session) staticReason(v *view, sel int) string {
 // prerelease policy are background: they are named only when nothing
 // else explains the answer, since the head is the very bound that the
 // question is about.
+//
+// The question is asked on a cone from v alone (D124), widened while its
+// facts and the level's preferences have a model: first to the modules
+// its facts speak of (what v requires), then a whole step (the modules
+// that name those covered). A core of the cone's facts is a core of the
+// closure's (cone.go), and most reasons are a module or two away.
 func (s *session) whyNot(v *view, rel int) (string, error) {
 	if len(v.rels) == 0 {
 		if v.src.named && !v.src.free {
@@ -91,48 +97,132 @@ func (s *session) whyNot(v *view, rel int) (string, error) {
 		}
 		return fmt.Sprintf("the catalog lists no release of %s", v.name), nil
 	}
-	x := s.explainer()
-	mv := x.e.byName[v.name]
-	q := x.query(x.e.ge(mv, mv.pos[rel]))
-	background, facts := splitBackground(x.inputFacts())
+	core, _, err := s.whyNotCore(v, rel)
+	if err != nil {
+		return "", err
+	}
+	return s.p.sentences(newerOnly(core, v, rel)), nil
+}
+
+// whyNotCore returns whyNot's minimal core, and the background facts it
+// is minimal under (none when the background itself is in the core).
+func (s *session) whyNotCore(v *view, rel int) (core, background []*fact, err error) {
 	// Each level adds the preferences (R14) that may explain it: the
 	// releases of the modules served before v, then of all others, each
 	// with the sources levels 3a and 5a chose by then (R23).
-	levels := []struct {
-		prefs   []*view
-		sources []*sourceChoice
-	}{{}, {s.servedBefore(v), s.opt.choicesBefore(v)}, {s.others(v), s.opt.choices}}
-	if allowed, err := s.factsAllow(v, rel); err != nil {
-		return "", err
-	} else if allowed {
-		levels = levels[1:] // the facts alone cannot explain it
+	levels := []whyLevel{{}, {s.servedBefore(v), s.opt.choicesBefore(v)}, {s.others(v), s.opt.choices}}
+	first, err := s.firstLevel(v, rel, levels)
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, l := range levels {
-		cands := append(append(x.preferences(l.prefs, s.final), x.sourcePreferences(l.sources)...), facts...)
-		core, err := x.minimalCore(x.assume([]z.Lit{q}, background), cands)
-		if err == nil && core != nil && len(core) == 0 {
-			// The background alone explains it.
-			core, err = x.minimalCore([]z.Lit{q}, append(cands, background...))
-		}
-		if err != nil || core != nil {
-			return s.p.sentences(newerOnly(core, v, rel)), err
+	x := s.questionExplainer(v)
+	defer s.dropExplainer(x)
+	mv := x.e.byName[v.name]
+	q := x.query(x.e.ge(mv, mv.pos[rel]))
+	for _, l := range levels[first:] {
+		for {
+			var facts []*fact
+			background, facts = splitBackground(x.inputFacts())
+			cands := append(append(x.preferences(l.prefs, s.final), x.sourcePreferences(l.sources)...), facts...)
+			core, err = x.minimalCore(x.assume([]z.Lit{q}, background), cands)
+			if err == nil && core != nil && len(core) == 0 {
+				// The background alone explains it.
+				core, err = x.minimalCore([]z.Lit{q}, append(cands, background...))
+				background = nil
+			}
+			if err != nil || core != nil {
+				return core, background, err
+			}
+			if !x.growDown() {
+				break // the whole closure has a model: the next level
+			}
 		}
 	}
-	return "", fmt.Errorf("internal error: nothing holds %s back from %s", v.name, v.rels[rel].Version)
+	return nil, nil, fmt.Errorf("internal error: nothing holds %s back from %s", v.name, v.rels[rel].Version)
 }
 
-// factsAllow asks the fast encoding, which holds every fact as a hard
-// clause, whether the facts alone let v be at release rel or newer. It is
-// the first question whyNot would put to the larger explain encoding.
-//
-// A shared what-if encoding holds facts under selectors, not as hard
-// clauses, so there the explain encoding is asked.
-func (s *session) factsAllow(v *view, rel int) (bool, error) {
-	mv := s.fast.byName[v.name]
-	if s.scope != nil || mv == nil || mv.pos[rel] < 0 {
-		return false, nil // not in the fast domain: ask the explain encoding
+// whyLevel is one level of whyNot's question: the modules fixed at their
+// final releases, and the source choices held.
+type whyLevel struct {
+	prefs   []*view
+	sources []*sourceChoice
+}
+
+// firstLevel is the first level of levels whose facts and preferences
+// leave v no model at rel or newer, as the fast encoding, which holds
+// every fact as a hard clause, answers it: on a cone the explain
+// encoding would have to widen to the whole closure to say that a level
+// has a model. It is 0 when the fast encoding cannot answer (a shared
+// what-if encoding holds facts under selectors; a module may be outside
+// its domain).
+func (s *session) firstLevel(v *view, rel int, levels []whyLevel) (int, error) {
+	for i, l := range levels[:len(levels)-1] {
+		assume, ok := s.fastAssumptions(v, rel, l)
+		if !ok {
+			return 0, nil
+		}
+		sat, err := s.fast.solve(s.ctx, assume)
+		if err != nil || !sat {
+			return i, err
+		}
 	}
-	return s.fast.solve(s.ctx, []z.Lit{s.fast.ge(mv, mv.pos[rel])})
+	return len(levels) - 1, nil
+}
+
+// fastAssumptions are the fast encoding's literals for "v at rel or
+// newer" under level l, or false when the fast encoding cannot say it.
+func (s *session) fastAssumptions(v *view, rel int, l whyLevel) ([]z.Lit, bool) {
+	e := s.fast
+	mv := e.byName[v.name]
+	if s.scope != nil || mv == nil || mv.pos[rel] < 0 {
+		return nil, false
+	}
+	assume := []z.Lit{e.ge(mv, mv.pos[rel])}
+	for _, u := range l.prefs {
+		um := e.byName[u.name]
+		at := s.final[u]
+		switch {
+		case um == nil:
+			return nil, false
+		case at < 0:
+			assume = append(assume, e.on(um).Not())
+		case um.pos[at] < 0:
+			return nil, false
+		default:
+			j := um.pos[at]
+			assume = append(assume, e.ge(um, j), e.ge(um, j+1).Not())
+		}
+	}
+	for _, c := range l.sources {
+		um := e.byName[c.v.name]
+		if um == nil {
+			return nil, false
+		}
+		assume = append(assume, e.otherSources(um, e.sources(um), c.src)...)
+	}
+	return assume, true
+}
+
+// questionExplainer returns the explain encoding a question about v is
+// asked on: a cone from v of its own, or on a shared what-if encoding the
+// session's explain encoding of the whole closure.
+func (s *session) questionExplainer(v *view) *explainer {
+	if s.scope != nil {
+		return s.explainer()
+	}
+	return newExplainer(s.ctx, s.p, scope{cone: func(*problem) []string { return []string{v.name} }, alone: true}, s.budget)
+}
+
+// dropExplainer counts a question's cone in the session's stats and
+// takes it off the memory budget.
+func (s *session) dropExplainer(x *explainer) {
+	if x == s.expl {
+		return
+	}
+	s.asked.Variables += int(x.e.g.MaxVar())
+	s.asked.Clauses += x.e.clauses
+	s.asked.Solves += x.e.solves
+	s.budget.untrack(x.e)
 }
 
 // splitBackground separates the background facts (the channel head and

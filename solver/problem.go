@@ -43,9 +43,15 @@ type problem struct {
 
 	views    map[string]*view
 	releases int // releases of the viewed modules, for the size estimate
-	facts    []*fact
-	factSlab []fact // backing store of facts, see newFact
-	boolSlab []bool // backing store of the views' allowed filters
+	// explainClosure is the closure over every release (closure), and
+	// explainNames which of its modules name which (cone.go): the same
+	// for every explain encoding of the problem, which held-back
+	// questions build one per module (whyNot).
+	explainClosure []*view
+	explainNames   *nameIndex
+	facts          []*fact
+	factSlab       []fact // backing store of facts, see newFact
+	boolSlab       []bool // backing store of the views' allowed filters
 	// lazyStatics: a view's static facts are made only when something
 	// reads them (staticFacts); until then only its allowed filter is
 	// computed. An answer that needs no explanation never makes them.

@@ -109,6 +109,9 @@ type session struct {
 	expl *explainer
 	// budget bounds the memory of fast and expl (WithMemoryLimit).
 	budget *budget
+	// asked sums the work of the cones held-back questions were asked on
+	// (whyNot), each dropped once answered.
+	asked model.Stats
 	// solvesBefore is the solve count of a shared what-if encoding before
 	// this session, so that its stats count only its own solves.
 	solvesBefore int
@@ -160,7 +163,7 @@ func (s *session) optimize(o *optimizer) (*model.Result, error) {
 
 // stats sums the work of every encoding this session built.
 func (s *session) stats() model.Stats {
-	st := model.Stats{Variables: int(s.fast.g.MaxVar()), Clauses: s.fast.clauses, Solves: s.fast.solves - s.solvesBefore}
+	st := model.Stats{Variables: int(s.fast.g.MaxVar()) + s.asked.Variables, Clauses: s.fast.clauses + s.asked.Clauses, Solves: s.fast.solves - s.solvesBefore + s.asked.Solves}
 	encs := []*encoder{s.fast}
 	if s.expl != nil {
 		st.Variables += int(s.expl.e.g.MaxVar())

@@ -394,7 +394,6 @@ type sourceChoice struct {
 	// cross requirements met across sources decided among them.
 	tied  bool
 	cross int
-	fact  *fact // its fact in the explain encoding, once made
 }
 
 // message says which source R23 chose for the module, and by what.
@@ -411,9 +410,11 @@ func (c *sourceChoice) message() string {
 }
 
 // sourcePreferences returns the facts of choices in the explain encoding:
-// each holds its module in its chosen source and, when sources of equal
-// priority tied, to at most its count of requirements met across sources.
-// They are preferences (R14), which held-back reasons name (R17).
+// each holds its module off or in its chosen source (D123) and, when
+// sources of equal priority tied, to at most its count of requirements
+// met across sources. They are preferences (R14), which held-back reasons
+// name (R17). A cone makes them again once it grows, since a tie's count
+// reads the requirements of every module encoded.
 func (x *explainer) sourcePreferences(choices []*sourceChoice) []*fact {
 	var out []*fact
 	var reqs requirementFacts
@@ -422,20 +423,25 @@ func (x *explainer) sourcePreferences(choices []*sourceChoice) []*fact {
 		if mv == nil {
 			continue
 		}
-		if c.fact == nil {
-			c.fact = x.e.p.newFact(model.FactPreference, c.v)
-			c.fact.choice = c
+		f := x.choices[c]
+		if f == nil {
+			f = x.e.p.newFact(model.FactPreference, c.v)
+			f.choice = c
 			for _, l := range x.e.otherSources(mv, x.e.sources(mv), c.src) {
-				x.e.add(c.fact, l)
+				x.e.add(f, l)
 			}
 			if c.tied {
 				if reqs == nil {
 					reqs = x.requirementFacts()
 				}
-				x.boundCross(c.fact, mv, c, reqs)
+				x.boundCross(f, mv, c, reqs)
 			}
+			if x.choices == nil {
+				x.choices = map[*sourceChoice]*fact{}
+			}
+			x.choices[c] = f
 		}
-		out = append(out, c.fact)
+		out = append(out, f)
 	}
 	return out
 }

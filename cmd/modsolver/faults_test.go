@@ -85,6 +85,11 @@ func logLoad(t *testing.T, what string, rep loadgen.Report) {
 		what, rep.RPS(), rep.Concurrency, rep.Requests, rep.Wall.Round(time.Millisecond), rep.Latency.P99, rep.ErrorsByCode)
 }
 
+// hardModules is the length of hardCatalog's chain in the fault tests:
+// long enough that its update-all outlasts their deadlines and grace
+// periods (more than 2 s on two cores beside the load generator).
+const hardModules = 800
+
 // hardCatalog writes the catalog of solver/cancel_test.go's hard problem:
 // a chain of modules × releases in which update-all under strategy direct
 // takes thousands of solves. It returns the file and a request for it,
@@ -218,7 +223,7 @@ func TestFaultReloadUnderLoad(t *testing.T) {
 // and serve returns within --shutdown-timeout (the long solves hold it
 // that long, then are cancelled).
 func TestFaultSIGTERMUnderLoad(t *testing.T) {
-	hard, hardReq := hardCatalog(t, 200, 20)
+	hard, hardReq := hardCatalog(t, hardModules, 20)
 	const grace = 2 * time.Second
 	s := startServe(t, "--listen", "127.0.0.1:0", "--catalog", "demo=../../catalog/demo/catalog.yaml", "--catalog", "hard="+hard,
 		"--shutdown-timeout", grace.String(), "--max-inflight", "4", "--max-queued", "4")
@@ -280,7 +285,7 @@ func TestFaultSIGTERMUnderLoad(t *testing.T) {
 func TestFaultWhatIfClientDisconnects(t *testing.T) {
 	before := goleak.IgnoreCurrent()
 	t.Cleanup(func() { goleak.VerifyNone(t, before) }) // runs last, once serve has stopped
-	hard, hardReq := hardCatalog(t, 200, 20)
+	hard, hardReq := hardCatalog(t, hardModules, 20)
 	s := startServe(t, "--listen", "127.0.0.1:0", "--catalog", "demo=../../catalog/demo/catalog.yaml", "--catalog", "hard="+hard,
 		"--max-inflight", "4", "--max-queued", "4")
 	_, err := s.client.ListCatalogs(t.Context(), &modsolverv1.ListCatalogsRequest{}) // the load's connection is up
@@ -386,7 +391,7 @@ func servedCalls(t *testing.T, s *served) map[string][]string {
 // answer or DEADLINE_EXCEEDED, at the client and at the server soon after
 // its deadline, and once the load stops the process's CPU use drops.
 func TestFaultDeadlines(t *testing.T) {
-	hard, hardReq := hardCatalog(t, 200, 20)
+	hard, hardReq := hardCatalog(t, hardModules, 20)
 	const timeout = 2 * time.Second
 	s := startServe(t, "--listen", "127.0.0.1:0", "--catalog", "demo=../../catalog/demo/catalog.yaml", "--catalog", "hard="+hard,
 		"--timeout", timeout.String(), "--max-inflight", "4", "--max-queued", "4")
@@ -474,6 +479,11 @@ func TestFaultDeadlines(t *testing.T) {
 			name = c.deadline.String()
 		}
 		line, ok := served[c.peer]
+		if !ok && c.code == codes.OK {
+			// A call answered OK logs at debug (D113): its handler ran.
+			t.Logf("deadline %-6s: client OK after %s; answered in time", name, c.took.Round(time.Millisecond))
+			continue
+		}
 		if !ok {
 			assert.LessOrEqual(t, c.deadline, 30*time.Millisecond, "deadline %s: no handler ran", name)
 			t.Logf("deadline %-6s: client %s after %s; cancelled before a handler ran", name, c.code, c.took.Round(time.Millisecond))

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/modsolver/modsolver/model"
@@ -154,8 +155,9 @@ func (t *tables) addStepper(m *model.Module, mt *moduleTable, head int) {
 		return
 	}
 	st := newStepper(m.Releases, head, mt.policy)
+	st.memo = make([]atomic.Pointer[updateSteps], len(m.Releases))
 	mt.steppers[head] = &st
-	t.bytes += stepperBytes + intBytes*int64(len(st.eligible)+2*len(st.minors)+len(st.jumps))
+	t.bytes += stepperBytes + intBytes*int64(len(st.eligible)+2*len(st.minors)+len(st.jumps)+len(st.memo))
 }
 
 // intern returns the id of c's text, or -1 for no constraint.

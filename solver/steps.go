@@ -2,6 +2,7 @@ package solver
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -24,6 +25,12 @@ type stepper struct {
 	// found without scanning every release again.
 	minors []minorBest
 	jumps  []int
+	// memo, on a compiled stepper, keeps the update steps from each
+	// release once a request has read them (stepsFrom): every request on
+	// the catalog that deploys that release reads the same. Requests on
+	// other goroutines share it, so each entry is set once, atomically,
+	// and read only.
+	memo []atomic.Pointer[updateSteps]
 }
 
 type minorBest struct {
@@ -213,10 +220,23 @@ type updateSteps struct {
 // steps returns v's update steps from its deployed release.
 func (v *view) steps() *updateSteps {
 	if v.stepCache == nil {
-		st := v.stepper()
-		v.stepCache = &updateSteps{st: st, targets: st.targets(v.deployed), path: st.path(v.deployed, v.head)}
+		v.stepCache = v.stepper().stepsFrom(v.deployed)
 	}
 	return v.stepCache
+}
+
+// stepsFrom returns the update steps from release index from to s's
+// head, from the memo when s has one.
+func (s *stepper) stepsFrom(from int) *updateSteps {
+	if from < 0 || from >= len(s.memo) {
+		return &updateSteps{st: s, targets: s.targets(from), path: s.path(from, s.head)}
+	}
+	if u := s.memo[from].Load(); u != nil {
+		return u
+	}
+	u := &updateSteps{st: s, targets: s.targets(from), path: s.path(from, s.head)}
+	s.memo[from].CompareAndSwap(nil, u)
+	return s.memo[from].Load()
 }
 
 // stepper returns the update rule over v's releases up to its head: the

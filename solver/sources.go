@@ -269,8 +269,12 @@ func (e *encoder) requiredFrom(d, mv *modVars, s string, reqs requirementFacts) 
 	var clauses []crossClause
 	for j, r := range d.dom {
 		if d.v.sourceOf(r) != s && requires(d.v.rels[r], mv.v.name) {
+			f, ok := reqs.of(reqKey{d.v, r, mv.v.name})
+			if !ok {
+				continue
+			}
 			lits := append(e.notExact(d, j), e.sourceLit(mv, s).Not())
-			clauses = append(clauses, crossClause{reqs[reqKey{d.v, r, mv.v.name}], lits})
+			clauses = append(clauses, crossClause{f, lits})
 		}
 	}
 	return clauses
@@ -286,8 +290,12 @@ func (e *encoder) requiring(mv, d *modVars, s string, reqs requirementFacts) []c
 		}
 		for j, r := range mv.dom {
 			if mv.v.sourceOf(r) == s && requires(mv.v.rels[r], d.v.name) {
+				f, ok := reqs.of(reqKey{mv.v, r, d.v.name})
+				if !ok {
+					continue
+				}
 				lits := append(e.notExact(mv, j), e.sourceLit(d, t).Not())
-				clauses = append(clauses, crossClause{reqs[reqKey{mv.v, r, d.v.name}], lits})
+				clauses = append(clauses, crossClause{f, lits})
 			}
 		}
 	}
@@ -317,6 +325,20 @@ type reqKey struct {
 // requirementFacts finds the module-requirement fact of a release's
 // requirement on a module.
 type requirementFacts map[reqKey]*fact
+
+// of returns the fact of requirement k, and whether the requirement
+// counts: on the fast encoding (nil) every requirement counts, as a hard
+// clause; on an explain encoding only one it holds as a fact. A cone
+// (D124) holds no fact of a module it does not cover yet, and a
+// requirement it does not hold meets nothing across sources (an
+// unguarded clause for it would bind more than the whole closure does).
+func (reqs requirementFacts) of(k reqKey) (*fact, bool) {
+	if reqs == nil {
+		return nil, true
+	}
+	f := reqs[k]
+	return f, f != nil
+}
 
 // requirementFacts indexes the explain encoding's module-requirement
 // facts by release and required module.

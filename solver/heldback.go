@@ -199,6 +199,7 @@ func (s *session) fastAssumptions(v *view, rel int, l whyLevel) ([]z.Lit, bool) 
 			return nil, false
 		}
 		assume = append(assume, e.otherSources(um, e.sources(um), c.src)...)
+		assume = append(assume, c.bound...)
 	}
 	return assume, true
 }

@@ -402,7 +402,7 @@ func (o *optimizer) preferSource(mv *modVars) error {
 	o.commits = append(o.commits, o.e.otherSources(mv, srcs, best)...)
 	o.commits = append(o.commits, bestBound...)
 	prio, _ := o.e.p.cat.Source(best)
-	o.choices = append(o.choices, &sourceChoice{v: mv.v, src: best, priority: prio.Priority, tied: len(tier) > 1, cross: max(bestCost, 0)})
+	o.choices = append(o.choices, &sourceChoice{v: mv.v, src: best, priority: prio.Priority, tied: len(tier) > 1, cross: max(bestCost, 0), bound: bestBound})
 	return nil
 }
 
@@ -416,6 +416,9 @@ type sourceChoice struct {
 	// cross requirements met across sources decided among them.
 	tied  bool
 	cross int
+	// bound are the literals of the optimizer's encoding that hold the
+	// count to cross, as the level committed them.
+	bound []z.Lit
 }
 
 // message says which source R23 chose for the module, and by what.

@@ -94,8 +94,9 @@
 // domain filters and adds the others as plain clauses; it finds the
 // answer. The explain one (guard selecting) keeps every release and
 // guards every fact's clauses with a selector literal; it is built only
-// to explain, over the whole closure for held-back reasons and platform
-// questions, over a cone for other unsatisfiable requests. The shared one
+// to explain: over the whole closure for platform questions, over a cone
+// for other unsatisfiable requests (D107), and over a cone of its own for
+// each held-back question (D124, heldback.go). The shared one
 // (guard sharing, shared.go) is built like the explain one, for all the
 // requests of a what-if worker, facts with equal clauses sharing one
 // selector.

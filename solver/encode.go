@@ -199,6 +199,15 @@ func (e *encoder) addModule(v *view) *modVars {
 // on is the literal "module is on".
 func (e *encoder) on(mv *modVars) z.Lit { return e.ge(mv, 0) }
 
+// exactly returns the literals that together say "mv is at position j"
+// (j < 0: off), each a unit.
+func (e *encoder) exactly(mv *modVars, j int) []z.Lit {
+	if j < 0 {
+		return []z.Lit{e.on(mv).Not()}
+	}
+	return []z.Lit{e.ge(mv, j), e.ge(mv, j+1).Not()}
+}
+
 // ge is ge(m, j) over positions, with constants outside the domain.
 func (e *encoder) ge(mv *modVars, j int) z.Lit {
 	switch {

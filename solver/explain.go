@@ -153,12 +153,12 @@ func (x *explainer) preference(v *view, at int) *fact {
 	x.prefs[v] = f
 	f.at = at
 	mv := x.e.byName[v.name]
-	if at < 0 {
-		x.e.add(f, x.e.on(mv).Not())
-		return f
+	j := -1
+	if at >= 0 {
+		j = mv.pos[at] // an explain encoding's domain holds every release
 	}
-	j := mv.pos[at]
-	x.e.add(f, x.e.ge(mv, j))
-	x.e.add(f, x.e.ge(mv, j+1).Not())
+	for _, l := range x.e.exactly(mv, j) {
+		x.e.add(f, l)
+	}
 	return f
 }

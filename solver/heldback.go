@@ -180,18 +180,16 @@ func (s *session) fastAssumptions(v *view, rel int, l whyLevel) ([]z.Lit, bool) 
 	assume := []z.Lit{e.ge(mv, mv.pos[rel])}
 	for _, u := range l.prefs {
 		um := e.byName[u.name]
-		at := s.final[u]
-		switch {
-		case um == nil:
+		if um == nil {
 			return nil, false
-		case at < 0:
-			assume = append(assume, e.on(um).Not())
-		case um.pos[at] < 0:
-			return nil, false
-		default:
-			j := um.pos[at]
-			assume = append(assume, e.ge(um, j), e.ge(um, j+1).Not())
 		}
+		j := -1
+		if at := s.final[u]; at >= 0 {
+			if j = um.pos[at]; j < 0 {
+				return nil, false
+			}
+		}
+		assume = append(assume, e.exactly(um, j)...)
 	}
 	for _, c := range l.sources {
 		um := e.byName[c.v.name]

@@ -228,13 +228,16 @@ func (v *view) steps() *updateSteps {
 // stepsFrom returns the update steps from release index from to s's
 // head, from the memo when s has one.
 func (s *stepper) stepsFrom(from int) *updateSteps {
-	if from < 0 || from >= len(s.memo) {
-		return &updateSteps{st: s, targets: s.targets(from), path: s.path(from, s.head)}
-	}
-	if u := s.memo[from].Load(); u != nil {
-		return u
+	memo := from >= 0 && from < len(s.memo)
+	if memo {
+		if u := s.memo[from].Load(); u != nil {
+			return u
+		}
 	}
 	u := &updateSteps{st: s, targets: s.targets(from), path: s.path(from, s.head)}
+	if !memo {
+		return u
+	}
 	s.memo[from].CompareAndSwap(nil, u)
 	return s.memo[from].Load()
 }

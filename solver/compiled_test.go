@@ -112,12 +112,14 @@ func TestCompiledSharedByGoroutines(t *testing.T) {
 // cache keys catalogs weakly and the tables point to none.
 func TestCompiledCacheForgetsCollectedCatalogs(t *testing.T) {
 	var keys []weak.Pointer[model.Catalog]
+	var live []*model.Catalog // held until the first count: a collection before it may not take one
 	for range 5 {
 		cat, err := model.NewCatalog([]*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0"))})
 		require.NoError(t, err)
 		_, err = Solve(context.Background(), cat, fixture.Cluster(nil), &model.Request{Enable: []string{"a"}})
 		require.NoError(t, err)
 		keys = append(keys, weak.Make(cat))
+		live = append(live, cat)
 	}
 	held := func() int {
 		compiledCache.Lock()
@@ -131,6 +133,8 @@ func TestCompiledCacheForgetsCollectedCatalogs(t *testing.T) {
 		return n
 	}
 	require.Equal(t, len(keys), held())
+	runtime.KeepAlive(live)
+	live = nil
 	for range 50 {
 		if held() == 0 {
 			break

@@ -72,8 +72,8 @@ func startServe(t *testing.T, args ...string) *served {
 	case s.addr = <-addr:
 	case code := <-s.code:
 		t.Fatalf("serve exited with %d before listening:\n%s", code, s.logs)
-	case <-time.After(10 * time.Second):
-		t.Fatalf("serve did not announce its address:\n%s", s.logs)
+	case <-announceDeadline(t):
+		t.Fatalf("serve did not announce its address before the test's deadline:\n%s", s.logs)
 	}
 	conn, err := grpc.NewClient(s.addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	require.NoError(t, err)
@@ -88,6 +88,19 @@ func startServe(t *testing.T, args ...string) *served {
 		}
 	})
 	return s
+}
+
+// announceDeadline fires shortly before the test binary's own deadline.
+// serve announces its address only once every catalog has loaded, and how
+// long that takes depends on the machine and on -race, not on what a test
+// checks; so startServe waits as long as loading needs, and a serve that
+// exits early still ends the wait at once.
+func announceDeadline(t *testing.T) <-chan time.Time {
+	deadline, ok := t.Deadline()
+	if !ok {
+		return nil // no -timeout: wait for the announcement or the exit
+	}
+	return time.After(time.Until(deadline) - 30*time.Second)
 }
 
 // stop cancels serve's context, as SIGTERM does, and returns its exit code.

@@ -13,6 +13,9 @@ import (
 // fileCatalog is modsolver's single-file catalog format (DESIGN.md §2).
 type fileCatalog struct {
 	Modules []fileModule `yaml:"modules"`
+	// DependencyLoops is refuse (the default, as DKP) or allow (R27); it
+	// applies to every module of the file.
+	DependencyLoops string `yaml:"dependencyLoops"`
 }
 
 type fileModule struct {
@@ -105,12 +108,17 @@ func parseFile(file string, node *yaml.Node) (*model.Catalog, *Report, error) {
 		return nil, nil, err
 	}
 	rep := &Report{Source: file, Format: FormatFile}
+	loops, err := model.ParseLoopRule(fc.DependencyLoops)
+	if err != nil {
+		return nil, nil, &ParseError{File: file, Line: keyLine(node, "dependencyLoops"), Err: err}
+	}
 	modules := make([]*model.Module, 0, len(fc.Modules))
 	for i := range fc.Modules {
 		m, err := fc.Modules[i].toModel(file)
 		if err != nil {
 			return nil, nil, err
 		}
+		m.DependencyLoops = loops
 		modules = append(modules, m)
 	}
 	cat, err := model.NewCatalog(modules)
@@ -332,4 +340,21 @@ func parseUpdateRules(rules []fileUpdateRule) ([]model.UpdateRule, error) {
 		out = append(out, model.UpdateRule{From: from, To: to})
 	}
 	return out, nil
+}
+
+// keyLine is the line of key's value in the mapping node (or a document
+// holding one), or 0 when the key is not there.
+func keyLine(node *yaml.Node, key string) int {
+	if node.Kind == yaml.DocumentNode && len(node.Content) == 1 {
+		node = node.Content[0]
+	}
+	if node.Kind != yaml.MappingNode {
+		return 0
+	}
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		if node.Content[i].Value == key {
+			return node.Content[i+1].Line
+		}
+	}
+	return 0
 }

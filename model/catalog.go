@@ -62,6 +62,9 @@ type Module struct {
 	// UpdatePolicy is how an update may move the module; "" lets Policy
 	// choose (D66).
 	UpdatePolicy UpdatePolicy
+	// DependencyLoops says whether the module may take part in a
+	// dependency loop (R27); "" refuses, as DKP does.
+	DependencyLoops LoopRule
 	// Source is the source this module comes from in a merged catalog
 	// (R23); "" for a single catalog or a module of several sources.
 	Source string
@@ -281,6 +284,9 @@ func (m *Module) normalize() InputErrors {
 	}
 	if _, err := ParseUpdatePolicy(string(m.UpdatePolicy)); err != nil {
 		errs = append(errs, &FieldError{Field: field + ".updatePolicy", Err: err})
+	}
+	if _, err := ParseLoopRule(string(m.DependencyLoops)); err != nil {
+		errs = append(errs, &FieldError{Field: field + ".dependencyLoops", Err: err})
 	}
 	if m.Embedded && len(m.Releases) > 0 {
 		errs = append(errs, fieldErr(field+".releases", ErrInvalidValue, "built-in module %s cannot list releases: its version is the DKP version", m.Name))

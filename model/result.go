@@ -193,6 +193,9 @@ const (
 	// FactSource: the request moves the module to a source that does not
 	// list its deployed release (R23).
 	FactSource
+	// FactDependencyLoop: the selected releases of enabled modules may not
+	// require one another in a loop (R27).
+	FactDependencyLoop
 )
 
 var factKindNames = map[FactKind]string{
@@ -222,6 +225,7 @@ var factKindNames = map[FactKind]string{
 	FactCompoundRequirement:   "compound-requirement",
 	FactCompoundConflict:      "compound-conflict",
 	FactSource:                "source",
+	FactDependencyLoop:        "dependency-loop",
 }
 
 func (k FactKind) String() string {
@@ -234,7 +238,7 @@ func (k FactKind) String() string {
 // FactKinds lists every kind, in declaration order.
 func FactKinds() []FactKind {
 	kinds := make([]FactKind, 0, len(factKindNames))
-	for k := FactRequestEnable; k <= FactSource; k++ {
+	for k := FactRequestEnable; k <= FactDependencyLoop; k++ {
 		kinds = append(kinds, k)
 	}
 	return kinds

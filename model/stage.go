@@ -102,12 +102,16 @@ const (
 	WarningUnknownVersion
 	// WarningNormalisedVersion: a version normalised on import.
 	WarningNormalisedVersion
+	// WarningDependencyLoop: the answer keeps a dependency loop the
+	// cluster already runs (R27).
+	WarningDependencyLoop
 )
 
 var warningKindNames = map[WarningKind]string{
 	WarningDeprecated:        "deprecated",
 	WarningUnknownVersion:    "unknown-version",
 	WarningNormalisedVersion: "normalised-version",
+	WarningDependencyLoop:    "dependency-loop",
 }
 
 func (k WarningKind) String() string {
@@ -119,7 +123,7 @@ func (k WarningKind) String() string {
 
 // WarningKinds lists every kind, in declaration order.
 func WarningKinds() []WarningKind {
-	return []WarningKind{WarningDeprecated, WarningUnknownVersion, WarningNormalisedVersion}
+	return []WarningKind{WarningDeprecated, WarningUnknownVersion, WarningNormalisedVersion, WarningDependencyLoop}
 }
 
 // Warning is something a resolved answer should not hide (DESIGN §3).

@@ -55,6 +55,7 @@ var factKindToProto = map[model.FactKind]modsolverv1.FactKind{
 	model.FactCompoundRequirement:   modsolverv1.FactKind_FACT_KIND_COMPOUND_REQUIREMENT,
 	model.FactCompoundConflict:      modsolverv1.FactKind_FACT_KIND_COMPOUND_CONFLICT,
 	model.FactSource:                modsolverv1.FactKind_FACT_KIND_SOURCE,
+	model.FactDependencyLoop:        modsolverv1.FactKind_FACT_KIND_DEPENDENCY_LOOP,
 }
 
 var suggestionKindToProto = map[model.SuggestionKind]modsolverv1.SuggestionKind{
@@ -77,6 +78,7 @@ var warningKindToProto = map[model.WarningKind]modsolverv1.WarningKind{
 	model.WarningDeprecated:        modsolverv1.WarningKind_WARNING_KIND_DEPRECATED,
 	model.WarningUnknownVersion:    modsolverv1.WarningKind_WARNING_KIND_UNKNOWN_VERSION,
 	model.WarningNormalisedVersion: modsolverv1.WarningKind_WARNING_KIND_NORMALISED_VERSION,
+	model.WarningDependencyLoop:    modsolverv1.WarningKind_WARNING_KIND_DEPENDENCY_LOOP,
 }
 
 var stageToProto = map[model.Stage]modsolverv1.Stage{

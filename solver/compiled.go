@@ -37,8 +37,10 @@ func Compile(cat *model.Catalog) (*Compiled, error) {
 	if cat == nil {
 		return nil, &model.FieldError{Field: "catalog", Err: model.ErrMissingField}
 	}
-	t := compileTables(cat)
-	keep(cat, t)
+	t := keep(cat, compileTables(cat))
+	if t.loops.err != nil {
+		return nil, t.loops.err
+	}
 	return &Compiled{cat: cat, t: t}, nil
 }
 
@@ -48,7 +50,11 @@ func compiledOrNew(cat *model.Catalog) (*Compiled, error) {
 	if cat == nil {
 		return nil, &model.FieldError{Field: "catalog", Err: model.ErrMissingField}
 	}
-	return compiledFor(cat), nil
+	c := compiledFor(cat)
+	if c.t.loops.err != nil {
+		return nil, c.t.loops.err
+	}
+	return c, nil
 }
 
 // Catalog is the catalog c was compiled from.

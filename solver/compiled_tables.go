@@ -31,6 +31,9 @@ type tables struct {
 	// texts interns the distinct texts of DKP and Kubernetes
 	// requirements, so that a request checks each once (platformCheck).
 	texts map[string]int32
+	// loops are the dependency loops a refusing module takes part in
+	// (R27, loops.go).
+	loops loopTable
 }
 
 // moduleTable is one module's part of the tables: its channel heads (R10,
@@ -98,6 +101,7 @@ func compileTables(cat *model.Catalog) *tables {
 	}
 	t.platform = readPlatformConstraints(cat)
 	t.readBundles(cat)
+	t.loops = readLoops(cat)
 	t.bytes += int64(len(t.texts)) * constraintBytes
 	t.took = time.Since(start)
 	return t

@@ -224,6 +224,7 @@ const (
 	rankModule
 	rankGroup
 	rankUniqueness
+	rankLoop
 )
 
 // rankOrder sorts facts, given in factOrder, into the order of their

@@ -47,6 +47,7 @@ type encoder struct {
 	satCache map[satKey][]int
 	counters map[string][]z.Lit  // totalizers of a shared encoding (card.go); nil: none kept
 	srcLits  map[sourceKey]z.Lit // "on at a release of source s" (sources.go)
+	setLits  map[setKey]z.Lit    // "at one of these positions" (loops.go)
 	clauses  int
 	lits     int // literals over all clauses, for the size estimate
 	solves   int
@@ -73,7 +74,7 @@ type ivKey struct {
 
 // newEncoder starts an encoding of p whose facts g holds, over scope sc.
 func newEncoder(p *problem, g guard, sc scope) *encoder {
-	e := &encoder{p: p, guard: g, scope: sc, g: gini.New(), byName: map[string]*modVars{}, across: acrossDone{groups: map[string]bool{}, capabilities: map[string]bool{}},
+	e := &encoder{p: p, guard: g, scope: sc, g: gini.New(), byName: map[string]*modVars{}, across: acrossDone{groups: map[string]bool{}, capabilities: map[string]bool{}, loops: map[int]bool{}},
 		ivCache: map[ivKey]z.Lit{}, chains: map[string][]z.Lit{}, satCache: map[satKey][]int{}}
 	if g.keepsFacts() {
 		e.ranks = map[*fact]factRank{}
@@ -153,16 +154,21 @@ func (e *encoder) encodeNeeds(mv *modVars) {
 }
 
 // encodeAcross adds the rules that span modules, for those that batch
-// takes part in: exclusive groups (R13) and capability uniqueness (R20).
-// Each is encoded once, over every member in the universe.
+// takes part in: exclusive groups (R13), capability uniqueness (R20) and
+// dependency loops (R27). Each is encoded once, over every member in the
+// universe.
 func (e *encoder) encodeAcross(batch []*modVars) {
 	e.encodeGroups(batch)
 	e.encodeUniqueness(batch)
+	e.encodeLoops(batch)
 }
 
-// acrossDone names the exclusive groups and capabilities whose rules are
-// encoded.
-type acrossDone struct{ groups, capabilities map[string]bool }
+// acrossDone names the exclusive groups, capabilities and loops (by
+// their index in the catalog's loopTable) whose rules are encoded.
+type acrossDone struct {
+	groups, capabilities map[string]bool
+	loops                map[int]bool
+}
 
 // newFact makes a fact of the encoder's own, ranked by rank, or returns
 // nil when the encoding keeps no facts.

@@ -116,6 +116,8 @@ var factKinds = [...]kindInfo{
 		subject: compoundTarget, constraint: compoundPredicate, short: prefixedShort("conflicts with "),
 		changes: compoundAlternatives},
 	model.FactSource: {rank: rankState, message: plain(sourceMessage), subject: targetSource, short: stateShort},
+	model.FactDependencyLoop: {rank: rankRequirement, message: loopMessage, subject: groupName, short: loopShort,
+		changes: leaveTheLoop},
 }
 
 // kindOf is the table entry of f's kind.

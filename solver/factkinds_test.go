@@ -131,5 +131,9 @@ func kindFact(p *problem, k model.FactKind) *fact {
 	if k == model.FactPreference {
 		f.at = 1
 	}
+	if k == model.FactDependencyLoop {
+		f.v, f.group = nil, "app, dep"
+		f.loop = &loopShape{rels: [][]int{{2}, {0}}}
+	}
 	return f
 }

@@ -35,6 +35,9 @@ type fact struct {
 	seq, sub int
 	// choice is the R23 source choice of a source-preference fact.
 	choice *sourceChoice
+	// loop is what a dependency-loop fact says of its circle (R27); its
+	// members are the circle's modules, group its text.
+	loop *loopShape
 }
 
 func (p *problem) newFact(kind model.FactKind, v *view) *fact {

@@ -63,7 +63,7 @@ func (s *session) resolved() (*model.Result, error) {
 		res.Modules = append(res.Modules, mr)
 	}
 	res.Plan = plan(outs)
-	res.Warnings = warnings(warned)
+	res.Warnings = warnings(warned, runningLoops(s.p, warned))
 	res.Stats = s.stats()
 	res.Stats.Unchanged = unchanged
 	s.outs, s.unchanged = outs, unchanged

@@ -1295,10 +1295,10 @@ func TestRules(t *testing.T) {
 			want:    map[string]exp{"core": install("1.73.0")},
 		},
 		{
-			name: "R18 a dependency cycle breaks by weight, then name",
+			name: "R18 R27 a dependency cycle a catalog allows breaks by weight, then name",
 			mods: []*model.Module{
-				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("b", ">= 0.0.0")))),
-				fixture.Module("b", fixture.Weight(100), fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 0.0.0")))),
+				fixture.Module("a", fixture.AllowLoops(), fixture.Releases(fixture.Release("1.0.0", fixture.Needs("b", ">= 0.0.0")))),
+				fixture.Module("b", fixture.AllowLoops(), fixture.Weight(100), fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 0.0.0")))),
 			},
 			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"a", "b"}},

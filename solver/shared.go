@@ -132,6 +132,7 @@ func (se *sharedEncoding) assume(p *problem, scope map[string]bool) []z.Lit {
 		se.groups, se.groupsFor = se.flush(p, func() {
 			clear(e.across.groups)
 			clear(e.across.capabilities)
+			clear(e.across.loops)
 			e.encodeAcross(e.mods)
 		}), len(e.mods)
 	}

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -81,8 +82,23 @@ func confirmStep(st *model.PlanStep, o *outcome) {
 
 // warnings names every selected Deprecated release (R25) and every
 // deployed version the catalog does not list (D73), in the order of outs,
-// which is module name order.
-func warnings(outs []*outcome) []model.Warning {
+// which is module name order, and the loops the answer keeps running
+// (R27), each with its least module.
+func warnings(outs []*outcome, loops []model.Warning) []model.Warning {
+	out := releaseWarnings(outs)
+	if len(loops) == 0 {
+		return out
+	}
+	out = append(out, loops...)
+	slices.SortStableFunc(out, func(a, b model.Warning) int {
+		return cmp.Or(cmp.Compare(a.Module, b.Module), cmp.Compare(a.Kind, b.Kind))
+	})
+	return out
+}
+
+// releaseWarnings are the warnings of single releases: Deprecated ones
+// and deployed versions the catalog does not list.
+func releaseWarnings(outs []*outcome) []model.Warning {
 	var out []model.Warning
 	for _, o := range outs {
 		if o.v.unlisted {

@@ -368,17 +368,21 @@ func editionChanges(v *view, current string) []change {
 func prereleasePins(v *view, rels []int) []change {
 	var out []change
 	for i := len(rels) - 1; i >= 0; i-- {
-		ver, name := v.rels[rels[i]].Version, v.name
-		out = append(out, change{
-			sug: model.Suggestion{Kind: model.SuggestPinModule, Module: name, Version: ver.String(),
-				Message: fmt.Sprintf("pin %s to %s (request.pin)", name, ver)},
-			apply: func(_ *model.ClusterState, r *model.Request) {
-				if r.Pin == nil {
-					r.Pin = map[string]model.Version{}
-				}
-				r.Pin[name] = ver
-			},
-		})
+		out = append(out, pinChange(v.name, v.rels[rels[i]].Version))
 	}
 	return out
+}
+
+// pinChange pins module name to version ver.
+func pinChange(name string, ver model.Version) change {
+	return change{
+		sug: model.Suggestion{Kind: model.SuggestPinModule, Module: name, Version: ver.String(),
+			Message: fmt.Sprintf("pin %s to %s (request.pin)", name, ver)},
+		apply: func(_ *model.ClusterState, r *model.Request) {
+			if r.Pin == nil {
+				r.Pin = map[string]model.Version{}
+			}
+			r.Pin[name] = ver
+		},
+	}
 }

@@ -5,7 +5,8 @@ import "github.com/modsolver/modsolver/model"
 // consistent reports whether an assignment (per module: -1 for off, else
 // a release index) satisfies the rules that span modules: module
 // requirements (R2, R3), exclusive groups (R13), required capabilities
-// (R19), their uniqueness (R20) and compound requirements (R24). The rules on one module alone are in
+// (R19), their uniqueness (R20), compound requirements (R24) and
+// dependency loops (R27, loops.go). The rules on one module alone are in
 // the options already.
 func (p *problem) consistent(sel []int) bool {
 	groups := map[string]bool{}
@@ -48,7 +49,7 @@ func (p *problem) consistent(sel []int) bool {
 			}
 		}
 	}
-	return true
+	return p.loopsAllowed(sel) // R27
 }
 
 // dependencyHolds checks R2 and R3: a required module is on at a version

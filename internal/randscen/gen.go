@@ -43,7 +43,8 @@ const maxAttempts = 100
 // refuse as bad input is drawn again from the same seed's stream.
 func Generate(seed uint64) *Scenario {
 	for attempt := range uint64(maxAttempts) {
-		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: newCompoundStream(seed, attempt), srng: newSourceStream(seed, attempt)}
+		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: newCompoundStream(seed, attempt), srng: newSourceStream(seed, attempt),
+			lrng: newLoopStream(seed, attempt)}
 		if sc, err := g.scenario(); err == nil {
 			sc.Seed = seed
 			return sc
@@ -59,6 +60,10 @@ type gen struct {
 	crng *rand.Rand
 	// srng draws sources (R23, sources.go).
 	srng *rand.Rand
+	// lrng draws each catalog's loop rule (R27, loops.go), and loops the
+	// rule the catalog being drawn states.
+	lrng  *rand.Rand
+	loops model.LoopRule
 	// versions holds each module's release versions as text; a built-in
 	// module has the DKP pool, the versions it may run at.
 	versions map[string][]string
@@ -102,6 +107,7 @@ func (g *gen) scenario() (*Scenario, error) {
 		})
 		g.versions[name] = slices.Compact(vs)
 	}
+	g.loops = g.loopRule()
 	mods := make([]*model.Module, 0, len(g.names))
 	for _, name := range g.names {
 		mods = append(mods, g.module(name))
@@ -129,7 +135,7 @@ func (g *gen) scenario() (*Scenario, error) {
 }
 
 func (g *gen) module(name string) *model.Module {
-	m := &model.Module{Name: name, Embedded: g.embedded[name]}
+	m := &model.Module{Name: name, Embedded: g.embedded[name], DependencyLoops: g.loops}
 	if g.chance(0.25) {
 		m.ExclusiveGroup = "cni"
 	}

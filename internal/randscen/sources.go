@@ -30,9 +30,10 @@ func (g *gen) secondSource(first *model.Catalog) []model.Source {
 	if g.srng == nil || g.srng.Float64() >= 0.3 {
 		return nil
 	}
-	main, compound, versions := g.rng, g.crng, g.versions
+	main, compound, versions, loops := g.rng, g.crng, g.versions, g.loops
 	g.rng, g.crng = g.srng, g.srng // every draw below comes from the source stream
-	defer func() { g.rng, g.crng, g.versions = main, compound, versions }()
+	g.loops = g.loopRule()         // but the loop rule's (R27)
+	defer func() { g.rng, g.crng, g.versions, g.loops = main, compound, versions, loops }()
 	g.versions = map[string][]string{}
 	for k, v := range versions {
 		g.versions[k] = v

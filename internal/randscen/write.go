@@ -81,7 +81,8 @@ type fileSource struct {
 }
 
 type fileCatalog struct {
-	Modules []fileModule `yaml:"modules"`
+	Modules         []fileModule `yaml:"modules"`
+	DependencyLoops string       `yaml:"dependencyLoops,omitempty"`
 }
 
 type fileModule struct {
@@ -177,7 +178,7 @@ type fileRequest struct {
 // release whose accessibility is its module's, as a merged catalog's are,
 // leaves it out.
 func catalogOf(mods []*model.Module) fileCatalog {
-	var out fileCatalog
+	out := fileCatalog{DependencyLoops: loopRuleOf(mods)}
 	for _, m := range mods {
 		fm := fileModule{Name: m.Name, Embedded: m.Embedded, ExclusiveGroup: m.ExclusiveGroup, UpdatePolicy: string(m.UpdatePolicy),
 			Accessibility: accessibilityOf(m.Accessibility), Channels: versionTexts(m.Channels)}

@@ -13,12 +13,7 @@ import (
 // prove properties of every scenario's answer (minimality, what-if) skip
 // the listed ones, which may not even load yet.
 var KnownFailing = []string{
-	// issue 21: R27 dependency loops, R28 v2 groups, R29 modules that move
-	"olm-mutual-upgrade", // its catalog says dependencyLoops: allow
-	"r27-loop-allowed",
-	"r27-loop-already-running",
-	"r27-loop-holds-update-back",
-	"r27-loop-install-unsatisfiable",
+	// issue 21: R28 v2 groups, R29 modules that move
 	"r28-anyof-chooses-member",
 	"r28-anyof-unmet",
 	"r28-bad-group",

@@ -177,6 +177,9 @@ const (
 	// A release refuses every enabled module whose release satisfies a
 	// predicate (R24, a top-level not).
 	FactKind_FACT_KIND_COMPOUND_CONFLICT FactKind = 25
+	// The selected releases of enabled modules may not require one another
+	// in a loop (R27); the fact's subject lists the loop's modules.
+	FactKind_FACT_KIND_DEPENDENCY_LOOP FactKind = 26
 	// The request moves the module to a source that does not list its
 	// deployed release (R23).
 	FactKind_FACT_KIND_SOURCE FactKind = 50
@@ -211,6 +214,7 @@ var (
 		23: "FACT_KIND_EXPERIMENTAL",
 		24: "FACT_KIND_COMPOUND_REQUIREMENT",
 		25: "FACT_KIND_COMPOUND_CONFLICT",
+		26: "FACT_KIND_DEPENDENCY_LOOP",
 		50: "FACT_KIND_SOURCE",
 	}
 	FactKind_value = map[string]int32{
@@ -240,6 +244,7 @@ var (
 		"FACT_KIND_EXPERIMENTAL":           23,
 		"FACT_KIND_COMPOUND_REQUIREMENT":   24,
 		"FACT_KIND_COMPOUND_CONFLICT":      25,
+		"FACT_KIND_DEPENDENCY_LOOP":        26,
 		"FACT_KIND_SOURCE":                 50,
 	}
 )
@@ -367,6 +372,8 @@ const (
 	WarningKind_WARNING_KIND_UNKNOWN_VERSION WarningKind = 2
 	// A version normalised on import.
 	WarningKind_WARNING_KIND_NORMALISED_VERSION WarningKind = 3
+	// The answer keeps a dependency loop the cluster already runs (R27).
+	WarningKind_WARNING_KIND_DEPENDENCY_LOOP WarningKind = 4
 )
 
 // Enum value maps for WarningKind.
@@ -376,12 +383,14 @@ var (
 		1: "WARNING_KIND_DEPRECATED",
 		2: "WARNING_KIND_UNKNOWN_VERSION",
 		3: "WARNING_KIND_NORMALISED_VERSION",
+		4: "WARNING_KIND_DEPENDENCY_LOOP",
 	}
 	WarningKind_value = map[string]int32{
 		"WARNING_KIND_UNSPECIFIED":        0,
 		"WARNING_KIND_DEPRECATED":         1,
 		"WARNING_KIND_UNKNOWN_VERSION":    2,
 		"WARNING_KIND_NORMALISED_VERSION": 3,
+		"WARNING_KIND_DEPENDENCY_LOOP":    4,
 	}
 )
 
@@ -1245,7 +1254,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vACTION_KEEP\x10\x03\x12\x12\n" +
 	"\x0eACTION_DISABLE\x10\x04\x12\x14\n" +
 	"\x10ACTION_DOWNGRADE\x10\x05\x12\x11\n" +
-	"\rACTION_ABSENT\x10\x06*\xc1\x06\n" +
+	"\rACTION_ABSENT\x10\x06*\xe0\x06\n" +
 	"\bFactKind\x12\x19\n" +
 	"\x15FACT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18FACT_KIND_REQUEST_ENABLE\x10\x01\x12\x1d\n" +
@@ -1273,7 +1282,8 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x1dFACT_KIND_CAPABILITY_CONFLICT\x10\x16\x12\x1a\n" +
 	"\x16FACT_KIND_EXPERIMENTAL\x10\x17\x12\"\n" +
 	"\x1eFACT_KIND_COMPOUND_REQUIREMENT\x10\x18\x12\x1f\n" +
-	"\x1bFACT_KIND_COMPOUND_CONFLICT\x10\x19\x12\x14\n" +
+	"\x1bFACT_KIND_COMPOUND_CONFLICT\x10\x19\x12\x1d\n" +
+	"\x19FACT_KIND_DEPENDENCY_LOOP\x10\x1a\x12\x14\n" +
 	"\x10FACT_KIND_SOURCE\x102*\x87\x04\n" +
 	"\x0eSuggestionKind\x12\x1f\n" +
 	"\x1bSUGGESTION_KIND_UNSPECIFIED\x10\x00\x12&\n" +
@@ -1290,12 +1300,13 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x12$\n" +
 	" SUGGESTION_KIND_UPGRADE_PLATFORM\x10\v\x12&\n" +
 	"\"SUGGESTION_KIND_ALLOW_EXPERIMENTAL\x10\f\x12\x1f\n" +
-	"\x1bSUGGESTION_KIND_MOVE_SOURCE\x10\r*\x8f\x01\n" +
+	"\x1bSUGGESTION_KIND_MOVE_SOURCE\x10\r*\xb1\x01\n" +
 	"\vWarningKind\x12\x1c\n" +
 	"\x18WARNING_KIND_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17WARNING_KIND_DEPRECATED\x10\x01\x12 \n" +
 	"\x1cWARNING_KIND_UNKNOWN_VERSION\x10\x02\x12#\n" +
-	"\x1fWARNING_KIND_NORMALISED_VERSION\x10\x03B?Z=github.com/modsolver/modsolver/proto/modsolver/v1;modsolverv1b\x06proto3"
+	"\x1fWARNING_KIND_NORMALISED_VERSION\x10\x03\x12 \n" +
+	"\x1cWARNING_KIND_DEPENDENCY_LOOP\x10\x04B?Z=github.com/modsolver/modsolver/proto/modsolver/v1;modsolverv1b\x06proto3"
 
 var (
 	file_modsolver_v1_resolve_proto_rawDescOnce sync.Once

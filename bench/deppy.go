@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/operator-framework/deppy/pkg/deppy"
@@ -147,6 +148,13 @@ func Translatable(cat *model.Catalog) error {
 				return fmt.Errorf("%w: module %s uses capabilities (R19, R20)", ErrNotTranslated, m.Name)
 			}
 		}
+	}
+	loops, err := solver.DependencyLoops(cat)
+	if err != nil {
+		return err
+	}
+	if len(loops) > 0 {
+		return fmt.Errorf("%w: the catalog holds dependency loops it refuses, such as %s (R27)", ErrNotTranslated, strings.Join(loops[0], ", "))
 	}
 	return nil
 }

@@ -525,3 +525,20 @@ func leaveTheLoop(_ *session, f *fact) [][]change {
 	}
 	return [][]change{out}
 }
+
+// DependencyLoops lists the dependency loops of cat that some module of
+// each refuses (R27): circles of modules whose releases may require one
+// another in turn, each in circle order from its least module, in name
+// order. Which of them an answer would close depends on the releases it
+// selects; these are the ones the catalog lets it close at all.
+func DependencyLoops(cat *model.Catalog) ([][]string, error) {
+	c, err := compiledOrNew(cat)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]string, len(c.t.loops.loops))
+	for i, l := range c.t.loops.loops {
+		out[i] = slices.Clone(l.members)
+	}
+	return out, nil
+}

@@ -20,7 +20,7 @@ import (
 )
 
 const benchUsage = `Usage:
-  modsolver bench [--size S|M|L|NxR]... [--seed N] [--runs N] [--cases a,b]
+  modsolver bench [--size S|M|L|NxR]... [--seed N] [--loops N] [--runs N] [--cases a,b]
                   [--vs deppy|deppy-pruned] [--timeout D] [--deppy-timeout D]
                   [--catalog PATH] [--json] [--cpuprofile FILE]
 
@@ -30,7 +30,10 @@ process, and prints one row per case and size.
 
 Sizes (DESIGN.md §8): S is 100 modules × 20 releases, M 2,000 × 30, L
 10,000 × 50, and NxR is N modules × R releases. --size may repeat (default
-S). The same --seed gives the same catalogs and cluster states.
+S). The same --seed gives the same catalogs and cluster states. --loops N
+adds N dependency loops the catalog refuses (R27) to each generated
+catalog: the releases of a required module newer than the deployed one
+require an enabled dependent back, so that its updates meet the loops.
 
 Cases (--cases, comma-separated; default all, resolve-dkp only with --catalog):
   compile           compile the catalog (solver.Compile), as serve does once
@@ -88,6 +91,7 @@ Flags:
 type benchFlags struct {
 	sizes        sizeList
 	seed         uint64
+	loops        int
 	runs         int
 	cases        string
 	vs           string
@@ -110,6 +114,7 @@ func runBench(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(fs.Output(), benchUsage); fs.PrintDefaults() }
 	fs.Var(&f.sizes, "size", "catalog `size`: S, M, L or NxR; repeat for several (default S)")
 	fs.Uint64Var(&f.seed, "seed", 1, "generator `seed`")
+	fs.IntVar(&f.loops, "loops", 0, "dependency loops to add to each generated catalog (`count`)")
 	fs.IntVar(&f.runs, "runs", 5, "timed runs per solver and case, after one warm-up")
 	fs.StringVar(&f.cases, "cases", "", "`cases` to run, comma-separated (default all)")
 	fs.StringVar(&f.vs, "vs", "", "peer to compare with: deppy or deppy-pruned")
@@ -153,6 +158,7 @@ func runBench(ctx context.Context, args []string, out, errOut io.Writer) int {
 type benchPlan struct {
 	sizes   []bench.Size
 	seed    uint64
+	loops   int
 	cases   []string
 	dkp     bool
 	catalog string
@@ -161,7 +167,10 @@ type benchPlan struct {
 }
 
 func (f *benchFlags) plan() (*benchPlan, error) {
-	p := &benchPlan{seed: f.seed, catalog: f.catalog}
+	p := &benchPlan{seed: f.seed, loops: f.loops, catalog: f.catalog}
+	if f.loops < 0 {
+		return nil, fmt.Errorf("%w: --loops %d: want 0 or more", errUsage, f.loops)
+	}
 	if f.runs < 1 {
 		return nil, fmt.Errorf("%w: --runs %d: want at least 1", errUsage, f.runs)
 	}
@@ -183,6 +192,9 @@ func (f *benchFlags) plan() (*benchPlan, error) {
 	}
 	p.opts = []bench.RunOption{bench.WithRuns(f.runs), bench.WithTimeout(f.timeout)}
 	p.header = fmt.Sprintf("seed %d; median of %d runs after a warm-up", f.seed, f.runs)
+	if f.loops > 0 {
+		p.header += fmt.Sprintf("; %d dependency loops added to each generated catalog", f.loops)
+	}
 	switch f.vs {
 	case "":
 	case "deppy":
@@ -238,7 +250,10 @@ func (p *benchPlan) run(ctx context.Context, errOut io.Writer) ([]*bench.Outcome
 			break
 		}
 		prog.report(fmt.Sprintf("%s: generating %d modules × %d releases", size.Name, size.Modules, size.Releases))
-		in := bench.Generate(size, p.seed)
+		in, err := bench.Generate(size, p.seed).WithLoops(p.loops)
+		if err != nil {
+			return nil, err
+		}
 		for _, c := range p.cases {
 			o, err := bench.Run(ctx, in, c, opts...)
 			if err != nil {

@@ -174,6 +174,7 @@ func (c *checker) checkResolved() {
 	c.checkGroups()
 	c.checkExtended()
 	c.checkCompound()
+	c.checkLoops()
 	c.checkStages()
 	c.checkPlan()
 	c.checkUnlistedWarnings()

@@ -187,21 +187,21 @@ func TestCheckValid(t *testing.T) {
 			res:     resolved(update("demo", "1.67.5", "1.70.1")),
 		},
 		{
-			name: "R18 modules that require each other may come in either order",
+			name: "R18 R27 modules that require each other where loops are allowed may come in either order",
 			modules: []*model.Module{
-				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("b", ">= 1.0")))),
-				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 1.0")))),
+				fixture.Module("a", fixture.AllowLoops(), fixture.Releases(fixture.Release("1.0.0", fixture.Needs("b", ">= 1.0")))),
+				fixture.Module("b", fixture.AllowLoops(), fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 1.0")))),
 			},
 			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"a", "b"}},
 			res:     resolved(install("b", "1.0.0"), install("a", "1.0.0")),
 		},
 		{
-			name: "R18 a longer requirement cycle may come in any order",
+			name: "R18 R27 a longer requirement cycle where loops are allowed may come in any order",
 			modules: []*model.Module{
-				fixture.Module("a", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("b", ">= 1.0")))),
-				fixture.Module("b", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("c", ">= 1.0")))),
-				fixture.Module("c", fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 1.0")))),
+				fixture.Module("a", fixture.AllowLoops(), fixture.Releases(fixture.Release("1.0.0", fixture.Needs("b", ">= 1.0")))),
+				fixture.Module("b", fixture.AllowLoops(), fixture.Releases(fixture.Release("1.0.0", fixture.Needs("c", ">= 1.0")))),
+				fixture.Module("c", fixture.AllowLoops(), fixture.Releases(fixture.Release("1.0.0", fixture.Needs("a", ">= 1.0")))),
 			},
 			cluster: fixture.Cluster(nil),
 			req:     model.Request{Enable: []string{"a", "b", "c"}},

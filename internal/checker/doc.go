@@ -18,6 +18,7 @@
 //   - extended.go: capabilities (R19, R20), update graphs (R21) and other
 //     platform components (R22).
 //   - compound.go: compound requirements and conflicts (R24).
+//   - loops.go: dependency loops (R27).
 //   - stages.go: module stages (R25) and disable confirmation (R26).
 //   - explanation.go: the shape of an unsatisfiable answer (R16).
 package checker

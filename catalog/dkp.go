@@ -54,7 +54,9 @@ func LoadDir(root string) (*model.Catalog, *Report, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cat, err := model.NewCatalog(l.merge(embedded, external))
+	modules := l.merge(embedded, external)
+	l.inferBundleDefaults(modules)
+	cat, err := model.NewCatalog(modules)
 	if err != nil {
 		return nil, nil, &ParseError{File: root, Err: err}
 	}

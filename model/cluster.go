@@ -125,12 +125,25 @@ func releaseList(m *Module) string {
 func (c *ClusterState) Deployed(m *Module) (Version, bool) {
 	s := c.Modules[m.Name]
 	if m.Embedded {
-		return c.Deckhouse, s.On()
+		return c.Deckhouse, s.On() || (!s.Configured() && c.RunsByDefault(m))
 	}
 	if !s.On() || s.Version == nil {
 		return nil, false
 	}
 	return s.Version, true
+}
+
+// RunsByDefault reports whether DKP runs built-in module m without the
+// cluster configuring it: m is available in the cluster's edition, its
+// accessibility enables it in the cluster's bundle (R7), and its stage
+// lets it run (R25). Such a module runs at the DKP version before any
+// request (R8, D128), so an answer keeps it rather than installing it.
+func (c *ClusterState) RunsByDefault(m *Module) bool {
+	if !m.Embedded || c.Bundle == "" || (m.Stage == StageExperimental && !c.AllowExperimentalModules) {
+		return false
+	}
+	available, bundles := m.Accessibility.For(c.Edition)
+	return available && slices.Contains(bundles, c.Bundle)
 }
 
 // ChannelOf returns the channel module name follows: its own, or the

@@ -49,6 +49,10 @@
 //     exclusive groups (R13); required capabilities and their uniqueness
 //     (R19, R20); compound requirements and conflicts (R24), whose
 //     predicates are evaluated per release into interval literals.
+//   - loops.go: dependency loops (R27): the circles of the catalog's
+//     requirement graph a refusing module takes part in, listed when the
+//     catalog is compiled, each forbidden by a fact over one literal per
+//     edge; the loops an answer keeps running, as warnings (D125–D127).
 //   - card.go: a totalizer for the cardinality levels of R14.
 //   - sat.go: solving under assumptions with cancellation by context.
 //   - budget.go: the estimated memory of a resolution's encodings, which

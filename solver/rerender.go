@@ -127,6 +127,7 @@ func (s *session) renderBuiltIns(res *model.Result) *model.Result {
 	for i, st := range out.Plan {
 		if o, ok := builtIn[st.Module]; ok {
 			out.Plan[i] = planStep(o)
+			out.Plan[i].CycleWith = st.CycleWith // the plan's groups do not depend on versions either
 		}
 	}
 	return out

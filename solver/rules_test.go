@@ -1288,10 +1288,24 @@ func TestRules(t *testing.T) {
 			want:    map[string]exp{"d1": absent(), "d2": install("1.0.0"), "x": install("1.0.0")},
 		},
 		{
-			name:    "R5 built-in module on by default is installed at the DKP version",
+			name:    "R5 R8 built-in module on by default runs at the DKP version: kept, not installed (D128)",
 			mods:    []*model.Module{fixture.Module("core", fixture.BuiltIn(), fixture.Bundles("Default"))},
 			cluster: fixture.Cluster(nil),
 			req:     model.Request{},
+			want:    map[string]exp{"core": keep("1.73.0")},
+		},
+		{
+			name:    "R5 R8 R12 built-in module on by default moves with a platform upgrade (D128)",
+			mods:    []*model.Module{fixture.Module("core", fixture.BuiltIn(), fixture.Bundles("Default"))},
+			cluster: fixture.Cluster(nil),
+			req:     model.Request{Platform: model.Platform{Deckhouse: model.MustParseVersion("1.74.1")}},
+			want:    map[string]exp{"core": update("1.74.1")},
+		},
+		{
+			name:    "R5 R8 built-in module off by default that a request enables is installed",
+			mods:    []*model.Module{fixture.Module("core", fixture.BuiltIn(), fixture.Bundles("Minimal"))},
+			cluster: fixture.Cluster(nil),
+			req:     model.Request{Enable: []string{"core"}},
 			want:    map[string]exp{"core": install("1.73.0")},
 		},
 		{
@@ -1400,11 +1414,11 @@ func TestRules(t *testing.T) {
 			want:    map[string]exp{"core": install("1.75.0-rc.1")},
 		},
 		{
-			name:    "R5 built-in module on by default at a prerelease DKP version is installed",
+			name:    "R5 built-in module on by default at a prerelease DKP version runs at it",
 			mods:    []*model.Module{fixture.Module("core", fixture.BuiltIn(), fixture.Bundles("Default"))},
 			cluster: fixture.Cluster(nil, fixture.Deckhouse("1.75.0-rc.1")),
 			req:     model.Request{},
-			want:    map[string]exp{"core": install("1.75.0-rc.1")},
+			want:    map[string]exp{"core": keep("1.75.0-rc.1")},
 		},
 		{
 			name: "R12 every blocker of a platform upgrade is reported with its reason",

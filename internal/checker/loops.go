@@ -60,11 +60,16 @@ func (c *checker) checkCircle(circle []string) {
 	}
 }
 
-// keeps reports whether the answer keeps module name as the cluster runs
-// it: listed as kept, or, in an answer that lists changes only, left out
-// while the cluster enables it (readAfter takes it at its deployed
-// version then).
+// keeps reports whether the answer keeps module name, enabled after, as
+// the cluster runs it: listed as kept, or, in an answer that lists
+// changes only, left out while the cluster enables it (readAfter takes it
+// at its deployed version then). A built-in module that ran before counts
+// as kept: only the platform version moves it.
 func (c *checker) keeps(name string) bool {
+	if m := c.module(name); m.Embedded {
+		_, ran := c.cluster.Deployed(m)
+		return ran // only the platform version moves it (R27)
+	}
 	if r, listed := c.results[name]; listed {
 		return r.Action == model.ActionKeep
 	}

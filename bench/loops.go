@@ -8,8 +8,10 @@ import (
 	"github.com/modsolver/modsolver/model"
 )
 
-// WithLoops returns a copy of in whose catalog holds n dependency loops
-// that it refuses (R27), for measuring what loop refusal costs. Each loop
+// WithLoops returns a copy of in whose catalog holds n dependency loops,
+// refused or allowed as rule says (R27), for measuring what loop refusal
+// costs: the same loops under both rules compare the answer with loops
+// refused against the answer that ignores them. Each loop
 // closes on a requirement the generator drew: an enabled module i
 // requires module d, and every release of d newer than the deployed one
 // (the middle of its history) now requires i back, optionally
@@ -17,7 +19,7 @@ import (
 // does. The deployed releases close no loop, so the cluster stays
 // consistent; an update of d meets the loop and is held back by it. The
 // same n gives the same loops.
-func (in *Instance) WithLoops(n int) (*Instance, error) {
+func (in *Instance) WithLoops(n int, rule model.LoopRule) (*Instance, error) {
 	if n <= 0 {
 		return in, nil
 	}
@@ -40,11 +42,12 @@ func (in *Instance) WithLoops(n int) (*Instance, error) {
 	optional := model.MustParseConstraint(">= 0.0.0 !optional")
 	modules := make([]*model.Module, 0, len(in.names))
 	for idx, m := range in.Catalog.Modules() {
+		mc := *m
+		mc.DependencyLoops = rule
 		if len(back[idx]) == 0 {
-			modules = append(modules, m)
+			modules = append(modules, &mc)
 			continue
 		}
-		mc := *m
 		mc.Releases = slices.Clone(m.Releases)
 		for r := len(mc.Releases)*55/100 + 1; r < len(mc.Releases); r++ {
 			rel := *mc.Releases[r]
@@ -64,6 +67,9 @@ func (in *Instance) WithLoops(n int) (*Instance, error) {
 	out := *in
 	out.Catalog = cat
 	out.Size.Name = fmt.Sprintf("%s+%d loops", in.Size.Name, n)
+	if rule == model.LoopsAllow {
+		out.Size.Name += " allowed"
+	}
 	return &out, nil
 }
 

@@ -17,7 +17,7 @@ import (
 // cluster stays consistent, and update-all meets them: some module stays
 // below its head with a loop as the reason, and the answer checks.
 func TestWithLoopsAddsRefusedLoops(t *testing.T) {
-	in, err := Generate(SizeS, 1).WithLoops(5)
+	in, err := Generate(SizeS, 1).WithLoops(5, model.LoopsRefuse)
 	require.NoError(t, err)
 	loops, err := solver.DependencyLoops(in.Catalog)
 	require.NoError(t, err)
@@ -34,6 +34,12 @@ func TestWithLoopsAddsRefusedLoops(t *testing.T) {
 	}
 	assert.Positive(t, held, "update-all meets a loop")
 
-	_, err = Generate(Size{Name: "2x1", Modules: 2, Releases: 1}, 1).WithLoops(3)
+	allowed, err := Generate(SizeS, 1).WithLoops(5, model.LoopsAllow)
+	require.NoError(t, err)
+	loops, err = solver.DependencyLoops(allowed.Catalog)
+	require.NoError(t, err)
+	assert.Empty(t, loops, "the same loops, allowed")
+
+	_, err = Generate(Size{Name: "2x1", Modules: 2, Releases: 1}, 1).WithLoops(3, model.LoopsRefuse)
 	assert.ErrorIs(t, err, model.ErrInvalidInput, "a catalog too small for the loops asked")
 }

@@ -107,24 +107,28 @@ func loopGraph(cat *model.Catalog) *reqGraph {
 	index := make(map[string]int, len(mods))
 	for i, m := range mods {
 		g.names[i] = m.Name
-		g.refuses[i] = m.RefusesLoops() || slices.ContainsFunc(m.Releases, m.RefusesLoopsAt)
+		g.refuses[i] = m.RefusesLoops() || (m.MultiSource() && slices.ContainsFunc(m.Releases, m.RefusesLoopsAt))
 		index[m.Name] = i
 	}
+	// mark[j] == i+1 once module i's list holds j: releases repeat their
+	// requirements, and the lists are built without sorting them twice.
+	mark := make([]int, len(mods))
 	for i, m := range mods {
 		var to []int
-		add := func(req model.Requirements) {
-			for _, d := range model.LoopRequires(m, req) {
-				if j, ok := index[d]; ok {
+		add := func(req *model.Requirements) {
+			for _, d := range req.Modules { // model.LoopRequires, without its allocations
+				if j, ok := index[d.Module]; ok && j != i && mark[j] != i+1 {
+					mark[j] = i + 1
 					to = append(to, j)
 				}
 			}
 		}
-		add(m.Requirements)
+		add(&m.Requirements)
 		for _, r := range m.Releases {
-			add(r.Requirements)
+			add(&r.Requirements)
 		}
 		slices.Sort(to)
-		g.next[i] = slices.Compact(to)
+		g.next[i] = to
 	}
 	return g
 }

@@ -17,10 +17,12 @@ import (
 	"github.com/modsolver/modsolver/bench"
 	"github.com/modsolver/modsolver/catalog"
 	"github.com/modsolver/modsolver/internal/report"
+	"github.com/modsolver/modsolver/model"
 )
 
 const benchUsage = `Usage:
-  modsolver bench [--size S|M|L|NxR]... [--seed N] [--loops N] [--runs N] [--cases a,b]
+  modsolver bench [--size S|M|L|NxR]... [--seed N] [--loops N [--loop-rule R]]
+                  [--runs N] [--cases a,b]
                   [--vs deppy|deppy-pruned] [--timeout D] [--deppy-timeout D]
                   [--catalog PATH] [--json] [--cpuprofile FILE]
 
@@ -33,7 +35,9 @@ Sizes (DESIGN.md §8): S is 100 modules × 20 releases, M 2,000 × 30, L
 S). The same --seed gives the same catalogs and cluster states. --loops N
 adds N dependency loops the catalog refuses (R27) to each generated
 catalog: the releases of a required module newer than the deployed one
-require an enabled dependent back, so that its updates meet the loops.
+require an enabled dependent back, so that its updates meet the loops;
+--loop-rule allow marks the same catalog as one that allows loops, which
+answers as if loops were not checked, for comparison.
 
 Cases (--cases, comma-separated; default all, resolve-dkp only with --catalog):
   compile           compile the catalog (solver.Compile), as serve does once
@@ -92,6 +96,7 @@ type benchFlags struct {
 	sizes        sizeList
 	seed         uint64
 	loops        int
+	loopRule     string
 	runs         int
 	cases        string
 	vs           string
@@ -115,6 +120,7 @@ func runBench(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.Var(&f.sizes, "size", "catalog `size`: S, M, L or NxR; repeat for several (default S)")
 	fs.Uint64Var(&f.seed, "seed", 1, "generator `seed`")
 	fs.IntVar(&f.loops, "loops", 0, "dependency loops to add to each generated catalog (`count`)")
+	fs.StringVar(&f.loopRule, "loop-rule", "refuse", "the generated catalog's dependencyLoops with --loops: refuse or allow")
 	fs.IntVar(&f.runs, "runs", 5, "timed runs per solver and case, after one warm-up")
 	fs.StringVar(&f.cases, "cases", "", "`cases` to run, comma-separated (default all)")
 	fs.StringVar(&f.vs, "vs", "", "peer to compare with: deppy or deppy-pruned")
@@ -159,6 +165,7 @@ type benchPlan struct {
 	sizes   []bench.Size
 	seed    uint64
 	loops   int
+	rule    model.LoopRule
 	cases   []string
 	dkp     bool
 	catalog string
@@ -171,6 +178,11 @@ func (f *benchFlags) plan() (*benchPlan, error) {
 	if f.loops < 0 {
 		return nil, fmt.Errorf("%w: --loops %d: want 0 or more", errUsage, f.loops)
 	}
+	rule, err := model.ParseLoopRule(f.loopRule)
+	if err != nil || rule == "" {
+		return nil, fmt.Errorf("%w: --loop-rule %q: want refuse or allow", errUsage, f.loopRule)
+	}
+	p.rule = rule
 	if f.runs < 1 {
 		return nil, fmt.Errorf("%w: --runs %d: want at least 1", errUsage, f.runs)
 	}
@@ -193,7 +205,7 @@ func (f *benchFlags) plan() (*benchPlan, error) {
 	p.opts = []bench.RunOption{bench.WithRuns(f.runs), bench.WithTimeout(f.timeout)}
 	p.header = fmt.Sprintf("seed %d; median of %d runs after a warm-up", f.seed, f.runs)
 	if f.loops > 0 {
-		p.header += fmt.Sprintf("; %d dependency loops added to each generated catalog", f.loops)
+		p.header += fmt.Sprintf("; %d dependency loops added to each generated catalog, which the catalog %ss", f.loops, rule)
 	}
 	switch f.vs {
 	case "":
@@ -250,7 +262,7 @@ func (p *benchPlan) run(ctx context.Context, errOut io.Writer) ([]*bench.Outcome
 			break
 		}
 		prog.report(fmt.Sprintf("%s: generating %d modules × %d releases", size.Name, size.Modules, size.Releases))
-		in, err := bench.Generate(size, p.seed).WithLoops(p.loops)
+		in, err := bench.Generate(size, p.seed).WithLoops(p.loops, p.rule)
 		if err != nil {
 			return nil, err
 		}

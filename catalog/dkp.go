@@ -261,9 +261,9 @@ func (l *dkpLoader) requirements(path string, loc place, node *yaml.Node) (model
 			return model.Requirements{}, err
 		}
 	}
-	if _, self := fr.Modules[loc.module]; self {
+	if _, self := fr.Modules.legacy()[loc.module]; self {
 		l.rep.warn("%s: module %s requires itself; the requirement is dropped", path, loc.module)
-		delete(fr.Modules, loc.module)
+		delete(fr.Modules.Legacy, loc.module)
 	}
 	return fr.toModel(loc)
 }

@@ -57,9 +57,11 @@ type fileRelease struct {
 }
 
 type fileRequirements struct {
-	Deckhouse    *string           `yaml:"deckhouse"`
-	Kubernetes   *string           `yaml:"kubernetes"`
-	Modules      map[string]string `yaml:"modules"`
+	// Deckhouse and Kubernetes are a constraint, or DKP v2's
+	// {constraint: C}; Modules the legacy map or v2's buckets (R28).
+	Deckhouse    *fileConstraint   `yaml:"deckhouse"`
+	Kubernetes   *fileConstraint   `yaml:"kubernetes"`
+	Modules      *fileModuleReqs   `yaml:"modules"`
 	Capabilities []string          `yaml:"capabilities"`
 	Platform     map[string]string `yaml:"platform"`
 	// Compound are predicates over one other release (R24).
@@ -174,6 +176,9 @@ func (fr *fileRelease) toModel(loc place) (*model.Release, error) {
 	if r.Requirements, err = fr.Requirements.toModel(loc); err != nil {
 		return nil, err
 	}
+	if fr.Requirements.v2() {
+		r.Manifest = model.ManifestV2
+	}
 	if r.Edges, err = fr.edges(loc); err != nil {
 		return nil, &ParseError{File: loc.file, Line: fr.line, Err: err}
 	}
@@ -231,19 +236,21 @@ func (fr *fileRequirements) toModel(loc place) (model.Requirements, error) {
 		return req, nil
 	}
 	var err error
-	if req.Deckhouse, err = loc.platform("deckhouse", fr.Deckhouse); err != nil {
+	if req.Kubernetes, err = loc.requirementConstraint("kubernetes", fr.Kubernetes); err != nil {
 		return req, err
 	}
-	if req.Kubernetes, err = loc.platform("kubernetes", fr.Kubernetes); err != nil {
+	if req.Deckhouse, err = loc.requirementConstraint("deckhouse", fr.Deckhouse); err != nil {
 		return req, err
 	}
-	if req.Modules, err = loc.dependencies(fr.Modules); err != nil {
+	var groups []model.CompoundRequirement
+	if req.Modules, groups, err = loc.moduleRequirements(fr.Modules); err != nil {
 		return req, err
 	}
 	req.Capabilities = fr.Capabilities
 	if req.Compound, err = loc.compounds(fr.Compound); err != nil {
 		return req, err
 	}
+	req.Compound = append(req.Compound, groups...)
 	for _, name := range slices.Sorted(maps.Keys(fr.Platform)) {
 		text := fr.Platform[name]
 		c, err := loc.platform("platform."+name, &text)

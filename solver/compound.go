@@ -204,6 +204,9 @@ func (t touchSet) addCompound(rel *model.Release) {
 // compoundMessage renders R24 facts, quoting the requirement's message.
 func (p *problem) compoundMessage(f *fact) string {
 	c := f.compound
+	if c.Group != nil {
+		return p.groupMessage(f)
+	}
 	var b strings.Builder
 	if c.Conflict() {
 		fmt.Fprintf(&b, "%s %s conflicts with every enabled module whose release matches %s", f.v.name, releasesText(f.v, f.rels), c.Target())

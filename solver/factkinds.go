@@ -110,10 +110,10 @@ var factKinds = [...]kindInfo{
 	model.FactExperimental: {rank: rankAvailability, message: plain(experimentalMessage), short: stateShort,
 		changes: allowExperimental},
 	model.FactCompoundRequirement: {rank: rankRequirement, message: (*problem).compoundMessage,
-		subject: compoundTarget, constraint: compoundPredicate, short: prefixedShort("requires "),
+		subject: compoundTarget, constraint: compoundPredicate, short: compoundShort("requires "),
 		changes: compoundAlternatives},
 	model.FactCompoundConflict: {rank: rankRequirement, message: (*problem).compoundMessage,
-		subject: compoundTarget, constraint: compoundPredicate, short: prefixedShort("conflicts with "),
+		subject: compoundTarget, constraint: compoundPredicate, short: compoundShort("conflicts with "),
 		changes: compoundAlternatives},
 	model.FactSource: {rank: rankState, message: plain(sourceMessage), subject: targetSource, short: stateShort},
 }

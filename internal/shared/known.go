@@ -19,11 +19,6 @@ var KnownFailing = []string{
 	"r27-loop-already-running",
 	"r27-loop-holds-update-back",
 	"r27-loop-install-unsatisfiable",
-	"r28-anyof-chooses-member",
-	"r28-anyof-unmet",
-	"r28-bad-group",
-	"r28-noneof-range-reverse",
-	"r28-noneof-violated",
 	"r29-builtin-moves-to-source",
 	// issue 22: R6 per ecosystem, R16 combined suggestions
 	"r16-combined-suggestion",

@@ -250,7 +250,9 @@ func NewCatalog(modules []*Module) (*Catalog, error) {
 		c.index[m.Name] = m
 		errs = append(errs, m.normalize()...)
 	}
-	errs = append(errs, c.checkApplications()...)
+	if len(errs) == 0 {
+		errs = c.checkApplications()
+	}
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}

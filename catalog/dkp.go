@@ -117,7 +117,7 @@ func (l *dkpLoader) embedded() ([]*model.Module, error) {
 		}
 		m := &model.Module{Name: name, Embedded: true, Weight: mf.head.weight, ExclusiveGroup: mf.head.exclusiveGroup,
 			Type: mf.head.typ, Critical: mf.head.critical, Accessibility: mf.rel.Accessibility, Disable: mf.disable,
-			Stage: mf.stage, Requirements: mf.req}
+			Stage: mf.stage, Requirements: mf.req, Manifest: mf.rel.Manifest}
 		modules = append(modules, m)
 	}
 	return modules, nil

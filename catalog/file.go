@@ -146,6 +146,9 @@ func (fm *fileModule) toModel(file string) (*model.Module, error) {
 	if m.Requirements, err = fm.Requirements.toModel(loc); err != nil {
 		return nil, err
 	}
+	if fm.Requirements.v2() {
+		m.Manifest = model.ManifestV2
+	}
 	if (fm.Stage != "" || fm.Disable != nil) && !fm.Embedded {
 		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("%w: module %s: stage and disable belong to each release; only a built-in module sets them for itself", model.ErrInvalidValue, fm.Name)}
 	}

@@ -64,6 +64,9 @@ type Module struct {
 	// carry them (R25, R26); read them through StageOf and DisableOf.
 	Stage   Stage
 	Disable Disable
+	// Manifest is the form a built-in module's requirements were written
+	// in (R28); read it through ManifestOf.
+	Manifest Manifest
 	// UpdatePolicy is how an update may move the module; "" lets Policy
 	// choose (D66).
 	UpdatePolicy UpdatePolicy

@@ -54,6 +54,15 @@ const (
 	ManifestV2
 )
 
+// ManifestOf returns the form release r of m was written in; a built-in
+// module has no releases, and its own applies (R5).
+func (m *Module) ManifestOf(r *Release) Manifest {
+	if m.Embedded || r == nil {
+		return m.Manifest
+	}
+	return r.Manifest
+}
+
 // checkApplications refuses a requirement that names an Application:
 // DKP's requirements and groups name modules, and an Application is not
 // one (D131).

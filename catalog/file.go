@@ -16,10 +16,14 @@ type fileCatalog struct {
 }
 
 type fileModule struct {
-	Name           string             `yaml:"name"`
-	Embedded       bool               `yaml:"embedded"`
-	Weight         int                `yaml:"weight"`
-	ExclusiveGroup string             `yaml:"exclusiveGroup"`
+	Name           string `yaml:"name"`
+	Embedded       bool   `yaml:"embedded"`
+	Weight         int    `yaml:"weight"`
+	ExclusiveGroup string `yaml:"exclusiveGroup"`
+	// Type is Module (the default) or Application, and Critical DKP's
+	// flag, as package.yaml writes them (R28).
+	Type           string             `yaml:"type"`
+	Critical       bool               `yaml:"critical"`
 	Accessibility  *fileAccessibility `yaml:"accessibility"`
 	Channels       map[string]string  `yaml:"channels"`
 	DefaultChannel string             `yaml:"defaultChannel"`
@@ -132,10 +136,14 @@ func (fm *fileModule) toModel(file string) (*model.Module, error) {
 		Embedded:       fm.Embedded,
 		Weight:         fm.Weight,
 		ExclusiveGroup: fm.ExclusiveGroup,
+		Critical:       fm.Critical,
 		Accessibility:  fm.Accessibility.toModel(),
 		DefaultChannel: fm.DefaultChannel,
 	}
 	var err error
+	if m.Type, err = model.ParsePackageType(fm.Type); err != nil {
+		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: %w", fm.Name, err)}
+	}
 	if m.UpdatePolicy, err = model.ParseUpdatePolicy(fm.UpdatePolicy); err != nil {
 		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: updatePolicy: %w", fm.Name, err)}
 	}

@@ -43,7 +43,7 @@ const maxAttempts = 100
 // refuse as bad input is drawn again from the same seed's stream.
 func Generate(seed uint64) *Scenario {
 	for attempt := range uint64(maxAttempts) {
-		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: newCompoundStream(seed, attempt), srng: newSourceStream(seed, attempt)}
+		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: newCompoundStream(seed, attempt), srng: newSourceStream(seed, attempt), grng: newGroupStream(seed, attempt)}
 		if sc, err := g.scenario(); err == nil {
 			sc.Seed = seed
 			return sc
@@ -59,6 +59,8 @@ type gen struct {
 	crng *rand.Rand
 	// srng draws sources (R23, sources.go).
 	srng *rand.Rand
+	// grng draws DKP v2 groups (R28, groups.go).
+	grng *rand.Rand
 	// versions holds each module's release versions as text; a built-in
 	// module has the DKP pool, the versions it may run at.
 	versions map[string][]string
@@ -257,7 +259,7 @@ func (g *gen) requirements(self string) model.Requirements {
 		}
 		req.Capabilities = []string{capability}
 	}
-	req.Compound = g.compounds(self)
+	req.Compound = append(g.compounds(self), g.groups(self, req)...)
 	return req
 }
 

@@ -30,9 +30,9 @@ func (g *gen) secondSource(first *model.Catalog) []model.Source {
 	if g.srng == nil || g.srng.Float64() >= 0.3 {
 		return nil
 	}
-	main, compound, versions := g.rng, g.crng, g.versions
-	g.rng, g.crng = g.srng, g.srng // every draw below comes from the source stream
-	defer func() { g.rng, g.crng, g.versions = main, compound, versions }()
+	main, compound, groups, versions := g.rng, g.crng, g.grng, g.versions
+	g.rng, g.crng, g.grng = g.srng, g.srng, g.srng // every draw below comes from the source stream
+	defer func() { g.rng, g.crng, g.grng, g.versions = main, compound, groups, versions }()
 	g.versions = map[string][]string{}
 	for k, v := range versions {
 		g.versions[k] = v

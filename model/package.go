@@ -69,7 +69,7 @@ func (m *Module) ManifestOf(r *Release) Manifest {
 func (c *Catalog) checkApplications() InputErrors {
 	var errs InputErrors
 	for _, m := range c.modules {
-		m.eachRequirements(func(field string, req Requirements) {
+		m.EachRequirements(func(field string, req Requirements) {
 			for _, name := range req.moduleNames() {
 				if t := c.index[name]; t != nil && t.Type == PackageApplication {
 					errs = append(errs, fieldErr(field+".requirements", ErrInvalidValue,
@@ -81,9 +81,9 @@ func (c *Catalog) checkApplications() InputErrors {
 	return errs
 }
 
-// eachRequirements calls fn with the requirements of m and of each of its
+// EachRequirements calls fn with the requirements of m and of each of its
 // releases, and the field that names them.
-func (m *Module) eachRequirements(fn func(field string, req Requirements)) {
+func (m *Module) EachRequirements(fn func(field string, req Requirements)) {
 	field := "modules." + m.Name
 	fn(field, m.Requirements)
 	for _, r := range m.Releases {

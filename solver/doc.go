@@ -49,6 +49,10 @@
 //     exclusive groups (R13); required capabilities and their uniqueness
 //     (R19, R20); compound requirements and conflicts (R24), whose
 //     predicates are evaluated per release into interval literals.
+//   - groups.go: DKP v2 anyOf and noneOf groups (R28), which are compound
+//     requirements that carry their group; only their sentences, in
+//     DKP's scheduler's words, and their short forms in a sweep differ
+//     (D132).
 //   - card.go: a totalizer for the cardinality levels of R14.
 //   - sat.go: solving under assumptions with cancellation by context.
 //   - budget.go: the estimated memory of a resolution's encodings, which

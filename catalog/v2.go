@@ -250,7 +250,7 @@ func (p place) v2Dependencies(list []*fileDependency, bucket string) ([]model.De
 			return nil, p.manifestErr(fd.line, "parse %s module requirement [%d]: name is required", bucket, i)
 		case bucket == "conditional" && text == "":
 			return nil, p.manifestErr(fd.line, "parse conditional module requirement '%s': constraint is required", name)
-		case slices.ContainsFunc(out, func(d model.Dependency) bool { return d.Module == name }):
+		case inDeps(out, name):
 			return nil, p.manifestErr(fd.line, "parse %s module requirement '%s': listed twice", bucket, name)
 		}
 		c, err := p.v2Constraint(fd.line, fmt.Sprintf("parse %s module requirement '%s'", bucket, name), text, bucket == "conditional")
@@ -336,49 +336,46 @@ func (p place) v2Members(fg *fileGroup, kind model.GroupKind, group string) ([]*
 // a noneOf member in no other bucket. The same module in two groups of
 // one bucket is allowed. Entries are checked in the order written.
 func (p place) v2Collisions(fm *fileModuleReqs, mandatory, conditional []model.Dependency) error {
-	in := func(deps []model.Dependency, name string) bool {
-		return slices.ContainsFunc(deps, func(d model.Dependency) bool { return d.Module == name })
-	}
+	required := []struct {
+		bucket string
+		deps   []model.Dependency
+	}{{"mandatory", mandatory}, {"conditional", conditional}}
 	for _, fd := range fm.Conditional {
-		if name := strings.TrimSpace(fd.Name); in(mandatory, name) {
+		if name := strings.TrimSpace(fd.Name); inDeps(mandatory, name) {
 			return p.manifestErr(fd.line, "module '%s' appears in both mandatory and conditional", name)
 		}
 	}
-	for _, g := range fm.AnyOf {
-		for _, fd := range g.Modules {
-			name := strings.TrimSpace(fd.Name)
-			for _, b := range []struct {
-				bucket string
-				deps   []model.Dependency
-			}{{"mandatory", mandatory}, {"conditional", conditional}} {
-				if in(b.deps, name) {
-					return p.manifestErr(fd.line, "module '%s' appears in both %s and anyOf group '%s'", name, b.bucket, strings.TrimSpace(g.Name))
+	for _, bucket := range []struct {
+		kind   model.GroupKind
+		groups []*fileGroup
+	}{{model.GroupAnyOf, fm.AnyOf}, {model.GroupNoneOf, fm.NoneOf}} {
+		for _, g := range bucket.groups {
+			for _, fd := range g.Modules {
+				name, group := strings.TrimSpace(fd.Name), strings.TrimSpace(g.Name)
+				for _, r := range required {
+					if inDeps(r.deps, name) {
+						return p.manifestErr(fd.line, "module '%s' appears in both %s and %s group '%s'", name, r.bucket, bucket.kind, group)
+					}
 				}
-			}
-		}
-	}
-	for _, g := range fm.NoneOf {
-		for _, fd := range g.Modules {
-			if err := p.noneOfCollision(fm, fd, strings.TrimSpace(g.Name), mandatory, conditional); err != nil {
-				return err
+				if ag := groupWith(fm.AnyOf, name); bucket.kind == model.GroupNoneOf && ag != nil {
+					return p.manifestErr(fd.line, "module '%s' appears in both anyOf group '%s' and noneOf group '%s'", name, strings.TrimSpace(ag.Name), group)
+				}
 			}
 		}
 	}
 	return nil
 }
 
-// noneOfCollision refuses one noneOf member that another bucket names.
-func (p place) noneOfCollision(fm *fileModuleReqs, fd *fileDependency, group string, mandatory, conditional []model.Dependency) error {
-	name := strings.TrimSpace(fd.Name)
-	switch {
-	case slices.ContainsFunc(mandatory, func(d model.Dependency) bool { return d.Module == name }):
-		return p.manifestErr(fd.line, "module '%s' appears in both mandatory and noneOf group '%s'", name, group)
-	case slices.ContainsFunc(conditional, func(d model.Dependency) bool { return d.Module == name }):
-		return p.manifestErr(fd.line, "module '%s' appears in both conditional and noneOf group '%s'", name, group)
-	}
-	for _, ag := range fm.AnyOf {
-		if slices.ContainsFunc(ag.Modules, func(m *fileDependency) bool { return strings.TrimSpace(m.Name) == name }) {
-			return p.manifestErr(fd.line, "module '%s' appears in both anyOf group '%s' and noneOf group '%s'", name, strings.TrimSpace(ag.Name), group)
+// inDeps reports whether deps hold a requirement on name.
+func inDeps(deps []model.Dependency, name string) bool {
+	return slices.ContainsFunc(deps, func(d model.Dependency) bool { return d.Module == name })
+}
+
+// groupWith returns the first group that has name as a member, or nil.
+func groupWith(groups []*fileGroup, name string) *fileGroup {
+	for _, g := range groups {
+		if slices.ContainsFunc(g.Modules, func(m *fileDependency) bool { return strings.TrimSpace(m.Name) == name }) {
+			return g
 		}
 	}
 	return nil

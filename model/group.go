@@ -19,14 +19,16 @@ const (
 )
 
 // groupKinds is the table of group kinds: the key DKP's package.yaml
-// writes each under, and the predicate root the group is written as (a
-// noneOf is a conflict, a top-level not of the anyOf form).
+// writes each under, the predicate root the group is written as (a
+// noneOf is a conflict, a top-level not of the anyOf form), and the word
+// DKP's scheduler says of a group that does not hold.
 var groupKinds = map[GroupKind]struct {
 	key      string
 	conflict bool
+	outcome  string
 }{
-	GroupAnyOf:  {"anyOf", false},
-	GroupNoneOf: {"noneOf", true},
+	GroupAnyOf:  {"anyOf", false, "unmet"},
+	GroupNoneOf: {"noneOf", true, "violated"},
 }
 
 // GroupKinds lists the group kinds in the order DKP's manifest writes them.
@@ -38,6 +40,10 @@ func (k GroupKind) String() string {
 	}
 	return "unspecified"
 }
+
+// Outcome is the word DKP's scheduler says of a group of kind k that does
+// not hold: "unmet" for anyOf, "violated" for noneOf.
+func (k GroupKind) Outcome() string { return groupKinds[k].outcome }
 
 // Group is the DKP v2 group a compound requirement was written as (R28):
 // its bucket, its name (unique per bucket in one manifest) and its

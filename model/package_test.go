@@ -56,5 +56,6 @@ func TestGroupValidation(t *testing.T) {
 	assert.Nil(t, CompoundRequirement{Predicate: atom("b")}.Members())
 	for _, k := range GroupKinds {
 		assert.NotEqual(t, "unspecified", k.String())
+		assert.NotEmpty(t, k.Outcome())
 	}
 }

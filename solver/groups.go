@@ -23,9 +23,9 @@ func (p *problem) groupMessage(f *fact) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: ", f.v.name, releaseLabel(f.v, f.rels))
 	if g.Kind == model.GroupNoneOf {
-		fmt.Fprintf(&b, "noneOf group '%s' %s: forbidden modules installed: [%s] (forbidden: %s)", g.Name, groupOutcomes[g.Kind], strings.Join(p.groupViolators(f), ", "), memberRanges(c))
+		fmt.Fprintf(&b, "noneOf group '%s' %s: forbidden modules installed: [%s] (forbidden: %s)", g.Name, g.Kind.Outcome(), strings.Join(p.groupViolators(f), ", "), memberRanges(c))
 	} else {
-		fmt.Fprintf(&b, "anyOf group '%s' %s: one of [%s] must be installed and satisfy its constraint (%s)", g.Name, groupOutcomes[g.Kind], strings.Join(c.MemberNames(), ", "), memberRanges(c))
+		fmt.Fprintf(&b, "anyOf group '%s' %s: one of [%s] must be installed and satisfy its constraint (%s)", g.Name, g.Kind.Outcome(), strings.Join(c.MemberNames(), ", "), memberRanges(c))
 	}
 	if g.Description != "" {
 		b.WriteString(": " + strconv.Quote(g.Description))
@@ -69,10 +69,6 @@ func (p *problem) groupViolators(f *fact) []string {
 	return out
 }
 
-// groupOutcomes is what a group fact says of its group, by kind, in
-// DKP's words.
-var groupOutcomes = map[model.GroupKind]string{model.GroupAnyOf: "unmet", model.GroupNoneOf: "violated"}
-
 // compoundShort names an R24 or R28 fact in a few words: a group by its
 // bucket, name and outcome, and the module that declares it when that is
 // not the one asked about; any other requirement by its predicate after
@@ -82,7 +78,7 @@ func compoundShort(prefix string) func(string, model.Fact) string {
 		if f.Group == nil {
 			return prefix + f.Subject
 		}
-		text := fmt.Sprintf("%s group '%s' %s", f.Group.Kind, f.Group.Name, groupOutcomes[f.Group.Kind])
+		text := fmt.Sprintf("%s group '%s' %s", f.Group.Kind, f.Group.Name, f.Group.Kind.Outcome())
 		if f.Module != module {
 			text += " (of " + f.Module + ")"
 		}

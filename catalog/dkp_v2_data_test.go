@@ -147,6 +147,10 @@ func TestV2CaseContents(t *testing.T) {
 	assert.NotNil(t, cat.Module("stronghold"), "no name: the folder names the module")
 	assert.Empty(t, rep.Warnings)
 
+	_, rep, err = Load(v2Data(t, "cases", "dmt-consistency-all-match"))
+	require.NoError(t, err)
+	assert.Empty(t, rep.Warnings, "a consistent pair: plain is mandatory, !optional is conditional, blanks aside")
+
 	cat, _, err = Load(v2Data(t, "cases", "dmt-consistency-multiple-mismatches"))
 	require.NoError(t, err)
 	assert.Empty(t, cat.Module("wrong-name").Releases[0].Requirements.Modules, "mandatory: [] is no requirement")

@@ -249,3 +249,35 @@ func TestV2Files(t *testing.T) {
 		}
 	}
 }
+
+// R28: what package.yaml says that no shared file covers.
+func TestPackageYAMLEdges(t *testing.T) {
+	_, _, err := Load(writeV2Package(t, "requirements:\n  modules:\n    mandatory:\n      - name: pkg\n"))
+	require.Error(t, err)
+	assert.ErrorIs(t, err, ErrManifest)
+	assert.Contains(t, err.Error(), "package.yaml:4: module pkg: release 1.0.0: dependency cycle through: pkg", "a self-requirement is DKP's one-module cycle (D133)")
+
+	_, _, err = Load(writeV2Package(t, "type: Library\n"))
+	require.Error(t, err)
+	assert.ErrorIs(t, err, model.ErrInvalidValue)
+
+	cat, rep, err := Load(writeV2Package(t, "type: Application\nweight: 10\nexclusiveGroup: db\n"))
+	require.NoError(t, err)
+	assert.Equal(t, model.DefaultWeight, cat.Module("pkg").Weight)
+	assert.Empty(t, cat.Module("pkg").ExclusiveGroup)
+	require.Len(t, rep.Warnings, 1)
+	assert.Contains(t, rep.Warnings[0], "an Application has no weight, critical or exclusiveGroup; ignored")
+
+	root := writeTree(t, map[string]string{
+		"embedded/deckhouse/package.yaml": "critical: true\ndisable: {confirmation: true, messages: {en: stops DKP, ru: нет}}\nrequirements: {kubernetes: {constraint: '>= 1.30'}}\n",
+		"external/pkg/v1.0.0/module.yaml": "name: pkg\n",
+	})
+	cat, _, err = Load(root)
+	require.NoError(t, err)
+	d := cat.Module("deckhouse")
+	assert.True(t, d.Embedded)
+	assert.True(t, d.Critical)
+	assert.Equal(t, model.ManifestV2, d.ManifestOf(nil), "a built-in module from package.yaml")
+	assert.Equal(t, model.Disable{Confirmation: true, Message: "stops DKP"}, d.Disable, "English text (R26)")
+	assert.Equal(t, ">= 1.30", d.Requirements.Kubernetes.Text)
+}

@@ -276,6 +276,11 @@ func (fr *fileRequirements) toModel(loc place) (model.Requirements, error) {
 	return req, nil
 }
 
+// v2 reports whether fr is written in DKP's v2 form, in any part (R28).
+func (fr *fileRequirements) v2() bool {
+	return fr != nil && ((fr.Deckhouse != nil && fr.Deckhouse.v2) || (fr.Kubernetes != nil && fr.Kubernetes.v2) || (fr.Modules != nil && fr.Modules.v2))
+}
+
 // platform parses an optional deckhouse or kubernetes requirement.
 func (p place) platform(field string, text *string) (*model.Constraint, error) {
 	if text == nil {

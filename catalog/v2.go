@@ -23,7 +23,7 @@ var v2Buckets = []string{"mandatory", "conditional", "anyOf", "noneOf"}
 
 // fileConstraint is a deckhouse or kubernetes requirement: the legacy
 // text, or the v2 object {constraint: C} (R28). In package.yaml only the
-// object is allowed (fileV2Constraint).
+// object is allowed (v2Constraint).
 type fileConstraint struct {
 	Constraint *string `yaml:"constraint"`
 
@@ -44,11 +44,6 @@ func (fc *fileConstraint) UnmarshalYAML(n *yaml.Node) error {
 	}
 	fc.text = fc.Constraint
 	return nil
-}
-
-// v2 reports whether fr is written in DKP's v2 form, in any part (R28).
-func (fr *fileRequirements) v2() bool {
-	return fr != nil && ((fr.Deckhouse != nil && fr.Deckhouse.v2) || (fr.Kubernetes != nil && fr.Kubernetes.v2) || (fr.Modules != nil && fr.Modules.v2))
 }
 
 // requirementConstraint reads a deckhouse or kubernetes requirement in

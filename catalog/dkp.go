@@ -100,7 +100,8 @@ func (l *dkpLoader) subdirs(dir string) ([]string, error) {
 	return names, nil // os.ReadDir sorts by name
 }
 
-// embedded reads embedded/<module>/module.yaml: built-in modules (R5).
+// embedded reads embedded/<module>/: built-in modules (R5), each from its
+// package.yaml or module.yaml.
 func (l *dkpLoader) embedded() ([]*model.Module, error) {
 	dir := filepath.Join(l.root, dkpEmbedded)
 	names, err := l.subdirs(dir)
@@ -109,21 +110,16 @@ func (l *dkpLoader) embedded() ([]*model.Module, error) {
 	}
 	var modules []*model.Module
 	for _, name := range names {
-		path := filepath.Join(dir, name, dkpModuleFile)
-		dm, ok, err := l.readModule(path, name)
+		mf, err := l.readManifest(filepath.Join(dir, name), name, place{module: name})
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		if !mf.ok {
 			continue
 		}
-		m := &model.Module{Name: name, Embedded: true, Weight: dm.Weight, ExclusiveGroup: dm.ExclusiveGroup, Accessibility: dm.Accessibility.toModel(), Disable: dm.Disable.toModel()}
-		if m.Stage, err = stageAt(place{file: path, module: name}, 0, dm.Stage); err != nil {
-			return nil, err
-		}
-		if m.Requirements, err = l.requirements(path, place{file: path, module: name}, &dm.Requirements); err != nil {
-			return nil, err
-		}
+		m := &model.Module{Name: name, Embedded: true, Weight: mf.head.weight, ExclusiveGroup: mf.head.exclusiveGroup,
+			Type: mf.head.typ, Critical: mf.head.critical, Accessibility: mf.rel.Accessibility, Disable: mf.disable,
+			Stage: mf.stage, Requirements: mf.req, Manifest: mf.rel.Manifest}
 		modules = append(modules, m)
 	}
 	return modules, nil
@@ -155,7 +151,7 @@ func (l *dkpLoader) externalModule(dir, name string) (*model.Module, error) {
 		return nil, err
 	}
 	m := &model.Module{Name: name}
-	var newest *dkpModule
+	var newest moduleHead
 	for _, tag := range tags {
 		r, dm, err := l.release(filepath.Join(dir, tag), name, tag)
 		if err != nil {
@@ -175,47 +171,34 @@ func (l *dkpLoader) externalModule(dir, name string) (*model.Module, error) {
 		return nil, nil
 	}
 	// Module-level fields come from the newest release (D4).
-	m.Weight, m.ExclusiveGroup = newest.Weight, newest.ExclusiveGroup
+	m.Weight, m.ExclusiveGroup, m.Type, m.Critical = newest.weight, newest.exclusiveGroup, newest.typ, newest.critical
 	if m.Channels, err = l.channels(filepath.Join(dir, dkpChannels)); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// release reads one tag folder; it returns a nil release for a folder
-// that DKP would skip.
-func (l *dkpLoader) release(dir, module, tag string) (*model.Release, *dkpModule, error) {
+// release reads one tag folder, from its package.yaml or module.yaml;
+// it returns a nil release for a folder that DKP would skip.
+func (l *dkpLoader) release(dir, module, tag string) (*model.Release, moduleHead, error) {
 	v, err := model.ParseVersion(tag)
 	if err != nil {
 		l.rep.skip(dir, "tag %q is not a semantic version", tag)
-		return nil, nil, nil
+		return nil, moduleHead{}, nil
 	}
-	path := filepath.Join(dir, dkpModuleFile)
-	dm, ok, err := l.readModule(path, module)
-	if err != nil || !ok {
-		return nil, nil, err
+	mf, err := l.readManifest(dir, module, place{module: module, release: model.VersionString(v)})
+	if err != nil || !mf.ok {
+		return nil, moduleHead{}, err
 	}
-	r := &model.Release{Version: v, Accessibility: dm.Accessibility.toModel(), Disable: dm.Disable.toModel()}
-	loc := place{file: path, module: module, release: model.VersionString(v)}
-	if r.Stage, err = stageAt(loc, 0, dm.Stage); err != nil {
-		return nil, nil, err
-	}
-	if r.Requirements, err = l.requirements(path, loc, &dm.Requirements); err != nil {
-		return nil, nil, err
-	}
-	if dm.Update != nil {
-		if r.UpdateRules, err = parseUpdateRules(dm.Update.Versions); err != nil {
-			return nil, nil, &ParseError{File: path, Err: fmt.Errorf("update: %w", err)}
-		}
-	}
-	return r, dm, nil
+	mf.rel.Version = v
+	return mf.rel, mf.head, nil
 }
 
 // readModule reads one module.yaml; ok is false when there is none.
 func (l *dkpLoader) readModule(path, module string) (*dkpModule, bool, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		l.rep.skip(filepath.Dir(path), "no %s", dkpModuleFile)
+		l.rep.skip(filepath.Dir(path), "no %s or %s", dkpModuleFile, dkpPackageFile)
 		return nil, false, nil
 	}
 	if err != nil {
@@ -229,9 +212,7 @@ func (l *dkpLoader) readModule(path, module string) (*dkpModule, bool, error) {
 	if err := decode(path, node, &dm); err != nil {
 		return nil, false, err
 	}
-	if dm.Name != "" && dm.Name != module {
-		l.rep.warn("%s: name %q differs from its folder; the folder name %q is used", path, dm.Name, module)
-	}
+	l.checkName(path, dm.Name, module)
 	return &dm, true, nil
 }
 
@@ -263,9 +244,9 @@ func (l *dkpLoader) requirements(path string, loc place, node *yaml.Node) (model
 			return model.Requirements{}, err
 		}
 	}
-	if _, self := fr.Modules[loc.module]; self {
+	if _, self := fr.Modules.legacy()[loc.module]; self {
 		l.rep.warn("%s: module %s requires itself; the requirement is dropped", path, loc.module)
-		delete(fr.Modules, loc.module)
+		delete(fr.Modules.Legacy, loc.module)
 	}
 	return fr.toModel(loc)
 }

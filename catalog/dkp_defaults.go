@@ -58,9 +58,13 @@ func (l *dkpLoader) inferBundleDefaults(modules []*model.Module) {
 		l.rep.warn("built-in module %s records no bundle default; it is taken as on by default where %s, which requires it, is (%s)",
 			name, strings.Join(why[name], ", "), bundlesText(inferred[name]))
 	}
-	if len(unknown) > 0 {
+	switch names := slices.Sorted(maps.Keys(unknown)); len(names) {
+	case 0:
+	case 1:
+		l.rep.warn("built-in module %s records no bundle default (DKP keeps it outside module.yaml); it is taken as off unless the cluster state enables it", names[0])
+	default:
 		l.rep.warn("%d built-in modules record no bundle default (DKP keeps it outside module.yaml); they are taken as off unless the cluster state enables them: %s",
-			len(unknown), strings.Join(slices.Sorted(maps.Keys(unknown)), ", "))
+			len(names), strings.Join(names, ", "))
 	}
 }
 

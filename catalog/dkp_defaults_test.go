@@ -34,7 +34,7 @@ func TestInferBundleDefaults(t *testing.T) {
 	assert.False(t, cluster("ee", "Default").RunsByDefault(cat.Module("tracing")), "an optional requirement infers nothing")
 	assert.Contains(t, rep.Summary(), "built-in module dns records no bundle default; it is taken as on by default where dns-cache, which requires it, is")
 	assert.Contains(t, rep.Summary(), "built-in module kube-api records no bundle default; it is taken as on by default where dns, which requires it, is")
-	assert.Contains(t, rep.Summary(), "1 built-in modules record no bundle default (DKP keeps it outside module.yaml); they are taken as off unless the cluster state enables them: tracing")
+	assert.Contains(t, rep.Summary(), "built-in module tracing records no bundle default (DKP keeps it outside module.yaml); it is taken as off unless the cluster state enables it")
 }
 
 // On the real tree, the built-in modules that a module on by default

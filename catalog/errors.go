@@ -6,13 +6,16 @@ import (
 	"github.com/modsolver/modsolver/model"
 )
 
-// Sentinel errors of this package. Both are bad input.
+// Sentinel errors of this package. All are bad input.
 var (
 	// ErrSyntax is a file that is not valid YAML or JSON, or has a value of
 	// the wrong type.
 	ErrSyntax = fmt.Errorf("%w: syntax error", model.ErrInvalidInput)
 	// ErrUnknownKey is a key the format does not define.
 	ErrUnknownKey = fmt.Errorf("%w: unknown key", model.ErrInvalidInput)
+	// ErrManifest is a DKP v2 requirement that DKP's own validation
+	// refuses (R28); the *ManifestError that carries it says why.
+	ErrManifest = fmt.Errorf("%w: invalid package manifest", model.ErrInvalidInput)
 )
 
 // ParseError is bad input at a known place in a file. Line is 0 when the

@@ -19,10 +19,14 @@ type fileCatalog struct {
 }
 
 type fileModule struct {
-	Name           string             `yaml:"name"`
-	Embedded       bool               `yaml:"embedded"`
-	Weight         int                `yaml:"weight"`
-	ExclusiveGroup string             `yaml:"exclusiveGroup"`
+	Name           string `yaml:"name"`
+	Embedded       bool   `yaml:"embedded"`
+	Weight         int    `yaml:"weight"`
+	ExclusiveGroup string `yaml:"exclusiveGroup"`
+	// Type is Module (the default) or Application, and Critical DKP's
+	// flag, as package.yaml writes them (R28).
+	Type           string             `yaml:"type"`
+	Critical       bool               `yaml:"critical"`
 	Accessibility  *fileAccessibility `yaml:"accessibility"`
 	Channels       map[string]string  `yaml:"channels"`
 	DefaultChannel string             `yaml:"defaultChannel"`
@@ -60,9 +64,11 @@ type fileRelease struct {
 }
 
 type fileRequirements struct {
-	Deckhouse    *string           `yaml:"deckhouse"`
-	Kubernetes   *string           `yaml:"kubernetes"`
-	Modules      map[string]string `yaml:"modules"`
+	// Deckhouse and Kubernetes are a constraint, or DKP v2's
+	// {constraint: C}; Modules the legacy map or v2's buckets (R28).
+	Deckhouse    *fileConstraint   `yaml:"deckhouse"`
+	Kubernetes   *fileConstraint   `yaml:"kubernetes"`
+	Modules      *fileModuleReqs   `yaml:"modules"`
 	Capabilities []string          `yaml:"capabilities"`
 	Platform     map[string]string `yaml:"platform"`
 	// Compound are predicates over one other release (R24).
@@ -138,10 +144,14 @@ func (fm *fileModule) toModel(file string) (*model.Module, error) {
 		Embedded:       fm.Embedded,
 		Weight:         fm.Weight,
 		ExclusiveGroup: fm.ExclusiveGroup,
+		Critical:       fm.Critical,
 		Accessibility:  fm.Accessibility.toModel(),
 		DefaultChannel: fm.DefaultChannel,
 	}
 	var err error
+	if m.Type, err = model.ParsePackageType(fm.Type); err != nil {
+		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: %w", fm.Name, err)}
+	}
 	if m.UpdatePolicy, err = model.ParseUpdatePolicy(fm.UpdatePolicy); err != nil {
 		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: updatePolicy: %w", fm.Name, err)}
 	}
@@ -151,6 +161,9 @@ func (fm *fileModule) toModel(file string) (*model.Module, error) {
 	loc := place{file: file, module: fm.Name}
 	if m.Requirements, err = fm.Requirements.toModel(loc); err != nil {
 		return nil, err
+	}
+	if fm.Requirements.v2() {
+		m.Manifest = model.ManifestV2
 	}
 	if (fm.Stage != "" || fm.Disable != nil) && !fm.Embedded {
 		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("%w: module %s: stage and disable belong to each release; only a built-in module sets them for itself", model.ErrInvalidValue, fm.Name)}
@@ -181,6 +194,9 @@ func (fr *fileRelease) toModel(loc place) (*model.Release, error) {
 	}
 	if r.Requirements, err = fr.Requirements.toModel(loc); err != nil {
 		return nil, err
+	}
+	if fr.Requirements.v2() {
+		r.Manifest = model.ManifestV2
 	}
 	if r.Edges, err = fr.edges(loc); err != nil {
 		return nil, &ParseError{File: loc.file, Line: fr.line, Err: err}
@@ -239,19 +255,21 @@ func (fr *fileRequirements) toModel(loc place) (model.Requirements, error) {
 		return req, nil
 	}
 	var err error
-	if req.Deckhouse, err = loc.platform("deckhouse", fr.Deckhouse); err != nil {
+	if req.Kubernetes, err = loc.requirementConstraint("kubernetes", fr.Kubernetes); err != nil {
 		return req, err
 	}
-	if req.Kubernetes, err = loc.platform("kubernetes", fr.Kubernetes); err != nil {
+	if req.Deckhouse, err = loc.requirementConstraint("deckhouse", fr.Deckhouse); err != nil {
 		return req, err
 	}
-	if req.Modules, err = loc.dependencies(fr.Modules); err != nil {
+	var groups []model.CompoundRequirement
+	if req.Modules, groups, err = loc.moduleRequirements(fr.Modules); err != nil {
 		return req, err
 	}
 	req.Capabilities = fr.Capabilities
 	if req.Compound, err = loc.compounds(fr.Compound); err != nil {
 		return req, err
 	}
+	req.Compound = append(req.Compound, groups...)
 	for _, name := range slices.Sorted(maps.Keys(fr.Platform)) {
 		text := fr.Platform[name]
 		c, err := loc.platform("platform."+name, &text)
@@ -264,6 +282,11 @@ func (fr *fileRequirements) toModel(loc place) (model.Requirements, error) {
 		req.Platform[name] = c
 	}
 	return req, nil
+}
+
+// v2 reports whether fr is written in DKP's v2 form, in any part (R28).
+func (fr *fileRequirements) v2() bool {
+	return fr != nil && ((fr.Deckhouse != nil && fr.Deckhouse.v2) || (fr.Kubernetes != nil && fr.Kubernetes.v2) || (fr.Modules != nil && fr.Modules.v2))
 }
 
 // platform parses an optional deckhouse or kubernetes requirement.

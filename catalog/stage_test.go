@@ -61,16 +61,20 @@ func TestStagesInDKPTree(t *testing.T) {
 		"external/lab/v0.2.0/module.yaml": "name: lab\nstage: Deprecated\n",
 		"external/bad/v0.1.0/module.yaml": "name: bad\nstage: Alpha\n",
 	})
-	_, _, err := Load(root)
-	require.Error(t, err, "an unknown stage is an error, as an unparsable requirement is")
-	assert.Contains(t, err.Error(), "bad/v0.1.0/module.yaml")
+	cat, rep, err := Load(root)
+	require.NoError(t, err, "DKP publishes any stage text, and so a DKP tree loads (D134)")
+	assert.Equal(t, model.StageGeneralAvailability, cat.Module("bad").Releases[0].Stage, "an unknown stage gates nothing")
+	require.Len(t, rep.Warnings, 2, "the stage, and the built-in module with no bundle default (D129)")
+	assert.Contains(t, rep.Warnings[0], "bad/v0.1.0/module.yaml")
+	assert.Contains(t, rep.Warnings[0], `stage "Alpha"`)
+	assert.Contains(t, rep.Warnings[1], "records no bundle default")
 
 	root = writeTree(t, map[string]string{
 		"embedded/deckhouse/module.yaml":  "name: deckhouse\ndisable:\n  confirmation: true\n  message: \"stops DKP\"\n",
 		"external/lab/v0.1.0/module.yaml": "name: lab\nstage: Experimental\n",
 		"external/lab/v0.2.0/module.yaml": "name: lab\nstage: Deprecated\n",
 	})
-	cat, _, err := Load(root)
+	cat, _, err = Load(root)
 	require.NoError(t, err)
 	assert.Equal(t, model.Disable{Confirmation: true, Message: "stops DKP"}, cat.Module("deckhouse").Disable)
 	lab := cat.Module("lab")

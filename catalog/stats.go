@@ -52,6 +52,17 @@ type Stats struct {
 	CompoundRequirements int `json:"compoundRequirements"`
 	CompoundConflicts    int `json:"compoundConflicts"`
 
+	// V2Modules count modules with a release, or a built-in module, written
+	// in DKP's v2 form (R28), and V2Releases those releases (a built-in
+	// module as one); Applications count Application packages.
+	V2Modules    int `json:"v2Modules"`
+	V2Releases   int `json:"v2Releases"`
+	Applications int `json:"applications"`
+	// Groups count DKP v2 groups by bucket (anyOf, noneOf), and
+	// GroupMembers their members over all groups.
+	Groups       map[string]int `json:"groups"`
+	GroupMembers int            `json:"groupMembers"`
+
 	Replaces   int `json:"replaces"`
 	Skips      int `json:"skips"`
 	SkipRanges int `json:"skipRanges"`
@@ -81,7 +92,7 @@ func NewStats(cat *model.Catalog, rep *Report) Stats {
 		Source: rep.Source, Format: rep.Format, HelmSubcharts: rep.HelmSubcharts,
 		Modules: rep.Modules, BuiltIn: rep.Embedded, Releases: rep.Releases, Prereleases: rep.Prereleases,
 		PlatformRequirements: map[string]int{}, DependencyForms: map[string]int{}, Stages: map[string]int{},
-		UpdatePolicies: map[model.UpdatePolicy]int{}, BundledSubcharts: rep.Counts[helmBundled],
+		UpdatePolicies: map[model.UpdatePolicy]int{}, Groups: map[string]int{}, BundledSubcharts: rep.Counts[helmBundled],
 		Skipped: len(rep.Skipped), Warnings: len(rep.Warnings), Counts: rep.Counts,
 	}
 	for _, sk := range rep.Skipped {
@@ -113,6 +124,7 @@ func (s *Stats) addModule(cat *model.Catalog, m *model.Module, provided map[stri
 		s.addRequirements(cat, m.Requirements)
 		s.addStage(m, nil)
 	}
+	s.addManifest(m)
 	if m.HasUpdateGraph() {
 		s.ModulesWithGraph++
 	}
@@ -125,6 +137,27 @@ func (s *Stats) addModule(cat *model.Catalog, m *model.Module, provided map[stri
 		}
 		s.addRequirements(cat, r.Requirements)
 		s.addStage(m, r)
+	}
+}
+
+// addManifest counts m's v2 releases (R28), and m if it has one, or is
+// an Application.
+func (s *Stats) addManifest(m *model.Module) {
+	if m.Type == model.PackageApplication {
+		s.Applications++
+	}
+	v2 := 0
+	if m.Embedded && m.Manifest == model.ManifestV2 {
+		v2++
+	}
+	for _, r := range m.Releases {
+		if m.ManifestOf(r) == model.ManifestV2 {
+			v2++
+		}
+	}
+	s.V2Releases += v2
+	if v2 > 0 {
+		s.V2Modules++
 	}
 }
 
@@ -215,12 +248,19 @@ func ConstraintForm(text string) string {
 	return "other"
 }
 
-// addCompound counts compound requirements and their conflicts (R24).
+// addCompound counts compound requirements and their conflicts (R24),
+// and apart from them DKP v2 groups and their members (R28).
 func (s *Stats) addCompound(cs []model.CompoundRequirement) {
-	s.CompoundRequirements += len(cs)
 	for _, c := range cs {
-		if c.Conflict() {
+		switch {
+		case c.Group != nil:
+			s.Groups[c.Group.Kind.String()]++
+			s.GroupMembers += len(c.Members())
+		case c.Conflict():
+			s.CompoundRequirements++
 			s.CompoundConflicts++
+		default:
+			s.CompoundRequirements++
 		}
 	}
 }

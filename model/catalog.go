@@ -43,6 +43,11 @@ type Module struct {
 	Embedded       bool
 	Weight         int
 	ExclusiveGroup string
+	// Type is Module or Application, as DKP's package.yaml says (R28,
+	// D131); Critical is its `critical` flag, which orders DKP's startup
+	// and not what is selected.
+	Type     PackageType
+	Critical bool
 	// Accessibility applies to every release that has none of its own (R7).
 	// Nil means: available in every edition, off by default.
 	Accessibility *Accessibility
@@ -59,6 +64,9 @@ type Module struct {
 	// carry them (R25, R26); read them through StageOf and DisableOf.
 	Stage   Stage
 	Disable Disable
+	// Manifest is the form a built-in module's requirements were written
+	// in (R28); read it through ManifestOf.
+	Manifest Manifest
 	// UpdatePolicy is how an update may move the module; "" lets Policy
 	// choose (D66).
 	UpdatePolicy UpdatePolicy
@@ -96,6 +104,8 @@ type Release struct {
 	// Source is the source the release comes from in a merged catalog
 	// (R23); "" for a single catalog.
 	Source string
+	// Manifest is the form its requirements were written in (R28).
+	Manifest Manifest
 }
 
 // Requirements are what a release needs (R2–R4, R19, R22). Nil
@@ -245,6 +255,9 @@ func NewCatalog(modules []*Module) (*Catalog, error) {
 		}
 		c.index[m.Name] = m
 		errs = append(errs, m.normalize()...)
+	}
+	if len(errs) == 0 {
+		errs = c.checkApplications()
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err

@@ -17,6 +17,9 @@ type CompoundRequirement struct {
 	Predicate *Predicate
 	// Message is quoted by explanations (OLM's failureMessage); "" for none.
 	Message string
+	// Group is the DKP v2 group the requirement was written as (R28); nil
+	// for any other. Explanations then speak of the group in DKP's words.
+	Group *Group
 }
 
 // Predicate is one node of a compound requirement's predicate tree.
@@ -90,10 +93,14 @@ func (c CompoundRequirement) Target() *Predicate {
 
 // String renders the requirement as one line, message included.
 func (c CompoundRequirement) String() string {
-	if c.Message == "" {
-		return c.Predicate.String()
+	text := c.Predicate.String()
+	if c.Group != nil {
+		text = c.Group.text() + text
 	}
-	return c.Predicate.String() + " (" + strconv.Quote(c.Message) + ")"
+	if c.Message == "" {
+		return text
+	}
+	return text + " (" + strconv.Quote(c.Message) + ")"
 }
 
 // Holds reports whether a release at version v that provides provides
@@ -222,7 +229,11 @@ func (p *Predicate) validate(field string) InputErrors {
 func checkCompound(field string, req Requirements) InputErrors {
 	var errs InputErrors
 	for i, c := range req.Compound {
-		errs = append(errs, c.Predicate.validate(fmt.Sprintf("%s.requirements.compound[%d]", field, i))...)
+		at := fmt.Sprintf("%s.requirements.compound[%d]", field, i)
+		errs = append(errs, c.Predicate.validate(at)...)
+		if c.Group != nil && len(errs) == 0 {
+			errs = append(errs, c.validateGroup(at)...)
+		}
 	}
 	if len(errs) > 0 {
 		return errs

@@ -264,6 +264,9 @@ type Fact struct {
 	// module moves to (R23). Empty for the facts about a module's own
 	// state.
 	Subject string
+	// Group is the DKP v2 group a compound fact was written as (R28): its
+	// bucket, name and description; nil for any other fact.
+	Group *Group
 }
 
 // SuggestionKind names the change a suggestion proposes.

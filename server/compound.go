@@ -14,7 +14,7 @@ func compoundToProto(cs []model.CompoundRequirement) []*modsolverv1.CompoundRequ
 	}
 	out := make([]*modsolverv1.CompoundRequirement, 0, len(cs))
 	for _, c := range cs {
-		out = append(out, &modsolverv1.CompoundRequirement{Predicate: predicateToProto(c.Predicate), Message: c.Message, Conflict: c.Conflict()})
+		out = append(out, &modsolverv1.CompoundRequirement{Predicate: predicateToProto(c.Predicate), Message: c.Message, Conflict: c.Conflict(), Group: groupToProto(c.Group)})
 	}
 	return out
 }

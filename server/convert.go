@@ -81,6 +81,24 @@ var warningKindToProto = map[model.WarningKind]modsolverv1.WarningKind{
 	model.WarningDependencyLoop:    modsolverv1.WarningKind_WARNING_KIND_DEPENDENCY_LOOP,
 }
 
+var groupKindToProto = map[model.GroupKind]modsolverv1.GroupKind{
+	model.GroupAnyOf:  modsolverv1.GroupKind_GROUP_KIND_ANY_OF,
+	model.GroupNoneOf: modsolverv1.GroupKind_GROUP_KIND_NONE_OF,
+}
+
+var packageTypeToProto = map[model.PackageType]modsolverv1.PackageType{
+	model.PackageModule:      modsolverv1.PackageType_PACKAGE_TYPE_MODULE,
+	model.PackageApplication: modsolverv1.PackageType_PACKAGE_TYPE_APPLICATION,
+}
+
+// groupToProto converts a DKP v2 group (R28); nil for none.
+func groupToProto(g *model.Group) *modsolverv1.ModuleGroup {
+	if g == nil {
+		return nil
+	}
+	return &modsolverv1.ModuleGroup{Kind: groupKindToProto[g.Kind], Name: g.Name, Description: g.Description}
+}
+
 var stageToProto = map[model.Stage]modsolverv1.Stage{
 	model.StageGeneralAvailability: modsolverv1.Stage_STAGE_GENERAL_AVAILABILITY,
 	model.StagePreview:             modsolverv1.Stage_STAGE_PREVIEW,
@@ -185,6 +203,7 @@ func explanationToProto(e *model.Explanation) *modsolverv1.Explanation {
 				Message:    f.Message,
 				Requires:   f.Requires,
 				Subject:    f.Subject,
+				Group:      groupToProto(f.Group),
 			})
 		}
 	}
@@ -475,6 +494,8 @@ func moduleToProto(m *model.Module) *modsolverv1.Module {
 		ExclusiveGroup: m.ExclusiveGroup,
 		Requirements:   requirementsToProto(m.Requirements),
 		DefaultChannel: m.DefaultChannel,
+		Type:           packageTypeToProto[m.Type],
+		Critical:       m.Critical,
 	}
 	if m.Embedded {
 		out.Stage, out.Disable = stageToProto[m.Stage], disableToProto(m.Disable)

@@ -104,6 +104,41 @@ func TestWarningKindMapping(t *testing.T) {
 	checkEnum(t, "WARNING_KIND_", cases, modsolverv1.WarningKind_name)
 }
 
+func TestGroupKindMapping(t *testing.T) {
+	names := map[model.GroupKind]string{model.GroupAnyOf: "any-of", model.GroupNoneOf: "none-of"}
+	var cases []enumCase
+	for _, k := range model.GroupKinds {
+		p := groupKindToProto[k]
+		cases = append(cases, enumCase{names[k], int32(p), p.String()})
+	}
+	checkEnum(t, "GROUP_KIND_", cases, modsolverv1.GroupKind_name)
+}
+
+func TestPackageTypeMapping(t *testing.T) {
+	var cases []enumCase
+	for _, k := range []model.PackageType{model.PackageModule, model.PackageApplication} {
+		p := packageTypeToProto[k]
+		cases = append(cases, enumCase{k.String(), int32(p), p.String()})
+	}
+	checkEnum(t, "PACKAGE_TYPE_", cases, modsolverv1.PackageType_name)
+}
+
+// R28: a group travels as a structured message, on a fact and on the
+// requirement GetModule shows.
+func TestGroupConvert(t *testing.T) {
+	g := &model.Group{Kind: model.GroupNoneOf, Name: "legacy-cni", Description: "one CNI"}
+	want := &modsolverv1.ModuleGroup{Kind: modsolverv1.GroupKind_GROUP_KIND_NONE_OF, Name: "legacy-cni", Description: "one CNI"}
+	e := explanationToProto(&model.Explanation{Facts: []model.Fact{{Kind: model.FactCompoundConflict, Group: g}, {Kind: model.FactClusterEnabled}}})
+	assert.True(t, proto.Equal(want, e.GetFacts()[0].GetGroup()))
+	assert.Nil(t, e.GetFacts()[1].GetGroup())
+	c := model.NewGroup(model.GroupNoneOf, "legacy-cni", "one CNI", []*model.Predicate{{Op: model.PredicateModule, Module: "cni-flannel"}})
+	m := moduleToProto(&model.Module{Name: "cni-cilium", Type: model.PackageModule, Critical: true, Embedded: true, Requirements: model.Requirements{Compound: []model.CompoundRequirement{c}}})
+	assert.True(t, proto.Equal(want, m.GetRequirements().GetCompound()[0].GetGroup()))
+	assert.True(t, m.GetRequirements().GetCompound()[0].GetConflict())
+	assert.Equal(t, modsolverv1.PackageType_PACKAGE_TYPE_MODULE, m.GetType())
+	assert.True(t, m.GetCritical())
+}
+
 func TestStageMapping(t *testing.T) {
 	var cases []enumCase
 	for _, s := range model.Stages() {

@@ -204,6 +204,9 @@ func (t touchSet) addCompound(rel *model.Release) {
 // compoundMessage renders R24 facts, quoting the requirement's message.
 func (p *problem) compoundMessage(f *fact) string {
 	c := f.compound
+	if c.Group != nil {
+		return p.groupMessage(f)
+	}
 	var b strings.Builder
 	if c.Conflict() {
 		fmt.Fprintf(&b, "%s %s conflicts with every enabled module whose release matches %s", f.v.name, releasesText(f.v, f.rels), c.Target())
@@ -240,7 +243,8 @@ func (s *session) compoundChanges(f *fact) []change {
 
 // compoundPlanEdges links, for a release selected by the answer, the
 // modules that satisfy its compound requirements before it, and the
-// disable of a module that a conflict of it refuses before it (R18).
+// disable or update of a module whose running release a conflict of it
+// refuses before it (R18, D136).
 func compoundPlanEdges(o *outcome, order []*outcome, link func(from, to string)) {
 	for _, c := range o.v.rels[o.sel].Requirements.Compound {
 		target := c.Target()
@@ -250,10 +254,9 @@ func compoundPlanEdges(o *outcome, order []*outcome, link func(from, to string))
 			}
 			at := other.sel
 			if c.Conflict() {
-				at = -1
-				if other.sel < 0 {
-					at = other.v.deployed
-				}
+				// the module runs a release the conflict refuses and
+				// leaves it, disabled or moved out of the range (D136)
+				at = other.v.deployed
 			}
 			if at < 0 {
 				continue

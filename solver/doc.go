@@ -53,6 +53,10 @@
 //     requirement graph a refusing module takes part in, listed when the
 //     catalog is compiled, each forbidden by a fact over one literal per
 //     edge; the loops an answer keeps running, as warnings (D125–D127).
+//   - groups.go: DKP v2 anyOf and noneOf groups (R28), which are compound
+//     requirements that carry their group; only their sentences, in
+//     DKP's scheduler's words, and their short forms in a sweep differ
+//     (D132).
 //   - card.go: a totalizer for the cardinality levels of R14.
 //   - sat.go: solving under assumptions with cancellation by context.
 //   - budget.go: the estimated memory of a resolution's encodings, which

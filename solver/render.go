@@ -231,6 +231,9 @@ func (p *problem) toModel(f *fact) model.Fact {
 	if c := kindOf(f).constraint; c != nil {
 		mf.Constraint = c(f)
 	}
+	if f.compound != nil {
+		mf.Group = f.compound.Group
+	}
 	if f.v != nil {
 		mf.Module = f.v.name
 		mf.Version = releasesText(f.v, f.rels)

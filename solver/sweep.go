@@ -21,6 +21,9 @@ type Installability struct {
 	Reasons []string
 	// Kinds are the fact kinds behind Reasons, deduplicated, in order.
 	Kinds []model.FactKind
+	// Groups name the DKP v2 groups among Reasons (R28): an anyOf group
+	// left unmet or a noneOf group that would be violated.
+	Groups []string
 }
 
 // Sweep asks, for every module of the catalog that has releases, whether
@@ -56,15 +59,16 @@ func (c *Compiled) Sweep(ctx context.Context, cluster *model.ClusterState, emit 
 	return c.WhatIf(ctx, cluster, reqs, func(i int, a Answer) error {
 		in := Installability{Module: names[i], Version: model.VersionString(heads[names[i]]), Result: a.Result, Err: a.Err}
 		if a.Result != nil && a.Result.Explanation != nil {
-			in.Reasons, in.Kinds = reasons(in.Module, a.Result.Explanation.Facts)
+			in.Reasons, in.Kinds, in.Groups = reasons(in.Module, a.Result.Explanation.Facts)
 		}
 		return emit(in)
 	}, opts...)
 }
 
 // reasons names the facts of an explanation that stand in the way of
-// installing module, without the request's own facts, deduplicated.
-func reasons(module string, facts []model.Fact) (out []string, kinds []model.FactKind) {
+// installing module, without the request's own facts, deduplicated, and
+// among them the DKP v2 groups.
+func reasons(module string, facts []model.Fact) (out []string, kinds []model.FactKind, groups []string) {
 	for _, f := range facts {
 		r := reason(module, f)
 		if r == "" {
@@ -72,12 +76,15 @@ func reasons(module string, facts []model.Fact) (out []string, kinds []model.Fac
 		}
 		if !slices.Contains(out, r) {
 			out = append(out, r)
+			if f.Group != nil {
+				groups = append(groups, r)
+			}
 		}
 		if !slices.Contains(kinds, f.Kind) {
 			kinds = append(kinds, f.Kind)
 		}
 	}
-	return out, kinds
+	return out, kinds, groups
 }
 
 // reason names one fact in a few words, or "" for the request's own.
@@ -127,6 +134,10 @@ type SweepSummary struct {
 	// ExperimentalOnly names the modules that only their stage keeps off
 	// the cluster (ExperimentalOnly); Summarize leaves it for the caller.
 	ExperimentalOnly []string
+	// Groups count the modules each DKP v2 group keeps from installing
+	// (R28): unmet anyOf groups and violated noneOf groups, by declaring
+	// module.
+	Groups []ReasonCount
 }
 
 // ReasonCount is one reason and the modules it kept from installing.
@@ -139,7 +150,7 @@ type ReasonCount struct {
 // frequent first, ties by reason text.
 func Summarize(answers []Installability) SweepSummary {
 	s := SweepSummary{Modules: len(answers)}
-	byReason, byKind := map[string][]string{}, map[string][]string{}
+	byReason, byKind, byGroup := map[string][]string{}, map[string][]string{}, map[string][]string{}
 	for _, a := range answers {
 		switch {
 		case a.Err != nil:
@@ -155,8 +166,11 @@ func Summarize(answers []Installability) SweepSummary {
 		for _, k := range a.Kinds {
 			byKind[k.String()] = append(byKind[k.String()], a.Module)
 		}
+		for _, g := range a.Groups {
+			byGroup[g] = append(byGroup[g], a.Module)
+		}
 	}
-	s.Reasons, s.Kinds = ranked(byReason), ranked(byKind)
+	s.Reasons, s.Kinds, s.Groups = ranked(byReason), ranked(byKind), ranked(byGroup)
 	return s
 }
 

@@ -18,12 +18,28 @@ func (c *checker) checkCompound() {
 			conflict, target := splitNot(req.Predicate)
 			satisfiers := c.satisfiers(name, target)
 			switch {
+			case req.Group != nil:
+				c.checkGroup(name, req.Group, conflict, target, satisfiers)
 			case conflict && len(satisfiers) > 0:
 				c.add("R24", name, "conflicts with %s, whose release matches %s", satisfiers[0], target)
 			case !conflict && len(satisfiers) == 0:
 				c.add("R24", name, "requires another enabled module whose release matches %s, and none does", target)
 			}
 		}
+	}
+}
+
+// checkGroup checks one DKP v2 group (R28) of name's selected release,
+// read from the group's own kind rather than from the predicate's root:
+// an anyOf group needs a satisfier, a noneOf group none.
+func (c *checker) checkGroup(name string, g *model.Group, conflict bool, target *model.Predicate, satisfiers []string) {
+	switch {
+	case (g.Kind == model.GroupNoneOf) != conflict:
+		c.add("R28", name, "%s group '%s' is written as %s", g.Kind, g.Name, target)
+	case g.Kind == model.GroupAnyOf && len(satisfiers) == 0:
+		c.add("R28", name, "anyOf group '%s' unmet: no enabled module matches %s", g.Name, target)
+	case g.Kind == model.GroupNoneOf && len(satisfiers) > 0:
+		c.add("R28", name, "noneOf group '%s' violated: forbidden modules installed: %v", g.Name, satisfiers)
 	}
 }
 

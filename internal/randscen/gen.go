@@ -44,7 +44,7 @@ const maxAttempts = 100
 func Generate(seed uint64) *Scenario {
 	for attempt := range uint64(maxAttempts) {
 		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: newCompoundStream(seed, attempt), srng: newSourceStream(seed, attempt),
-			lrng: newLoopStream(seed, attempt)}
+			grng: newGroupStream(seed, attempt), lrng: newLoopStream(seed, attempt)}
 		if sc, err := g.scenario(); err == nil {
 			sc.Seed = seed
 			return sc
@@ -60,6 +60,8 @@ type gen struct {
 	crng *rand.Rand
 	// srng draws sources (R23, sources.go).
 	srng *rand.Rand
+	// grng draws DKP v2 groups (R28, groups.go).
+	grng *rand.Rand
 	// lrng draws each catalog's loop rule (R27, loops.go), and loops the
 	// rule the catalog being drawn states.
 	lrng  *rand.Rand
@@ -263,7 +265,7 @@ func (g *gen) requirements(self string) model.Requirements {
 		}
 		req.Capabilities = []string{capability}
 	}
-	req.Compound = g.compounds(self)
+	req.Compound = append(g.compounds(self), g.groups(self, req)...)
 	return req
 }
 

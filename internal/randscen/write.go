@@ -117,9 +117,11 @@ type fileRelease struct {
 }
 
 type fileRequirements struct {
-	Deckhouse    string            `yaml:"deckhouse,omitempty"`
-	Kubernetes   string            `yaml:"kubernetes,omitempty"`
-	Modules      map[string]string `yaml:"modules,omitempty"`
+	Deckhouse  string `yaml:"deckhouse,omitempty"`
+	Kubernetes string `yaml:"kubernetes,omitempty"`
+	// Modules is the legacy map, or the v2 form for a release with
+	// groups (R28).
+	Modules      any               `yaml:"modules,omitempty"`
 	Capabilities []string          `yaml:"capabilities,omitempty,flow"`
 	Platform     map[string]string `yaml:"platform,omitempty"`
 	Compound     []*fileCompound   `yaml:"compound,omitempty"`
@@ -221,18 +223,25 @@ func releaseOf(r *model.Release) fileRelease {
 }
 
 func requirementsOf(req model.Requirements) *fileRequirements {
-	out := &fileRequirements{Capabilities: req.Capabilities, Compound: compoundsOf(req.Compound)}
+	var compounds, groups []model.CompoundRequirement
+	for _, c := range req.Compound {
+		if c.Group != nil {
+			groups = append(groups, c)
+		} else {
+			compounds = append(compounds, c)
+		}
+	}
+	out := &fileRequirements{Capabilities: req.Capabilities, Compound: compoundsOf(compounds)}
+	if len(groups) > 0 {
+		out.Modules = v2ModulesOf(req.Modules, groups)
+	} else if legacy := legacyModulesOf(req.Modules); legacy != nil {
+		out.Modules = legacy
+	}
 	if req.Deckhouse != nil {
 		out.Deckhouse = req.Deckhouse.Text
 	}
 	if req.Kubernetes != nil {
 		out.Kubernetes = req.Kubernetes.Text
-	}
-	for _, d := range req.Modules {
-		if out.Modules == nil {
-			out.Modules = map[string]string{}
-		}
-		out.Modules[d.Module] = d.Constraint.Text
 	}
 	for name, c := range req.Platform {
 		if out.Platform == nil {
@@ -242,6 +251,18 @@ func requirementsOf(req model.Requirements) *fileRequirements {
 	}
 	if out.Deckhouse == "" && out.Kubernetes == "" && out.Modules == nil && out.Capabilities == nil && out.Platform == nil && out.Compound == nil {
 		return nil
+	}
+	return out
+}
+
+// legacyModulesOf writes deps as the legacy map; nil for none.
+func legacyModulesOf(deps []model.Dependency) map[string]string {
+	var out map[string]string
+	for _, d := range deps {
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[d.Module] = d.Constraint.Text
 	}
 	return out
 }

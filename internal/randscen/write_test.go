@@ -12,6 +12,7 @@ import (
 	"github.com/modsolver/modsolver/catalog"
 	"github.com/modsolver/modsolver/internal/oracle"
 	"github.com/modsolver/modsolver/internal/randscen"
+	"github.com/modsolver/modsolver/model"
 )
 
 // TestGenerateIsDeterministic: a seed always gives the same scenario.
@@ -47,4 +48,23 @@ func write(t *testing.T, sc *randscen.Scenario) []byte {
 	var buf bytes.Buffer
 	require.NoError(t, randscen.Write(&buf, sc, randscen.File{Name: "s", Description: "d", Expect: randscen.Expect{Status: "resolved"}}))
 	return buf.Bytes()
+}
+
+// TestGeneratesGroups: the generator draws DKP v2 groups of both kinds
+// (R28), which TestWriteRoundTrip then writes in the v2 form.
+func TestGeneratesGroups(t *testing.T) {
+	kinds := map[model.GroupKind]int{}
+	for seed := range uint64(300) {
+		for _, m := range randscen.Generate(seed).Catalog.Modules() {
+			for _, r := range m.Releases {
+				for _, c := range r.Requirements.Compound {
+					if c.Group != nil {
+						kinds[c.Group.Kind]++
+					}
+				}
+			}
+		}
+	}
+	assert.Greater(t, kinds[model.GroupAnyOf], 20)
+	assert.Greater(t, kinds[model.GroupNoneOf], 5)
 }

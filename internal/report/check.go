@@ -47,6 +47,10 @@ func (c *Check) Table(w io.Writer) error {
 		p.line("\nBy kind of fact:")
 		p.table("MODULES\tKIND\tFOR EXAMPLE", reasonRows(c.Summary.Kinds))
 	}
+	if len(c.Summary.Groups) > 0 {
+		p.line("\nDKP v2 groups in the way:")
+		p.table("MODULES\tGROUP\tFOR EXAMPLE", reasonRows(c.Summary.Groups))
+	}
 	if len(c.Summary.Reasons) > 0 {
 		p.line("\nTop reasons:")
 		p.table("MODULES\tREASON\tFOR EXAMPLE", reasonRows(c.Summary.Reasons[:min(c.Top, len(c.Summary.Reasons))]))
@@ -96,10 +100,13 @@ type CheckJSON struct {
 	Errors        int    `json:"errors"`
 	// ExperimentalOnly are the modules whose every admissible release is
 	// Experimental (R25).
-	ExperimentalOnly []string          `json:"experimentalOnly"`
-	Kinds            []ReasonJSON      `json:"kinds"`
-	Reasons          []ReasonJSON      `json:"reasons"`
-	Results          []CheckModuleJSON `json:"results"`
+	ExperimentalOnly []string     `json:"experimentalOnly"`
+	Kinds            []ReasonJSON `json:"kinds"`
+	Reasons          []ReasonJSON `json:"reasons"`
+	// Groups are the DKP v2 groups that kept modules from installing
+	// (R28): unmet anyOf and violated noneOf groups.
+	Groups  []ReasonJSON      `json:"groups"`
+	Results []CheckModuleJSON `json:"results"`
 }
 
 // ReasonJSON is one reason, or kind of fact, and the modules it kept
@@ -125,7 +132,7 @@ func (c *Check) Doc() CheckJSON {
 	sum := c.Summary
 	doc := CheckJSON{Catalog: c.Catalog, Modules: sum.Modules, Resolved: sum.Resolved, Unsatisfiable: sum.Unsatisfiable, Errors: sum.Errors,
 		ExperimentalOnly: append([]string{}, sum.ExperimentalOnly...),
-		Kinds:            reasonsJSON(sum.Kinds), Reasons: reasonsJSON(sum.Reasons), Results: []CheckModuleJSON{}}
+		Kinds:            reasonsJSON(sum.Kinds), Reasons: reasonsJSON(sum.Reasons), Groups: reasonsJSON(sum.Groups), Results: []CheckModuleJSON{}}
 	for _, a := range c.Answers {
 		m := CheckModuleJSON{Module: a.Module, Version: a.Version, Reasons: a.Reasons}
 		switch {

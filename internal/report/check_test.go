@@ -82,5 +82,5 @@ func TestCheckJSON(t *testing.T) {
 	out.Reset()
 	require.NoError(t, (&Check{Catalog: "empty.yaml"}).JSON(&out))
 	assert.JSONEq(t, `{"catalog": "empty.yaml", "modules": 0, "resolved": 0, "unsatisfiable": 0, "errors": 0,
-		"experimentalOnly": [], "kinds": [], "reasons": [], "results": []}`, out.String(), "empty lists, not null")
+		"experimentalOnly": [], "kinds": [], "reasons": [], "groups": [], "results": []}`, out.String(), "empty lists, not null")
 }

@@ -54,6 +54,8 @@ func statsRows(st catalog.Stats) [][]string {
 		{"module dependencies", fmt.Sprintf("%d required, %d optional, %d on modules outside the catalog", st.RequiredDependencies, st.OptionalDependencies, st.DependenciesOutside)},
 		{"capabilities", fmt.Sprintf("%d required, %d provided (%d by releases), %d provided by more than one module", st.RequiredCapabilities, st.ProvidedCapabilities, st.ProvidedEntries, st.SharedCapabilities)},
 		{"compound requirements", fmt.Sprintf("%d, of which %d conflicts (a top-level not)", st.CompoundRequirements, st.CompoundConflicts)},
+		{"DKP v2 manifests", fmt.Sprintf("%d modules (%d releases), %d Applications", st.V2Modules, st.V2Releases, st.Applications)},
+		{"DKP v2 groups", fmt.Sprintf("%d anyOf, %d noneOf, %d members", st.Groups[model.GroupAnyOf.String()], st.Groups[model.GroupNoneOf.String()], st.GroupMembers)},
 		{"update edges", fmt.Sprintf("%d replaces, %d skips, %d skipRange; %d modules update along them; %d from-to rules", st.Replaces, st.Skips, st.SkipRanges, st.ModulesWithGraph, st.FromToRules)},
 	}...)
 	for _, p := range slices.Sorted(maps.Keys(st.UpdatePolicies)) {

@@ -13,12 +13,7 @@ import (
 // prove properties of every scenario's answer (minimality, what-if) skip
 // the listed ones, which may not even load yet.
 var KnownFailing = []string{
-	// issue 21: R28 v2 groups, R29 modules that move
-	"r28-anyof-chooses-member",
-	"r28-anyof-unmet",
-	"r28-bad-group",
-	"r28-noneof-range-reverse",
-	"r28-noneof-violated",
+	// issue 21: R29 modules that move
 	"r29-builtin-moves-to-source",
 	// issue 22: R6 per ecosystem, R16 combined suggestions
 	"r16-combined-suggestion",

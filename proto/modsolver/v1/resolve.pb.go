@@ -421,6 +421,58 @@ func (WarningKind) EnumDescriptor() ([]byte, []int) {
 	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{4}
 }
 
+// GroupKind is the bucket of a DKP v2 group (R28).
+type GroupKind int32
+
+const (
+	GroupKind_GROUP_KIND_UNSPECIFIED GroupKind = 0
+	// At least one member enabled at a version its constraint admits.
+	GroupKind_GROUP_KIND_ANY_OF GroupKind = 1
+	// No member enabled inside its range.
+	GroupKind_GROUP_KIND_NONE_OF GroupKind = 2
+)
+
+// Enum value maps for GroupKind.
+var (
+	GroupKind_name = map[int32]string{
+		0: "GROUP_KIND_UNSPECIFIED",
+		1: "GROUP_KIND_ANY_OF",
+		2: "GROUP_KIND_NONE_OF",
+	}
+	GroupKind_value = map[string]int32{
+		"GROUP_KIND_UNSPECIFIED": 0,
+		"GROUP_KIND_ANY_OF":      1,
+		"GROUP_KIND_NONE_OF":     2,
+	}
+)
+
+func (x GroupKind) Enum() *GroupKind {
+	p := new(GroupKind)
+	*p = x
+	return p
+}
+
+func (x GroupKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (GroupKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_modsolver_v1_resolve_proto_enumTypes[5].Descriptor()
+}
+
+func (GroupKind) Type() protoreflect.EnumType {
+	return &file_modsolver_v1_resolve_proto_enumTypes[5]
+}
+
+func (x GroupKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use GroupKind.Descriptor instead.
+func (GroupKind) EnumDescriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{5}
+}
+
 // ResolveResponse is the answer to one resolution. The CLI prints the same
 // message with `-o json`.
 type ResolveResponse struct {
@@ -920,7 +972,10 @@ type Fact struct {
 	// enabled modules provide; a compound fact's predicate, for a conflict
 	// the one it refuses; the source a module moves to. Empty for the
 	// facts about a module's own state.
-	Subject       string `protobuf:"bytes,20,opt,name=subject,proto3" json:"subject,omitempty"`
+	Subject string `protobuf:"bytes,20,opt,name=subject,proto3" json:"subject,omitempty"`
+	// The DKP v2 group a compound fact was written as (R28); unset for
+	// other facts.
+	Group         *ModuleGroup `protobuf:"bytes,21,opt,name=group,proto3" json:"group,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1004,6 +1059,76 @@ func (x *Fact) GetSubject() string {
 	return ""
 }
 
+func (x *Fact) GetGroup() *ModuleGroup {
+	if x != nil {
+		return x.Group
+	}
+	return nil
+}
+
+// ModuleGroup is a DKP v2 group of package.yaml (R28): its bucket, its
+// name (unique per bucket in one manifest) and its description. Its
+// members are the compound requirement's predicate.
+type ModuleGroup struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          GroupKind              `protobuf:"varint,1,opt,name=kind,proto3,enum=modsolver.v1.GroupKind" json:"kind,omitempty"`
+	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Description   string                 `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ModuleGroup) Reset() {
+	*x = ModuleGroup{}
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ModuleGroup) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ModuleGroup) ProtoMessage() {}
+
+func (x *ModuleGroup) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ModuleGroup.ProtoReflect.Descriptor instead.
+func (*ModuleGroup) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *ModuleGroup) GetKind() GroupKind {
+	if x != nil {
+		return x.Kind
+	}
+	return GroupKind_GROUP_KIND_UNSPECIFIED
+}
+
+func (x *ModuleGroup) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ModuleGroup) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
 // Suggestion is one change that makes the request satisfiable.
 type Suggestion struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1017,7 +1142,7 @@ type Suggestion struct {
 
 func (x *Suggestion) Reset() {
 	*x = Suggestion{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1029,7 +1154,7 @@ func (x *Suggestion) String() string {
 func (*Suggestion) ProtoMessage() {}
 
 func (x *Suggestion) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1042,7 +1167,7 @@ func (x *Suggestion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Suggestion.ProtoReflect.Descriptor instead.
 func (*Suggestion) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{6}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Suggestion) GetMessage() string {
@@ -1100,7 +1225,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1112,7 +1237,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1125,7 +1250,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{7}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Stats) GetVariables() uint32 {
@@ -1218,7 +1343,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vExplanation\x12\x18\n" +
 	"\asummary\x18\x01 \x01(\tR\asummary\x12(\n" +
 	"\x05facts\x18\x02 \x03(\v2\x12.modsolver.v1.FactR\x05facts\x12:\n" +
-	"\vsuggestions\x18\x03 \x03(\v2\x18.modsolver.v1.SuggestionR\vsuggestions\"\xd4\x01\n" +
+	"\vsuggestions\x18\x03 \x03(\v2\x18.modsolver.v1.SuggestionR\vsuggestions\"\x85\x02\n" +
 	"\x04Fact\x12*\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x16.modsolver.v1.FactKindR\x04kind\x12\x16\n" +
 	"\x06module\x18\x02 \x01(\tR\x06module\x12\x18\n" +
@@ -1228,7 +1353,12 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"constraint\x12\x18\n" +
 	"\amessage\x18\x05 \x01(\tR\amessage\x12\x1a\n" +
 	"\brequires\x18\x06 \x01(\tR\brequires\x12\x18\n" +
-	"\asubject\x18\x14 \x01(\tR\asubject\"\x8a\x01\n" +
+	"\asubject\x18\x14 \x01(\tR\asubject\x12/\n" +
+	"\x05group\x18\x15 \x01(\v2\x19.modsolver.v1.ModuleGroupR\x05group\"p\n" +
+	"\vModuleGroup\x12+\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x17.modsolver.v1.GroupKindR\x04kind\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12 \n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\"\x8a\x01\n" +
 	"\n" +
 	"Suggestion\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x120\n" +
@@ -1306,7 +1436,11 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x17WARNING_KIND_DEPRECATED\x10\x01\x12 \n" +
 	"\x1cWARNING_KIND_UNKNOWN_VERSION\x10\x02\x12#\n" +
 	"\x1fWARNING_KIND_NORMALISED_VERSION\x10\x03\x12 \n" +
-	"\x1cWARNING_KIND_DEPENDENCY_LOOP\x10\x04B?Z=github.com/modsolver/modsolver/proto/modsolver/v1;modsolverv1b\x06proto3"
+	"\x1cWARNING_KIND_DEPENDENCY_LOOP\x10\x04*V\n" +
+	"\tGroupKind\x12\x1a\n" +
+	"\x16GROUP_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11GROUP_KIND_ANY_OF\x10\x01\x12\x16\n" +
+	"\x12GROUP_KIND_NONE_OF\x10\x02B?Z=github.com/modsolver/modsolver/proto/modsolver/v1;modsolverv1b\x06proto3"
 
 var (
 	file_modsolver_v1_resolve_proto_rawDescOnce sync.Once
@@ -1320,42 +1454,46 @@ func file_modsolver_v1_resolve_proto_rawDescGZIP() []byte {
 	return file_modsolver_v1_resolve_proto_rawDescData
 }
 
-var file_modsolver_v1_resolve_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_modsolver_v1_resolve_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
+var file_modsolver_v1_resolve_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
+var file_modsolver_v1_resolve_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
 var file_modsolver_v1_resolve_proto_goTypes = []any{
 	(Status)(0),             // 0: modsolver.v1.Status
 	(Action)(0),             // 1: modsolver.v1.Action
 	(FactKind)(0),           // 2: modsolver.v1.FactKind
 	(SuggestionKind)(0),     // 3: modsolver.v1.SuggestionKind
 	(WarningKind)(0),        // 4: modsolver.v1.WarningKind
-	(*ResolveResponse)(nil), // 5: modsolver.v1.ResolveResponse
-	(*Warning)(nil),         // 6: modsolver.v1.Warning
-	(*ModuleResult)(nil),    // 7: modsolver.v1.ModuleResult
-	(*PlanStep)(nil),        // 8: modsolver.v1.PlanStep
-	(*Explanation)(nil),     // 9: modsolver.v1.Explanation
-	(*Fact)(nil),            // 10: modsolver.v1.Fact
-	(*Suggestion)(nil),      // 11: modsolver.v1.Suggestion
-	(*Stats)(nil),           // 12: modsolver.v1.Stats
+	(GroupKind)(0),          // 5: modsolver.v1.GroupKind
+	(*ResolveResponse)(nil), // 6: modsolver.v1.ResolveResponse
+	(*Warning)(nil),         // 7: modsolver.v1.Warning
+	(*ModuleResult)(nil),    // 8: modsolver.v1.ModuleResult
+	(*PlanStep)(nil),        // 9: modsolver.v1.PlanStep
+	(*Explanation)(nil),     // 10: modsolver.v1.Explanation
+	(*Fact)(nil),            // 11: modsolver.v1.Fact
+	(*ModuleGroup)(nil),     // 12: modsolver.v1.ModuleGroup
+	(*Suggestion)(nil),      // 13: modsolver.v1.Suggestion
+	(*Stats)(nil),           // 14: modsolver.v1.Stats
 }
 var file_modsolver_v1_resolve_proto_depIdxs = []int32{
 	0,  // 0: modsolver.v1.ResolveResponse.status:type_name -> modsolver.v1.Status
-	7,  // 1: modsolver.v1.ResolveResponse.modules:type_name -> modsolver.v1.ModuleResult
-	8,  // 2: modsolver.v1.ResolveResponse.plan:type_name -> modsolver.v1.PlanStep
-	9,  // 3: modsolver.v1.ResolveResponse.explanation:type_name -> modsolver.v1.Explanation
-	12, // 4: modsolver.v1.ResolveResponse.stats:type_name -> modsolver.v1.Stats
-	6,  // 5: modsolver.v1.ResolveResponse.warnings:type_name -> modsolver.v1.Warning
+	8,  // 1: modsolver.v1.ResolveResponse.modules:type_name -> modsolver.v1.ModuleResult
+	9,  // 2: modsolver.v1.ResolveResponse.plan:type_name -> modsolver.v1.PlanStep
+	10, // 3: modsolver.v1.ResolveResponse.explanation:type_name -> modsolver.v1.Explanation
+	14, // 4: modsolver.v1.ResolveResponse.stats:type_name -> modsolver.v1.Stats
+	7,  // 5: modsolver.v1.ResolveResponse.warnings:type_name -> modsolver.v1.Warning
 	4,  // 6: modsolver.v1.Warning.kind:type_name -> modsolver.v1.WarningKind
 	1,  // 7: modsolver.v1.ModuleResult.action:type_name -> modsolver.v1.Action
 	1,  // 8: modsolver.v1.PlanStep.action:type_name -> modsolver.v1.Action
-	10, // 9: modsolver.v1.Explanation.facts:type_name -> modsolver.v1.Fact
-	11, // 10: modsolver.v1.Explanation.suggestions:type_name -> modsolver.v1.Suggestion
+	11, // 9: modsolver.v1.Explanation.facts:type_name -> modsolver.v1.Fact
+	13, // 10: modsolver.v1.Explanation.suggestions:type_name -> modsolver.v1.Suggestion
 	2,  // 11: modsolver.v1.Fact.kind:type_name -> modsolver.v1.FactKind
-	3,  // 12: modsolver.v1.Suggestion.kind:type_name -> modsolver.v1.SuggestionKind
-	13, // [13:13] is the sub-list for method output_type
-	13, // [13:13] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	12, // 12: modsolver.v1.Fact.group:type_name -> modsolver.v1.ModuleGroup
+	5,  // 13: modsolver.v1.ModuleGroup.kind:type_name -> modsolver.v1.GroupKind
+	3,  // 14: modsolver.v1.Suggestion.kind:type_name -> modsolver.v1.SuggestionKind
+	15, // [15:15] is the sub-list for method output_type
+	15, // [15:15] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolve_proto_init() }
@@ -1368,8 +1506,8 @@ func file_modsolver_v1_resolve_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modsolver_v1_resolve_proto_rawDesc), len(file_modsolver_v1_resolve_proto_rawDesc)),
-			NumEnums:      5,
-			NumMessages:   8,
+			NumEnums:      6,
+			NumMessages:   9,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

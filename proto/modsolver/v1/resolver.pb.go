@@ -21,6 +21,56 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// PackageType is what DKP's package.yaml says a package is (R28).
+type PackageType int32
+
+const (
+	PackageType_PACKAGE_TYPE_UNSPECIFIED PackageType = 0
+	PackageType_PACKAGE_TYPE_MODULE      PackageType = 1
+	PackageType_PACKAGE_TYPE_APPLICATION PackageType = 2
+)
+
+// Enum value maps for PackageType.
+var (
+	PackageType_name = map[int32]string{
+		0: "PACKAGE_TYPE_UNSPECIFIED",
+		1: "PACKAGE_TYPE_MODULE",
+		2: "PACKAGE_TYPE_APPLICATION",
+	}
+	PackageType_value = map[string]int32{
+		"PACKAGE_TYPE_UNSPECIFIED": 0,
+		"PACKAGE_TYPE_MODULE":      1,
+		"PACKAGE_TYPE_APPLICATION": 2,
+	}
+)
+
+func (x PackageType) Enum() *PackageType {
+	p := new(PackageType)
+	*p = x
+	return p
+}
+
+func (x PackageType) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (PackageType) Descriptor() protoreflect.EnumDescriptor {
+	return file_modsolver_v1_resolver_proto_enumTypes[0].Descriptor()
+}
+
+func (PackageType) Type() protoreflect.EnumType {
+	return &file_modsolver_v1_resolver_proto_enumTypes[0]
+}
+
+func (x PackageType) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use PackageType.Descriptor instead.
+func (PackageType) EnumDescriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{0}
+}
+
 // Stage is a release's maturity, as DKP's module.yaml declares it (R25).
 type Stage int32
 
@@ -61,11 +111,11 @@ func (x Stage) String() string {
 }
 
 func (Stage) Descriptor() protoreflect.EnumDescriptor {
-	return file_modsolver_v1_resolver_proto_enumTypes[0].Descriptor()
+	return file_modsolver_v1_resolver_proto_enumTypes[1].Descriptor()
 }
 
 func (Stage) Type() protoreflect.EnumType {
-	return &file_modsolver_v1_resolver_proto_enumTypes[0]
+	return &file_modsolver_v1_resolver_proto_enumTypes[1]
 }
 
 func (x Stage) Number() protoreflect.EnumNumber {
@@ -74,7 +124,7 @@ func (x Stage) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Stage.Descriptor instead.
 func (Stage) EnumDescriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{0}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{1}
 }
 
 // ResolveRequest is one resolution.
@@ -1344,8 +1394,12 @@ type Module struct {
 	// The channel followed when the cluster names none the module has.
 	DefaultChannel string `protobuf:"bytes,8,opt,name=default_channel,json=defaultChannel,proto3" json:"default_channel,omitempty"`
 	// The stage and disable declaration of a built-in module (R25, R26).
-	Stage         Stage    `protobuf:"varint,21,opt,name=stage,proto3,enum=modsolver.v1.Stage" json:"stage,omitempty"`
-	Disable       *Disable `protobuf:"bytes,22,opt,name=disable,proto3" json:"disable,omitempty"`
+	Stage   Stage    `protobuf:"varint,21,opt,name=stage,proto3,enum=modsolver.v1.Stage" json:"stage,omitempty"`
+	Disable *Disable `protobuf:"bytes,22,opt,name=disable,proto3" json:"disable,omitempty"`
+	// Module or Application, as DKP's package.yaml says (R28).
+	Type PackageType `protobuf:"varint,23,opt,name=type,proto3,enum=modsolver.v1.PackageType" json:"type,omitempty"`
+	// DKP's critical flag (R28), which orders DKP's startup only.
+	Critical      bool `protobuf:"varint,24,opt,name=critical,proto3" json:"critical,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1448,6 +1502,20 @@ func (x *Module) GetDisable() *Disable {
 		return x.Disable
 	}
 	return nil
+}
+
+func (x *Module) GetType() PackageType {
+	if x != nil {
+		return x.Type
+	}
+	return PackageType_PACKAGE_TYPE_UNSPECIFIED
+}
+
+func (x *Module) GetCritical() bool {
+	if x != nil {
+		return x.Critical
+	}
+	return false
 }
 
 // Release is one version of a module.
@@ -1761,7 +1829,10 @@ type CompoundRequirement struct {
 	// Quoted by explanations (OLM's failureMessage).
 	Message string `protobuf:"bytes,61,opt,name=message,proto3" json:"message,omitempty"`
 	// Set when the predicate is a top-level not.
-	Conflict      bool `protobuf:"varint,62,opt,name=conflict,proto3" json:"conflict,omitempty"`
+	Conflict bool `protobuf:"varint,62,opt,name=conflict,proto3" json:"conflict,omitempty"`
+	// The DKP v2 group the requirement was written as (R28); unset for
+	// any other.
+	Group         *ModuleGroup `protobuf:"bytes,63,opt,name=group,proto3" json:"group,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1815,6 +1886,13 @@ func (x *CompoundRequirement) GetConflict() bool {
 		return x.Conflict
 	}
 	return false
+}
+
+func (x *CompoundRequirement) GetGroup() *ModuleGroup {
+	if x != nil {
+		return x.Group
+	}
+	return nil
 }
 
 // Predicate is one node of a compound requirement's predicate tree.
@@ -2216,7 +2294,7 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\fcatalog_name\x18\x01 \x01(\tR\vcatalogName\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\"A\n" +
 	"\x11GetModuleResponse\x12,\n" +
-	"\x06module\x18\x01 \x01(\v2\x14.modsolver.v1.ModuleR\x06module\"\xed\x03\n" +
+	"\x06module\x18\x01 \x01(\v2\x14.modsolver.v1.ModuleR\x06module\"\xb8\x04\n" +
 	"\x06Module\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x19\n" +
 	"\bbuilt_in\x18\x02 \x01(\bR\abuiltIn\x12\x16\n" +
@@ -2227,7 +2305,9 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\frequirements\x18\a \x01(\v2\x1a.modsolver.v1.RequirementsR\frequirements\x12'\n" +
 	"\x0fdefault_channel\x18\b \x01(\tR\x0edefaultChannel\x12)\n" +
 	"\x05stage\x18\x15 \x01(\x0e2\x13.modsolver.v1.StageR\x05stage\x12/\n" +
-	"\adisable\x18\x16 \x01(\v2\x15.modsolver.v1.DisableR\adisable\x1a;\n" +
+	"\adisable\x18\x16 \x01(\v2\x15.modsolver.v1.DisableR\adisable\x12-\n" +
+	"\x04type\x18\x17 \x01(\x0e2\x19.modsolver.v1.PackageTypeR\x04type\x12\x1a\n" +
+	"\bcritical\x18\x18 \x01(\bR\bcritical\x1a;\n" +
 	"\rChannelsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc9\x02\n" +
@@ -2261,11 +2341,12 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a;\n" +
 	"\rPlatformEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x82\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xb3\x01\n" +
 	"\x13CompoundRequirement\x125\n" +
 	"\tpredicate\x18< \x01(\v2\x17.modsolver.v1.PredicateR\tpredicate\x12\x18\n" +
 	"\amessage\x18= \x01(\tR\amessage\x12\x1a\n" +
-	"\bconflict\x18> \x01(\bR\bconflict\"\xf8\x01\n" +
+	"\bconflict\x18> \x01(\bR\bconflict\x12/\n" +
+	"\x05group\x18? \x01(\v2\x19.modsolver.v1.ModuleGroupR\x05group\"\xf8\x01\n" +
 	"\tPredicate\x122\n" +
 	"\x06module\x18< \x01(\v2\x18.modsolver.v1.ModuleAtomH\x00R\x06module\x12 \n" +
 	"\n" +
@@ -2284,7 +2365,11 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\n" +
 	"UpdateRule\x12\x12\n" +
 	"\x04from\x18\x01 \x01(\tR\x04from\x12\x0e\n" +
-	"\x02to\x18\x02 \x01(\tR\x02to*\x7f\n" +
+	"\x02to\x18\x02 \x01(\tR\x02to*b\n" +
+	"\vPackageType\x12\x1c\n" +
+	"\x18PACKAGE_TYPE_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13PACKAGE_TYPE_MODULE\x10\x01\x12\x1c\n" +
+	"\x18PACKAGE_TYPE_APPLICATION\x10\x02*\x7f\n" +
 	"\x05Stage\x12\x15\n" +
 	"\x11STAGE_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aSTAGE_GENERAL_AVAILABILITY\x10\x01\x12\x11\n" +
@@ -2310,106 +2395,110 @@ func file_modsolver_v1_resolver_proto_rawDescGZIP() []byte {
 	return file_modsolver_v1_resolver_proto_rawDescData
 }
 
-var file_modsolver_v1_resolver_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_modsolver_v1_resolver_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
 var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_modsolver_v1_resolver_proto_goTypes = []any{
-	(Stage)(0),                   // 0: modsolver.v1.Stage
-	(*ResolveRequest)(nil),       // 1: modsolver.v1.ResolveRequest
-	(*SourceRef)(nil),            // 2: modsolver.v1.SourceRef
-	(*ClusterState)(nil),         // 3: modsolver.v1.ClusterState
-	(*ModuleState)(nil),          // 4: modsolver.v1.ModuleState
-	(*Request)(nil),              // 5: modsolver.v1.Request
-	(*Platform)(nil),             // 6: modsolver.v1.Platform
-	(*WhatIfRequest)(nil),        // 7: modsolver.v1.WhatIfRequest
-	(*Scenario)(nil),             // 8: modsolver.v1.Scenario
-	(*WhatIfResult)(nil),         // 9: modsolver.v1.WhatIfResult
-	(*ExplainRequest)(nil),       // 10: modsolver.v1.ExplainRequest
-	(*ExplainResponse)(nil),      // 11: modsolver.v1.ExplainResponse
-	(*ListCatalogsRequest)(nil),  // 12: modsolver.v1.ListCatalogsRequest
-	(*ListCatalogsResponse)(nil), // 13: modsolver.v1.ListCatalogsResponse
-	(*CatalogInfo)(nil),          // 14: modsolver.v1.CatalogInfo
-	(*GetModuleRequest)(nil),     // 15: modsolver.v1.GetModuleRequest
-	(*GetModuleResponse)(nil),    // 16: modsolver.v1.GetModuleResponse
-	(*Module)(nil),               // 17: modsolver.v1.Module
-	(*Release)(nil),              // 18: modsolver.v1.Release
-	(*Disable)(nil),              // 19: modsolver.v1.Disable
-	(*UpdateEdges)(nil),          // 20: modsolver.v1.UpdateEdges
-	(*Requirements)(nil),         // 21: modsolver.v1.Requirements
-	(*CompoundRequirement)(nil),  // 22: modsolver.v1.CompoundRequirement
-	(*Predicate)(nil),            // 23: modsolver.v1.Predicate
-	(*ModuleAtom)(nil),           // 24: modsolver.v1.ModuleAtom
-	(*PredicateList)(nil),        // 25: modsolver.v1.PredicateList
-	(*UpdateRule)(nil),           // 26: modsolver.v1.UpdateRule
-	nil,                          // 27: modsolver.v1.ClusterState.ModulesEntry
-	nil,                          // 28: modsolver.v1.ClusterState.PlatformEntry
-	nil,                          // 29: modsolver.v1.Request.PinEntry
-	nil,                          // 30: modsolver.v1.Request.SourcesEntry
-	nil,                          // 31: modsolver.v1.Platform.ComponentsEntry
-	nil,                          // 32: modsolver.v1.Module.ChannelsEntry
-	nil,                          // 33: modsolver.v1.Requirements.ModulesEntry
-	nil,                          // 34: modsolver.v1.Requirements.PlatformEntry
-	(*ResolveResponse)(nil),      // 35: modsolver.v1.ResolveResponse
-	(Status)(0),                  // 36: modsolver.v1.Status
-	(*Explanation)(nil),          // 37: modsolver.v1.Explanation
-	(*Stats)(nil),                // 38: modsolver.v1.Stats
+	(PackageType)(0),             // 0: modsolver.v1.PackageType
+	(Stage)(0),                   // 1: modsolver.v1.Stage
+	(*ResolveRequest)(nil),       // 2: modsolver.v1.ResolveRequest
+	(*SourceRef)(nil),            // 3: modsolver.v1.SourceRef
+	(*ClusterState)(nil),         // 4: modsolver.v1.ClusterState
+	(*ModuleState)(nil),          // 5: modsolver.v1.ModuleState
+	(*Request)(nil),              // 6: modsolver.v1.Request
+	(*Platform)(nil),             // 7: modsolver.v1.Platform
+	(*WhatIfRequest)(nil),        // 8: modsolver.v1.WhatIfRequest
+	(*Scenario)(nil),             // 9: modsolver.v1.Scenario
+	(*WhatIfResult)(nil),         // 10: modsolver.v1.WhatIfResult
+	(*ExplainRequest)(nil),       // 11: modsolver.v1.ExplainRequest
+	(*ExplainResponse)(nil),      // 12: modsolver.v1.ExplainResponse
+	(*ListCatalogsRequest)(nil),  // 13: modsolver.v1.ListCatalogsRequest
+	(*ListCatalogsResponse)(nil), // 14: modsolver.v1.ListCatalogsResponse
+	(*CatalogInfo)(nil),          // 15: modsolver.v1.CatalogInfo
+	(*GetModuleRequest)(nil),     // 16: modsolver.v1.GetModuleRequest
+	(*GetModuleResponse)(nil),    // 17: modsolver.v1.GetModuleResponse
+	(*Module)(nil),               // 18: modsolver.v1.Module
+	(*Release)(nil),              // 19: modsolver.v1.Release
+	(*Disable)(nil),              // 20: modsolver.v1.Disable
+	(*UpdateEdges)(nil),          // 21: modsolver.v1.UpdateEdges
+	(*Requirements)(nil),         // 22: modsolver.v1.Requirements
+	(*CompoundRequirement)(nil),  // 23: modsolver.v1.CompoundRequirement
+	(*Predicate)(nil),            // 24: modsolver.v1.Predicate
+	(*ModuleAtom)(nil),           // 25: modsolver.v1.ModuleAtom
+	(*PredicateList)(nil),        // 26: modsolver.v1.PredicateList
+	(*UpdateRule)(nil),           // 27: modsolver.v1.UpdateRule
+	nil,                          // 28: modsolver.v1.ClusterState.ModulesEntry
+	nil,                          // 29: modsolver.v1.ClusterState.PlatformEntry
+	nil,                          // 30: modsolver.v1.Request.PinEntry
+	nil,                          // 31: modsolver.v1.Request.SourcesEntry
+	nil,                          // 32: modsolver.v1.Platform.ComponentsEntry
+	nil,                          // 33: modsolver.v1.Module.ChannelsEntry
+	nil,                          // 34: modsolver.v1.Requirements.ModulesEntry
+	nil,                          // 35: modsolver.v1.Requirements.PlatformEntry
+	(*ResolveResponse)(nil),      // 36: modsolver.v1.ResolveResponse
+	(Status)(0),                  // 37: modsolver.v1.Status
+	(*Explanation)(nil),          // 38: modsolver.v1.Explanation
+	(*Stats)(nil),                // 39: modsolver.v1.Stats
+	(*ModuleGroup)(nil),          // 40: modsolver.v1.ModuleGroup
 }
 var file_modsolver_v1_resolver_proto_depIdxs = []int32{
-	3,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
-	5,  // 1: modsolver.v1.ResolveRequest.request:type_name -> modsolver.v1.Request
-	2,  // 2: modsolver.v1.ResolveRequest.sources:type_name -> modsolver.v1.SourceRef
-	27, // 3: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
-	28, // 4: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
-	29, // 5: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
-	6,  // 6: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
-	30, // 7: modsolver.v1.Request.sources:type_name -> modsolver.v1.Request.SourcesEntry
-	31, // 8: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
-	3,  // 9: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
-	8,  // 10: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
-	2,  // 11: modsolver.v1.WhatIfRequest.sources:type_name -> modsolver.v1.SourceRef
-	5,  // 12: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
-	35, // 13: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
-	3,  // 14: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
-	5,  // 15: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
-	36, // 16: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
-	37, // 17: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
-	38, // 18: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
-	14, // 19: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
-	17, // 20: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
-	32, // 21: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
-	18, // 22: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
-	21, // 23: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
-	0,  // 24: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
-	19, // 25: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
-	21, // 26: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
-	26, // 27: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
-	20, // 28: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
-	0,  // 29: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
-	19, // 30: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
-	33, // 31: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
-	34, // 32: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
-	22, // 33: modsolver.v1.Requirements.compound:type_name -> modsolver.v1.CompoundRequirement
-	23, // 34: modsolver.v1.CompoundRequirement.predicate:type_name -> modsolver.v1.Predicate
-	24, // 35: modsolver.v1.Predicate.module:type_name -> modsolver.v1.ModuleAtom
-	25, // 36: modsolver.v1.Predicate.all:type_name -> modsolver.v1.PredicateList
-	25, // 37: modsolver.v1.Predicate.any:type_name -> modsolver.v1.PredicateList
-	23, // 38: modsolver.v1.Predicate.not:type_name -> modsolver.v1.Predicate
-	23, // 39: modsolver.v1.PredicateList.operands:type_name -> modsolver.v1.Predicate
-	4,  // 40: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
-	1,  // 41: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
-	7,  // 42: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
-	10, // 43: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
-	12, // 44: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
-	15, // 45: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
-	35, // 46: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
-	9,  // 47: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
-	11, // 48: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
-	13, // 49: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
-	16, // 50: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
-	46, // [46:51] is the sub-list for method output_type
-	41, // [41:46] is the sub-list for method input_type
-	41, // [41:41] is the sub-list for extension type_name
-	41, // [41:41] is the sub-list for extension extendee
-	0,  // [0:41] is the sub-list for field type_name
+	4,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
+	6,  // 1: modsolver.v1.ResolveRequest.request:type_name -> modsolver.v1.Request
+	3,  // 2: modsolver.v1.ResolveRequest.sources:type_name -> modsolver.v1.SourceRef
+	28, // 3: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
+	29, // 4: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
+	30, // 5: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
+	7,  // 6: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
+	31, // 7: modsolver.v1.Request.sources:type_name -> modsolver.v1.Request.SourcesEntry
+	32, // 8: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
+	4,  // 9: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
+	9,  // 10: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
+	3,  // 11: modsolver.v1.WhatIfRequest.sources:type_name -> modsolver.v1.SourceRef
+	6,  // 12: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
+	36, // 13: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
+	4,  // 14: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
+	6,  // 15: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
+	37, // 16: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
+	38, // 17: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
+	39, // 18: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
+	15, // 19: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
+	18, // 20: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
+	33, // 21: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
+	19, // 22: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
+	22, // 23: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
+	1,  // 24: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
+	20, // 25: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
+	0,  // 26: modsolver.v1.Module.type:type_name -> modsolver.v1.PackageType
+	22, // 27: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
+	27, // 28: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
+	21, // 29: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
+	1,  // 30: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
+	20, // 31: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
+	34, // 32: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
+	35, // 33: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
+	23, // 34: modsolver.v1.Requirements.compound:type_name -> modsolver.v1.CompoundRequirement
+	24, // 35: modsolver.v1.CompoundRequirement.predicate:type_name -> modsolver.v1.Predicate
+	40, // 36: modsolver.v1.CompoundRequirement.group:type_name -> modsolver.v1.ModuleGroup
+	25, // 37: modsolver.v1.Predicate.module:type_name -> modsolver.v1.ModuleAtom
+	26, // 38: modsolver.v1.Predicate.all:type_name -> modsolver.v1.PredicateList
+	26, // 39: modsolver.v1.Predicate.any:type_name -> modsolver.v1.PredicateList
+	24, // 40: modsolver.v1.Predicate.not:type_name -> modsolver.v1.Predicate
+	24, // 41: modsolver.v1.PredicateList.operands:type_name -> modsolver.v1.Predicate
+	5,  // 42: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
+	2,  // 43: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
+	8,  // 44: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
+	11, // 45: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
+	13, // 46: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
+	16, // 47: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
+	36, // 48: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
+	10, // 49: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
+	12, // 50: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
+	14, // 51: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
+	17, // 52: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
+	48, // [48:53] is the sub-list for method output_type
+	43, // [43:48] is the sub-list for method input_type
+	43, // [43:43] is the sub-list for extension type_name
+	43, // [43:43] is the sub-list for extension extendee
+	0,  // [0:43] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolver_proto_init() }
@@ -2444,7 +2533,7 @@ func file_modsolver_v1_resolver_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modsolver_v1_resolver_proto_rawDesc), len(file_modsolver_v1_resolver_proto_rawDesc)),
-			NumEnums:      1,
+			NumEnums:      2,
 			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   1,

@@ -143,6 +143,9 @@ var ErrNotTranslated = errors.New("not translated for deppy")
 // rule of cat that the deppy translation does not carry over.
 func Translatable(cat *model.Catalog) error {
 	for _, m := range cat.Modules() {
+		if b := m.BuiltInSource(); b != "" {
+			return fmt.Errorf("%w: module %s is built in in source %s and listed in another (R29)", ErrNotTranslated, m.Name, b)
+		}
 		for _, r := range m.Releases {
 			if len(r.Provides) > 0 || len(r.Requirements.Capabilities) > 0 {
 				return fmt.Errorf("%w: module %s uses capabilities (R19, R20)", ErrNotTranslated, m.Name)

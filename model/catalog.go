@@ -80,6 +80,9 @@ type Module struct {
 	// source's own module and the source names in source order.
 	bySource map[string]*Module
 	sources  []string
+	// builtIn names the source that carries the module built in while
+	// other sources list its releases (R29); "" otherwise.
+	builtIn string
 }
 
 // Release is one version of a module.

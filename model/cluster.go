@@ -127,6 +127,9 @@ func (c *ClusterState) Deployed(m *Module) (Version, bool) {
 	if m.Embedded {
 		return c.Deckhouse, s.On() || (!s.Configured() && c.RunsByDefault(m))
 	}
+	if b := m.BuiltInSource(); b != "" && c.DeployedSource(m) == b {
+		return c.Deckhouse, s.On() || (!s.Configured() && c.RunsByDefault(m.ForSource(b))) // R29: it runs built in
+	}
 	if !s.On() || s.Version == nil {
 		return nil, false
 	}

@@ -83,6 +83,7 @@ func (r *Request) Validate(cat *Catalog, cluster *ClusterState) error {
 		errs = append(errs, r.validatePin(cat, name)...)
 	}
 	errs = append(errs, r.validateSources(cat)...)
+	errs = append(errs, r.validateIntoPlatform(cat, cluster)...)
 	errs = append(errs, validateComponents("request.platform", r.Platform.Components)...)
 	for _, name := range slices.Sorted(maps.Keys(r.Platform.Components)) {
 		if _, runs := cluster.Platform[name]; !runs {

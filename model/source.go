@@ -120,17 +120,27 @@ func tagged(m *Module, source string) *Module {
 	return &out
 }
 
-// mergeModule joins one module's copies, given in source order.
+// mergeModule joins one module's copies, given in source order. One
+// copy may be built in (R29): the merged module is then the other copies'
+// releases, and the built-in copy is its source's own module, which a
+// cluster that runs it built in keeps until the request moves it.
 func mergeModule(copies []*Module) (*Module, error) {
-	first := copies[0]
 	if len(copies) == 1 {
-		return first, nil
+		return copies[0], nil
 	}
+	var builtIn *Module
+	listed := make([]*Module, 0, len(copies))
 	for _, m := range copies {
-		if m.Embedded {
-			return nil, fieldErr("modules."+m.Name, ErrDuplicate, "module %s is built in in source %s, so no other source may list it (it is in %s)", m.Name, m.Source, sourceNames(copies))
+		switch {
+		case !m.Embedded:
+			listed = append(listed, m)
+		case builtIn != nil:
+			return nil, fieldErr("modules."+m.Name, ErrDuplicate, "module %s is built in in sources %s and %s; a module is built in in one source at most", m.Name, builtIn.Source, m.Source)
+		default:
+			builtIn = m
 		}
 	}
+	first := listed[0]
 	out := *first
 	out.Source = ""
 	out.Channels, out.DefaultChannel, out.Accessibility = nil, "", nil
@@ -139,6 +149,9 @@ func mergeModule(copies []*Module) (*Module, error) {
 	for _, m := range copies {
 		out.bySource[m.Source] = m
 		out.Releases = append(out.Releases, m.Releases...)
+	}
+	if builtIn != nil {
+		out.builtIn = builtIn.Source
 	}
 	// Stable: equal versions keep the source order of copies.
 	slices.SortStableFunc(out.Releases, func(a, b *Release) int { return CompareVersions(a.Version, b.Version) })
@@ -189,6 +202,25 @@ func (m *Module) ModuleSources() []string {
 		return []string{m.Source}
 	}
 	return nil
+}
+
+// BuiltInSource is, for a module that one source carries built in and
+// others list releases of (R29), the source that carries it built in;
+// "" for any other module.
+func (m *Module) BuiltInSource() string { return m.builtIn }
+
+// MayBeBuiltIn reports whether m runs built in, at the DKP version, in
+// some resolution: a built-in module, or one a source carries built in
+// (R29).
+func (m *Module) MayBeBuiltIn() bool { return m.Embedded || m.builtIn != "" }
+
+// BuiltInRequirements are the requirements m has when it runs built in
+// (R5); none for a module that never does.
+func (m *Module) BuiltInRequirements() Requirements {
+	if m.builtIn != "" {
+		return m.bySource[m.builtIn].Requirements
+	}
+	return m.Requirements
 }
 
 // MultiSource reports whether m is in more than one source, so that
@@ -252,6 +284,23 @@ func (r *Request) validateSources(cat *Catalog) InputErrors {
 	return errs
 }
 
+// validateIntoPlatform refuses a move into the platform (R29): DKP moves
+// modules out of it into module sources, never a module that runs from a
+// source back in.
+func (r *Request) validateIntoPlatform(cat *Catalog, cluster *ClusterState) InputErrors {
+	var errs InputErrors
+	for _, name := range slices.Sorted(maps.Keys(r.Sources)) {
+		m := cat.Module(name)
+		if m == nil || m.builtIn == "" || r.Sources[name] != m.builtIn {
+			continue
+		}
+		if _, on := cluster.Deployed(m); on && cluster.DeployedSource(m) != m.builtIn {
+			errs = append(errs, fieldErr("request.sources."+name, ErrInvalidValue, "module %s runs from source %s and cannot move into the platform (source %s carries it built in): DKP moves modules out of the platform, not in", name, cluster.DeployedSource(m), m.builtIn))
+		}
+	}
+	return errs
+}
+
 func checkSource(cat *Catalog, field, module, source string) InputErrors {
 	m := cat.Module(module)
 	switch {
@@ -280,6 +329,9 @@ func (c *Catalog) sourceList() string {
 func (c *ClusterState) DeployedSource(m *Module) string {
 	if s := c.Modules[m.Name].Source; s != "" {
 		return s
+	}
+	if m.builtIn != "" && c.Modules[m.Name].Version == nil {
+		return m.builtIn // R29: a version names a release of a source; none, the platform's
 	}
 	srcs := m.ModuleSources()
 	if len(srcs) == 0 {

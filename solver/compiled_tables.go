@@ -206,6 +206,9 @@ func bundlesOf(m *model.Module) []string {
 		}
 	}
 	read(m.Accessibility)
+	if b := m.BuiltInSource(); b != "" {
+		read(m.ForSource(b).Accessibility) // R29: its built-in copy's
+	}
 	for _, r := range m.Releases {
 		read(r.Accessibility)
 	}
@@ -265,13 +268,13 @@ func readPlatformConstraints(cat *model.Catalog) platformConstraints {
 			}
 		}
 		for i := range r.Modules {
-			if m := cat.Module(r.Modules[i].Module); m != nil && m.Embedded {
+			if m := cat.Module(r.Modules[i].Module); m != nil && m.MayBeBuiltIn() {
 				pc.deckhouse.add(&r.Modules[i].Constraint)
 			}
 		}
 	}
 	for _, m := range cat.Modules() {
-		readReqs(m.Requirements)
+		readReqs(m.BuiltInRequirements())
 		for _, r := range m.Releases {
 			readReqs(r.Requirements)
 		}

@@ -123,7 +123,8 @@ func loopGraph(cat *model.Catalog) *reqGraph {
 				}
 			}
 		}
-		add(&m.Requirements)
+		req := m.BuiltInRequirements()
+		add(&req)
 		for _, r := range m.Releases {
 			add(&r.Requirements)
 		}

@@ -318,7 +318,7 @@ func capabilityIndex(order []*outcome) capProviders {
 }
 
 func planStep(o *outcome) model.PlanStep {
-	st := model.PlanStep{Module: o.v.name, Action: o.action, FromVersion: model.VersionString(o.v.deployedVersion())}
+	st := model.PlanStep{Module: o.v.name, Action: o.action, FromVersion: model.VersionString(o.v.fromVersion(o.sel))}
 	if o.sel >= 0 {
 		st.ToVersion = model.VersionString(o.v.rels[o.sel].Version)
 	}

@@ -167,16 +167,21 @@ func (p *problem) newView(m *model.Module) *view {
 	p.placeSource(v)
 	v.rels, v.tab = v.m.Releases, p.compiled.t.table(v.m)
 	v.own = v.tab != nil
-	if m.Embedded {
-		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: m.Requirements, Accessibility: m.Accessibility, Stage: m.Stage, Disable: m.Disable, Source: m.Source}}
+	if bm := v.m; bm.Embedded { // a module of several sources, one of which carries it built in, too (R29)
+		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: bm.Requirements, Accessibility: bm.Accessibility, Stage: bm.Stage, Disable: bm.Disable, Source: bm.Source}}
 		v.deployedDKP, v.own = p.cluster.Deckhouse, false
 	}
 	st := p.cluster.Modules[m.Name]
 	v.configuredOn = st.On()
-	if dv, ok := p.cluster.Deployed(m); ok {
+	if v.src.leftPlatform { // it runs built in now: the built-in release's R26 holds (R29)
+		bm := m.ForSource(v.src.from)
+		v.deployedDKP = p.cluster.Deckhouse
+		v.running = &model.Release{Version: p.cluster.Deckhouse, Requirements: bm.Requirements, Stage: bm.Stage, Disable: bm.Disable, Source: bm.Source}
+	}
+	if dv, ok := p.cluster.Deployed(m); ok && !v.src.leftPlatform { // leaving the platform, it installs anew (R29)
 		v.before = true
 		v.deployed = v.indexOf(dv)
-		if m.Embedded {
+		if v.m.Embedded {
 			v.deployed = 0
 		} else if v.deployed < 0 {
 			v.addUnlisted(dv)
@@ -185,8 +190,8 @@ func (p *problem) newView(m *model.Module) *view {
 		// it runs from, moved or not; a move to a source that lacks a
 		// listed version is D76's own fact, not a warning.
 		own := m.ReleaseIn(v.src.from, dv)
-		v.unlisted = !m.Embedded && own == nil
-		if !m.Embedded && v.src.moved {
+		v.unlisted = !v.m.Embedded && own == nil
+		if !v.m.Embedded && v.src.moved {
 			// The release that runs is the left source's; when that source
 			// does not list it either, nothing is known of it (D73).
 			v.running = cmp.Or(own, &model.Release{Version: dv})

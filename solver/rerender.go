@@ -138,7 +138,7 @@ func (s *session) renderBuiltIns(res *model.Result) *model.Result {
 func (s *session) retargetWarnings(ws []model.Warning) []model.Warning {
 	out := slices.Clone(ws)
 	for i, w := range out {
-		if m := s.p.cat.Module(w.Module); w.Kind == model.WarningDeprecated && m != nil && m.Embedded {
+		if m := s.p.cat.Module(w.Module); w.Kind == model.WarningDeprecated && m != nil && m.MayBeBuiltIn() && s.p.view(m.Name).m.Embedded {
 			out[i] = deprecatedWarning(w.Module, s.p.deckhouse)
 		}
 	}

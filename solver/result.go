@@ -73,6 +73,8 @@ func (s *session) resolved() (*model.Result, error) {
 func actionOf(o *outcome) model.Action {
 	v := o.v
 	switch {
+	case v.src.leftPlatform && o.sel < 0:
+		return model.ActionDisable // it ran built in (R29)
 	case !v.before && o.sel < 0:
 		return model.ActionAbsent
 	case !v.before:
@@ -89,6 +91,20 @@ func actionOf(o *outcome) model.Action {
 	return model.ActionKeep
 }
 
+// fromVersion is the version an answer reports the module runs before:
+// the deployed one; for a module moving out of the platform (R29), which
+// the move installs anew in its source, the DKP version only when the
+// answer turns it off.
+func (v *view) fromVersion(sel int) model.Version {
+	if v.src.leftPlatform {
+		if sel < 0 {
+			return v.deployedDKP
+		}
+		return nil
+	}
+	return v.deployedVersion()
+}
+
 // deployedVersion is the version running now; a built-in module runs at
 // the cluster's DKP version even when the request names a candidate.
 func (v *view) deployedVersion() model.Version {
@@ -103,7 +119,7 @@ func (v *view) deployedVersion() model.Version {
 
 func (s *session) moduleResult(o *outcome) (model.ModuleResult, error) {
 	v := o.v
-	mr := model.ModuleResult{Name: v.name, Action: o.action, FromVersion: model.VersionString(v.deployedVersion())}
+	mr := model.ModuleResult{Name: v.name, Action: o.action, FromVersion: model.VersionString(v.fromVersion(o.sel))}
 	if o.sel >= 0 {
 		mr.ToVersion = model.VersionString(v.rels[o.sel].Version)
 	}

@@ -145,7 +145,7 @@ func (se *sharedEncoding) assume(p *problem, scope map[string]bool) []z.Lit {
 func (se *sharedEncoding) requiresBuiltIn(mv *modVars) bool {
 	for _, r := range mv.v.rels {
 		for _, d := range r.Requirements.Modules {
-			if m := se.cat.Module(d.Module); m != nil && m.Embedded {
+			if m := se.cat.Module(d.Module); m != nil && m.MayBeBuiltIn() {
 				return true
 			}
 		}

@@ -32,6 +32,10 @@ type sourcePlace struct {
 	// channeled holds the sources whose own module follows a channel.
 	channeled map[string]bool
 	fact      *fact // FactSource, for a move to a source without the deployed release
+	// leftPlatform: the module ran built in and moves to a source that
+	// lists its releases (R29); it is installed there as new, whatever
+	// the DKP version was (D160).
+	leftPlatform bool
 }
 
 // placeSource reads R23 for v before anything else: a module of several
@@ -56,12 +60,16 @@ func (p *problem) placeSource(v *view) {
 		v.src.moved = v.src.from != "" && v.src.from != v.src.to
 		return
 	}
+	if v.src.to == "" && m.BuiltInSource() != "" {
+		v.src.to = m.BuiltInSource() // R29: DKP ships it, until a request moves it out
+	}
 	if v.src.to == "" {
 		v.src.free = true
 		return
 	}
 	v.m = m.ForSource(v.src.to)
 	v.src.moved = v.src.from != "" && v.src.from != v.src.to
+	v.src.leftPlatform = v.src.moved && v.src.from == m.BuiltInSource()
 }
 
 // setSourceHeads finds each source's head for a free module: the channel
@@ -568,8 +576,11 @@ func freePath(v *view, sel int) []int {
 // release came from, where the selected one comes from, and whether they
 // differ.
 func (v *view) resultSources(sel int) (from, to string, moved bool) {
-	if v.before {
+	if v.before || v.src.leftPlatform {
 		from = v.src.from
+	}
+	if sel < 0 {
+		return from, "", false
 	}
 	to = v.sourceOf(sel)
 	return from, to, from != "" && to != "" && from != to

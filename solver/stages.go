@@ -47,7 +47,7 @@ func experimentalMessage(f *fact) string {
 // confirmsDisable reports whether v's deployed release asks for
 // confirmation before the module is disabled (R26).
 func (v *view) confirmsDisable() bool {
-	return v.deployed >= 0 && v.runningRelease().Disable.Confirmation
+	return (v.deployed >= 0 || v.src.leftPlatform) && v.runningRelease().Disable.Confirmation
 }
 
 // runningRelease is the release v runs now, read from the source it runs

@@ -123,8 +123,8 @@ func (c *checker) runningNames() []string {
 		}
 	}
 	for _, m := range c.cat.Modules() {
-		if !c.cluster.Modules[m.Name].Configured() && c.cluster.RunsByDefault(m) {
-			out = append(out, m.Name)
+		if _, runs := c.cluster.Deployed(m); runs && !c.cluster.Modules[m.Name].Configured() {
+			out = append(out, m.Name) // built in, on by its bundle default (D128, R29)
 		}
 	}
 	slices.Sort(out)

@@ -54,6 +54,9 @@ func (c *checker) checkIntent(m *model.Module) {
 // flags a correct answer.
 func (c *checker) onByDefault(m *model.Module) bool {
 	accs := []*model.Accessibility{m.Accessibility}
+	if b := m.BuiltInSource(); b != "" {
+		accs = append(accs, m.ForSource(b).Accessibility) // R29: it may run built in
+	}
 	for _, r := range m.Releases {
 		accs = append(accs, r.Accessibility)
 	}

@@ -126,8 +126,8 @@ func (c *checker) checkUnlistedWarnings() {
 			src = c.deployedSource(m)
 		}
 		dv, deployed := c.cluster.Deployed(m)
-		if !deployed || m.ReleaseIn(src, dv) != nil {
-			continue
+		if !deployed || m.ReleaseIn(src, dv) != nil || (src != "" && src == m.BuiltInSource()) {
+			continue // listed, or built in (R29)
 		}
 		if !slices.ContainsFunc(c.res.Warnings, func(w model.Warning) bool {
 			return w.Kind == model.WarningUnknownVersion && w.Module == name && w.Version == model.VersionString(dv)

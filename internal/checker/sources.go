@@ -31,6 +31,9 @@ func (c *checker) deployedSource(m *model.Module) string {
 	if st.Source != "" {
 		return st.Source
 	}
+	if b := m.BuiltInSource(); b != "" && st.Version == nil {
+		return b // R29: no version, so it runs built in
+	}
 	var holding []string
 	for _, s := range c.cat.Sources() {
 		if own := m.ForSource(s.Name); own != nil {
@@ -100,7 +103,7 @@ func (c *checker) checkModuleSource(m *model.Module, r model.ModuleResult) {
 	switch {
 	case own == nil:
 		c.add("R23", r.Name, "from source %q, which does not hold it", r.ToSource)
-	case m.Embedded || v == nil:
+	case own.Embedded || v == nil: // built in, also in a merged module (R29)
 	case own.Release(v) == nil && !(deployed && r.ToSource == wantFrom && model.SameVersion(v, c.cluster.Modules[m.Name].Version)):
 		c.add("R23", r.Name, "at %s from source %q, which has no such release", v, r.ToSource)
 	}

@@ -51,6 +51,9 @@ type mod struct {
 	from, to  string
 	moved     bool
 	forbidden int
+	// leftPlatform: it ran built in and moves to a source (R29), where it
+	// is installed anew.
+	leftPlatform bool
 }
 
 func newProblem(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) *problem {
@@ -78,10 +81,10 @@ func newProblem(cat *model.Catalog, cluster *model.ClusterState, req *model.Requ
 func (p *problem) newMod(m *model.Module) *mod {
 	x := &mod{m: m, name: m.Name, rels: m.Releases, forbidden: -1}
 	p.placeSource(x)
-	if m.Embedded {
-		x.rels = []*model.Release{{Version: p.dkp, Requirements: m.Requirements, Accessibility: m.Accessibility, Source: m.Source}}
+	if bm := x.m; bm.Embedded { // R29: also a module one source carries built in
+		x.rels = []*model.Release{{Version: p.dkp, Requirements: bm.Requirements, Accessibility: bm.Accessibility, Source: bm.Source}}
 	}
-	if v, ok := p.cluster.Deployed(m); ok && !m.Embedded && x.m.Release(v) == nil {
+	if v, ok := p.cluster.Deployed(m); ok && !x.m.Embedded && !x.leftPlatform && x.m.Release(v) == nil {
 		// D73: a deployed version the catalog does not list is a release
 		// with no requirements, in version order. R23 (D76): when a move
 		// takes the module to a source that does not list its deployed
@@ -353,6 +356,9 @@ func (p *problem) stageOf(x *mod, r *model.Release) model.Stage {
 func (p *problem) confirmsDisable(x *mod) bool {
 	if x.m.Embedded {
 		return x.m.Disable.Confirmation
+	}
+	if x.leftPlatform {
+		return p.cat.Module(x.name).ForSource(x.from).Disable.Confirmation // it runs built in (R29)
 	}
 	if i := p.deployed(x); i >= 0 {
 		return p.runningRelease(x, i).Disable.Confirmation

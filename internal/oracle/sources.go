@@ -26,7 +26,11 @@ func (p *problem) placeSource(x *mod) {
 	if s := p.req.Sources[m.Name]; s != "" {
 		x.to = s
 	}
+	if x.to == "" {
+		x.to = m.BuiltInSource() // R29: built in, unless moved out
+	}
 	x.moved = x.from != "" && x.to != x.from
+	x.leftPlatform = x.moved && x.from == m.BuiltInSource()
 	switch {
 	case x.to == "" && len(m.ModuleSources()) > 1:
 		x.free = true
@@ -44,6 +48,9 @@ func (p *problem) placeSource(x *mod) {
 func (p *problem) deployedSource(m *model.Module, v model.Version) string {
 	if s := p.cluster.Modules[m.Name].Source; s != "" {
 		return s
+	}
+	if b := m.BuiltInSource(); b != "" && p.cluster.Modules[m.Name].Version == nil {
+		return b // R29: a module that names no version runs built in
 	}
 	srcs := m.ModuleSources()
 	for _, s := range srcs {

@@ -44,7 +44,7 @@ const maxAttempts = 100
 func Generate(seed uint64) *Scenario {
 	for attempt := range uint64(maxAttempts) {
 		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: newCompoundStream(seed, attempt), srng: newSourceStream(seed, attempt),
-			grng: newGroupStream(seed, attempt), lrng: newLoopStream(seed, attempt)}
+			grng: newGroupStream(seed, attempt), lrng: newLoopStream(seed, attempt), brng: newBuiltInStream(seed, attempt)}
 		if sc, err := g.scenario(); err == nil {
 			sc.Seed = seed
 			return sc
@@ -66,6 +66,9 @@ type gen struct {
 	// rule the catalog being drawn states.
 	lrng  *rand.Rand
 	loops model.LoopRule
+	// brng draws built-in modules that the second source lists (R29,
+	// sources.go).
+	brng *rand.Rand
 	// versions holds each module's release versions as text; a built-in
 	// module has the DKP pool, the versions it may run at.
 	versions map[string][]string

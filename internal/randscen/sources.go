@@ -40,7 +40,13 @@ func (g *gen) secondSource(first *model.Catalog) []model.Source {
 	}
 	var mods []*model.Module
 	for _, m := range first.Modules() {
-		if m.Embedded || !g.chance(0.6) {
+		if m.Embedded {
+			if sm := g.builtInListed(m); sm != nil {
+				mods = append(mods, sm)
+			}
+			continue
+		}
+		if !g.chance(0.6) {
 			continue
 		}
 		vs := g.pickN(finalPool, 1+g.rng.IntN(3))
@@ -93,4 +99,34 @@ func (g *gen) placeSources(cat *model.Catalog, cluster *model.ClusterState, req 
 			req.Sources = map[string]string{m.Name: srcs[rng.IntN(len(srcs))]}
 		}
 	}
+}
+
+// builtInStream separates the draws of built-in modules listed in the
+// second source (R29) from the others, so that older seeds keep theirs.
+const builtInStream = 0x6275696c74 // "built"
+
+func newBuiltInStream(seed, attempt uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed^builtInStream, attempt))
+}
+
+// builtInListed draws now and then a second source's own module for the
+// built-in module m: releases of its own, as DKP's modules that leave the
+// platform for a module source have (R29). It returns nil when m stays
+// only built in.
+func (g *gen) builtInListed(m *model.Module) *model.Module {
+	if g.brng.Float64() >= 0.4 {
+		return nil
+	}
+	rng, crng, grng := g.rng, g.crng, g.grng
+	g.rng, g.crng, g.grng = g.brng, g.brng, g.brng
+	g.embedded[m.Name] = false
+	defer func() { g.rng, g.crng, g.grng, g.embedded[m.Name] = rng, crng, grng, true }()
+	vs := g.pickN(finalPool, 1+g.rng.IntN(3))
+	slices.SortFunc(vs, func(a, b string) int {
+		return model.MustParseVersion(a).Compare(model.MustParseVersion(b))
+	})
+	g.versions[m.Name] = slices.Compact(vs)
+	sm := g.module(m.Name)
+	sm.ExclusiveGroup = m.ExclusiveGroup
+	return sm
 }

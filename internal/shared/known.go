@@ -13,8 +13,6 @@ import (
 // prove properties of every scenario's answer (minimality, what-if) skip
 // the listed ones, which may not even load yet.
 var KnownFailing = []string{
-	// issue 21: R29 modules that move
-	"r29-builtin-moves-to-source",
 	// issue 22: R6 per ecosystem, R16 combined suggestions
 	"r16-combined-suggestion",
 	"r6-semver-devel",

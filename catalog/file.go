@@ -13,6 +13,9 @@ import (
 // fileCatalog is modsolver's single-file catalog format (DESIGN.md §2).
 type fileCatalog struct {
 	Modules []fileModule `yaml:"modules"`
+	// Versions is the catalog's version reading (R6): dkp (the default),
+	// semver or blang.
+	Versions string `yaml:"versions"`
 }
 
 type fileModule struct {
@@ -105,12 +108,17 @@ func parseFile(file string, node *yaml.Node) (*model.Catalog, *Report, error) {
 		return nil, nil, err
 	}
 	rep := &Report{Source: file, Format: FormatFile}
+	reading, err := model.ParseVersionReading(fc.Versions)
+	if err != nil {
+		return nil, nil, &ParseError{File: file, Err: fmt.Errorf("versions: %w", err)}
+	}
 	modules := make([]*model.Module, 0, len(fc.Modules))
 	for i := range fc.Modules {
 		m, err := fc.Modules[i].toModel(file)
 		if err != nil {
 			return nil, nil, err
 		}
+		m.Versions = reading
 		modules = append(modules, m)
 	}
 	cat, err := model.NewCatalog(modules)

@@ -62,6 +62,9 @@ type Module struct {
 	// UpdatePolicy is how an update may move the module; "" lets Policy
 	// choose (D66).
 	UpdatePolicy UpdatePolicy
+	// Versions is how the module's own constraints compare versions (R6);
+	// "" is DKP's reading. Read it through Reading.
+	Versions VersionReading
 	// Source is the source this module comes from in a merged catalog
 	// (R23); "" for a single catalog or a module of several sources.
 	Source string
@@ -281,6 +284,9 @@ func (m *Module) normalize() InputErrors {
 	}
 	if _, err := ParseUpdatePolicy(string(m.UpdatePolicy)); err != nil {
 		errs = append(errs, &FieldError{Field: field + ".updatePolicy", Err: err})
+	}
+	if _, err := ParseVersionReading(string(m.Versions)); err != nil {
+		errs = append(errs, &FieldError{Field: field + ".versions", Err: err})
 	}
 	if m.Embedded && len(m.Releases) > 0 {
 		errs = append(errs, fieldErr(field+".releases", ErrInvalidValue, "built-in module %s cannot list releases: its version is the DKP version", m.Name))

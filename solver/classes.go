@@ -135,7 +135,7 @@ func requestShape(req *model.Request) string {
 	for _, name := range req.PinnedNames() {
 		b.WriteString("p" + strconv.Quote(name) + "=" + model.VersionString(req.Pin[name]))
 	}
-	b.WriteString("|" + strconv.FormatBool(req.UpdateAll) + strconv.FormatBool(req.AllowDisable) + strconv.FormatBool(req.AutoEnable))
+	b.WriteString("|" + strconv.FormatBool(req.UpdateAll) + strconv.FormatBool(req.AllowDisable) + strconv.FormatBool(req.AutoEnable) + strconv.FormatBool(req.Devel))
 	b.WriteString("|" + string(req.EffectiveStrategy()) + "|" + string(cmp.Or(req.Report, model.ReportAll)))
 	b.WriteString("|" + strconv.FormatBool(req.Platform.Deckhouse != nil) + strconv.FormatBool(req.Platform.Kubernetes != nil))
 	for _, name := range slices.Sorted(maps.Keys(req.Platform.Components)) {

@@ -31,6 +31,9 @@ type tables struct {
 	// texts interns the distinct texts of DKP and Kubernetes
 	// requirements, so that a request checks each once (platformCheck).
 	texts map[string]int32
+	// named holds, by module name and version text, the prereleases that
+	// a module requirement of the catalog names (R6, D140); nil when none.
+	named map[string]map[string]bool
 }
 
 // moduleTable is one module's part of the tables: its channel heads (R10,
@@ -97,10 +100,45 @@ func compileTables(cat *model.Catalog) *tables {
 		}
 	}
 	t.platform = readPlatformConstraints(cat)
+	t.named = namedPrereleases(cat)
 	t.readBundles(cat)
 	t.bytes += int64(len(t.texts)) * constraintBytes
 	t.took = time.Since(start)
 	return t
+}
+
+// namedPrereleases finds, for every module requirement written under a
+// reading whose ranges name prereleases (model.ReadingSemver), the
+// prereleases of the required module that its range names: admits
+// because one of its comparators carries a prerelease (R6, D140).
+func namedPrereleases(cat *model.Catalog) map[string]map[string]bool {
+	var out map[string]map[string]bool
+	for _, m := range cat.Modules() {
+		rd := m.Reading()
+		if !rd.RangesName() {
+			continue
+		}
+		for _, r := range m.Releases {
+			for _, d := range r.Requirements.Modules {
+				target := cat.Module(d.Module)
+				if target == nil {
+					continue
+				}
+				for _, tr := range target.Releases {
+					if rd.NamesPrerelease(&d.Constraint, tr.Version) {
+						if out == nil {
+							out = map[string]map[string]bool{}
+						}
+						if out[d.Module] == nil {
+							out[d.Module] = map[string]bool{}
+						}
+						out[d.Module][model.VersionString(tr.Version)] = true
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // addModule compiles one module's table.

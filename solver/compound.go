@@ -110,7 +110,7 @@ func (e *encoder) compoundCandidates(mv *modVars, req model.CompoundRequirement)
 		var poss []int
 		for j, r := range d.dom {
 			rel := d.v.rels[r]
-			if target.Holds(d.v.name, rel.Version, rel.Provides) {
+			if target.Holds(d.v.name, rel.Version, rel.Provides, mv.v.m.Reading(), e.p.req.Devel) {
 				poss = append(poss, j)
 			}
 		}
@@ -241,7 +241,7 @@ func (s *session) compoundChanges(f *fact) []change {
 // compoundPlanEdges links, for a release selected by the answer, the
 // modules that satisfy its compound requirements before it, and the
 // disable of a module that a conflict of it refuses before it (R18).
-func compoundPlanEdges(o *outcome, order []*outcome, link func(from, to string)) {
+func compoundPlanEdges(o *outcome, order []*outcome, link func(from, to string), devel bool) {
 	for _, c := range o.v.rels[o.sel].Requirements.Compound {
 		target := c.Target()
 		for _, other := range order {
@@ -259,7 +259,7 @@ func compoundPlanEdges(o *outcome, order []*outcome, link func(from, to string))
 				continue
 			}
 			rel := other.v.rels[at]
-			if target.Holds(other.v.name, rel.Version, rel.Provides) {
+			if target.Holds(other.v.name, rel.Version, rel.Provides, o.v.m.Reading(), devel) {
 				link(other.v.name, o.v.name)
 			}
 		}

@@ -233,10 +233,12 @@ func (p *problem) addStaticFacts(v *view) {
 		ok, _ := v.m.Access(r).For(p.cluster.Edition)
 		return !ok
 	})
-	p.forbidWhere(v, model.FactPrerelease, func(i int, r *model.Release) bool {
-		pinned := v.pinVersion != nil && model.SameVersion(r.Version, v.pinVersion)
-		return !v.m.Embedded && model.IsPrerelease(r.Version) && i != v.deployed && !pinned && !v.isChannelVersion(i)
-	})
+	if p.prereleasesRuled(v) {
+		p.forbidWhere(v, model.FactPrerelease, func(i int, r *model.Release) bool {
+			pinned := v.pinVersion != nil && model.SameVersion(r.Version, v.pinVersion)
+			return model.IsPrerelease(r.Version) && i != v.deployed && !pinned && !v.isChannelVersion(i) && !p.named(v, r)
+		})
+	}
 	p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
 	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
 	p.addComponentFacts(v)
@@ -245,6 +247,20 @@ func (p *problem) addStaticFacts(v *view) {
 	p.addMissingCapabilityFacts(v)
 	p.addVersionFacts(v)
 	p.addSourceFacts(v)
+}
+
+// prereleasesRuled reports whether v's prereleases are taken only where
+// the prerelease rule allows (D1, D140): not for a built-in module, not
+// under a reading that takes a prerelease as any other version, and not
+// under the request's devel (R6).
+func (p *problem) prereleasesRuled(v *view) bool {
+	return !v.m.Embedded && !v.m.Reading().PrereleasesOrdinary() && !p.req.Devel
+}
+
+// named reports whether a range of the catalog names r, a prerelease of v
+// (R6, D140).
+func (p *problem) named(v *view, r *model.Release) bool {
+	return p.compiled.t.named[v.name][model.VersionString(r.Version)]
 }
 
 // readsFirst is the release the static facts read first (see only): the
@@ -579,3 +595,19 @@ func (p *problem) why(c *model.Constraint, v model.Version) string {
 }
 
 type allowKey struct{ constraint, version string }
+
+// admits reports whether version ver of module d satisfies c, a range that
+// module v wrote, read by v's version reading and the request's devel
+// (R6). A built-in module's version is the DKP version, which is read as
+// DKP reads it.
+func (p *problem) admits(v *view, c *model.Constraint, d *view, ver model.Version) bool {
+	return readingFor(v, d).Admits(c, ver, p.req.Devel)
+}
+
+// readingFor is the reading of a range that v wrote on module d.
+func readingFor(v, d *view) model.VersionReading {
+	if d.m.Embedded {
+		return model.ReadingDKP
+	}
+	return v.m.Reading()
+}

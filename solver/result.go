@@ -62,7 +62,7 @@ func (s *session) resolved() (*model.Result, error) {
 		}
 		res.Modules = append(res.Modules, mr)
 	}
-	res.Plan = plan(outs)
+	res.Plan = plan(outs, s.p.req.Devel)
 	res.Warnings = warnings(warned)
 	res.Stats = s.stats()
 	res.Stats.Unchanged = unchanged

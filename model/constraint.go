@@ -117,6 +117,11 @@ func (c Constraint) Allows(v Version) bool {
 	return c.ranges == nil || c.ranges.Check(v)
 }
 
+// AllowsPrereleases reports whether v satisfies the constraint with every
+// range admitting prereleases, as Masterminds' IncludePrerelease reads it
+// (R6: the blang reading, and the semver reading under devel).
+func (c Constraint) AllowsPrereleases(v Version) bool { return c.allowsWhole(v, true) }
+
 // allowsWhole reports whether v, whole, satisfies the constraint by the
 // Masterminds rules; pre makes every range admit prereleases, as
 // Masterminds' IncludePrerelease does (R6).

@@ -119,8 +119,9 @@ func (r VersionReading) PrereleasesOrdinary() bool { return r.rule().prereleases
 func (r VersionReading) RangesName() bool { return r.rule().rangesName }
 
 // NamesPrerelease reports whether the range c, read by r without devel,
-// names the prerelease v of its module: admits it because one of its
-// comparators carries a prerelease (R6, D140).
+// names the prerelease v of its module: a range that allows some but not
+// every version admits it, which under the Masterminds rules means that a
+// comparator of its AND group carries a prerelease (R6, D140).
 func (r VersionReading) NamesPrerelease(c *Constraint, v Version) bool {
-	return r.RangesName() && IsPrerelease(v) && c.ranges != nil && c.allowsWhole(v, false)
+	return r.RangesName() && IsPrerelease(v) && !c.AnyVersion() && c.allowsWhole(v, false)
 }

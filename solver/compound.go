@@ -110,7 +110,7 @@ func (e *encoder) compoundCandidates(mv *modVars, req model.CompoundRequirement)
 		var poss []int
 		for j, r := range d.dom {
 			rel := d.v.rels[r]
-			if target.Holds(d.v.name, rel.Version, rel.Provides, mv.v.m.Reading(), e.p.req.Devel) {
+			if target.Holds(d.v.name, rel.Version, rel.Provides, readingFor(mv.v, d.v), e.p.req.Devel) {
 				poss = append(poss, j)
 			}
 		}
@@ -259,7 +259,7 @@ func compoundPlanEdges(o *outcome, order []*outcome, link func(from, to string),
 				continue
 			}
 			rel := other.v.rels[at]
-			if target.Holds(other.v.name, rel.Version, rel.Provides, o.v.m.Reading(), devel) {
+			if target.Holds(other.v.name, rel.Version, rel.Provides, readingFor(o.v, other.v), devel) {
 				link(other.v.name, o.v.name)
 			}
 		}

@@ -257,10 +257,10 @@ func (p *problem) prereleasesRuled(v *view) bool {
 	return !v.m.Embedded && !v.m.Reading().PrereleasesOrdinary() && !p.req.Devel
 }
 
-// named reports whether a range of the catalog names r, a prerelease of v
-// (R6, D140).
+// named reports whether a range of the catalog names r, a prerelease of
+// v, whose reading lets ranges name prereleases (R6, D140).
 func (p *problem) named(v *view, r *model.Release) bool {
-	return p.compiled.t.named[v.name][model.VersionString(r.Version)]
+	return v.m.Reading().RangesName() && p.compiled.t.named[v.name][model.VersionString(r.Version)]
 }
 
 // readsFirst is the release the static facts read first (see only): the

@@ -261,7 +261,7 @@ func (p *problem) setHead(v *view) {
 		v.noChannel = true
 	}
 	if h.version == nil {
-		h = v.newestHead()
+		h = p.newestHead(v)
 	}
 	v.headVersion, v.head = h.version, h.index
 	if v.noChannel {
@@ -281,12 +281,36 @@ func (v *view) channelHead(channel string) headEntry {
 	return v.headAt(v.m.ChannelVersion(channel))
 }
 
-// newestHead is the newest final release (or the newest one) and its index.
-func (v *view) newestHead() headEntry {
-	if v.own {
+// newestHead is the head of a module that follows no channel (R10): the
+// newest release the prerelease rule lets it take (D1, D140), or the
+// newest one when it lets it take none, and its index. Under devel or the
+// blang reading that is the newest release; under the semver reading the
+// newest that is final or named by a range; under DKP's the newest final
+// one.
+func (p *problem) newestHead(v *view) headEntry {
+	switch {
+	case !p.prereleasesRuled(v):
+		return v.headAt(newestWhere(v.rels, func(*model.Release) bool { return true }))
+	case v.m.Reading().RangesName():
+		return v.headAt(newestWhere(v.rels, func(r *model.Release) bool { return !model.IsPrerelease(r.Version) || p.named(v, r) }))
+	case v.own:
 		return v.tab.newest
 	}
 	return v.headAt(newestFinal(v.rels))
+}
+
+// newestWhere is the newest release for which ok holds, or the newest
+// release when it holds for none.
+func newestWhere(rels []*model.Release, ok func(*model.Release) bool) model.Version {
+	for i := len(rels) - 1; i >= 0; i-- {
+		if ok(rels[i]) {
+			return rels[i].Version
+		}
+	}
+	if len(rels) > 0 {
+		return rels[len(rels)-1].Version
+	}
+	return nil
 }
 
 // headAt is hv with the index of the last release at or below it.
@@ -300,15 +324,7 @@ func (v *view) headAt(hv model.Version) headEntry {
 // newestFinal is the newest release that is not a prerelease, or the
 // newest release when all are prereleases.
 func newestFinal(rels []*model.Release) model.Version {
-	for i := len(rels) - 1; i >= 0; i-- {
-		if !model.IsPrerelease(rels[i].Version) {
-			return rels[i].Version
-		}
-	}
-	if len(rels) > 0 {
-		return rels[len(rels)-1].Version
-	}
-	return nil
+	return newestWhere(rels, func(r *model.Release) bool { return !model.IsPrerelease(r.Version) })
 }
 
 // setIntent reads R8: the request first, then the cluster's configuration,

@@ -25,10 +25,8 @@ var KnownFailing = []string{
 	"r28-noneof-range-reverse",
 	"r28-noneof-violated",
 	"r29-builtin-moves-to-source",
-	// issue 22: R6 per ecosystem, R16 combined suggestions
+	// issue 22: R16 combined suggestions
 	"r16-combined-suggestion",
-	"r6-semver-devel",
-	"r6-semver-prerelease-range",
 }
 
 // IsKnownFailing reports whether the scenario file is on KnownFailing.

@@ -34,6 +34,9 @@ type Catalog struct {
 	// sources names the sources of a merged catalog (R23), in source
 	// order; nil for a single catalog.
 	sources []SourceInfo
+	// needsDeckhouse: some module is built in or some release requires a
+	// DKP version (R4, R5).
+	needsDeckhouse bool
 }
 
 // Module is one module: either built in (Embedded, R5) with a single
@@ -256,7 +259,9 @@ func NewCatalog(modules []*Module) (*Catalog, error) {
 func (c *Catalog) indexProviders() {
 	c.providers = map[string][]string{}
 	for _, m := range c.modules {
+		c.needsDeckhouse = c.needsDeckhouse || m.Embedded
 		for _, r := range m.Releases {
+			c.needsDeckhouse = c.needsDeckhouse || r.Requirements.Deckhouse != nil
 			for _, cap := range r.Provides {
 				ps := c.providers[cap]
 				if len(ps) == 0 || ps[len(ps)-1] != m.Name {
@@ -335,6 +340,12 @@ func (m *Module) checkRequirements(field string, req Requirements) InputErrors {
 	}
 	return errs
 }
+
+// NeedsDeckhouse reports whether answers over c depend on the DKP version:
+// some module is built in (R5) or some release requires a DKP version
+// (R4). A catalog from another ecosystem, which never mentions DKP, does
+// not need one.
+func (c *Catalog) NeedsDeckhouse() bool { return c.needsDeckhouse }
 
 // Modules returns every module, sorted by name. The slice is shared: do
 // not modify it.

@@ -67,7 +67,11 @@ func (pa *platformAxes) key(req *model.Request) string {
 	b.WriteString(requestShape(req))
 	dkp := orElse(req.Platform.Deckhouse, pa.cluster.Deckhouse)
 	b.WriteString("|d")
-	if dkp != nil {
+	switch {
+	case dkp != nil && pa.cluster.Deckhouse == nil: // a catalog that needs no DKP version
+		b.WriteString("n")
+		pa.deckhouse.write(&b, dkp)
+	case dkp != nil:
 		b.WriteString(strconv.Itoa(model.CompareVersions(dkp, pa.cluster.Deckhouse) + 1))
 		b.WriteString(strconv.FormatBool(model.IsPrerelease(dkp)))
 		pa.deckhouse.write(&b, model.Core(dkp))

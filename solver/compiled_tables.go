@@ -91,6 +91,7 @@ const (
 func compileTables(cat *model.Catalog) *tables {
 	start := time.Now()
 	t := &tables{mods: map[*model.Module]*moduleTable{}, texts: map[string]int32{}, byBundle: map[string][]*model.Module{}}
+	t.named = namedPrereleases(cat) // before the steppers, which read it
 	for _, m := range cat.Modules() {
 		t.addModule(cat, m)
 		if m.MultiSource() {
@@ -100,7 +101,6 @@ func compileTables(cat *model.Catalog) *tables {
 		}
 	}
 	t.platform = readPlatformConstraints(cat)
-	t.named = namedPrereleases(cat)
 	t.readBundles(cat)
 	t.bytes += int64(len(t.texts)) * constraintBytes
 	t.took = time.Since(start)
@@ -192,7 +192,7 @@ func (t *tables) addStepper(m *model.Module, mt *moduleTable, head int) {
 	if head < 0 || mt.steppers[head] != nil {
 		return
 	}
-	st := newStepper(m.Releases, head, mt.policy)
+	st := newStepper(m.Releases, head, mt.policy, catalogPrereleases(m, t.named[m.Name]))
 	st.memo = make([]atomic.Pointer[updateSteps], len(m.Releases))
 	mt.steppers[head] = &st
 	t.bytes += stepperBytes + intBytes*int64(len(st.eligible)+2*len(st.minors)+len(st.jumps)+len(st.memo))

@@ -88,6 +88,12 @@ type view struct {
 	// rels are the module's releases; a built-in module has one, at the
 	// effective DKP version (R5).
 	rels []*model.Release
+	// preSteps says which prereleases R6 lets v take as it takes a final
+	// release: as update steps below the head and for the bundle default
+	// (D141); develSteps: the request's devel makes them more than the
+	// compiled stepper knows.
+	preSteps   func(*model.Release) bool
+	develSteps bool
 
 	before       bool           // enabled before, with a deployed version
 	configuredOn bool           // the cluster says enabled: true (D43)
@@ -205,6 +211,7 @@ func (p *problem) newView(m *model.Module) *view {
 	} else {
 		p.setHead(v)
 	}
+	v.preSteps, v.develSteps = p.stepPrereleases(v), p.req.Devel && !v.m.Reading().PrereleasesOrdinary()
 	p.setIntent(v)
 	v.staticSeq = p.seq
 	p.seq++
@@ -362,7 +369,7 @@ func (p *problem) onByDefault(v *view) bool {
 	for i := len(v.rels) - 1; i >= 0; i-- {
 		r := v.rels[i]
 		available, bundles := v.m.Access(r).For(p.cluster.Edition)
-		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head) || v.aboveHead(i) || p.forbidsStage(r) {
+		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head && !v.preSteps(r)) || v.aboveHead(i) || p.forbidsStage(r) {
 			continue
 		}
 		return slices.Contains(bundles, p.cluster.Bundle)

@@ -16,7 +16,8 @@ type stepper struct {
 	rels []*model.Release
 	head int
 	// eligible marks the releases a step may land on: not above the head,
-	// and not prereleases unless it is the head itself (D1, D13).
+	// and not prereleases unless it is the head itself (D1, D13) or R6
+	// lets the prerelease be taken (D141).
 	eligible []bool
 	graph    bool
 	// minors lists, ascending, each minor that has an eligible release,
@@ -38,10 +39,10 @@ type minorBest struct {
 	best int
 }
 
-func newStepper(rels []*model.Release, head int, policy model.UpdatePolicy) stepper {
+func newStepper(rels []*model.Release, head int, policy model.UpdatePolicy, taken func(*model.Release) bool) stepper {
 	s := stepper{rels: rels, head: head, eligible: make([]bool, len(rels)), graph: policy == model.UpdateGraph}
 	for i, r := range rels {
-		s.eligible[i] = i == head || (i < head && !model.IsPrerelease(r.Version))
+		s.eligible[i] = i == head || (i < head && (!model.IsPrerelease(r.Version) || taken(r)))
 		if len(r.UpdateRules) > 0 {
 			s.jumps = append(s.jumps, i)
 		}
@@ -243,13 +244,36 @@ func (s *stepper) stepsFrom(from int) *updateSteps {
 }
 
 // stepper returns the update rule over v's releases up to its head: the
-// compiled one when the releases are the module's own.
+// compiled one when the releases are the module's own and the request's
+// devel takes no more prereleases than the catalog does.
 func (v *view) stepper() *stepper {
-	if v.own && v.tab.steppers[v.head] != nil {
+	if v.own && !v.develSteps && v.tab.steppers[v.head] != nil {
 		return v.tab.steppers[v.head]
 	}
-	st := newStepper(v.rels, v.head, v.policy())
+	st := newStepper(v.rels, v.head, v.policy(), v.preSteps)
 	return &st
+}
+
+// stepPrereleases says which prereleases of v a step may land on besides
+// the head (R6, D141): those the prerelease rule lets v take.
+func (p *problem) stepPrereleases(v *view) func(*model.Release) bool {
+	if p.req.Devel {
+		return func(*model.Release) bool { return true }
+	}
+	return catalogPrereleases(v.m, p.compiled.t.named[v.name])
+}
+
+// catalogPrereleases is stepPrereleases without devel, which a compiled
+// stepper knows: under the blang reading every prerelease, under the
+// semver reading those a range names, under DKP's none.
+func catalogPrereleases(m *model.Module, named map[string]bool) func(*model.Release) bool {
+	switch rd := m.Reading(); {
+	case rd.PrereleasesOrdinary():
+		return func(*model.Release) bool { return true }
+	case rd.RangesName():
+		return func(r *model.Release) bool { return named[model.VersionString(r.Version)] }
+	}
+	return func(*model.Release) bool { return false }
 }
 
 func sortedUnique(xs []int) []int {

@@ -105,16 +105,26 @@ func (c *checker) deployedOrPinned(m *model.Module, v model.Version) bool {
 // version (blang), or, under the semver reading, a range of the catalog
 // names it (R6).
 func (c *checker) checkPrerelease(m *model.Module, v model.Version) {
-	if !model.IsPrerelease(v) || c.deployedOrPinned(m, v) || c.req.Devel || m.Versions == model.ReadingBlang {
+	if !model.IsPrerelease(v) || c.deployedOrPinned(m, v) || c.prereleaseTaken(m, v) {
 		return
 	}
 	if head, _ := c.head(m); head != nil && model.SameVersion(v, head) {
 		return
 	}
-	if m.Versions == model.ReadingSemver && c.namedByRange(m.Name, v) {
-		return
-	}
 	c.add("D1", m.Name, "at prerelease %s, which is neither deployed, pinned, nor its channel's version", v)
+}
+
+// prereleaseTaken reports whether R6 lets m be at the prerelease v
+// wherever a final release could be: under devel, under the blang
+// reading, or under the semver reading when a range names v.
+func (c *checker) prereleaseTaken(m *model.Module, v model.Version) bool {
+	switch m.Versions {
+	case model.ReadingBlang:
+		return true
+	case model.ReadingSemver:
+		return c.req.Devel || c.namedByRange(m.Name, v)
+	}
+	return c.req.Devel
 }
 
 // namedByRange reports whether a module requirement that a semver-reading

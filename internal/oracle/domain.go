@@ -154,7 +154,7 @@ func (p *problem) intentOf(x *mod) intent {
 // onByDefault reads R7: the cluster's bundle is listed in enabledInBundles
 // of the newest release that may be selected in its edition, that is, one
 // available there, not above the channel head and not a prerelease other
-// than the channel's version.
+// than the channel's version or one R6 lets be taken (D141).
 func (p *problem) onByDefault(x *mod) bool {
 	if p.cluster.Bundle == "" {
 		return false
@@ -164,7 +164,7 @@ func (p *problem) onByDefault(x *mod) bool {
 		h := p.headOf(x, r)
 		available, bundles := p.sourceModule(x, r).Access(r).For(p.cluster.Edition)
 		experimental := p.stageOf(x, r) == model.StageExperimental && !p.cluster.AllowExperimentalModules // D58
-		if !available || experimental || (!x.m.Embedded && (h.above(r.Version) || (model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version)))) {
+		if !available || experimental || (!x.m.Embedded && (h.above(r.Version) || (model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version) && !p.prereleaseAllowed(x, r)))) {
 			continue
 		}
 		return slices.Contains(bundles, p.cluster.Bundle)

@@ -23,7 +23,7 @@ func (p *problem) oneUpdate(x *mod, from, to int, h head) bool {
 	case model.UpdateGraph:
 		return graphReaches(x.rels, from, h)[to]
 	}
-	return sequentialStep(x.rels, from, to, h)
+	return sequentialStep(x.rels, from, to, h, func(r *model.Release) bool { return p.prereleaseAllowed(x, r) })
 }
 
 // graphReaches marks the releases reachable from release from over update
@@ -44,17 +44,18 @@ func graphReaches(rels []*model.Release, from int, h head) []bool {
 }
 
 // sequentialStep is R11 with D13, over the releases a step may land on:
-// not above the head and not prereleases, except the head itself.
+// not above the head and not prereleases, except the head itself and a
+// prerelease R6 lets be taken (taken, D141).
 //   - the highest patch of v0's minor;
 //   - the highest patch of the next minor of v0's major that has one;
 //   - from 0.x, the highest patch of the lowest 1.x minor;
 //   - a release whose from-to rule has to = its major.minor and
 //     from <= v0 < to.
-func sequentialStep(rels []*model.Release, from, to int, h head) bool {
+func sequentialStep(rels []*model.Release, from, to int, h head, taken func(*model.Release) bool) bool {
 	v0 := rels[from].Version
 	var landing []model.Version
 	for _, r := range rels {
-		if !h.above(r.Version) && (!model.IsPrerelease(r.Version) || h.isChannelVersion(r.Version)) {
+		if !h.above(r.Version) && (!model.IsPrerelease(r.Version) || h.isChannelVersion(r.Version) || taken(r)) {
 			landing = append(landing, r.Version)
 		}
 	}

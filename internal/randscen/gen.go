@@ -43,7 +43,8 @@ const maxAttempts = 100
 // refuse as bad input is drawn again from the same seed's stream.
 func Generate(seed uint64) *Scenario {
 	for attempt := range uint64(maxAttempts) {
-		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: newCompoundStream(seed, attempt), srng: newSourceStream(seed, attempt)}
+		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: newCompoundStream(seed, attempt), srng: newSourceStream(seed, attempt),
+			vrng: newVersionStream(seed, attempt)}
 		if sc, err := g.scenario(); err == nil {
 			sc.Seed = seed
 			return sc
@@ -59,6 +60,10 @@ type gen struct {
 	crng *rand.Rand
 	// srng draws sources (R23, sources.go).
 	srng *rand.Rand
+	// vrng draws the version reading, its prereleases and ranges, and
+	// devel (R6, versions.go); reading is the catalog's.
+	vrng    *rand.Rand
+	reading model.VersionReading
 	// versions holds each module's release versions as text; a built-in
 	// module has the DKP pool, the versions it may run at.
 	versions map[string][]string
@@ -84,6 +89,7 @@ func (g *gen) pickN(xs []string, n int) []string {
 }
 
 func (g *gen) scenario() (*Scenario, error) {
+	g.reading = g.drawReading()
 	g.names = g.pickN(moduleNames, 2+g.rng.IntN(4))
 	g.versions = map[string][]string{}
 	g.embedded = map[string]bool{}
@@ -96,6 +102,9 @@ func (g *gen) scenario() (*Scenario, error) {
 		vs := g.pickN(finalPool, 1+g.rng.IntN(4))
 		if g.chance(0.15) {
 			vs = append(vs, g.pick(prePool))
+		}
+		if pre := g.extraPrerelease(); pre != "" {
+			vs = append(vs, pre)
 		}
 		slices.SortFunc(vs, func(a, b string) int {
 			return model.MustParseVersion(a).Compare(model.MustParseVersion(b))
@@ -129,7 +138,7 @@ func (g *gen) scenario() (*Scenario, error) {
 }
 
 func (g *gen) module(name string) *model.Module {
-	m := &model.Module{Name: name, Embedded: g.embedded[name]}
+	m := &model.Module{Name: name, Embedded: g.embedded[name], Versions: g.reading}
 	if g.chance(0.25) {
 		m.ExclusiveGroup = "cni"
 	}
@@ -274,6 +283,9 @@ func (g *gen) depConstraint(d string) model.Constraint {
 		vs = finalPool
 	}
 	text := g.rangeOver(vs, false)
+	if pre := g.prereleaseRange(vs); pre != "" {
+		text = pre
+	}
 	switch {
 	case text == "":
 		text = "!optional"

@@ -221,7 +221,7 @@ func (h *helmImporter) chart(key string, entries []helmEntry) *model.Module {
 		}
 		return nil
 	}
-	m := &model.Module{Name: key, UpdatePolicy: model.UpdateDirect, Versions: model.ReadingSemver}
+	m := &model.Module{Name: key, UpdatePolicy: model.UpdateDirect, Versions: model.ReadingSemver, Ecosystem: model.EcosystemHelm}
 	seen := make(map[string]string, len(entries))
 	for i := range entries {
 		if r := h.release(key, i, &entries[i], seen); r != nil {

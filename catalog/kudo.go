@@ -221,7 +221,7 @@ func (kr *kudoRelease) normalised(field, text string, v model.Version) {
 func (k *kudoImporter) modules() []*model.Module {
 	var modules []*model.Module
 	for _, name := range slices.Sorted(maps.Keys(k.releases)) {
-		m := &model.Module{Name: name, UpdatePolicy: model.UpdateDirect, Versions: model.ReadingBlang}
+		m := &model.Module{Name: name, UpdatePolicy: model.UpdateDirect, Versions: model.ReadingBlang, Ecosystem: model.EcosystemKUDO}
 		for _, kr := range k.releases[name] {
 			r, err := k.release(kr)
 			if err != nil {

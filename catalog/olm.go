@@ -567,7 +567,7 @@ func (l *olmLoader) finish() (*model.Catalog, *Report, error) {
 
 // module builds p's module: releases with their edges, then channels.
 func (l *olmLoader) module(p *olmPackage) *model.Module {
-	m := &model.Module{Name: p.name, UpdatePolicy: model.UpdateGraph, Versions: model.ReadingBlang}
+	m := &model.Module{Name: p.name, UpdatePolicy: model.UpdateGraph, Versions: model.ReadingBlang, Ecosystem: model.EcosystemOLM}
 	if p.semverMode {
 		m.UpdatePolicy = model.UpdateDirect
 	}

@@ -68,6 +68,9 @@ type Module struct {
 	// Versions is how the module's own constraints compare versions (R6);
 	// "" is DKP's reading. Read it through Reading.
 	Versions VersionReading
+	// Ecosystem is where the module's data comes from, for messages in
+	// that ecosystem's words; "" is DKP.
+	Ecosystem Ecosystem
 	// Source is the source this module comes from in a merged catalog
 	// (R23); "" for a single catalog or a module of several sources.
 	Source string

@@ -138,7 +138,7 @@ func (s *session) retargetWarnings(ws []model.Warning) []model.Warning {
 	out := slices.Clone(ws)
 	for i, w := range out {
 		if m := s.p.cat.Module(w.Module); w.Kind == model.WarningDeprecated && m != nil && m.Embedded {
-			out[i] = deprecatedWarning(w.Module, s.p.deckhouse)
+			out[i] = deprecatedWarning(w.Module, s.p.deckhouse, model.EcosystemDKP) // a built-in module's
 		}
 	}
 	return out

@@ -148,6 +148,7 @@ func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
 		if err != nil {
 			return nil, err
 		}
+		printLoadReport(errOut, sc.Report)
 		return &inputs{sc.Catalog, sc.Cluster, sc.Request}, nil
 	}
 	if f.catalog == "" && f.cluster == "" && f.request == "" && len(f.sources.specs) == 0 {
@@ -186,10 +187,17 @@ func loadCatalog(path, format string, errOut io.Writer, opts ...catalog.Option) 
 	if err != nil {
 		return nil, err
 	}
-	if len(rep.Skipped) > 0 || len(rep.Warnings) > 0 {
+	printLoadReport(errOut, rep)
+	return cat, nil
+}
+
+// printLoadReport prints the loader's report on stderr when it skipped or
+// warned of something, the same way for --catalog, --source and a
+// scenario's catalog.
+func printLoadReport(errOut io.Writer, rep *catalog.Report) {
+	if rep != nil && (len(rep.Skipped) > 0 || len(rep.Warnings) > 0) {
 		fmt.Fprintln(errOut, rep.Summary())
 	}
-	return cat, nil
 }
 
 // loadAs reads the catalog at path in the format --catalog-format names.

@@ -24,7 +24,8 @@ stats   reads a catalog and prints its size: modules, releases, channels,
         dependency, capability and update edges, the forms its constraints
         take, and what the load skipped and why.
 check   asks, for every module, whether its head release (its channel's
-        version, or its newest final release) installs on a cluster of the
+        version, or its newest release that is final or a prerelease its
+        ecosystem's version reading takes) installs on a cluster of the
         given platform, with autoEnable so that requirements come along. It
         prints how many install, how many cannot, and the reasons that stop
         them most often: a sweep a catalog's authors can run as a CI gate.

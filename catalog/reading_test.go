@@ -52,7 +52,7 @@ func TestFileVersionsKey(t *testing.T) {
 		return cat, err
 	}
 	for text, want := range map[string]model.VersionReading{
-		"modules: [{name: a, releases: [{version: 1.0.0}]}]":                  model.ReadingDKP,
+		"modules: [{name: a, releases: [{version: 1.0.0}]}]":                   model.ReadingDKP,
 		"versions: dkp\nmodules: [{name: a, releases: [{version: 1.0.0}]}]":    model.ReadingDKP,
 		"versions: semver\nmodules: [{name: a, releases: [{version: 1.0.0}]}]": model.ReadingSemver,
 		"versions: blang\nmodules: [{name: a, releases: [{version: 1.0.0}]}]":  model.ReadingBlang,

@@ -50,7 +50,7 @@ func TestEcosystemTable(t *testing.T) {
 // any other version.
 func TestReadingAdmits(t *testing.T) {
 	tests := []struct {
-		constraint, version string
+		constraint, version       string
 		dkp, semver, devel, blang bool
 	}{
 		{">0.0.0-0", "0.3.0-rc.1", true, true, true, true},

@@ -135,17 +135,6 @@ func (c Constraint) allowsWhole(v Version, pre bool) bool {
 	return c.withPrereleases().Check(v)
 }
 
-// whyWhole is Why for allowsWhole.
-func (c Constraint) whyWhole(v Version, pre bool) string {
-	if !pre || c.ranges == nil || v == nil || v.Prerelease() == "" {
-		return c.Why(v)
-	}
-	if slices.ContainsFunc(c.excluded, v.Equal) {
-		return fmt.Sprintf("%s is excluded", v)
-	}
-	return validation(c.withPrereleases(), v)
-}
-
 // withPrereleases is a copy of the ranges that admits prereleases; the
 // copy shares the parsed comparators, which Check only reads.
 func (c Constraint) withPrereleases() *semver.Constraints {

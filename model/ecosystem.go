@@ -19,17 +19,15 @@ var Ecosystems = []Ecosystem{EcosystemDKP, EcosystemHelm, EcosystemOLM, Ecosyste
 // ecosystemWords is what messages say of one ecosystem; ecosystemTable
 // holds one row per ecosystem, and a test walks every one.
 type ecosystemWords struct {
-	// name is how messages name the ecosystem.
-	name string
 	// deprecated completes "m v is Deprecated: …" (R25).
 	deprecated string
 }
 
 var ecosystemTable = map[Ecosystem]ecosystemWords{
-	EcosystemDKP:  {name: "DKP", deprecated: "DKP may remove it in a future release; plan a replacement"},
-	EcosystemHelm: {name: "Helm", deprecated: "its Helm repository marks the chart deprecated (deprecated: true), so it is no longer maintained; plan a replacement"},
-	EcosystemOLM:  {name: "OLM", deprecated: "its OLM catalog deprecates it (olm.deprecations); plan a replacement"},
-	EcosystemKUDO: {name: "KUDO", deprecated: "its KUDO repository marks it deprecated; plan a replacement"},
+	EcosystemDKP:  {deprecated: "DKP may remove it in a future release; plan a replacement"},
+	EcosystemHelm: {deprecated: "its Helm repository marks the chart deprecated (deprecated: true), so it is no longer maintained; plan a replacement"},
+	EcosystemOLM:  {deprecated: "its OLM catalog deprecates it (olm.deprecations); plan a replacement"},
+	EcosystemKUDO: {deprecated: "its KUDO repository marks it deprecated; plan a replacement"},
 }
 
 func (e Ecosystem) words() ecosystemWords {
@@ -38,9 +36,6 @@ func (e Ecosystem) words() ecosystemWords {
 	}
 	return ecosystemTable[EcosystemDKP]
 }
-
-// Name is how messages name e: "DKP", "Helm", "OLM" or "KUDO".
-func (e Ecosystem) Name() string { return e.words().name }
 
 // DeprecatedNote completes the warning "m v is Deprecated: …" in e's
 // words (R25).

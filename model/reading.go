@@ -89,15 +89,6 @@ func (r VersionReading) Admits(c *Constraint, v Version, devel bool) bool {
 	return c.allowsWhole(v, devel || rule.openRanges)
 }
 
-// Why says why v does not satisfy c read by r, "" when it does.
-func (r VersionReading) Why(c *Constraint, v Version, devel bool) string {
-	rule := r.rule()
-	if rule.strips {
-		return c.Why(Core(v))
-	}
-	return c.whyWhole(v, devel || rule.openRanges)
-}
-
 // ComparedAs is v as r compares it: without prerelease and metadata under
 // DKP's reading, whole otherwise.
 func (r VersionReading) ComparedAs(v Version) Version {
@@ -106,9 +97,6 @@ func (r VersionReading) ComparedAs(v Version) Version {
 	}
 	return v
 }
-
-// Strips reports whether r compares versions without their prerelease.
-func (r VersionReading) Strips() bool { return r.rule().strips }
 
 // PrereleasesOrdinary reports whether r selects a prerelease like any
 // other release, with no rule of its own.

@@ -128,6 +128,7 @@ func (g *gen) scenario() (*Scenario, error) {
 		}
 		g.placeSources(cat, cluster, req)
 	}
+	g.dropDeckhouse(cat, cluster)
 	if err := cluster.Validate(cat); err != nil {
 		return nil, err
 	}

@@ -74,3 +74,12 @@ func (g *gen) prereleaseRange(vs []string) string {
 
 // drawDevel draws the request's devel (R6, Helm's --devel).
 func (g *gen) drawDevel() bool { return g.vrng.Float64() < 0.2 }
+
+// dropDeckhouse leaves the cluster without a DKP version now and then
+// when the catalog needs none (D142), as a Helm or OLM user's cluster
+// state says nothing of DKP.
+func (g *gen) dropDeckhouse(cat *model.Catalog, cluster *model.ClusterState) {
+	if g.vrng.Float64() < 0.5 && !cat.NeedsDeckhouse() {
+		cluster.Deckhouse = nil
+	}
+}

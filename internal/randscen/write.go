@@ -145,7 +145,7 @@ type fileEdition struct {
 }
 
 type fileCluster struct {
-	Deckhouse         string                     `yaml:"deckhouse"`
+	Deckhouse         string                     `yaml:"deckhouse,omitempty"`
 	Kubernetes        string                     `yaml:"kubernetes"`
 	Edition           string                     `yaml:"edition,omitempty"`
 	Bundle            string                     `yaml:"bundle,omitempty"`

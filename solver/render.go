@@ -186,16 +186,29 @@ func (p *problem) dependencyDetailIn(v, d *view, dep string, c *model.Constraint
 		return fmt.Sprintf("dependency '%s' is disabled", dep)
 	}
 	if !slices.ContainsFunc(d.rels, func(r *model.Release) bool { return p.admits(v, c, d, r.Version) }) {
-		return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s)", dep, c.Range(), newestFinal(d.rels))
+		newest := newestFinal(d.rels)
+		if note := comparedNote(readingFor(v, d), newest); note != "" {
+			return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s, %s)", dep, c.Range(), newest, note)
+		}
+		return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s)", dep, c.Range(), newest)
 	}
 	return ""
 }
 
-// comparedAs is " (compared as X)" when reading rd compares ver as another
-// version X, DKP's reading stripping its prerelease (R6); "" otherwise.
+// comparedAs is " (compared as X, …)" when reading rd compares ver as
+// another version X, DKP's reading stripping its prerelease (R6, D145);
+// "" otherwise.
 func comparedAs(rd model.VersionReading, ver model.Version) string {
+	if note := comparedNote(rd, ver); note != "" {
+		return " (" + note + ")"
+	}
+	return ""
+}
+
+// comparedNote is comparedAs without its parentheses.
+func comparedNote(rd model.VersionReading, ver model.Version) string {
 	if as := rd.ComparedAs(ver); ver != nil && !model.SameVersion(as, ver) {
-		return fmt.Sprintf(" (compared as %s, as DKP compares versions without their prerelease)", model.VersionString(as))
+		return fmt.Sprintf("compared as %s, as DKP compares versions without their prerelease", model.VersionString(as))
 	}
 	return ""
 }

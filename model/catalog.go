@@ -131,8 +131,10 @@ type UpdateEdges struct {
 }
 
 // From reports whether one update step may go from v to the release that
-// declares e.
-func (e *UpdateEdges) From(v Version) bool {
+// declares e. A skipRange is OLM's, so under the blang reading it admits
+// a prerelease as blang/semver does; otherwise it is checked by the
+// Masterminds rules, on the whole version (R6, R21).
+func (e *UpdateEdges) From(v Version, rd VersionReading) bool {
 	if e == nil {
 		return false
 	}
@@ -142,7 +144,13 @@ func (e *UpdateEdges) From(v Version) bool {
 	if slices.ContainsFunc(e.Skips, func(s Version) bool { return SameVersion(s, v) }) {
 		return true
 	}
-	return e.SkipRange != nil && e.SkipRange.Allows(v)
+	if e.SkipRange == nil {
+		return false
+	}
+	if rd.PrereleasesOrdinary() {
+		return e.SkipRange.AllowsPrereleases(v)
+	}
+	return e.SkipRange.Allows(v)
 }
 
 // Dependency is a requirement on another module (R2, or R3 when optional).

@@ -126,3 +126,15 @@ func TestBlangReadingAgreesWithBlang(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipRangeReading: a skipRange is OLM's, so under the blang reading
+// it admits a prerelease as blang/semver does (R21); the other readings
+// check it by Masterminds' rules, as before.
+func TestSkipRangeReading(t *testing.T) {
+	e := &UpdateEdges{SkipRange: new(MustParseConstraint(">=1.1.0 <1.2.0"))}
+	rc := MustParseVersion("1.2.0-rc.1")
+	assert.True(t, e.From(rc, ReadingBlang))
+	assert.False(t, e.From(rc, ReadingSemver))
+	assert.False(t, e.From(rc, ReadingDKP))
+	assert.True(t, e.From(MustParseVersion("1.1.5"), ReadingDKP))
+}

@@ -192,7 +192,7 @@ func (t *tables) addStepper(m *model.Module, mt *moduleTable, head int) {
 	if head < 0 || mt.steppers[head] != nil {
 		return
 	}
-	st := newStepper(m.Releases, head, mt.policy, catalogPrereleases(m, t.named[m.Name]))
+	st := newStepper(m.Releases, head, m, mt.policy, catalogPrereleases(m, t.named[m.Name]))
 	st.memo = make([]atomic.Pointer[updateSteps], len(m.Releases))
 	mt.steppers[head] = &st
 	t.bytes += stepperBytes + intBytes*int64(len(st.eligible)+2*len(st.minors)+len(st.jumps)+len(st.memo))

@@ -15,6 +15,8 @@ import (
 type stepper struct {
 	rels []*model.Release
 	head int
+	// reading reads the releases' skipRanges (R6, R21).
+	reading model.VersionReading
 	// eligible marks the releases a step may land on: not above the head,
 	// and not prereleases unless it is the head itself (D1, D13) or R6
 	// lets the prerelease be taken (D141).
@@ -39,8 +41,8 @@ type minorBest struct {
 	best int
 }
 
-func newStepper(rels []*model.Release, head int, policy model.UpdatePolicy, taken func(*model.Release) bool) stepper {
-	s := stepper{rels: rels, head: head, eligible: make([]bool, len(rels)), graph: policy == model.UpdateGraph}
+func newStepper(rels []*model.Release, head int, m *model.Module, policy model.UpdatePolicy, taken func(*model.Release) bool) stepper {
+	s := stepper{rels: rels, head: head, reading: m.Reading(), eligible: make([]bool, len(rels)), graph: policy == model.UpdateGraph}
 	for i, r := range rels {
 		s.eligible[i] = i == head || (i < head && (!model.IsPrerelease(r.Version) || taken(r)))
 		if len(r.UpdateRules) > 0 {
@@ -94,7 +96,7 @@ func (s stepper) walk(from int) []int {
 	for queue := []int{from}; len(queue) > 0; queue = queue[1:] {
 		cur := queue[0]
 		for next := min(s.head, len(s.rels)-1); next >= 0; next-- {
-			if prev[next] < 0 && s.rels[next].Edges.From(s.rels[cur].Version) {
+			if prev[next] < 0 && s.rels[next].Edges.From(s.rels[cur].Version, s.reading) {
 				prev[next] = cur
 				queue = append(queue, next)
 			}
@@ -250,7 +252,7 @@ func (v *view) stepper() *stepper {
 	if v.own && !v.develSteps && v.tab.steppers[v.head] != nil {
 		return v.tab.steppers[v.head]
 	}
-	st := newStepper(v.rels, v.head, v.policy(), v.preSteps)
+	st := newStepper(v.rels, v.head, v.m, v.policy(), v.preSteps)
 	return &st
 }
 

@@ -21,20 +21,20 @@ func (p *problem) oneUpdate(x *mod, from, to int, h head) bool {
 	case model.UpdateDirect:
 		return true // any release up to the head, as strategy: direct
 	case model.UpdateGraph:
-		return graphReaches(x.rels, from, h)[to]
+		return graphReaches(x.rels, from, h, x.m.Reading())[to]
 	}
 	return sequentialStep(x.rels, from, to, h, func(r *model.Release) bool { return p.prereleaseAllowed(x, r) })
 }
 
 // graphReaches marks the releases reachable from release from over update
 // edges, hopping only over releases not above the head (R21).
-func graphReaches(rels []*model.Release, from int, h head) []bool {
+func graphReaches(rels []*model.Release, from int, h head, rd model.VersionReading) []bool {
 	seen := make([]bool, len(rels))
 	seen[from] = true
 	for queue := []int{from}; len(queue) > 0; queue = queue[1:] {
 		cur := rels[queue[0]].Version
 		for i, r := range rels {
-			if !seen[i] && !h.above(r.Version) && r.Edges.From(cur) {
+			if !seen[i] && !h.above(r.Version) && r.Edges.From(cur, rd) {
 				seen[i] = true
 				queue = append(queue, i)
 			}

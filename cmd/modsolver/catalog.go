@@ -282,10 +282,8 @@ func (f *checkFlags) cluster(cat *model.Catalog) (*model.ClusterState, error) {
 		if c.Deckhouse, err = model.ParseVersion(f.deckhouse); err != nil {
 			return nil, fmt.Errorf("--deckhouse: %w", err)
 		}
-	case usesDeckhouse(cat):
+	case cat.NeedsDeckhouse():
 		return nil, fmt.Errorf("%w: --deckhouse is required: the catalog has DKP requirements or built-in modules", errUsage)
-	default:
-		c.Deckhouse = model.MustParseVersion("0.0.0") // no release reads it
 	}
 	for name, text := range f.platform {
 		if c.Platform == nil {
@@ -296,21 +294,6 @@ func (f *checkFlags) cluster(cat *model.Catalog) (*model.ClusterState, error) {
 		}
 	}
 	return c, nil
-}
-
-// usesDeckhouse reports whether the DKP version matters to any release.
-func usesDeckhouse(cat *model.Catalog) bool {
-	for _, m := range cat.Modules() {
-		if m.Embedded || m.Requirements.Deckhouse != nil {
-			return true
-		}
-		for _, r := range m.Releases {
-			if r.Requirements.Deckhouse != nil {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // sweep runs solver.Sweep with progress on stderr for long runs.

@@ -233,12 +233,10 @@ func (p *problem) addStaticFacts(v *view) {
 		ok, _ := v.m.Access(r).For(p.cluster.Edition)
 		return !ok
 	})
-	if p.prereleasesRuled(v) {
-		p.forbidWhere(v, model.FactPrerelease, func(i int, r *model.Release) bool {
-			pinned := v.pinVersion != nil && model.SameVersion(r.Version, v.pinVersion)
-			return model.IsPrerelease(r.Version) && i != v.deployed && !pinned && !v.isChannelVersion(i) && !p.named(v, r)
-		})
-	}
+	p.forbidWhere(v, model.FactPrerelease, func(i int, r *model.Release) bool {
+		pinned := v.pinVersion != nil && model.SameVersion(r.Version, v.pinVersion)
+		return !v.m.Embedded && model.IsPrerelease(r.Version) && i != v.deployed && !pinned && !v.isChannelVersion(i) && !v.takes(r)
+	})
 	p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
 	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
 	p.addComponentFacts(v)
@@ -247,20 +245,6 @@ func (p *problem) addStaticFacts(v *view) {
 	p.addMissingCapabilityFacts(v)
 	p.addVersionFacts(v)
 	p.addSourceFacts(v)
-}
-
-// prereleasesRuled reports whether v's prereleases are taken only where
-// the prerelease rule allows (D1, D140): not for a built-in module, not
-// under a reading that takes a prerelease as any other version, and not
-// under the request's devel (R6).
-func (p *problem) prereleasesRuled(v *view) bool {
-	return !v.m.Embedded && !v.m.Reading().PrereleasesOrdinary() && !p.req.Devel
-}
-
-// named reports whether a range of the catalog names r, a prerelease of
-// v, whose reading lets ranges name prereleases (R6, D140).
-func (p *problem) named(v *view, r *model.Release) bool {
-	return v.m.Reading().RangesName() && p.compiled.t.named[v.name][model.VersionString(r.Version)]
 }
 
 // readsFirst is the release the static facts read first (see only): the

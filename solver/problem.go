@@ -88,11 +88,12 @@ type view struct {
 	// rels are the module's releases; a built-in module has one, at the
 	// effective DKP version (R5).
 	rels []*model.Release
-	// preSteps says which prereleases R6 lets v take as it takes a final
-	// release: as update steps below the head and for the bundle default
-	// (D141); develSteps: the request's devel makes them more than the
-	// compiled stepper knows.
-	preSteps   func(*model.Release) bool
+	// takes says which prereleases R6 lets v take as it takes a final
+	// release (D140, D141): beside the deployed one, a pin and the
+	// channel's version, as the newest when v follows no channel, as
+	// update steps below the head and for the bundle default; develSteps:
+	// the request's devel makes them more than the compiled stepper knows.
+	takes      func(*model.Release) bool
 	develSteps bool
 
 	before       bool           // enabled before, with a deployed version
@@ -206,12 +207,12 @@ func (p *problem) newView(m *model.Module) *view {
 	// level 3 only when the cluster enables it, since it asks for no
 	// install (D65).
 	v.named = v.pinVersion != nil || slices.Contains(p.req.Enable, m.Name) || (v.inUpdate && st.On())
+	v.takes, v.develSteps = p.takenPrereleases(v), p.req.Devel && !v.m.Reading().PrereleasesOrdinary()
 	if v.src.free {
 		p.setSourceHeads(v)
 	} else {
 		p.setHead(v)
 	}
-	v.preSteps, v.develSteps = p.stepPrereleases(v), p.req.Devel && !v.m.Reading().PrereleasesOrdinary()
 	p.setIntent(v)
 	v.staticSeq = p.seq
 	p.seq++
@@ -288,22 +289,14 @@ func (v *view) channelHead(channel string) headEntry {
 	return v.headAt(v.m.ChannelVersion(channel))
 }
 
-// newestHead is the head of a module that follows no channel (R10): the
-// newest release the prerelease rule lets it take (D1, D140), or the
-// newest one when it lets it take none, and its index. Under devel or the
-// blang reading that is the newest release; under the semver reading the
-// newest that is final or named by a range; under DKP's the newest final
-// one.
+// newestHead is the head of a module that follows no channel (R10): its
+// newest release that is final or a prerelease R6 lets it take (D1,
+// D140), or its newest release when there is none, and its index.
 func (p *problem) newestHead(v *view) headEntry {
-	switch {
-	case !p.prereleasesRuled(v):
-		return v.headAt(newestWhere(v.rels, func(*model.Release) bool { return true }))
-	case v.m.Reading().RangesName():
-		return v.headAt(newestWhere(v.rels, func(r *model.Release) bool { return !model.IsPrerelease(r.Version) || p.named(v, r) }))
-	case v.own:
-		return v.tab.newest
+	if v.own && !p.req.Devel && v.m.Reading() == model.ReadingDKP {
+		return v.tab.newest // DKP's reading: the newest final release, compiled
 	}
-	return v.headAt(newestFinal(v.rels))
+	return v.headAt(newestWhere(v.rels, func(r *model.Release) bool { return !model.IsPrerelease(r.Version) || v.takes(r) }))
 }
 
 // newestWhere is the newest release for which ok holds, or the newest
@@ -369,7 +362,7 @@ func (p *problem) onByDefault(v *view) bool {
 	for i := len(v.rels) - 1; i >= 0; i-- {
 		r := v.rels[i]
 		available, bundles := v.m.Access(r).For(p.cluster.Edition)
-		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head && !v.preSteps(r)) || v.aboveHead(i) || p.forbidsStage(r) {
+		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head && !v.takes(r)) || v.aboveHead(i) || p.forbidsStage(r) {
 			continue
 		}
 		return slices.Contains(bundles, p.cluster.Bundle)

@@ -142,7 +142,7 @@ func (s *session) path(o *outcome) []int {
 		if from == v.deployed && from >= 0 {
 			idx = append(idx, v.steps().path...)
 		} else {
-			idx = append(idx, newStepper(v.rels, v.head, v.m, v.policy(), v.preSteps).path(from, v.head)...)
+			idx = append(idx, newStepper(v.rels, v.head, v.m, v.policy(), v.takes).path(from, v.head)...)
 		}
 	default:
 		idx = append(idx, v.head)

@@ -252,20 +252,21 @@ func (v *view) stepper() *stepper {
 	if v.own && !v.develSteps && v.tab.steppers[v.head] != nil {
 		return v.tab.steppers[v.head]
 	}
-	st := newStepper(v.rels, v.head, v.m, v.policy(), v.preSteps)
+	st := newStepper(v.rels, v.head, v.m, v.policy(), v.takes)
 	return &st
 }
 
-// stepPrereleases says which prereleases of v a step may land on besides
-// the head (R6, D141): those the prerelease rule lets v take.
-func (p *problem) stepPrereleases(v *view) func(*model.Release) bool {
+// takenPrereleases says which prereleases R6 lets v take as it takes a
+// final release (D140, D141): every one under devel, else those the
+// catalog's reading lets it take.
+func (p *problem) takenPrereleases(v *view) func(*model.Release) bool {
 	if p.req.Devel {
 		return func(*model.Release) bool { return true }
 	}
 	return catalogPrereleases(v.m, p.compiled.t.named[v.name])
 }
 
-// catalogPrereleases is stepPrereleases without devel, which a compiled
+// catalogPrereleases is takenPrereleases without devel, which a compiled
 // stepper knows: under the blang reading every prerelease, under the
 // semver reading those a range names, under DKP's none.
 func catalogPrereleases(m *model.Module, named map[string]bool) func(*model.Release) bool {

@@ -92,6 +92,9 @@ func compileTables(cat *model.Catalog) *tables {
 	start := time.Now()
 	t := &tables{mods: map[*model.Module]*moduleTable{}, texts: map[string]int32{}, byBundle: map[string][]*model.Module{}}
 	t.named = namedPrereleases(cat) // before the steppers, which read it
+	for _, vs := range t.named {
+		t.bytes += int64(len(vs)) * headEntryBytes // a version text and its flag
+	}
 	for _, m := range cat.Modules() {
 		t.addModule(cat, m)
 		if m.MultiSource() {

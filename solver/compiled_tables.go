@@ -115,7 +115,19 @@ func compileTables(cat *model.Catalog) *tables {
 // prereleases of the required module that its range names: admits
 // because one of its comparators carries a prerelease (R6, D140).
 func namedPrereleases(cat *model.Catalog) map[string]map[string]bool {
+	pre := map[string][]model.Version{} // each module's prereleases
+	for _, m := range cat.Modules() {
+		for _, r := range m.Releases {
+			if model.IsPrerelease(r.Version) {
+				pre[m.Name] = append(pre[m.Name], r.Version)
+			}
+		}
+	}
+	if len(pre) == 0 {
+		return nil
+	}
 	var out map[string]map[string]bool
+	seen := map[[2]string]bool{} // requirement texts already read, by module
 	for _, m := range cat.Modules() {
 		rd := m.Reading()
 		if !rd.RangesName() {
@@ -123,19 +135,20 @@ func namedPrereleases(cat *model.Catalog) map[string]map[string]bool {
 		}
 		for _, r := range m.Releases {
 			for _, d := range r.Requirements.Modules {
-				target := cat.Module(d.Module)
-				if target == nil {
+				key := [2]string{d.Module, d.Constraint.Text}
+				if len(pre[d.Module]) == 0 || seen[key] {
 					continue
 				}
-				for _, tr := range target.Releases {
-					if rd.NamesPrerelease(&d.Constraint, tr.Version) {
+				seen[key] = true
+				for _, v := range pre[d.Module] {
+					if rd.NamesPrerelease(&d.Constraint, v) {
 						if out == nil {
 							out = map[string]map[string]bool{}
 						}
 						if out[d.Module] == nil {
 							out[d.Module] = map[string]bool{}
 						}
-						out[d.Module][model.VersionString(tr.Version)] = true
+						out[d.Module][model.VersionString(v)] = true
 					}
 				}
 			}

@@ -138,3 +138,25 @@ func TestSkipRangeReading(t *testing.T) {
 	assert.False(t, e.From(rc, ReadingDKP))
 	assert.True(t, e.From(MustParseVersion("1.1.5"), ReadingDKP))
 }
+
+// TestMergeOneReadingAModule: a module listed by several sources reads
+// versions one way in all of them; sources that read differently may
+// still be merged when they share no module.
+func TestMergeOneReadingAModule(t *testing.T) {
+	catalogOf := func(reading VersionReading, names ...string) *Catalog {
+		var mods []*Module
+		for _, name := range names {
+			mods = append(mods, &Module{Name: name, Versions: reading, Releases: []*Release{{Version: MustParseVersion("1.0.0")}}})
+		}
+		cat, err := NewCatalog(mods)
+		require.NoError(t, err)
+		return cat
+	}
+	_, err := Merge([]Source{{Name: "dkp", Catalog: catalogOf(ReadingDKP, "a")}, {Name: "charts", Catalog: catalogOf(ReadingSemver, "a")}})
+	require.ErrorIs(t, err, ErrInvalidValue)
+	assert.ErrorContains(t, err, "module a reads versions as semver in source charts and as dkp in source dkp")
+	cat, err := Merge([]Source{{Name: "dkp", Catalog: catalogOf(ReadingDKP, "a")}, {Name: "charts", Catalog: catalogOf(ReadingSemver, "b")}})
+	require.NoError(t, err)
+	assert.Equal(t, ReadingSemver, cat.Module("b").Reading())
+	assert.Equal(t, ReadingDKP, cat.Module("a").Reading())
+}

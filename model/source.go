@@ -131,7 +131,7 @@ func mergeModule(copies []*Module) (*Module, error) {
 			return nil, fieldErr("modules."+m.Name, ErrDuplicate, "module %s is built in in source %s, so no other source may list it (it is in %s)", m.Name, m.Source, sourceNames(copies))
 		}
 		if m.Reading() != first.Reading() {
-			return nil, fieldErr("modules."+m.Name+".versions", ErrConflict, "module %s reads versions as %s in source %s and as %s in source %s: one module has one version reading (R6)", m.Name, first.Reading(), first.Source, m.Reading(), m.Source)
+			return nil, fieldErr("modules."+m.Name+".versions", ErrInvalidValue, "module %s reads versions as %s in source %s and as %s in source %s: one module has one version reading (R6)", m.Name, first.Reading(), first.Source, m.Reading(), m.Source)
 		}
 	}
 	out := *first

@@ -62,6 +62,11 @@ import (
 //   - Deprecated versions (`deprecated: true`) are loaded as Deprecated
 //     releases (R25), and counted: selectable, with a warning.
 //
+// Every chart reads versions by Helm's rules (model.ReadingSemver, R6,
+// D140): Masterminds', on whole versions, so that a range admits a
+// prerelease only where a comparator of its AND group carries one; its
+// ecosystem is Helm's (D143).
+//
 // There are no channels, editions or built-in modules. The report's counts
 // account for every dependency edge of the index: each is a requirement, a
 // bundled subchart, merged into another requirement, a self-dependency, or

@@ -32,7 +32,9 @@ import (
 //     as x.y.0 and counted as normalised (D71). An operatorVersion or
 //     appVersion that is not semver (spark's `beta1`) skips the package.
 //     Every operator updates directly (D66): `kubectl kudo upgrade` takes
-//     any newer package.
+//     any newer package. Versions are read as KUDO reads them
+//     (model.ReadingBlang, D146): exact pins, and a prerelease a version
+//     like any other.
 //   - kudoVersion is a requirement `>= v` on the platform component kudo
 //     (R22), not optional: KUDO itself installs the package (D88). A
 //     package without one needs kudo at any version. A package with

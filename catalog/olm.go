@@ -18,7 +18,10 @@ import (
 // the file-based catalog (FormatOLMFBC, olm_fbc.go), map to the model so:
 //
 //   - A package is a module, never built in. A bundle is a release whose
-//     version is the bundle's version; prereleases stay. A bundle whose
+//     version is the bundle's version; prereleases stay. Versions are read
+//     as OLM's blang/semver reads them (model.ReadingBlang, R6, D140): in
+//     a versionRange and a skipRange a prerelease is a version like any
+//     other. A bundle whose
 //     version does not parse is skipped, and of two bundles with the same
 //     version in a package the first in file order is kept, the other
 //     skipped.

@@ -310,7 +310,7 @@ func (t *translation) addModule(d *solver.Domain) {
 		atMost = nil
 	}
 	for k, i := range rels {
-		cs := slices.Concat(t.requirements(d.Releases[i].Requirements), t.compound(d, d.Releases[i].Requirements))
+		cs := slices.Concat(t.requirements(d.Module.Reading(), d.Releases[i].Requirements), t.compound(d, d.Releases[i].Requirements))
 		if !d.Allowed[i] {
 			cs = append(cs, constraint.Prohibited())
 		}
@@ -324,7 +324,9 @@ func (t *translation) addModule(d *solver.Domain) {
 // requirements translates one release's module requirements: R2 as a
 // Dependency on the releases in range, in candidate order; R3 as a
 // Conflict with each release out of range.
-func (t *translation) requirements(req model.Requirements) []deppy.Constraint {
+// The ranges are read by rd, the reading of the module that wrote them
+// (R6); the benchmarks never ask for devel.
+func (t *translation) requirements(rd model.VersionReading, req model.Requirements) []deppy.Constraint {
 	var out []deppy.Constraint
 	for _, dep := range req.Modules {
 		if !t.inSet[dep.Module] {
@@ -336,7 +338,7 @@ func (t *translation) requirements(req model.Requirements) []deppy.Constraint {
 		d := t.ds.Of(dep.Module)
 		var in []deppy.Identifier
 		for _, i := range t.releases(d) {
-			switch ok := dep.Constraint.Allows(model.Core(d.Releases[i].Version)); {
+			switch ok := rd.Admits(&dep.Constraint, d.Releases[i].Version, false); {
 			case ok && !dep.Constraint.Optional:
 				in = append(in, releaseID(d, i))
 			case !ok && dep.Constraint.Optional:
@@ -364,7 +366,7 @@ func (t *translation) compound(d *solver.Domain, req model.Requirements) []deppy
 				continue
 			}
 			for _, i := range t.releases(other) {
-				if r := other.Releases[i]; target.Holds(other.Module.Name, r.Version, r.Provides) {
+				if r := other.Releases[i]; target.Holds(other.Module.Name, r.Version, r.Provides, d.Module.Reading(), false) {
 					ids = append(ids, releaseID(other, i))
 				}
 			}

@@ -39,7 +39,7 @@ func FuzzCompound(f *testing.F) {
 			if c.String() != back[i].String() {
 				t.Fatalf("round trip: %s, want %s", back[i], c)
 			}
-			c.Target().Holds("b", model.MustParseVersion("1.0.0"), []string{"x/v1/L"})
+			c.Target().Holds("b", model.MustParseVersion("1.0.0"), []string{"x/v1/L"}, model.ReadingDKP, false)
 		}
 	})
 }

@@ -16,6 +16,9 @@ type fileCatalog struct {
 	// DependencyLoops is refuse (the default, as DKP) or allow (R27); it
 	// applies to every module of the file.
 	DependencyLoops string `yaml:"dependencyLoops"`
+	// Versions is the catalog's version reading (R6): dkp (the default),
+	// semver or blang.
+	Versions string `yaml:"versions"`
 }
 
 type fileModule struct {
@@ -118,6 +121,10 @@ func parseFile(file string, node *yaml.Node) (*model.Catalog, *Report, error) {
 	if err != nil {
 		return nil, nil, &ParseError{File: file, Line: keyLine(node, "dependencyLoops"), Err: err}
 	}
+	reading, err := model.ParseVersionReading(fc.Versions)
+	if err != nil {
+		return nil, nil, &ParseError{File: file, Line: keyLine(node, "versions"), Err: fmt.Errorf("versions: %w", err)}
+	}
 	modules := make([]*model.Module, 0, len(fc.Modules))
 	for i := range fc.Modules {
 		m, err := fc.Modules[i].toModel(file)
@@ -125,6 +132,7 @@ func parseFile(file string, node *yaml.Node) (*model.Catalog, *Report, error) {
 			return nil, nil, err
 		}
 		m.DependencyLoops = loops
+		m.Versions = reading
 		modules = append(modules, m)
 	}
 	cat, err := model.NewCatalog(modules)

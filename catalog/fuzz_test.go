@@ -17,6 +17,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("modules:\n  - name: a\n    releases:\n      - version: 0.2.3.1\n"))
 	f.Add([]byte("modules:\n  - name: a\n    releases:\n      - {version: 1.0.0, requirements: {modules: {b: '!optional'}}}\n"))
 	f.Add([]byte("modules: [{name: a, channels: {stable: 1.0.0}, releases: [{version: 1.0.0, update: {versions: [{from: '0.9', to: '1.0'}]}}]}]"))
+	f.Add([]byte("versions: semver\nmodules: [{name: a, releases: [{version: 1.0.0-rc.1, requirements: {modules: {b: '>=0.1.0-0'}}}]}]"))
+	f.Add([]byte("versions: npm\nmodules: [{name: a, releases: [{version: 1.0.0}]}]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cat, rep, err := Parse("fuzz.yaml", data)
 		if err != nil {
@@ -35,6 +37,7 @@ func FuzzParse(f *testing.F) {
 func FuzzParseState(f *testing.F) {
 	f.Add([]byte("deckhouse: 1.73.3\nkubernetes: 1.29.6\nmodules:\n  a: {enabled: true, version: 1.0.0}\n"))
 	f.Add([]byte("enable: [a]\npin: {a: '1.0'}\nplatform: {kubernetes: 1.31.0}\nstrategy: direct\n"))
+	f.Add([]byte("enable: [a]\ndevel: true\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, parse := range []func(string, []byte) error{parseClusterErr, parseRequestErr} {
 			if err := parse("fuzz.yaml", data); err != nil && !errors.Is(err, model.ErrInvalidInput) {

@@ -62,6 +62,11 @@ import (
 //   - Deprecated versions (`deprecated: true`) are loaded as Deprecated
 //     releases (R25), and counted: selectable, with a warning.
 //
+// Every chart reads versions by Helm's rules (model.ReadingSemver, R6,
+// D140): Masterminds', on whole versions, so that a range admits a
+// prerelease only where a comparator of its AND group carries one; its
+// ecosystem is Helm's (D143).
+//
 // There are no channels, editions or built-in modules. The report's counts
 // account for every dependency edge of the index: each is a requirement, a
 // bundled subchart, merged into another requirement, a self-dependency, or
@@ -221,7 +226,8 @@ func (h *helmImporter) chart(key string, entries []helmEntry) *model.Module {
 		}
 		return nil
 	}
-	m := &model.Module{Name: key, UpdatePolicy: model.UpdateDirect, DependencyLoops: model.LoopsAllow} // Helm installs charts that need each other together (R27)
+	m := &model.Module{Name: key, UpdatePolicy: model.UpdateDirect, Versions: model.ReadingSemver, Ecosystem: model.EcosystemHelm,
+		DependencyLoops: model.LoopsAllow} // Helm installs charts that need each other together (R27)
 	seen := make(map[string]string, len(entries))
 	for i := range entries {
 		if r := h.release(key, i, &entries[i], seen); r != nil {

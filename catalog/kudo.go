@@ -32,7 +32,9 @@ import (
 //     as x.y.0 and counted as normalised (D71). An operatorVersion or
 //     appVersion that is not semver (spark's `beta1`) skips the package.
 //     Every operator updates directly (D66): `kubectl kudo upgrade` takes
-//     any newer package.
+//     any newer package. Versions are read as KUDO reads them
+//     (model.ReadingBlang, D146): exact pins, and a prerelease a version
+//     like any other.
 //   - kudoVersion is a requirement `>= v` on the platform component kudo
 //     (R22), not optional: KUDO itself installs the package (D88). A
 //     package without one needs kudo at any version. A package with
@@ -221,7 +223,8 @@ func (kr *kudoRelease) normalised(field, text string, v model.Version) {
 func (k *kudoImporter) modules() []*model.Module {
 	var modules []*model.Module
 	for _, name := range slices.Sorted(maps.Keys(k.releases)) {
-		m := &model.Module{Name: name, UpdatePolicy: model.UpdateDirect, DependencyLoops: model.LoopsRefuse} // KUDO refuses cyclic packages (R27)
+		m := &model.Module{Name: name, UpdatePolicy: model.UpdateDirect, Versions: model.ReadingBlang, Ecosystem: model.EcosystemKUDO,
+			DependencyLoops: model.LoopsRefuse} // KUDO refuses cyclic packages (R27)
 		for _, kr := range k.releases[name] {
 			r, err := k.release(kr)
 			if err != nil {

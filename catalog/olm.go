@@ -18,7 +18,10 @@ import (
 // the file-based catalog (FormatOLMFBC, olm_fbc.go), map to the model so:
 //
 //   - A package is a module, never built in. A bundle is a release whose
-//     version is the bundle's version; prereleases stay. A bundle whose
+//     version is the bundle's version; prereleases stay. Versions are read
+//     as OLM's blang/semver reads them (model.ReadingBlang, R6, D140): in
+//     a versionRange and a skipRange a prerelease is a version like any
+//     other. A bundle whose
 //     version does not parse is skipped, and of two bundles with the same
 //     version in a package the first in file order is kept, the other
 //     skipped.
@@ -567,7 +570,8 @@ func (l *olmLoader) finish() (*model.Catalog, *Report, error) {
 
 // module builds p's module: releases with their edges, then channels.
 func (l *olmLoader) module(p *olmPackage) *model.Module {
-	m := &model.Module{Name: p.name, UpdatePolicy: model.UpdateGraph, DependencyLoops: model.LoopsAllow} // OLM resolves loops (R27)
+	m := &model.Module{Name: p.name, UpdatePolicy: model.UpdateGraph, Versions: model.ReadingBlang, Ecosystem: model.EcosystemOLM,
+		DependencyLoops: model.LoopsAllow} // OLM resolves loops (R27)
 	if p.semverMode {
 		m.UpdatePolicy = model.UpdateDirect
 	}

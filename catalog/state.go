@@ -45,6 +45,8 @@ type fileRequest struct {
 	Report       string            `yaml:"report"`
 	// Sources fixes the source of a module (R23).
 	Sources map[string]string `yaml:"sources"`
+	// Devel is Helm's --devel (R6).
+	Devel bool `yaml:"devel"`
 }
 
 // filePlatform holds candidate versions: deckhouse, kubernetes, and any
@@ -151,6 +153,7 @@ func (fr *fileRequest) toModel(file string) (*model.Request, error) {
 		AutoEnable:   fr.AutoEnable,
 		Report:       model.Report(fr.Report),
 		Sources:      fr.Sources,
+		Devel:        fr.Devel,
 	}
 	var err error
 	if r.Platform.Deckhouse, err = optionalVersion(fr.Platform.Deckhouse); err != nil {

@@ -34,6 +34,9 @@ type Catalog struct {
 	// sources names the sources of a merged catalog (R23), in source
 	// order; nil for a single catalog.
 	sources []SourceInfo
+	// needsDeckhouse: some module is built in or some release requires a
+	// DKP version (R4, R5).
+	needsDeckhouse bool
 }
 
 // Module is one module: either built in (Embedded, R5) with a single
@@ -73,6 +76,12 @@ type Module struct {
 	// DependencyLoops says whether the module may take part in a
 	// dependency loop (R27); "" refuses, as DKP does.
 	DependencyLoops LoopRule
+	// Versions is how the module's own constraints compare versions (R6);
+	// "" is DKP's reading. Read it through Reading.
+	Versions VersionReading
+	// Ecosystem is where the module's data comes from, for messages in
+	// that ecosystem's words; "" is DKP.
+	Ecosystem Ecosystem
 	// Source is the source this module comes from in a merged catalog
 	// (R23); "" for a single catalog or a module of several sources.
 	Source string
@@ -138,8 +147,10 @@ type UpdateEdges struct {
 }
 
 // From reports whether one update step may go from v to the release that
-// declares e.
-func (e *UpdateEdges) From(v Version) bool {
+// declares e. A skipRange is OLM's, so under the blang reading it admits
+// a prerelease as blang/semver does; otherwise it is checked by the
+// Masterminds rules, on the whole version (R6, R21).
+func (e *UpdateEdges) From(v Version, rd VersionReading) bool {
 	if e == nil {
 		return false
 	}
@@ -149,7 +160,13 @@ func (e *UpdateEdges) From(v Version) bool {
 	if slices.ContainsFunc(e.Skips, func(s Version) bool { return SameVersion(s, v) }) {
 		return true
 	}
-	return e.SkipRange != nil && e.SkipRange.Allows(v)
+	if e.SkipRange == nil {
+		return false
+	}
+	if rd.PrereleasesOrdinary() {
+		return e.SkipRange.AllowsPrereleases(v)
+	}
+	return e.SkipRange.Allows(v)
 }
 
 // Dependency is a requirement on another module (R2, or R3 when optional).
@@ -272,7 +289,9 @@ func NewCatalog(modules []*Module) (*Catalog, error) {
 func (c *Catalog) indexProviders() {
 	c.providers = map[string][]string{}
 	for _, m := range c.modules {
+		c.needsDeckhouse = c.needsDeckhouse || m.MayBeBuiltIn()
 		for _, r := range m.Releases {
+			c.needsDeckhouse = c.needsDeckhouse || r.Requirements.Deckhouse != nil
 			for _, cap := range r.Provides {
 				ps := c.providers[cap]
 				if len(ps) == 0 || ps[len(ps)-1] != m.Name {
@@ -303,6 +322,9 @@ func (m *Module) normalize() InputErrors {
 	}
 	if _, err := ParseLoopRule(string(m.DependencyLoops)); err != nil {
 		errs = append(errs, &FieldError{Field: field + ".dependencyLoops", Err: err})
+	}
+	if _, err := ParseVersionReading(string(m.Versions)); err != nil {
+		errs = append(errs, &FieldError{Field: field + ".versions", Err: err})
 	}
 	if m.Embedded && len(m.Releases) > 0 {
 		errs = append(errs, fieldErr(field+".releases", ErrInvalidValue, "built-in module %s cannot list releases: its version is the DKP version", m.Name))
@@ -351,6 +373,12 @@ func (m *Module) checkRequirements(field string, req Requirements) InputErrors {
 	}
 	return errs
 }
+
+// NeedsDeckhouse reports whether answers over c depend on the DKP version:
+// some module is built in (R5) or some release requires a DKP version
+// (R4). A catalog from another ecosystem, which never mentions DKP, does
+// not need one.
+func (c *Catalog) NeedsDeckhouse() bool { return c.needsDeckhouse }
 
 // Modules returns every module, sorted by name. The slice is shared: do
 // not modify it.

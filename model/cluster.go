@@ -59,13 +59,14 @@ func (c *ClusterState) ModuleNames() []string {
 }
 
 // Validate checks the cluster state against the catalog: versions are set
-// and every enabled module exists. A deployed version the catalog does not
+// (the DKP version only where the catalog needs one) and every enabled
+// module exists. A deployed version the catalog does not
 // list (catalogs prune old tags) is not an error: it is answered, with a
 // warning (D73).
 func (c *ClusterState) Validate(cat *Catalog) error {
 	var errs InputErrors
-	if c.Deckhouse == nil {
-		errs = append(errs, fieldErr("cluster.deckhouse", ErrMissingField, "the DKP version is required"))
+	if c.Deckhouse == nil && cat.NeedsDeckhouse() {
+		errs = append(errs, fieldErr("cluster.deckhouse", ErrMissingField, "the DKP version is required: the catalog has built-in modules or DKP requirements"))
 	}
 	if c.Kubernetes == nil {
 		errs = append(errs, fieldErr("cluster.kubernetes", ErrMissingField, "the Kubernetes version is required"))

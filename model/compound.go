@@ -26,7 +26,7 @@ type CompoundRequirement struct {
 type Predicate struct {
 	Op PredicateOp
 	// Module and Version are a module atom's: a release of Module whose
-	// version, stripped of prerelease and metadata (R6), satisfies
+	// version, read by the writer's version reading (R6), satisfies
 	// Version; nil Version means any version.
 	Module  string
 	Version *Constraint
@@ -104,31 +104,32 @@ func (c CompoundRequirement) String() string {
 }
 
 // Holds reports whether a release at version v that provides provides
-// (sorted) satisfies p. The version is stripped of prerelease and
-// metadata (R6); the module is the release's module.
-func (p *Predicate) Holds(module string, v Version, provides []string) bool {
+// (sorted) satisfies p, its ranges read by rd, the reading of the module
+// that wrote p, and the request's devel (R6); the module is the release's
+// module.
+func (p *Predicate) Holds(module string, v Version, provides []string, rd VersionReading, devel bool) bool {
 	switch p.Op {
 	case PredicateModule:
-		return p.Module == module && (p.Version == nil || p.Version.Allows(Core(v)))
+		return p.Module == module && (p.Version == nil || rd.Admits(p.Version, v, devel))
 	case PredicateCapability:
 		_, ok := slices.BinarySearch(provides, p.Capability)
 		return ok
 	case PredicateAll:
 		for _, o := range p.Operands {
-			if !o.Holds(module, v, provides) {
+			if !o.Holds(module, v, provides, rd, devel) {
 				return false
 			}
 		}
 		return true
 	case PredicateAny:
 		for _, o := range p.Operands {
-			if o.Holds(module, v, provides) {
+			if o.Holds(module, v, provides, rd, devel) {
 				return true
 			}
 		}
 		return false
 	case PredicateNot:
-		return !p.Operands[0].Holds(module, v, provides)
+		return !p.Operands[0].Holds(module, v, provides, rd, devel)
 	}
 	panic(fmt.Sprintf("internal error: predicate kind %d", p.Op))
 }

@@ -52,9 +52,9 @@ func TestCompoundHoldsAndCanonicalOrder(t *testing.T) {
 	c := cat.Module("a").Releases[0].Requirements.Compound[0]
 	assert.Equal(t, `all(capability e.io/v1/E, etcd > 3.1.0) ("m")`, c.String(), "operands sorted by text (R15)")
 	assert.False(t, c.Conflict())
-	assert.True(t, all.Holds("etcd", MustParseVersion("3.2.0-rc.1"), []string{"e.io/v1/E"}), "prerelease stripped (R6)")
-	assert.False(t, all.Holds("etcd", MustParseVersion("3.0.0"), []string{"e.io/v1/E"}))
-	assert.False(t, all.Holds("etcd", MustParseVersion("3.2.0"), nil))
+	assert.True(t, all.Holds("etcd", MustParseVersion("3.2.0-rc.1"), []string{"e.io/v1/E"}, ReadingDKP, false), "prerelease stripped (R6)")
+	assert.False(t, all.Holds("etcd", MustParseVersion("3.0.0"), []string{"e.io/v1/E"}, ReadingDKP, false))
+	assert.False(t, all.Holds("etcd", MustParseVersion("3.2.0"), nil, ReadingDKP, false))
 
 	not := CompoundRequirement{Predicate: &Predicate{Op: PredicateNot, Operands: []*Predicate{{Op: PredicateModule, Module: "x"}}}}
 	assert.True(t, not.Conflict())

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
@@ -116,6 +117,32 @@ func (c Constraint) Allows(v Version) bool {
 	return c.ranges == nil || c.ranges.Check(v)
 }
 
+// AllowsPrereleases reports whether v satisfies the constraint with every
+// range admitting prereleases, as Masterminds' IncludePrerelease reads it
+// (R6: the blang reading, and the semver reading under devel).
+func (c Constraint) AllowsPrereleases(v Version) bool { return c.allowsWhole(v, true) }
+
+// allowsWhole reports whether v, whole, satisfies the constraint by the
+// Masterminds rules; pre makes every range admit prereleases, as
+// Masterminds' IncludePrerelease does (R6).
+func (c Constraint) allowsWhole(v Version, pre bool) bool {
+	if !pre || c.ranges == nil || v == nil || v.Prerelease() == "" {
+		return c.Allows(v)
+	}
+	if slices.ContainsFunc(c.excluded, v.Equal) {
+		return false
+	}
+	return c.withPrereleases().Check(v)
+}
+
+// withPrereleases is a copy of the ranges that admits prereleases; the
+// copy shares the parsed comparators, which Check only reads.
+func (c Constraint) withPrereleases() *semver.Constraints {
+	cs := *c.ranges
+	cs.IncludePrerelease = true
+	return &cs
+}
+
 // Why says why v does not satisfy the constraint, in the wording DKP uses
 // ("1.29.6 is less than 1.30"). It returns "" when v satisfies it.
 func (c Constraint) Why(v Version) string {
@@ -130,7 +157,12 @@ func (c Constraint) Why(v Version) string {
 	if c.ranges == nil {
 		return ""
 	}
-	ok, errs := c.ranges.Validate(v)
+	return validation(c.ranges, v)
+}
+
+// validation is the ranges' reasons against v, joined, "" when v passes.
+func validation(ranges *semver.Constraints, v Version) string {
+	ok, errs := ranges.Validate(v)
 	if ok {
 		return ""
 	}

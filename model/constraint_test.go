@@ -122,6 +122,7 @@ func TestVersions(t *testing.T) {
 func FuzzParseConstraint(f *testing.F) {
 	for _, s := range []string{">= 0.0.0", "!optional", ">v0.22.1 !optional", "> 1.0.0 !1.2.1", "~1.2 || ^2", "1.2 - 1.4", ">=1.2.x <1.3.0", "<v1.2.3", ">= 1.19.0-0", "!= 1.0"} {
 		f.Add(s, "1.2.1")
+		f.Add(s, "1.2.1-rc.1") // R6: the readings differ on prereleases
 	}
 	f.Fuzz(func(t *testing.T, text, version string) {
 		c, err := ParseConstraint(text)
@@ -137,6 +138,14 @@ func FuzzParseConstraint(f *testing.F) {
 		}
 		if c.Allows(v) != (c.Why(v) == "") {
 			t.Fatalf("%q and %s: Allows=%v but Why=%q", text, v, c.Allows(v), c.Why(v))
+		}
+		if c.Allows(v) && !c.AllowsPrereleases(v) {
+			t.Fatalf("%q and %s: admitting prereleases refuses what the plain reading allows", text, v)
+		}
+		for _, r := range VersionReadings {
+			if r.Admits(&c, v, false) && !r.Admits(&c, v, true) {
+				t.Fatalf("%q and %s: devel refuses what %s admits without it", text, v, r)
+			}
 		}
 	})
 }

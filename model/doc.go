@@ -8,6 +8,9 @@
 //
 // Files:
 //   - version.go: versions and the prerelease stripping of R6.
+//   - reading.go: each ecosystem's version reading (R6: dkp, semver,
+//     blang), one table row each.
+//   - ecosystem.go: the ecosystem a module comes from, and its words.
 //   - constraint.go: the constraint grammar, with "!optional" and exclusions.
 //   - catalog.go: Catalog, Module, Release, Accessibility.
 //   - cluster.go, request.go: the two other inputs and their validation.

@@ -40,6 +40,9 @@ type Request struct {
 	// Sources fixes the source a module must come from (R23): a move when
 	// the module is deployed from another one.
 	Sources map[string]string
+	// Devel makes every range admit prereleases and every prerelease
+	// selectable, as Helm's --devel does (R6).
+	Devel bool
 }
 
 // Platform holds candidate platform versions; nil means "as now".

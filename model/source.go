@@ -141,6 +141,11 @@ func mergeModule(copies []*Module) (*Module, error) {
 		}
 	}
 	first := listed[0]
+	for _, m := range listed { // a built-in copy runs at the DKP version, read as DKP reads it
+		if m.Reading() != first.Reading() {
+			return nil, fieldErr("modules."+m.Name+".versions", ErrInvalidValue, "module %s reads versions as %s in source %s and as %s in source %s: one module has one version reading (R6)", m.Name, first.Reading(), first.Source, m.Reading(), m.Source)
+		}
+	}
 	out := *first
 	out.Source = ""
 	out.Channels, out.DefaultChannel, out.Accessibility = nil, "", nil

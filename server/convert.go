@@ -361,6 +361,7 @@ func requestFromProto(pr *modsolverv1.Request) (*model.Request, error) {
 		AutoEnable:   pr.GetAutoEnable(),
 		Report:       model.Report(pr.GetReport()),
 		Sources:      maps.Clone(pr.GetSources()),
+		Devel:        pr.GetDevel(),
 	}
 	var errs model.InputErrors
 	var err error
@@ -432,6 +433,7 @@ func RequestProto(r *model.Request) *modsolverv1.Request {
 		AutoEnable:   r.AutoEnable,
 		Report:       string(r.Report),
 		Sources:      maps.Clone(r.Sources),
+		Devel:        r.Devel,
 	}
 	if r.Platform.Deckhouse != nil || r.Platform.Kubernetes != nil || len(r.Platform.Components) > 0 {
 		out.Platform = &modsolverv1.Platform{

@@ -23,6 +23,7 @@ func TestClusterAndRequestRoundTrip(t *testing.T) {
 	req.Platform = model.Platform{Kubernetes: model.MustParseVersion("1.31.2")}
 	req.Strategy = model.StrategyDirect
 	req.Disable = []string{"descheduler"}
+	req.Devel = true
 
 	gotCluster, err := clusterFromProto(ClusterProto(cluster))
 	require.NoError(t, err)
@@ -44,6 +45,7 @@ func TestClusterAndRequestRoundTrip(t *testing.T) {
 	assert.Equal(t, req.Disable, gotReq.Disable)
 	assert.Equal(t, req.UpdateAll, gotReq.UpdateAll)
 	assert.Equal(t, req.Strategy, gotReq.Strategy)
+	assert.True(t, gotReq.Devel, "devel survives the proto (R6)")
 	assert.True(t, model.SameVersion(req.Pin["code"], gotReq.Pin["code"]))
 	assert.True(t, model.SameVersion(req.Platform.Kubernetes, gotReq.Platform.Kubernetes))
 	assert.Nil(t, gotReq.Platform.Deckhouse)

@@ -101,8 +101,14 @@ func TestResolveBadInput(t *testing.T) {
 			in.Cluster.ReleaseChannel = "nightly"
 		}, []string{"cluster.release_channel"}},
 		{"missing versions", func(in *modsolverv1.ResolveRequest) {
+			// A catalog with a DKP requirement needs the DKP version (R6).
+			in.Catalog = &modsolverv1.ResolveRequest_InlineCatalog{InlineCatalog: `modules: [{name: hello-world, releases: [{version: 1.0.0, requirements: {deckhouse: ">= 1.70"}}]}]`}
 			in.Cluster.Deckhouse, in.Cluster.Kubernetes = "", ""
+			in.Cluster.Modules = nil
 		}, []string{"cluster.deckhouse", "cluster.kubernetes"}},
+		{"missing Kubernetes version, a catalog without DKP requirements", func(in *modsolverv1.ResolveRequest) {
+			in.Cluster.Deckhouse, in.Cluster.Kubernetes = "", ""
+		}, []string{"cluster.kubernetes"}},
 		{"no cluster", func(in *modsolverv1.ResolveRequest) {
 			in.Cluster = nil
 		}, []string{"cluster"}},

@@ -67,7 +67,11 @@ func (pa *platformAxes) key(req *model.Request) string {
 	b.WriteString(requestShape(req))
 	dkp := orElse(req.Platform.Deckhouse, pa.cluster.Deckhouse)
 	b.WriteString("|d")
-	if dkp != nil {
+	switch {
+	case dkp != nil && pa.cluster.Deckhouse == nil: // a catalog that needs no DKP version
+		b.WriteString("n")
+		pa.deckhouse.write(&b, dkp)
+	case dkp != nil:
 		b.WriteString(strconv.Itoa(model.CompareVersions(dkp, pa.cluster.Deckhouse) + 1))
 		b.WriteString(strconv.FormatBool(model.IsPrerelease(dkp)))
 		pa.deckhouse.write(&b, model.Core(dkp))
@@ -135,7 +139,7 @@ func requestShape(req *model.Request) string {
 	for _, name := range req.PinnedNames() {
 		b.WriteString("p" + strconv.Quote(name) + "=" + model.VersionString(req.Pin[name]))
 	}
-	b.WriteString("|" + strconv.FormatBool(req.UpdateAll) + strconv.FormatBool(req.AllowDisable) + strconv.FormatBool(req.AutoEnable))
+	b.WriteString("|" + strconv.FormatBool(req.UpdateAll) + strconv.FormatBool(req.AllowDisable) + strconv.FormatBool(req.AutoEnable) + strconv.FormatBool(req.Devel))
 	b.WriteString("|" + string(req.EffectiveStrategy()) + "|" + string(cmp.Or(req.Report, model.ReportAll)))
 	b.WriteString("|" + strconv.FormatBool(req.Platform.Deckhouse != nil) + strconv.FormatBool(req.Platform.Kubernetes != nil))
 	for _, name := range slices.Sorted(maps.Keys(req.Platform.Components)) {

@@ -61,8 +61,8 @@ func (p *problem) rootNames() []string {
 	}
 	for _, m := range p.compiled.t.byBundle[p.cluster.Bundle] {
 		if !p.cluster.Modules[m.Name].Configured() {
-			if v := p.view(m.Name); v.intent == intentDefaultOn {
-				names = append(names, m.Name)
+			if v := p.view(m.Name); v.intent == intentDefaultOn || v.src.leftPlatform {
+				names = append(names, m.Name) // on by default, or ran by default and moves out (R29)
 			}
 		}
 	}

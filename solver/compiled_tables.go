@@ -34,6 +34,9 @@ type tables struct {
 	// loops are the dependency loops a refusing module takes part in
 	// (R27, loops.go).
 	loops loopTable
+	// named holds, by module name and version text, the prereleases that
+	// a module requirement of the catalog names (R6, D140); nil when none.
+	named map[string]map[string]bool
 }
 
 // moduleTable is one module's part of the tables: its channel heads (R10,
@@ -91,6 +94,10 @@ const (
 func compileTables(cat *model.Catalog) *tables {
 	start := time.Now()
 	t := &tables{mods: map[*model.Module]*moduleTable{}, texts: map[string]int32{}, byBundle: map[string][]*model.Module{}}
+	t.named = namedPrereleases(cat) // before the steppers, which read it
+	for _, vs := range t.named {
+		t.bytes += int64(len(vs)) * headEntryBytes // a version text and its flag
+	}
 	for _, m := range cat.Modules() {
 		t.addModule(cat, m)
 		if m.MultiSource() {
@@ -105,6 +112,53 @@ func compileTables(cat *model.Catalog) *tables {
 	t.bytes += int64(len(t.texts)) * constraintBytes
 	t.took = time.Since(start)
 	return t
+}
+
+// namedPrereleases finds, for every module requirement written under a
+// reading whose ranges name prereleases (model.ReadingSemver), the
+// prereleases of the required module that its range names: admits
+// because one of its comparators carries a prerelease (R6, D140).
+func namedPrereleases(cat *model.Catalog) map[string]map[string]bool {
+	pre := map[string][]model.Version{} // each module's prereleases
+	for _, m := range cat.Modules() {
+		for _, r := range m.Releases {
+			if model.IsPrerelease(r.Version) {
+				pre[m.Name] = append(pre[m.Name], r.Version)
+			}
+		}
+	}
+	if len(pre) == 0 {
+		return nil
+	}
+	var out map[string]map[string]bool
+	seen := map[[2]string]bool{} // requirement texts already read, by module
+	for _, m := range cat.Modules() {
+		rd := m.Reading()
+		if !rd.RangesName() {
+			continue
+		}
+		for _, r := range m.Releases {
+			for _, d := range r.Requirements.Modules {
+				key := [2]string{d.Module, d.Constraint.Text}
+				if len(pre[d.Module]) == 0 || seen[key] {
+					continue
+				}
+				seen[key] = true
+				for _, v := range pre[d.Module] {
+					if rd.NamesPrerelease(&d.Constraint, v) {
+						if out == nil {
+							out = map[string]map[string]bool{}
+						}
+						if out[d.Module] == nil {
+							out[d.Module] = map[string]bool{}
+						}
+						out[d.Module][model.VersionString(v)] = true
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // addModule compiles one module's table.
@@ -158,7 +212,7 @@ func (t *tables) addStepper(m *model.Module, mt *moduleTable, head int) {
 	if head < 0 || mt.steppers[head] != nil {
 		return
 	}
-	st := newStepper(m.Releases, head, mt.policy)
+	st := newStepper(m.Releases, head, m, mt.policy, catalogPrereleases(m, t.named[m.Name]))
 	st.memo = make([]atomic.Pointer[updateSteps], len(m.Releases))
 	mt.steppers[head] = &st
 	t.bytes += stepperBytes + intBytes*int64(len(st.eligible)+2*len(st.minors)+len(st.jumps)+len(st.memo))

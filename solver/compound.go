@@ -110,7 +110,7 @@ func (e *encoder) compoundCandidates(mv *modVars, req model.CompoundRequirement)
 		var poss []int
 		for j, r := range d.dom {
 			rel := d.v.rels[r]
-			if target.Holds(d.v.name, rel.Version, rel.Provides) {
+			if target.Holds(d.v.name, rel.Version, rel.Provides, readingFor(mv.v, d.v), e.p.req.Devel) {
 				poss = append(poss, j)
 			}
 		}
@@ -245,7 +245,7 @@ func (s *session) compoundChanges(f *fact) []change {
 // modules that satisfy its compound requirements before it, and the
 // disable or update of a module whose running release a conflict of it
 // refuses before it (R18, D136).
-func compoundPlanEdges(o *outcome, order []*outcome, link func(from, to string)) {
+func compoundPlanEdges(o *outcome, order []*outcome, link func(from, to string), devel bool) {
 	for _, c := range o.v.rels[o.sel].Requirements.Compound {
 		target := c.Target()
 		for _, other := range order {
@@ -262,7 +262,7 @@ func compoundPlanEdges(o *outcome, order []*outcome, link func(from, to string))
 				continue
 			}
 			rel := other.v.rels[at]
-			if target.Holds(other.v.name, rel.Version, rel.Provides) {
+			if target.Holds(other.v.name, rel.Version, rel.Provides, readingFor(o.v, other.v), devel) {
 				link(other.v.name, o.v.name)
 			}
 		}

@@ -169,12 +169,12 @@ func (p *problem) frozenConsistent(closure, detached []*view) bool {
 	for _, v := range detached {
 		left[v.name] = v
 		rel := v.rels[v.deployed]
-		if !dependenciesHold(rel, on) || slices.ContainsFunc(rel.Requirements.Capabilities, func(c string) bool { return !provided[c] }) {
+		if !p.dependenciesHold(v, rel, on) || slices.ContainsFunc(rel.Requirements.Capabilities, func(c string) bool { return !provided[c] }) {
 			return false
 		}
 	}
 	for name, v := range on {
-		if left[name] == nil && !requirementsOnHold(v.rels[v.deployed], left) {
+		if left[name] == nil && !p.requirementsOnHold(v, v.rels[v.deployed], left) {
 			return false
 		}
 	}
@@ -183,9 +183,9 @@ func (p *problem) frozenConsistent(closure, detached []*view) bool {
 
 // requirementsOnHold checks R2 and R3 for an attached frozen module's
 // release, for the modules it requires among detached.
-func requirementsOnHold(rel *model.Release, detached map[string]*view) bool {
+func (p *problem) requirementsOnHold(v *view, rel *model.Release, detached map[string]*view) bool {
 	for _, d := range rel.Requirements.Modules {
-		if dv := detached[d.Module]; dv != nil && !d.Constraint.Allows(model.Core(dv.rels[dv.deployed].Version)) {
+		if dv := detached[d.Module]; dv != nil && !p.admits(v, &d.Constraint, dv, dv.rels[dv.deployed].Version) {
 			return false
 		}
 	}
@@ -196,14 +196,14 @@ func requirementsOnHold(rel *model.Release, detached map[string]*view) bool {
 // against the frozen modules on. A module it names that is not frozen is
 // off: were it in the closure and free to change, the release's module
 // would be attached.
-func dependenciesHold(rel *model.Release, on map[string]*view) bool {
+func (p *problem) dependenciesHold(v *view, rel *model.Release, on map[string]*view) bool {
 	for _, d := range rel.Requirements.Modules {
 		dv, ok := on[d.Module]
 		switch {
 		case !ok && d.Constraint.Optional:
 		case !ok:
 			return false
-		case !d.Constraint.Allows(model.Core(dv.rels[dv.deployed].Version)):
+		case !p.admits(v, &d.Constraint, dv, dv.rels[dv.deployed].Version):
 			return false
 		}
 	}

@@ -25,7 +25,10 @@
 //     deployed and pinned releases.
 //   - facts.go: facts, the unit of explanation (R16); the static facts that
 //     forbid releases on their own (R4, R7, R9–R11, R19 missing
-//     capabilities, R22 platform components, pins, prereleases). A view
+//     capabilities, R22 platform components, pins, prereleases: which
+//     ones the module's version reading and the request's devel let it
+//     take, R6, D140), and admits, which reads a range by the reading of
+//     the module that wrote it. A view
 //     first computes only which releases they forbid; the facts are made
 //     when an explanation reads them (D96), and read as copies by the
 //     held-back reasons and path notes that only quote them (D118).

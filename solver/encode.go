@@ -319,32 +319,35 @@ func runsOf(ps []int) [][2]int {
 	return out
 }
 
-// satisfying returns the positions of d whose version satisfies c, with
-// prerelease and metadata stripped (R6). Answers for modules with a
-// release list are cached: they depend only on the catalog, so a shared
-// what-if encoding computes each once.
-func (e *encoder) satisfying(d *modVars, c *model.Constraint) []int {
+// satisfying returns the positions of d whose version satisfies c, read
+// by rd, the version reading of the module that wrote c (R6). Answers for
+// modules with a release list are cached: they depend only on the catalog
+// and the request's devel, so a shared what-if encoding computes each once.
+func (e *encoder) satisfying(d *modVars, c *model.Constraint, rd model.VersionReading) []int {
+	devel := e.p.req.Devel
 	if d.v.m.Embedded {
-		return satisfying(d, c) // the version is the request's DKP version
+		return satisfying(d, c, model.ReadingDKP, devel) // the version is the request's DKP version
 	}
-	k := satKey{d, c.Text}
+	k := satKey{d, c.Text, rd, devel}
 	if out, ok := e.satCache[k]; ok {
 		return out
 	}
-	out := satisfying(d, c)
+	out := satisfying(d, c, rd, devel)
 	e.satCache[k] = out
 	return out
 }
 
 type satKey struct {
-	mod  *modVars
-	text string
+	mod     *modVars
+	text    string
+	reading model.VersionReading
+	devel   bool
 }
 
-func satisfying(d *modVars, c *model.Constraint) []int {
+func satisfying(d *modVars, c *model.Constraint, rd model.VersionReading, devel bool) []int {
 	var out []int
 	for j, r := range d.dom {
-		if c.Allows(model.Core(d.v.rels[r].Version)) {
+		if rd.Admits(c, d.v.rels[r].Version, devel) {
 			out = append(out, j)
 		}
 	}

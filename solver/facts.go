@@ -238,7 +238,7 @@ func (p *problem) addStaticFacts(v *view) {
 	})
 	p.forbidWhere(v, model.FactPrerelease, func(i int, r *model.Release) bool {
 		pinned := v.pinVersion != nil && model.SameVersion(r.Version, v.pinVersion)
-		return !v.m.Embedded && model.IsPrerelease(r.Version) && i != v.deployed && !pinned && !v.isChannelVersion(i)
+		return !v.m.Embedded && model.IsPrerelease(r.Version) && i != v.deployed && !pinned && !v.isChannelVersion(i) && !v.takes(r)
 	})
 	p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
 	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
@@ -582,3 +582,19 @@ func (p *problem) why(c *model.Constraint, v model.Version) string {
 }
 
 type allowKey struct{ constraint, version string }
+
+// admits reports whether version ver of module d satisfies c, a range that
+// module v wrote, read by v's version reading and the request's devel
+// (R6). A built-in module's version is the DKP version, which is read as
+// DKP reads it.
+func (p *problem) admits(v *view, c *model.Constraint, d *view, ver model.Version) bool {
+	return readingFor(v, d).Admits(c, ver, p.req.Devel)
+}
+
+// readingFor is the reading of a range that v wrote on module d.
+func readingFor(v, d *view) model.VersionReading {
+	if d.m.Embedded {
+		return model.ReadingDKP
+	}
+	return v.m.Reading()
+}

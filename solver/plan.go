@@ -17,8 +17,8 @@ import (
 // needs, and inside it the order breaks the cycle at the lightest step.
 // It is Kahn's algorithm over the groups (strongly connected components)
 // with the ready groups in a heap, so that large answers plan in n log n.
-func plan(outs []*outcome) []model.PlanStep {
-	g := newPlanGraph(outs)
+func plan(outs []*outcome, devel bool) []model.PlanStep {
+	g := newPlanGraph(outs, devel)
 	comps, compOf := g.components()
 	indeg := make([]int, len(comps))
 	for from, tos := range g.after {
@@ -60,6 +60,7 @@ func plan(outs []*outcome) []model.PlanStep {
 // that the lower of two indices is the lighter step.
 type planGraph struct {
 	order []*outcome
+	devel bool           // the request's (R6): compound ranges admit prereleases
 	at    map[string]int // the index of each module's step
 	// after[n] lists the steps that must come after step n, in a fixed
 	// order.
@@ -68,8 +69,8 @@ type planGraph struct {
 
 // newPlanGraph makes one step of every outcome that is not absent, and
 // links them as planEdges says.
-func newPlanGraph(outs []*outcome) *planGraph {
-	g := &planGraph{order: make([]*outcome, 0, len(outs))}
+func newPlanGraph(outs []*outcome, devel bool) *planGraph {
+	g := &planGraph{order: make([]*outcome, 0, len(outs)), devel: devel}
 	for _, o := range outs {
 		if o.action != model.ActionAbsent {
 			g.order = append(g.order, o)
@@ -277,7 +278,7 @@ func planEdges(g *planGraph) {
 					link(other.v.name, name)
 				}
 			}
-			compoundPlanEdges(o, order, link) // R24
+			compoundPlanEdges(o, order, link, g.devel) // R24
 		case o.v.deployed >= 0:
 			for _, d := range o.v.rels[o.v.deployed].Requirements.Modules {
 				if dep, ok := g.step(d.Module); ok && dep.sel < 0 {

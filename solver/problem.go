@@ -88,6 +88,13 @@ type view struct {
 	// rels are the module's releases; a built-in module has one, at the
 	// effective DKP version (R5).
 	rels []*model.Release
+	// takes says which prereleases R6 lets v take as it takes a final
+	// release (D140, D141): beside the deployed one, a pin and the
+	// channel's version, as the newest when v follows no channel, as
+	// update steps below the head and for the bundle default; develSteps:
+	// the request's devel makes them more than the compiled stepper knows.
+	takes      func(*model.Release) bool
+	develSteps bool
 
 	before       bool           // enabled before, with a deployed version
 	configuredOn bool           // the cluster says enabled: true (D43)
@@ -205,6 +212,7 @@ func (p *problem) newView(m *model.Module) *view {
 	// level 3 only when the cluster enables it, since it asks for no
 	// install (D65).
 	v.named = v.pinVersion != nil || slices.Contains(p.req.Enable, m.Name) || (v.inUpdate && st.On())
+	v.takes, v.develSteps = p.takenPrereleases(v), p.req.Devel && !v.m.Reading().PrereleasesOrdinary()
 	if v.src.free {
 		p.setSourceHeads(v)
 	} else {
@@ -266,7 +274,7 @@ func (p *problem) setHead(v *view) {
 		v.noChannel = true
 	}
 	if h.version == nil {
-		h = v.newestHead()
+		h = p.newestHead(v)
 	}
 	v.headVersion, v.head = h.version, h.index
 	if v.noChannel {
@@ -286,12 +294,28 @@ func (v *view) channelHead(channel string) headEntry {
 	return v.headAt(v.m.ChannelVersion(channel))
 }
 
-// newestHead is the newest final release (or the newest one) and its index.
-func (v *view) newestHead() headEntry {
-	if v.own {
-		return v.tab.newest
+// newestHead is the head of a module that follows no channel (R10): its
+// newest release that is final or a prerelease R6 lets it take (D1,
+// D140), or its newest release when there is none, and its index.
+func (p *problem) newestHead(v *view) headEntry {
+	if v.own && !p.req.Devel && v.m.Reading() == model.ReadingDKP {
+		return v.tab.newest // DKP's reading: the newest final release, compiled
 	}
-	return v.headAt(newestFinal(v.rels))
+	return v.headAt(newestWhere(v.rels, func(r *model.Release) bool { return !model.IsPrerelease(r.Version) || v.takes(r) }))
+}
+
+// newestWhere is the newest release for which ok holds, or the newest
+// release when it holds for none.
+func newestWhere(rels []*model.Release, ok func(*model.Release) bool) model.Version {
+	for i := len(rels) - 1; i >= 0; i-- {
+		if ok(rels[i]) {
+			return rels[i].Version
+		}
+	}
+	if len(rels) > 0 {
+		return rels[len(rels)-1].Version
+	}
+	return nil
 }
 
 // headAt is hv with the index of the last release at or below it.
@@ -305,15 +329,7 @@ func (v *view) headAt(hv model.Version) headEntry {
 // newestFinal is the newest release that is not a prerelease, or the
 // newest release when all are prereleases.
 func newestFinal(rels []*model.Release) model.Version {
-	for i := len(rels) - 1; i >= 0; i-- {
-		if !model.IsPrerelease(rels[i].Version) {
-			return rels[i].Version
-		}
-	}
-	if len(rels) > 0 {
-		return rels[len(rels)-1].Version
-	}
-	return nil
+	return newestWhere(rels, func(r *model.Release) bool { return !model.IsPrerelease(r.Version) })
 }
 
 // setIntent reads R8: the request first, then the cluster's configuration,
@@ -351,7 +367,7 @@ func (p *problem) onByDefault(v *view) bool {
 	for i := len(v.rels) - 1; i >= 0; i-- {
 		r := v.rels[i]
 		available, bundles := v.m.Access(r).For(p.cluster.Edition)
-		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head) || v.aboveHead(i) || p.forbidsStage(r) {
+		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head && !v.takes(r)) || v.aboveHead(i) || p.forbidsStage(r) {
 			continue
 		}
 		return slices.Contains(bundles, p.cluster.Bundle)

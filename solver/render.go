@@ -84,7 +84,10 @@ func capabilityConflictMessage(_ *problem, f *fact) string {
 }
 
 func prereleaseMessage(_ *problem, f *fact) string {
-	return fmt.Sprintf("%s %s is a prerelease; a prerelease is taken only when it is deployed, pinned or named by the module's channel", f.v.name, releaseLabel(f.v, f.rels))
+	if f.v.m.Reading().RangesName() {
+		return fmt.Sprintf("%s %s is a prerelease; a prerelease is taken only when it is deployed, pinned, named by the module's channel or by a range that carries a prerelease, or when the request says devel", f.v.name, releaseLabel(f.v, f.rels))
+	}
+	return fmt.Sprintf("%s %s is a prerelease; a prerelease is taken only when it is deployed, pinned or named by the module's channel, or when the request says devel", f.v.name, releaseLabel(f.v, f.rels))
 }
 
 func (p *problem) notEnabledMessage(f *fact) string {
@@ -146,41 +149,66 @@ func preferenceMessage(_ *problem, f *fact) string {
 // wording for the state the cluster is in now.
 func (p *problem) requirementMessage(f *fact) string {
 	head := fmt.Sprintf("%s %s requires %s %s", f.v.name, releaseLabel(f.v, f.rels), f.dep, f.cons.Text)
-	if detail := p.dependencyDetail(f.dep, f.cons); detail != "" {
+	if detail := p.dependencyDetail(f.v, f.dep, f.cons); detail != "" {
 		return head + ": " + detail
 	}
 	return head
 }
 
-// dependencyDetail says what is wrong with dependency dep now, or "".
-func (p *problem) dependencyDetail(dep string, c *model.Constraint) string {
+// dependencyDetail says what is wrong with dependency dep of module v
+// now, or "".
+func (p *problem) dependencyDetail(v *view, dep string, c *model.Constraint) string {
 	d := p.view(dep)
 	if d.src.named && !d.src.free {
-		if detail := p.dependencyDetailIn(d, dep, c); detail != "" {
+		if detail := p.dependencyDetailIn(v, d, dep, c); detail != "" {
 			return fmt.Sprintf("%s (%s comes from source %s)", detail, dep, d.src.to)
 		}
 		return ""
 	}
-	return p.dependencyDetailIn(d, dep, c)
+	return p.dependencyDetailIn(v, d, dep, c)
 }
 
-// dependencyDetailIn is dependencyDetail for the view d of dep.
-func (p *problem) dependencyDetailIn(d *view, dep string, c *model.Constraint) string {
+// dependencyDetailIn is dependencyDetail for the view d of dep. Where
+// DKP's reading strips a prerelease, the message says what the version
+// was compared as, so that it never contradicts itself (R6).
+func (p *problem) dependencyDetailIn(v, d *view, dep string, c *model.Constraint) string {
 	if d.m.Embedded {
-		if ver := p.deckhouse; !c.Allows(model.Core(ver)) {
-			return fmt.Sprintf("dependency '%s' not meet version constraint: the '%s' version does not satisfy the '%s' constraint (%s is built in: its version is the DKP version)", dep, ver, c.Range(), dep)
+		if ver := p.deckhouse; !model.ReadingDKP.Admits(c, ver, p.req.Devel) {
+			return fmt.Sprintf("dependency '%s' not meet version constraint: the '%s' version%s does not satisfy the '%s' constraint (%s is built in: its version is the DKP version)", dep, ver, comparedAs(model.ReadingDKP, ver), c.Range(), dep)
 		}
 	}
 	if d.before && !d.m.Embedded {
-		if ver := d.deployedVersion(); !c.Allows(model.Core(ver)) {
-			return fmt.Sprintf("dependency '%s' not meet version constraint: the '%s' version does not satisfy the '%s' constraint", dep, ver, c.Range())
+		if ver := d.deployedVersion(); !p.admits(v, c, d, ver) {
+			return fmt.Sprintf("dependency '%s' not meet version constraint: the '%s' version%s does not satisfy the '%s' constraint", dep, ver, comparedAs(v.m.Reading(), ver), c.Range())
 		}
 	}
 	if !d.before && !c.Optional && d.intent == intentOff {
 		return fmt.Sprintf("dependency '%s' is disabled", dep)
 	}
-	if !slices.ContainsFunc(d.rels, func(r *model.Release) bool { return c.Allows(model.Core(r.Version)) }) {
-		return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s)", dep, c.Range(), newestFinal(d.rels))
+	if !slices.ContainsFunc(d.rels, func(r *model.Release) bool { return p.admits(v, c, d, r.Version) }) {
+		newest := newestFinal(d.rels)
+		if note := comparedNote(readingFor(v, d), newest); note != "" {
+			return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s, %s)", dep, c.Range(), newest, note)
+		}
+		return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s)", dep, c.Range(), newest)
+	}
+	return ""
+}
+
+// comparedAs is " (compared as X, …)" when reading rd compares ver as
+// another version X, DKP's reading stripping its prerelease (R6, D145);
+// "" otherwise.
+func comparedAs(rd model.VersionReading, ver model.Version) string {
+	if note := comparedNote(rd, ver); note != "" {
+		return " (" + note + ")"
+	}
+	return ""
+}
+
+// comparedNote is comparedAs without its parentheses.
+func comparedNote(rd model.VersionReading, ver model.Version) string {
+	if as := rd.ComparedAs(ver); ver != nil && !model.SameVersion(as, ver) {
+		return fmt.Sprintf("compared as %s, as DKP compares versions without their prerelease", model.VersionString(as))
 	}
 	return ""
 }

@@ -61,7 +61,7 @@ func (e *encoder) encodeDependency(f *fact, mv *modVars, run [2]int, d *modVars,
 	if c.Optional {
 		base = append(base, e.on(d).Not())
 	}
-	ivs := runsOf(e.satisfying(d, c))
+	ivs := runsOf(e.satisfying(d, c, mv.v.m.Reading()))
 	switch len(ivs) {
 	case 0:
 		e.add(f, base...)

@@ -67,7 +67,7 @@ func (s *session) renderAll(res *model.Result) (*model.Result, error) {
 		}
 		out.Modules = append(out.Modules, mr)
 	}
-	out.Plan = plan(s.outs)
+	out.Plan = plan(s.outs, s.p.req.Devel)
 	return out, nil
 }
 
@@ -139,7 +139,7 @@ func (s *session) retargetWarnings(ws []model.Warning) []model.Warning {
 	out := slices.Clone(ws)
 	for i, w := range out {
 		if m := s.p.cat.Module(w.Module); w.Kind == model.WarningDeprecated && m != nil && m.MayBeBuiltIn() && s.p.view(m.Name).m.Embedded {
-			out[i] = deprecatedWarning(w.Module, s.p.deckhouse)
+			out[i] = deprecatedWarning(w.Module, s.p.deckhouse, model.EcosystemDKP) // a built-in module's
 		}
 	}
 	return out

@@ -33,7 +33,7 @@ func (s *session) resolved() (*model.Result, error) {
 		case changes && o.action == model.ActionKeep:
 			unchanged++ // counted, never rendered: no path, no held-back reason
 		case changes && !o.action.Changes():
-		case o.action != model.ActionAbsent || v.intent == intentDefaultOn || v.configuredOn:
+		case o.action != model.ActionAbsent || v.intent == intentDefaultOn || v.configuredOn || v.src.leftPlatform:
 			outs = append(outs, o)
 		}
 	}
@@ -62,7 +62,7 @@ func (s *session) resolved() (*model.Result, error) {
 		}
 		res.Modules = append(res.Modules, mr)
 	}
-	res.Plan = plan(outs)
+	res.Plan = plan(outs, s.p.req.Devel)
 	res.Warnings = warnings(warned, runningLoops(s.p, warned))
 	res.Stats = s.stats()
 	res.Stats.Unchanged = unchanged
@@ -158,7 +158,7 @@ func (s *session) path(o *outcome) []int {
 		if from == v.deployed && from >= 0 {
 			idx = append(idx, v.steps().path...)
 		} else {
-			idx = append(idx, newStepper(v.rels, v.head, v.policy()).path(from, v.head)...)
+			idx = append(idx, newStepper(v.rels, v.head, v.m, v.policy(), v.takes).path(from, v.head)...)
 		}
 	default:
 		idx = append(idx, v.head)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-air/gini/z"
@@ -32,8 +33,8 @@ type sharedEncoding struct {
 	state *model.ClusterState
 	// fixed holds the selectors of facts that are the same for every
 	// request: the requirements of a module none of whose dependencies is
-	// built in (a built-in's version is the request's DKP version), and
-	// the exclusive groups.
+	// built in (a built-in's version is the request's DKP version), by
+	// module and the request's devel, and the exclusive groups.
 	fixed     map[string][]z.Lit
 	groups    []z.Lit
 	groupsFor int // the number of modules the groups were encoded for
@@ -117,11 +118,13 @@ func (se *sharedEncoding) assume(p *problem, scope map[string]bool) []z.Lit {
 		}
 	})...)
 	for _, mv := range mine {
-		if sels, ok := se.fixed[mv.v.name]; ok {
+		// A request's devel changes which versions a range admits (R6).
+		key := mv.v.name + "|" + strconv.FormatBool(p.req.Devel)
+		if sels, ok := se.fixed[key]; ok {
 			assume = append(assume, sels...)
 		} else if !se.requiresBuiltIn(mv) {
-			se.fixed[mv.v.name] = se.flush(p, func() { e.encodeNeeds(mv) })
-			assume = append(assume, se.fixed[mv.v.name]...)
+			se.fixed[key] = se.flush(p, func() { e.encodeNeeds(mv) })
+			assume = append(assume, se.fixed[key]...)
 		} else {
 			// Flushed now, so that these request-specific clauses get
 			// selectors of their own and never join the groups' below.

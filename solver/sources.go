@@ -79,7 +79,7 @@ func (p *problem) setSourceHeads(v *view) {
 	v.src.headVersions = map[string]model.Version{}
 	v.src.channeled = map[string]bool{}
 	for _, s := range v.m.ModuleSources() {
-		sv := &view{m: v.m.ForSource(s), name: v.name, rels: v.m.ForSource(s).Releases, deployed: -1, pinned: -1, head: -1}
+		sv := &view{m: v.m.ForSource(s), name: v.name, rels: v.m.ForSource(s).Releases, deployed: -1, pinned: -1, head: -1, takes: v.takes}
 		p.setHead(sv)
 		v.channel = sv.channel
 		v.src.channeled[s] = sv.channel != ""

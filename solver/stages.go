@@ -107,16 +107,17 @@ func releaseWarnings(outs []*outcome) []model.Warning {
 		if o.sel < 0 || o.v.rels[o.sel].Stage != model.StageDeprecated {
 			continue
 		}
-		out = append(out, deprecatedWarning(o.v.name, o.v.rels[o.sel].Version))
+		out = append(out, deprecatedWarning(o.v.name, o.v.rels[o.sel].Version, o.v.m.Ecosystem))
 	}
 	return out
 }
 
-// deprecatedWarning says that module name runs Deprecated release ver (R25).
-func deprecatedWarning(name string, ver model.Version) model.Warning {
+// deprecatedWarning says that module name runs Deprecated release ver
+// (R25), in the words of the ecosystem the module comes from.
+func deprecatedWarning(name string, ver model.Version, eco model.Ecosystem) model.Warning {
 	text := model.VersionString(ver)
 	return model.Warning{Kind: model.WarningDeprecated, Module: name, Version: text,
-		Message: fmt.Sprintf("%s %s is Deprecated: DKP may remove it in a future release; plan a replacement", name, text)}
+		Message: fmt.Sprintf("%s %s is Deprecated: %s", name, text, eco.DeprecatedNote())}
 }
 
 // unlistedWarning says that a module runs a version the catalog does not

@@ -15,8 +15,11 @@ import (
 type stepper struct {
 	rels []*model.Release
 	head int
+	// reading reads the releases' skipRanges (R6, R21).
+	reading model.VersionReading
 	// eligible marks the releases a step may land on: not above the head,
-	// and not prereleases unless it is the head itself (D1, D13).
+	// and not prereleases unless it is the head itself (D1, D13) or R6
+	// lets the prerelease be taken (D141).
 	eligible []bool
 	graph    bool
 	// minors lists, ascending, each minor that has an eligible release,
@@ -38,10 +41,10 @@ type minorBest struct {
 	best int
 }
 
-func newStepper(rels []*model.Release, head int, policy model.UpdatePolicy) stepper {
-	s := stepper{rels: rels, head: head, eligible: make([]bool, len(rels)), graph: policy == model.UpdateGraph}
+func newStepper(rels []*model.Release, head int, m *model.Module, policy model.UpdatePolicy, taken func(*model.Release) bool) stepper {
+	s := stepper{rels: rels, head: head, reading: m.Reading(), eligible: make([]bool, len(rels)), graph: policy == model.UpdateGraph}
 	for i, r := range rels {
-		s.eligible[i] = i == head || (i < head && !model.IsPrerelease(r.Version))
+		s.eligible[i] = i == head || (i < head && (!model.IsPrerelease(r.Version) || taken(r)))
 		if len(r.UpdateRules) > 0 {
 			s.jumps = append(s.jumps, i)
 		}
@@ -93,7 +96,7 @@ func (s stepper) walk(from int) []int {
 	for queue := []int{from}; len(queue) > 0; queue = queue[1:] {
 		cur := queue[0]
 		for next := min(s.head, len(s.rels)-1); next >= 0; next-- {
-			if prev[next] < 0 && s.rels[next].Edges.From(s.rels[cur].Version) {
+			if prev[next] < 0 && s.rels[next].Edges.From(s.rels[cur].Version, s.reading) {
 				prev[next] = cur
 				queue = append(queue, next)
 			}
@@ -243,13 +246,37 @@ func (s *stepper) stepsFrom(from int) *updateSteps {
 }
 
 // stepper returns the update rule over v's releases up to its head: the
-// compiled one when the releases are the module's own.
+// compiled one when the releases are the module's own and the request's
+// devel takes no more prereleases than the catalog does.
 func (v *view) stepper() *stepper {
-	if v.own && v.tab.steppers[v.head] != nil {
+	if v.own && !v.develSteps && v.tab.steppers[v.head] != nil {
 		return v.tab.steppers[v.head]
 	}
-	st := newStepper(v.rels, v.head, v.policy())
+	st := newStepper(v.rels, v.head, v.m, v.policy(), v.takes)
 	return &st
+}
+
+// takenPrereleases says which prereleases R6 lets v take as it takes a
+// final release (D140, D141): every one under devel, else those the
+// catalog's reading lets it take.
+func (p *problem) takenPrereleases(v *view) func(*model.Release) bool {
+	if p.req.Devel {
+		return func(*model.Release) bool { return true }
+	}
+	return catalogPrereleases(v.m, p.compiled.t.named[v.name])
+}
+
+// catalogPrereleases is takenPrereleases without devel, which a compiled
+// stepper knows: under the blang reading every prerelease, under the
+// semver reading those a range names, under DKP's none.
+func catalogPrereleases(m *model.Module, named map[string]bool) func(*model.Release) bool {
+	switch rd := m.Reading(); {
+	case rd.PrereleasesOrdinary():
+		return func(*model.Release) bool { return true }
+	case rd.RangesName():
+		return func(r *model.Release) bool { return named[model.VersionString(r.Version)] }
+	}
+	return func(*model.Release) bool { return false }
 }
 
 func sortedUnique(xs []int) []int {

@@ -27,7 +27,8 @@ type Installability struct {
 }
 
 // Sweep asks, for every module of the catalog that has releases, whether
-// its head (the channel's version, or the newest final release) can be
+// its head (the channel's version, or the newest release the prerelease
+// rule lets it take, R6) can be
 // installed on the cluster, with autoEnable so that its requirements may
 // come along. It calls emit once per module, in name order, and answers
 // on the what-if engine, so the questions share encodings and cores.

@@ -24,7 +24,8 @@ stats   reads a catalog and prints its size: modules, releases, channels,
         dependency, capability and update edges, the forms its constraints
         take, and what the load skipped and why.
 check   asks, for every module, whether its head release (its channel's
-        version, or its newest final release) installs on a cluster of the
+        version, or its newest release that is final or a prerelease its
+        ecosystem's version reading takes) installs on a cluster of the
         given platform, with autoEnable so that requirements come along. It
         prints how many install, how many cannot, and the reasons that stop
         them most often: a sweep a catalog's authors can run as a CI gate.
@@ -281,10 +282,8 @@ func (f *checkFlags) cluster(cat *model.Catalog) (*model.ClusterState, error) {
 		if c.Deckhouse, err = model.ParseVersion(f.deckhouse); err != nil {
 			return nil, fmt.Errorf("--deckhouse: %w", err)
 		}
-	case usesDeckhouse(cat):
+	case cat.NeedsDeckhouse():
 		return nil, fmt.Errorf("%w: --deckhouse is required: the catalog has DKP requirements or built-in modules", errUsage)
-	default:
-		c.Deckhouse = model.MustParseVersion("0.0.0") // no release reads it
 	}
 	for name, text := range f.platform {
 		if c.Platform == nil {
@@ -295,21 +294,6 @@ func (f *checkFlags) cluster(cat *model.Catalog) (*model.ClusterState, error) {
 		}
 	}
 	return c, nil
-}
-
-// usesDeckhouse reports whether the DKP version matters to any release.
-func usesDeckhouse(cat *model.Catalog) bool {
-	for _, m := range cat.Modules() {
-		if m.Embedded || m.Requirements.Deckhouse != nil {
-			return true
-		}
-		for _, r := range m.Releases {
-			if r.Requirements.Deckhouse != nil {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // sweep runs solver.Sweep with progress on stderr for long runs.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -51,4 +52,55 @@ func TestForcedFormatReadsNothing(t *testing.T) {
 func runCmd(t *testing.T, args ...string) int {
 	t.Helper()
 	return runCLI(t, args...).code
+}
+
+// TestLoaderWarningsEveryWay: the loader's report reaches stderr the same
+// way whether the catalog comes from --catalog, --source or a scenario's
+// catalogFile.
+func TestLoaderWarningsEveryWay(t *testing.T) {
+	dir := t.TempDir()
+	index := filepath.Join(dir, "index.yaml")
+	require.NoError(t, os.WriteFile(index, []byte("apiVersion: v1\nentries:\n  web:\n    - {name: web, version: 1.0.0}\n    - {name: web, version: not-semver}\n"), 0o600))
+	cluster := filepath.Join(dir, "cluster.yaml")
+	require.NoError(t, os.WriteFile(cluster, []byte("kubernetes: 1.31.0\n"), 0o600))
+	request := filepath.Join(dir, "request.yaml")
+	require.NoError(t, os.WriteFile(request, []byte("enable: [web]\n"), 0o600))
+	scenario := filepath.Join(dir, "scenario.yaml")
+	require.NoError(t, os.WriteFile(scenario, []byte("name: s\ncatalogFile: index.yaml\ncluster: {kubernetes: 1.31.0}\nrequest: {enable: [web]}\nexpect: {status: resolved}\n"), 0o600))
+	ways := map[string][]string{
+		"--catalog":  {"resolve", "--catalog", index, "--cluster", cluster, "--request", request},
+		"--source":   {"resolve", "--source", "charts=0:" + index, "--cluster", cluster, "--request", request},
+		"--scenario": {"resolve", "--scenario", scenario},
+	}
+	for way, args := range ways {
+		t.Run(way, func(t *testing.T) {
+			code, _, errOut := runCommand(t, args[0], args[1:]...)
+			require.Equal(t, exitResolved, code, errOut)
+			assert.Contains(t, errOut, "skipped 1:", way)
+			assert.Contains(t, errOut, "not-semver", way)
+		})
+	}
+}
+
+// TestDevelFlag: --devel sets devel: true on the request (R6, Helm's
+// --devel), on resolve and on every what-if request.
+func TestDevelFlag(t *testing.T) {
+	dir := t.TempDir()
+	index := filepath.Join("..", "..", "testdata", "catalogs", "helm-r6-index.yaml")
+	cluster := filepath.Join(dir, "cluster.yaml")
+	require.NoError(t, os.WriteFile(cluster, []byte("kubernetes: 1.31.0\n"), 0o600))
+	request := filepath.Join(dir, "request.yaml")
+	require.NoError(t, os.WriteFile(request, []byte("enable: [chart-the]\n"), 0o600))
+	for devel, want := range map[bool]string{false: "1.4.0", true: "1.5.0-beta.2"} {
+		args := []string{"--catalog", index, "--cluster", cluster, "--request", request, "-o", "json"}
+		if devel {
+			args = append(args, "--devel")
+		}
+		code, out, errOut := runCommand(t, "resolve", args...)
+		require.Equal(t, exitResolved, code, errOut)
+		assert.Contains(t, out, `"toVersion": "`+want+`"`, "devel %v", devel)
+	}
+	code, out, errOut := runCommand(t, "whatif", "--catalog", index, "--cluster", cluster, "--request", request, "--kubernetes", "1.31.0", "--devel", "-o", "json")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.Contains(t, out, "1.5.0-beta.2")
 }

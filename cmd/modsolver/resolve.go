@@ -48,6 +48,7 @@ type resolveFlags struct {
 	timeout                             time.Duration
 	noTiming                            bool
 	report                              string
+	devel                               bool
 }
 
 func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -66,6 +67,7 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.DurationVar(&f.timeout, "timeout", time.Minute, "give up after this `duration`")
 	fs.StringVar(&f.report, "report", "", "which modules to list: all or changes (default: the request's report)")
 	fs.BoolVar(&f.noTiming, "no-timing", false, "leave stats.solveMicros out, so that runs compare byte for byte")
+	fs.BoolVar(&f.devel, "devel", false, "set devel: true on the request: every range admits prereleases, as Helm's --devel (R6)")
 	if code, done := parseFlags(fs, args, out, errOut); done {
 		return code
 	}
@@ -76,6 +78,7 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	if f.report != "" {
 		in.req.Report = model.Report(f.report)
 	}
+	in.req.Devel = in.req.Devel || f.devel
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	compiled, err := solver.Compile(in.cat)
@@ -145,6 +148,7 @@ func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
 		if err != nil {
 			return nil, err
 		}
+		printLoadReport(errOut, sc.Report)
 		return &inputs{sc.Catalog, sc.Cluster, sc.Request}, nil
 	}
 	if f.catalog == "" && f.cluster == "" && f.request == "" && len(f.sources.specs) == 0 {
@@ -183,10 +187,17 @@ func loadCatalog(path, format string, errOut io.Writer, opts ...catalog.Option) 
 	if err != nil {
 		return nil, err
 	}
-	if len(rep.Skipped) > 0 || len(rep.Warnings) > 0 {
+	printLoadReport(errOut, rep)
+	return cat, nil
+}
+
+// printLoadReport prints the loader's report on stderr when it skipped or
+// warned of something, the same way for --catalog, --source and a
+// scenario's catalog.
+func printLoadReport(errOut io.Writer, rep *catalog.Report) {
+	if rep != nil && (len(rep.Skipped) > 0 || len(rep.Warnings) > 0) {
 		fmt.Fprintln(errOut, rep.Summary())
 	}
-	return cat, nil
 }
 
 // loadAs reads the catalog at path in the format --catalog-format names.

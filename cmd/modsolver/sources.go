@@ -33,8 +33,6 @@ func (s *sourcesFlag) catalog(path, format string, errOut io.Writer, opts ...cat
 	if err != nil {
 		return nil, err
 	}
-	if len(rep.Skipped) > 0 || len(rep.Warnings) > 0 {
-		fmt.Fprintln(errOut, rep.Summary())
-	}
+	printLoadReport(errOut, rep)
 	return cat, nil
 }

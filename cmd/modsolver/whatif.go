@@ -63,6 +63,7 @@ type whatifFlags struct {
 	noTiming                             bool
 	shard                                shardFlags // whatif_shard.go
 	allowExperimental                    bool
+	devel                                bool
 	sources                              sourcesFlag
 }
 
@@ -84,6 +85,7 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up on the whole batch after this `duration`")
 	fs.BoolVar(&f.noTiming, "no-timing", false, "leave stats (solve times, encoding sizes) out, so that runs and shards compare byte for byte")
 	f.shard.register(fs)
+	fs.BoolVar(&f.devel, "devel", false, "set devel: true on every request: every range admits prereleases, as Helm's --devel (R6)")
 	fs.BoolVar(&f.allowExperimental, "allow-experimental", false, "set allowExperimentalModules: true on the cluster state, so that Experimental releases may be selected (R25)")
 	if code, done := parseFlags(fs, args, out, errOut); done {
 		return code
@@ -155,6 +157,9 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 		b.scenarios, err = catalog.LoadWhatIf(f.scenarios)
 	} else {
 		err = b.buildMatrix(f)
+	}
+	for _, s := range b.scenarios {
+		s.Request.Devel = s.Request.Devel || f.devel
 	}
 	b.applyShard(sh)
 	return b, err

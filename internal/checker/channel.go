@@ -99,14 +99,49 @@ func (c *checker) deployedOrPinned(m *model.Module, v model.Version) bool {
 	return pin != nil && model.SameVersion(v, pin)
 }
 
-// checkPrerelease checks D1: a prerelease is taken only when it is
-// deployed, pinned, or the version m's channel points at.
+// checkPrerelease checks D1 and D140: a prerelease is taken only when it
+// is deployed, pinned, or the version m's channel points at; or when the
+// request says devel, or m's reading takes prereleases as any other
+// version (blang), or, under the semver reading, a range of the catalog
+// names it (R6).
 func (c *checker) checkPrerelease(m *model.Module, v model.Version) {
-	if !model.IsPrerelease(v) || c.deployedOrPinned(m, v) {
+	if !model.IsPrerelease(v) || c.deployedOrPinned(m, v) || c.prereleaseTaken(m, v) {
 		return
 	}
 	if head, _ := c.head(m); head != nil && model.SameVersion(v, head) {
 		return
 	}
 	c.add("D1", m.Name, "at prerelease %s, which is neither deployed, pinned, nor its channel's version", v)
+}
+
+// prereleaseTaken reports whether R6 lets m be at the prerelease v
+// wherever a final release could be: under devel, under the blang
+// reading, or under the semver reading when a range names v.
+func (c *checker) prereleaseTaken(m *model.Module, v model.Version) bool {
+	switch m.Versions {
+	case model.ReadingBlang:
+		return true
+	case model.ReadingSemver:
+		return c.req.Devel || c.namedByRange(m.Name, v)
+	}
+	return c.req.Devel
+}
+
+// namedByRange reports whether a module requirement that a semver-reading
+// module of the catalog writes on name admits the prerelease v: a range
+// that does not allow every version, and admits v whole without devel.
+func (c *checker) namedByRange(name string, v model.Version) bool {
+	for _, m := range c.cat.Modules() {
+		if m.Versions != model.ReadingSemver {
+			continue
+		}
+		for _, r := range m.Releases {
+			for _, d := range r.Requirements.Modules {
+				if d.Module == name && !d.Constraint.AnyVersion() && d.Constraint.Allows(v) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

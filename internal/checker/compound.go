@@ -64,7 +64,7 @@ func (c *checker) satisfiers(name string, target *model.Predicate) []string {
 		if rel := c.selectedRelease(c.module(other)); rel != nil {
 			provides = rel.Provides
 		}
-		if v != nil && matches(target, other, v, provides) {
+		if v != nil && c.matches(c.module(name), target, other, v, provides) {
 			out = append(out, other)
 		}
 	}
@@ -72,23 +72,23 @@ func (c *checker) satisfiers(name string, target *model.Predicate) []string {
 }
 
 // matches evaluates a predicate on the release of module at version v
-// that provides provides. Versions are compared without prerelease and
-// metadata (R6).
-func matches(p *model.Predicate, module string, v model.Version, provides []string) bool {
+// that provides provides. Versions are read as writer, the module whose
+// release holds the predicate, reads them (R6).
+func (c *checker) matches(writer *model.Module, p *model.Predicate, module string, v model.Version, provides []string) bool {
 	switch p.Op {
 	case model.PredicateModule:
 		if p.Module != module {
 			return false
 		}
-		return p.Version == nil || p.Version.Allows(model.Core(v))
+		return p.Version == nil || c.admits(writer, p.Version, module, v)
 	case model.PredicateCapability:
 		return slices.Contains(provides, p.Capability)
 	case model.PredicateNot:
-		return !matches(p.Operands[0], module, v, provides)
+		return !c.matches(writer, p.Operands[0], module, v, provides)
 	case model.PredicateAll:
-		return !slices.ContainsFunc(p.Operands, func(o *model.Predicate) bool { return !matches(o, module, v, provides) })
+		return !slices.ContainsFunc(p.Operands, func(o *model.Predicate) bool { return !c.matches(writer, o, module, v, provides) })
 	case model.PredicateAny:
-		return slices.ContainsFunc(p.Operands, func(o *model.Predicate) bool { return matches(o, module, v, provides) })
+		return slices.ContainsFunc(p.Operands, func(o *model.Predicate) bool { return c.matches(writer, o, module, v, provides) })
 	}
 	return false
 }

@@ -12,7 +12,8 @@
 //   - shape.go: the output's shape: order, actions, versions (§3).
 //   - release.go: the selected releases and what they require (R1–R5, R7).
 //   - intent.go: the cluster's and the request's intents (R8).
-//   - channel.go: stability, channel heads and prereleases (R9, R10, D1).
+//   - channel.go: stability, channel heads and prereleases (R9, R10, D1,
+//     and which prereleases R6 lets a module take, D140).
 //   - steps.go: the sequential update steps (R11, D13).
 //   - plan.go: exclusive groups (R13) and the plan order (R18).
 //   - extended.go: capabilities (R19, R20), update graphs (R21) and other

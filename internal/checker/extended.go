@@ -90,7 +90,7 @@ func graphReachable(m *model.Module, v0, bound model.Version) []model.Version {
 		cur := frontier[0]
 		frontier = frontier[1:]
 		for _, r := range m.Releases {
-			if seen[r.Version.String()] || (bound != nil && r.Version.GreaterThan(bound)) || !r.Edges.From(cur) {
+			if seen[r.Version.String()] || (bound != nil && r.Version.GreaterThan(bound)) || !r.Edges.From(cur, m.Reading()) {
 				continue
 			}
 			seen[r.Version.String()] = true

@@ -95,10 +95,31 @@ func (c *checker) checkDependencies(name string, reqs model.Requirements) {
 			c.add(rule, name, "requires %s, which is not in the catalog", d.Module)
 		case !on && !d.Constraint.Optional:
 			c.add(rule, name, "requires %s (%s), which is disabled", d.Module, d.Constraint.Text)
-		case on && v != nil && !d.Constraint.Allows(model.Core(v)):
+		case on && v != nil && !c.admits(c.module(name), &d.Constraint, d.Module, v):
 			c.add(rule, name, "requires %s %s: it is at %s", d.Module, d.Constraint.Text, v)
 		}
 	}
+}
+
+// admits reads R6 for a range that module writer wrote on module target,
+// at version v: a built-in target's version is the DKP version, read as
+// DKP reads it, stripped; otherwise the writer's reading decides. The
+// readings are spelt out here, not through the model's, so that a slip
+// there is caught.
+func (c *checker) admits(writer *model.Module, cons *model.Constraint, target string, v model.Version) bool {
+	if t := c.module(target); t != nil && t.Embedded {
+		return cons.Allows(model.Core(v))
+	}
+	switch writer.Versions {
+	case model.ReadingSemver:
+		if c.req.Devel {
+			return cons.AllowsPrereleases(v)
+		}
+		return cons.Allows(v)
+	case model.ReadingBlang:
+		return cons.AllowsPrereleases(v)
+	}
+	return cons.Allows(model.Core(v))
 }
 
 // versionAfter is the version of name after the answer, and whether it is

@@ -48,14 +48,15 @@ func (c *checker) checkGraphStep(m *model.Module, v0, v model.Version) {
 
 // stepReleases lists the versions update steps may reach: m's releases
 // that are not above the channel head and not prereleases, unless the
-// channel points at that prerelease (D1, D13), ascending.
+// channel points at that prerelease (D1, D13) or R6 lets it be taken
+// (D141), ascending.
 func (c *checker) stepReleases(m *model.Module) []model.Version {
 	head, bounded := c.head(m)
 	var out []model.Version
 	for _, r := range m.Releases {
 		v := r.Version
 		switch {
-		case model.IsPrerelease(v) && !(bounded && model.SameVersion(v, head)):
+		case model.IsPrerelease(v) && !(bounded && model.SameVersion(v, head)) && !c.prereleaseTaken(m, v):
 		case bounded && (head == nil || model.CompareVersions(v, head) > 0):
 		default:
 			out = append(out, v)

@@ -15,7 +15,7 @@ func (p *problem) compoundHolds(i int, c model.CompoundRequirement, sel []int) b
 		if j == i || sel[j] < 0 {
 			continue
 		}
-		if rel := x.rels[sel[j]]; satisfies(pred, x.name, rel) {
+		if rel := x.rels[sel[j]]; p.satisfies(p.mods[i], pred, x, rel) {
 			return !conflict
 		}
 	}
@@ -23,11 +23,13 @@ func (p *problem) compoundHolds(i int, c model.CompoundRequirement, sel []int) b
 }
 
 // satisfies evaluates a predicate on release rel of module, by its
-// definition in DESIGN.md R24.
-func satisfies(pred *model.Predicate, module string, rel *model.Release) bool {
+// definition in DESIGN.md R24; writer is the module whose release holds
+// the predicate, whose reading applies (R6).
+func (p *problem) satisfies(writer *mod, pred *model.Predicate, x *mod, rel *model.Release) bool {
+	module := x.name
 	switch pred.Op {
 	case model.PredicateModule:
-		return module == pred.Module && (pred.Version == nil || pred.Version.Allows(model.Core(rel.Version)))
+		return module == pred.Module && (pred.Version == nil || p.inRange(writer, pred.Version, x, rel.Version))
 	case model.PredicateCapability:
 		for _, c := range rel.Provides {
 			if c == pred.Capability {
@@ -37,20 +39,20 @@ func satisfies(pred *model.Predicate, module string, rel *model.Release) bool {
 		return false
 	case model.PredicateAll:
 		for _, o := range pred.Operands {
-			if !satisfies(o, module, rel) {
+			if !p.satisfies(writer, o, x, rel) {
 				return false
 			}
 		}
 		return true
 	case model.PredicateAny:
 		for _, o := range pred.Operands {
-			if satisfies(o, module, rel) {
+			if p.satisfies(writer, o, x, rel) {
 				return true
 			}
 		}
 		return false
 	case model.PredicateNot:
-		return !satisfies(pred.Operands[0], module, rel)
+		return !p.satisfies(writer, pred.Operands[0], x, rel)
 	}
 	panic("internal error: unknown predicate kind")
 }

@@ -14,7 +14,9 @@
 //   - oracle.go: Solve, the enumeration and the answer.
 //   - domain.go: what each module may be on its own: its intent (R8),
 //     channel head (R10, D10), stability (R9), update steps (R11, D13,
-//     R21), prereleases (D1), editions (R7) and platform (R4, R22).
-//   - rules.go: the rules across modules (R2, R3, R13, R19, R20).
+//     R21), prereleases (D1, D140, D141), editions (R7) and platform (R4,
+//     R22).
+//   - rules.go: the rules across modules (R2, R3, R13, R19, R20), with
+//     each range read by its writer's version reading (inRange, R6).
 //   - prefer.go: the preference levels of R14 and their order.
 package oracle

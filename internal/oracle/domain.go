@@ -157,7 +157,7 @@ func (p *problem) intentOf(x *mod) intent {
 // onByDefault reads R7: the cluster's bundle is listed in enabledInBundles
 // of the newest release that may be selected in its edition, that is, one
 // available there, not above the channel head and not a prerelease other
-// than the channel's version.
+// than the channel's version or one R6 lets be taken (D141).
 func (p *problem) onByDefault(x *mod) bool {
 	if p.cluster.Bundle == "" {
 		return false
@@ -167,7 +167,7 @@ func (p *problem) onByDefault(x *mod) bool {
 		h := p.headOf(x, r)
 		available, bundles := p.sourceModule(x, r).Access(r).For(p.cluster.Edition)
 		experimental := p.stageOf(x, r) == model.StageExperimental && !p.cluster.AllowExperimentalModules // D58
-		if !available || experimental || (!x.m.Embedded && (h.above(r.Version) || (model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version)))) {
+		if !available || experimental || (!x.m.Embedded && (h.above(r.Version) || (model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version) && !p.prereleaseAllowed(x, r)))) {
 			continue
 		}
 		return slices.Contains(bundles, p.cluster.Bundle)
@@ -196,7 +196,8 @@ func (h head) isChannelVersion(v model.Version) bool {
 // headOf finds the head: the version of the module's channel (its own,
 // else the cluster's), else of the nearest more stable DKP channel it
 // lists (D10). With no channel set, or no channel data, the head is the
-// newest release that is not a prerelease.
+// newest release that is not a prerelease, or a prerelease R6 lets be
+// taken (D140).
 //
 // A module with a default channel of its own (D32) follows it when the
 // cluster names no channel for the module itself and the cluster-wide
@@ -215,8 +216,11 @@ func (p *problem) headOf(x *mod, r *model.Release) head {
 	if ch == "" {
 		ch = p.cluster.ReleaseChannel
 	}
-	if len(m.Channels) == 0 || m.Embedded {
+	if m.Embedded {
 		return head{version: newestFinal(rels)}
+	}
+	if len(m.Channels) == 0 {
+		return head{version: p.newestTaken(x, rels)}
 	}
 	if v, ok := channelVersion(m, ch); ok {
 		return head{bounded: true, version: v}
@@ -225,9 +229,24 @@ func (p *problem) headOf(x *mod, r *model.Release) head {
 		return head{bounded: true, version: v}
 	}
 	if ch == "" {
-		return head{version: newestFinal(rels)}
+		return head{version: p.newestTaken(x, rels)}
 	}
 	return head{bounded: true}
+}
+
+// newestTaken is the newest of rels that is final or a prerelease R6 lets
+// be taken (prereleaseAllowed), else the newest.
+func (p *problem) newestTaken(x *mod, rels []*model.Release) model.Version {
+	var out model.Version
+	for _, r := range rels {
+		if !model.IsPrerelease(r.Version) || p.prereleaseAllowed(x, r) {
+			out = r.Version
+		}
+	}
+	if out == nil && len(rels) > 0 {
+		out = rels[len(rels)-1].Version
+	}
+	return out
 }
 
 // channelVersion is the version of channel ch for m, else of the nearest
@@ -305,8 +324,8 @@ func (p *problem) selectable(x *mod, i int) bool {
 	}
 	h := p.headOf(x, r)
 	switch {
-	case model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version):
-		return false // D1
+	case model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version) && !p.prereleaseAllowed(x, r):
+		return false // D1, D140
 	case h.above(r.Version):
 		return false // R10
 	case dep < 0:
@@ -319,6 +338,29 @@ func (p *problem) selectable(x *mod, i int) bool {
 		return true
 	}
 	return p.oneUpdate(x, dep, i, h)
+}
+
+// prereleaseAllowed reads R6 for a prerelease that is neither deployed,
+// pinned nor the channel's version: devel allows every one; the blang
+// reading takes it as any other version; the semver reading, where some
+// range of the catalog written under it names it (D140).
+func (p *problem) prereleaseAllowed(x *mod, r *model.Release) bool {
+	switch {
+	case p.req.Devel || x.m.Versions == model.ReadingBlang:
+		return true
+	case x.m.Versions != model.ReadingSemver:
+		return false
+	}
+	for _, m := range p.cat.Modules() {
+		for _, rel := range m.Releases {
+			for _, d := range rel.Requirements.Modules {
+				if m.Versions == model.ReadingSemver && d.Module == x.name && !d.Constraint.AnyVersion() && d.Constraint.Allows(r.Version) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // platformAllows checks R4 (the DKP version stripped, Kubernetes as it

@@ -34,7 +34,7 @@ func (p *problem) consistent(sel []int) bool {
 		}
 		req := x.rels[sel[i]].Requirements
 		for _, d := range req.Modules {
-			if !p.dependencyHolds(d, sel) {
+			if !p.dependencyHolds(x, d, sel) {
 				return false
 			}
 		}
@@ -52,14 +52,34 @@ func (p *problem) consistent(sel []int) bool {
 	return p.loopsAllowed(sel) // R27
 }
 
-// dependencyHolds checks R2 and R3: a required module is on at a version
-// inside the constraint; an optional one, if on, is inside it. Versions
-// are checked without prerelease (R6); a built-in module is at the
-// effective DKP version (R5).
-func (p *problem) dependencyHolds(d model.Dependency, sel []int) bool {
+// dependencyHolds checks R2 and R3 for a requirement module x writes: a
+// required module is on at a version inside the constraint; an optional
+// one, if on, is inside it. Versions are read by x's reading (R6); a
+// built-in module is at the effective DKP version (R5).
+func (p *problem) dependencyHolds(x *mod, d model.Dependency, sel []int) bool {
 	j, known := p.index[d.Module]
 	if !known || sel[j] < 0 {
 		return d.Constraint.Optional
 	}
-	return d.Constraint.Allows(model.Core(p.mods[j].rels[sel[j]].Version))
+	return p.inRange(x, &d.Constraint, p.mods[j], p.mods[j].rels[sel[j]].Version)
+}
+
+// inRange applies R6 to a range writer wrote on module target at version
+// v, one reading a row: DKP's strips v (and a built-in target's version
+// is always read so); semver compares v whole, admitting a prerelease
+// only where a comparator carries one, unless the request says devel;
+// blang compares v whole, a prerelease like any other version.
+func (p *problem) inRange(writer *mod, c *model.Constraint, target *mod, v model.Version) bool {
+	reading := writer.m.Versions
+	if target.m.Embedded {
+		reading = model.ReadingDKP
+	}
+	whole := map[model.VersionReading]func() bool{
+		model.ReadingSemver: func() bool { return p.req.Devel && c.AllowsPrereleases(v) || c.Allows(v) },
+		model.ReadingBlang:  func() bool { return c.AllowsPrereleases(v) },
+	}
+	if f, ok := whole[reading]; ok {
+		return f()
+	}
+	return c.Allows(model.Core(v))
 }

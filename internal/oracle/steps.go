@@ -21,20 +21,20 @@ func (p *problem) oneUpdate(x *mod, from, to int, h head) bool {
 	case model.UpdateDirect:
 		return true // any release up to the head, as strategy: direct
 	case model.UpdateGraph:
-		return graphReaches(x.rels, from, h)[to]
+		return graphReaches(x.rels, from, h, x.m.Reading())[to]
 	}
-	return sequentialStep(x.rels, from, to, h)
+	return sequentialStep(x.rels, from, to, h, func(r *model.Release) bool { return p.prereleaseAllowed(x, r) })
 }
 
 // graphReaches marks the releases reachable from release from over update
 // edges, hopping only over releases not above the head (R21).
-func graphReaches(rels []*model.Release, from int, h head) []bool {
+func graphReaches(rels []*model.Release, from int, h head, rd model.VersionReading) []bool {
 	seen := make([]bool, len(rels))
 	seen[from] = true
 	for queue := []int{from}; len(queue) > 0; queue = queue[1:] {
 		cur := rels[queue[0]].Version
 		for i, r := range rels {
-			if !seen[i] && !h.above(r.Version) && r.Edges.From(cur) {
+			if !seen[i] && !h.above(r.Version) && r.Edges.From(cur, rd) {
 				seen[i] = true
 				queue = append(queue, i)
 			}
@@ -44,17 +44,18 @@ func graphReaches(rels []*model.Release, from int, h head) []bool {
 }
 
 // sequentialStep is R11 with D13, over the releases a step may land on:
-// not above the head and not prereleases, except the head itself.
+// not above the head and not prereleases, except the head itself and a
+// prerelease R6 lets be taken (taken, D141).
 //   - the highest patch of v0's minor;
 //   - the highest patch of the next minor of v0's major that has one;
 //   - from 0.x, the highest patch of the lowest 1.x minor;
 //   - a release whose from-to rule has to = its major.minor and
 //     from <= v0 < to.
-func sequentialStep(rels []*model.Release, from, to int, h head) bool {
+func sequentialStep(rels []*model.Release, from, to int, h head, taken func(*model.Release) bool) bool {
 	v0 := rels[from].Version
 	var landing []model.Version
 	for _, r := range rels {
-		if !h.above(r.Version) && (!model.IsPrerelease(r.Version) || h.isChannelVersion(r.Version)) {
+		if !h.above(r.Version) && (!model.IsPrerelease(r.Version) || h.isChannelVersion(r.Version) || taken(r)) {
 			landing = append(landing, r.Version)
 		}
 	}

@@ -11,4 +11,6 @@
 //   - gen.go: Generate, and the draws for modules, releases and requirements.
 //   - state.go: random cluster states, consistent or not, and requests.
 //   - write.go: Write, the scenario file format.
+//   - versions.go: the version reading, its prereleases and ranges, and
+//     devel (R6), on a stream of their own.
 package randscen

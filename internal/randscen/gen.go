@@ -44,7 +44,8 @@ const maxAttempts = 100
 func Generate(seed uint64) *Scenario {
 	for attempt := range uint64(maxAttempts) {
 		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: newCompoundStream(seed, attempt), srng: newSourceStream(seed, attempt),
-			grng: newGroupStream(seed, attempt), lrng: newLoopStream(seed, attempt), brng: newBuiltInStream(seed, attempt)}
+			grng: newGroupStream(seed, attempt), lrng: newLoopStream(seed, attempt), brng: newBuiltInStream(seed, attempt),
+			vrng: newVersionStream(seed, attempt)}
 		if sc, err := g.scenario(); err == nil {
 			sc.Seed = seed
 			return sc
@@ -69,6 +70,10 @@ type gen struct {
 	// brng draws built-in modules that the second source lists (R29,
 	// sources.go).
 	brng *rand.Rand
+	// vrng draws the version reading, its prereleases and ranges, and
+	// devel (R6, versions.go); reading is the catalog's.
+	vrng    *rand.Rand
+	reading model.VersionReading
 	// versions holds each module's release versions as text; a built-in
 	// module has the DKP pool, the versions it may run at.
 	versions map[string][]string
@@ -94,6 +99,7 @@ func (g *gen) pickN(xs []string, n int) []string {
 }
 
 func (g *gen) scenario() (*Scenario, error) {
+	g.reading = g.drawReading()
 	g.names = g.pickN(moduleNames, 2+g.rng.IntN(4))
 	g.versions = map[string][]string{}
 	g.embedded = map[string]bool{}
@@ -106,6 +112,9 @@ func (g *gen) scenario() (*Scenario, error) {
 		vs := g.pickN(finalPool, 1+g.rng.IntN(4))
 		if g.chance(0.15) {
 			vs = append(vs, g.pick(prePool))
+		}
+		if pre := g.extraPrerelease(); pre != "" {
+			vs = append(vs, pre)
 		}
 		slices.SortFunc(vs, func(a, b string) int {
 			return model.MustParseVersion(a).Compare(model.MustParseVersion(b))
@@ -130,6 +139,7 @@ func (g *gen) scenario() (*Scenario, error) {
 		}
 		g.placeSources(cat, cluster, req)
 	}
+	g.dropDeckhouse(cat, cluster)
 	if err := cluster.Validate(cat); err != nil {
 		return nil, err
 	}
@@ -140,7 +150,7 @@ func (g *gen) scenario() (*Scenario, error) {
 }
 
 func (g *gen) module(name string) *model.Module {
-	m := &model.Module{Name: name, Embedded: g.embedded[name], DependencyLoops: g.loops}
+	m := &model.Module{Name: name, Embedded: g.embedded[name], DependencyLoops: g.loops, Versions: g.reading}
 	if g.chance(0.25) {
 		m.ExclusiveGroup = "cni"
 	}
@@ -285,6 +295,9 @@ func (g *gen) depConstraint(d string) model.Constraint {
 		vs = finalPool
 	}
 	text := g.rangeOver(vs, false)
+	if pre := g.prereleaseRange(vs); pre != "" {
+		text = pre
+	}
 	switch {
 	case text == "":
 		text = "!optional"

@@ -88,6 +88,7 @@ func (g *gen) request(cat *model.Catalog, cluster *model.ClusterState) *model.Re
 	}
 	r.AllowDisable = g.chance(0.3)
 	r.AutoEnable = g.chance(0.35)
+	r.Devel = g.drawDevel()
 	shuffle(g.rng, r.Enable)
 	shuffle(g.rng, r.Update)
 	return r

@@ -83,6 +83,8 @@ type fileSource struct {
 type fileCatalog struct {
 	Modules         []fileModule `yaml:"modules"`
 	DependencyLoops string       `yaml:"dependencyLoops,omitempty"`
+	// Versions is the catalog's reading (R6); DKP's is left out.
+	Versions string `yaml:"versions,omitempty"`
 }
 
 type fileModule struct {
@@ -146,7 +148,7 @@ type fileEdition struct {
 }
 
 type fileCluster struct {
-	Deckhouse         string                     `yaml:"deckhouse"`
+	Deckhouse         string                     `yaml:"deckhouse,omitempty"`
 	Kubernetes        string                     `yaml:"kubernetes"`
 	Edition           string                     `yaml:"edition,omitempty"`
 	Bundle            string                     `yaml:"bundle,omitempty"`
@@ -174,6 +176,7 @@ type fileRequest struct {
 	AllowDisable bool              `yaml:"allowDisable,omitempty"`
 	AutoEnable   bool              `yaml:"autoEnable,omitempty"`
 	Sources      map[string]string `yaml:"sources,omitempty"`
+	Devel        bool              `yaml:"devel,omitempty"`
 }
 
 // catalogOf writes modules, one catalog's or one source's (R23): a
@@ -182,6 +185,9 @@ type fileRequest struct {
 func catalogOf(mods []*model.Module) fileCatalog {
 	out := fileCatalog{DependencyLoops: loopRuleOf(mods)}
 	for _, m := range mods {
+		if m.Reading() != model.ReadingDKP {
+			out.Versions = string(m.Reading()) // one reading a catalog (the generator draws one)
+		}
 		fm := fileModule{Name: m.Name, Embedded: m.Embedded, ExclusiveGroup: m.ExclusiveGroup, UpdatePolicy: string(m.UpdatePolicy),
 			Accessibility: accessibilityOf(m.Accessibility), Channels: versionTexts(m.Channels)}
 		if m.Embedded {
@@ -295,7 +301,7 @@ func clusterOf(c *model.ClusterState) fileCluster {
 func requestOf(r *model.Request) fileRequest {
 	out := fileRequest{Enable: r.Enable, Disable: r.Disable, Update: r.Update, UpdateAll: r.UpdateAll,
 		Pin: versionTexts(r.Pin), Platform: versionTexts(r.Platform.Components), Strategy: string(r.Strategy),
-		AllowDisable: r.AllowDisable, AutoEnable: r.AutoEnable, Sources: r.Sources}
+		AllowDisable: r.AllowDisable, AutoEnable: r.AutoEnable, Sources: r.Sources, Devel: r.Devel}
 	for name, v := range map[string]model.Version{model.PlatformDeckhouse: r.Platform.Deckhouse, model.PlatformKubernetes: r.Platform.Kubernetes} {
 		if v != nil {
 			if out.Platform == nil {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -34,11 +35,21 @@ func (m *Matrix) Requests(base *model.Request) (names []string, reqs []*model.Re
 		for _, k := range m.Kubernetes {
 			req := base.Clone()
 			req.Platform = model.Platform{Deckhouse: d, Kubernetes: k}
-			names = append(names, fmt.Sprintf("deckhouse %s, kubernetes %s", model.VersionString(d), model.VersionString(k)))
+			names = append(names, matrixName(d, k))
 			reqs = append(reqs, req)
 		}
 	}
 	return names, reqs
+}
+
+// matrixName names the scenario of a pair of versions; a cluster whose
+// catalog needs no DKP version (R6, D142) may have none, and the name
+// then gives the Kubernetes version alone.
+func matrixName(d, k model.Version) string {
+	if d == nil {
+		return "kubernetes " + model.VersionString(k)
+	}
+	return fmt.Sprintf("deckhouse %s, kubernetes %s", model.VersionString(d), model.VersionString(k))
 }
 
 // WhatIf prints a what-if batch for people: the grid of a matrix (or the
@@ -112,7 +123,7 @@ func (b *WhatIf) grid(p *printer) {
 	}
 	rows := [][]string{header}
 	for i, d := range m.Deckhouse {
-		row := []string{model.VersionString(d)}
+		row := []string{cmp.Or(model.VersionString(d), "-")}
 		for j := range m.Kubernetes {
 			row = append(row, b.verdict(b.Scenarios[i*len(m.Kubernetes)+j]))
 		}

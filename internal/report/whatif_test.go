@@ -79,6 +79,16 @@ func TestMatrixRequests(t *testing.T) {
 	assert.Equal(t, "app", base.Enable[0], "each scenario has its own copy of the base request")
 }
 
+// TestMatrixWithoutDKP: a cluster whose catalog needs no DKP version has
+// none, and the matrix names its scenarios by Kubernetes alone (D142).
+func TestMatrixWithoutDKP(t *testing.T) {
+	v := model.MustParseVersion
+	m := &Matrix{Deckhouse: []model.Version{nil}, Kubernetes: []model.Version{v("1.31.0")}}
+	names, reqs := m.Requests(&model.Request{})
+	assert.Equal(t, []string{"kubernetes 1.31.0"}, names)
+	assert.Nil(t, reqs[0].Platform.Deckhouse)
+}
+
 func TestWhatIfGrid(t *testing.T) {
 	updated := &model.Result{Status: model.StatusResolved, Modules: []model.ModuleResult{
 		{Name: "app", Action: model.ActionUpdate, FromVersion: "1.0.0", ToVersion: "1.1.0"},

@@ -13,10 +13,8 @@ import (
 // prove properties of every scenario's answer (minimality, what-if) skip
 // the listed ones, which may not even load yet.
 var KnownFailing = []string{
-	// issue 22: R6 per ecosystem, R16 combined suggestions
+	// issue 22: R16 combined suggestions
 	"r16-combined-suggestion",
-	"r6-semver-devel",
-	"r6-semver-prerelease-range",
 }
 
 // IsKnownFailing reports whether the scenario file is on KnownFailing.

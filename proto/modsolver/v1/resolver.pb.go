@@ -494,7 +494,10 @@ type Request struct {
 	Report string `protobuf:"bytes,10,opt,name=report,proto3" json:"report,omitempty"`
 	// R23: the source each named module must come from (a move when it is
 	// deployed from another one).
-	Sources       map[string]string `protobuf:"bytes,11,rep,name=sources,proto3" json:"sources,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Sources map[string]string `protobuf:"bytes,11,rep,name=sources,proto3" json:"sources,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// R6: every range admits prereleases and every prerelease may be
+	// selected, as Helm's --devel does.
+	Devel         bool `protobuf:"varint,12,opt,name=devel,proto3" json:"devel,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -604,6 +607,13 @@ func (x *Request) GetSources() map[string]string {
 		return x.Sources
 	}
 	return nil
+}
+
+func (x *Request) GetDevel() bool {
+	if x != nil {
+		return x.Devel
+	}
+	return false
 }
 
 // Platform holds candidate platform versions for an upgrade question.
@@ -2217,7 +2227,7 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\achannel\x18\x03 \x01(\tR\achannel\x12\x16\n" +
 	"\x06source\x18\x04 \x01(\tR\x06sourceB\n" +
 	"\n" +
-	"\b_enabled\"\x84\x04\n" +
+	"\b_enabled\"\x9a\x04\n" +
 	"\aRequest\x12\x16\n" +
 	"\x06enable\x18\x01 \x03(\tR\x06enable\x12\x18\n" +
 	"\adisable\x18\x02 \x03(\tR\adisable\x12\x16\n" +
@@ -2232,7 +2242,8 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"autoEnable\x12\x16\n" +
 	"\x06report\x18\n" +
 	" \x01(\tR\x06report\x12<\n" +
-	"\asources\x18\v \x03(\v2\".modsolver.v1.Request.SourcesEntryR\asources\x1a6\n" +
+	"\asources\x18\v \x03(\v2\".modsolver.v1.Request.SourcesEntryR\asources\x12\x14\n" +
+	"\x05devel\x18\f \x01(\bR\x05devel\x1a6\n" +
 	"\bPinEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +

@@ -106,15 +106,16 @@ func (c *checker) enabledDeps(name string) []string {
 	return out
 }
 
-// reaches reports whether from requires to, directly or through other
-// enabled modules.
+// reaches reports whether from must come after to, directly or through
+// other enabled modules: it requires it, or (D136) it refuses the release
+// to runs, which to leaves first.
 func (c *checker) reaches(from, to string) bool {
 	seen := map[string]bool{from: true}
 	stack := []string{from}
 	for len(stack) > 0 {
 		cur := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, dep := range c.enabledDeps(cur) {
+		for _, dep := range slices.Concat(c.enabledDeps(cur), c.leftFirst(cur)) {
 			if dep == to {
 				return true
 			}
@@ -151,4 +152,34 @@ func (c *checker) groupOf(name string) string {
 		return m.ExclusiveGroup
 	}
 	return ""
+}
+
+// leftFirst lists the modules whose running release a conflict of name's
+// selected release refuses, and which the answer moves out of it, by a
+// disable or another release (D136): they leave before name comes.
+func (c *checker) leftFirst(name string) []string {
+	m := c.module(name)
+	var out []string
+	for _, req := range requirementsOf(m, c.selectedRelease(m)).Compound {
+		conflict, target := splitNot(req.Predicate)
+		if !conflict {
+			continue
+		}
+		for other, r := range c.results {
+			om := c.module(other)
+			from, ran := c.cluster.Deployed(om)
+			if other == name || !ran || r.Action == model.ActionKeep || from == nil {
+				continue
+			}
+			var provides []string
+			if rel := om.Release(from); rel != nil {
+				provides = rel.Provides
+			}
+			if c.matches(m, target, other, from, provides) {
+				out = append(out, other)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }

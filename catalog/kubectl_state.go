@@ -81,11 +81,7 @@ func (e *MissingFactError) Unwrap() error { return model.ErrMissingField }
 func (d *KubectlDump) State(cat *model.Catalog, given *model.ClusterState, names FactNames) (*model.ClusterState, error) {
 	c := d.Cluster.Clone()
 	if given != nil {
-		for _, f := range Facts() {
-			if facts[f].has(given) {
-				facts[f].copy(c, given)
-			}
-		}
+		ApplyFacts(c, given)
 		if given.ReleaseChannel != "" {
 			c.ReleaseChannel = given.ReleaseChannel
 		}
@@ -110,4 +106,31 @@ func (d *KubectlDump) State(cat *model.Catalog, given *model.ClusterState, names
 		}
 	}
 	return c, nil
+}
+
+// ApplyFacts sets on c each Fact that given sets: what a user gives beside
+// a cluster state wins over what the state says.
+func ApplyFacts(c, given *model.ClusterState) {
+	for _, f := range Facts() {
+		if facts[f].has(given) {
+			facts[f].copy(c, given)
+		}
+	}
+}
+
+// LoadClusterOrDump reads a cluster state file in either form: modsolver's
+// own (a *model.ClusterState) or a kubectl dump of DKP's resources (a
+// *KubectlDump), told apart by IsKubectlDump. Exactly one result is set
+// when the error is nil.
+func LoadClusterOrDump(path string) (*model.ClusterState, *KubectlDump, error) {
+	data, err := readInput("cluster state", path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if IsKubectlDump(data) {
+		d, err := ParseKubectl(path, data)
+		return nil, d, err
+	}
+	c, err := ParseCluster(path, data)
+	return c, nil, err
 }

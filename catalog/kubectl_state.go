@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -133,4 +134,35 @@ func LoadClusterOrDump(path string) (*model.ClusterState, *KubectlDump, error) {
 	}
 	c, err := ParseCluster(path, data)
 	return c, nil, err
+}
+
+// KubectlParser returns a reader of kubectl dumps for a service whose
+// requests carry one beside the other fields of a cluster state: it reads
+// the dump and returns its State, with each problem a *model.FieldError:
+// a missing fact under the field names gives for it, any other under the
+// field the dump came from.
+func KubectlParser(names FactNames) func(name string, data []byte, given *model.ClusterState, cat *model.Catalog) (*model.ClusterState, error) {
+	return func(name string, data []byte, given *model.ClusterState, cat *model.Catalog) (*model.ClusterState, error) {
+		d, err := ParseKubectl(name, data)
+		if err != nil {
+			return nil, &model.FieldError{Field: name, Err: err}
+		}
+		c, err := d.State(cat, given, names)
+		if err == nil {
+			return c, nil
+		}
+		problems, ok := err.(model.InputErrors)
+		if !ok {
+			problems = model.InputErrors{err}
+		}
+		out := make(model.InputErrors, len(problems))
+		for i, e := range problems {
+			out[i] = &model.FieldError{Field: name, Err: e}
+			var mf *MissingFactError
+			if errors.As(e, &mf) {
+				out[i] = &model.FieldError{Field: mf.Give, Err: e}
+			}
+		}
+		return nil, out.Err()
+	}
 }

@@ -113,3 +113,14 @@ func lowestCandidates(kubernetes, deckhouse []model.Version) func(dump, given *m
 		}
 	}
 }
+
+// requestFactNames are the request fields that give each fact over gRPC.
+var requestFactNames = catalog.FactNames{
+	catalog.FactDeckhouse:  "cluster.deckhouse",
+	catalog.FactKubernetes: "cluster.kubernetes",
+	catalog.FactEdition:    "cluster.edition",
+	catalog.FactBundle:     "cluster.bundle",
+}
+
+// parseKubectlCluster is the server's reader of kubectl dumps (D150).
+var parseKubectlCluster = catalog.KubectlParser(requestFactNames)

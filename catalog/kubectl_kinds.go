@@ -94,7 +94,7 @@ type kubeModuleSource struct {
 // label selector over ModuleReleases (v1alpha1).
 type kubeUpdatePolicy struct {
 	Spec struct {
-		ReleaseChannel      placedText `yaml:"releaseChannel"`
+		ReleaseChannel        placedText `yaml:"releaseChannel"`
 		ModuleReleaseSelector struct {
 			LabelSelector struct {
 				MatchLabels map[string]string `yaml:"matchLabels"`

@@ -344,5 +344,3 @@ func mustCatalog(t *testing.T) *model.Catalog {
 	require.NoError(t, err)
 	return cat
 }
-
-

@@ -344,3 +344,14 @@ func mustCatalog(t *testing.T) *model.Catalog {
 	require.NoError(t, err)
 	return cat
 }
+
+func TestParseKubectlJSON(t *testing.T) {
+	data := []byte(`{"apiVersion": "v1", "kind": "List", "items": [
+  {"apiVersion": "deckhouse.io/v1alpha1", "kind": "ModuleConfig", "metadata": {"name": "m"}, "spec": {"enabled": true}},
+  {"apiVersion": "deckhouse.io/v1alpha1", "kind": "ModuleRelease", "metadata": {"name": "m-v1.2.0"},
+   "spec": {"moduleName": "m", "version": "v1.2.0"}, "status": {"phase": "Deployed"}}]}`)
+	require.True(t, IsKubectlDump(data), "kubectl's -o json is read too")
+	d, err := ParseKubectl("dump.json", data)
+	require.NoError(t, err)
+	assert.Equal(t, "1.2.0", d.Cluster.Modules["m"].Version.String())
+}

@@ -142,7 +142,7 @@ func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
 	}
 	if f.scenario != "" {
 		if f.catalog != "" || f.cluster != "" || f.request != "" || len(f.sources.specs) > 0 || f.facts != (factFlags{}) {
-			return nil, fmt.Errorf("%w: --scenario holds the catalog, cluster and request; do not give them (or the cluster's facts) too", errUsage)
+			return nil, fmt.Errorf("%w: --scenario holds the catalog, cluster and request; do not give them too, nor the cluster's facts", errUsage)
 		}
 		sc, err := catalog.LoadScenario(f.scenario)
 		if err != nil {

@@ -95,14 +95,14 @@ func (c *checker) readAfter() {
 		return
 	}
 	kept := 0
-	for _, name := range c.cluster.ModuleNames() {
+	for _, name := range c.runningNames() {
 		m := c.module(name)
-		if _, listed := c.results[name]; listed || m == nil || !c.cluster.Modules[name].On() {
+		if _, listed := c.results[name]; listed || m == nil {
 			continue
 		}
 		v, ok := c.cluster.Deployed(m)
 		if !c.req.ChangesOnly() {
-			c.add(RuleShape, name, "enabled module missing from result: the cluster enables it")
+			c.add(RuleShape, name, "running module missing from result: the cluster runs it")
 		}
 		if ok {
 			c.on[name] = v
@@ -110,6 +110,25 @@ func (c *checker) readAfter() {
 		}
 	}
 	c.checkUnchanged(kept)
+}
+
+// runningNames lists, sorted, the modules that run before the request:
+// those the cluster enables, and the built-in modules it does not
+// configure that run by their bundle default (D128).
+func (c *checker) runningNames() []string {
+	var out []string
+	for _, name := range c.cluster.ModuleNames() {
+		if c.cluster.Modules[name].On() {
+			out = append(out, name)
+		}
+	}
+	for _, m := range c.cat.Modules() {
+		if !c.cluster.Modules[m.Name].Configured() && c.cluster.RunsByDefault(m) {
+			out = append(out, m.Name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // checkUnchanged checks an answer that lists the changes only (report:

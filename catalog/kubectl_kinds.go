@@ -210,13 +210,13 @@ func (r *dumpReader) moduleConfig(node *yaml.Node, meta kubeMeta) error {
 	if err := decode(r.file, node, &mc); err != nil {
 		return err
 	}
-	if meta.Name == deckhouseConfig && !mc.Spec.Settings.IsZero() {
+	if meta.Name == deckhouseConfig {
 		r.deckhouseSettings = &kubeDeckhouseSettings{}
-		if err := decode(r.file, &mc.Spec.Settings, r.deckhouseSettings); err != nil {
-			return err
+		if !mc.Spec.Settings.IsZero() {
+			if err := decode(r.file, &mc.Spec.Settings, r.deckhouseSettings); err != nil {
+				return err
+			}
 		}
-	} else if meta.Name == deckhouseConfig {
-		r.deckhouseSettings = &kubeDeckhouseSettings{}
 	}
 	if meta.Name != globalConfig {
 		r.configs[meta.Name] = &mc
@@ -322,13 +322,13 @@ func (r *dumpReader) finish() (*KubectlDump, error) {
 			c.ReleaseChannel = ch
 		}
 	}
-	names := slices.Sorted(maps.Keys(r.configs))
+	names := slices.Collect(maps.Keys(r.configs))
 	for name := range r.deployed {
 		if r.configs[name] == nil {
 			names = append(names, name)
 		}
 	}
-	slices.Sort(names)
+	slices.Sort(names) // warnings come in module order
 	for _, name := range names {
 		c.Modules[name] = r.moduleState(name)
 	}

@@ -59,6 +59,7 @@ fuzz: ## run every fuzz target for FUZZTIME each
 	$(GO) test -run '^$$' -fuzz '^FuzzKUDO$$' -fuzztime $(FUZZTIME) ./catalog
 	$(GO) test -run '^$$' -fuzz '^FuzzPackageYAML$$' -fuzztime $(FUZZTIME) ./catalog
 	$(GO) test -run '^$$' -fuzz '^FuzzV2Requirements$$' -fuzztime $(FUZZTIME) ./catalog
+	$(GO) test -run '^$$' -fuzz '^FuzzKubectl$$' -fuzztime $(FUZZTIME) ./catalog
 	$(GO) test -run '^$$' -fuzz '^FuzzRequestToModel$$' -fuzztime $(FUZZTIME) ./server
 	# differential: the fuzz input seeds internal/randscen; the solver must agree with internal/oracle
 	$(GO) test -run '^$$' -fuzz '^FuzzDifferential$$' -fuzztime $(FUZZTIME) ./internal/oracle

@@ -23,6 +23,12 @@
 //   - stats.go: the stats `modsolver catalog stats` prints.
 //   - report.go: what a load read, skipped and warned about.
 //   - state.go: cluster state and request files.
+//   - kubectl.go: a cluster state given as DKP describes it to kubectl (a
+//     List or several documents of ModuleConfigs, ModuleReleases, …),
+//     read with DKP's tolerance (D151); kubectl_kinds.go reads each kind
+//     of resource, and kubectl_state.go turns a dump into the cluster
+//     state of a resolution, with the facts a dump cannot say given by the
+//     caller (D150–D155).
 //   - scenario.go: scenario files, the acceptance tests of DESIGN.md §7.
 //   - demo.go: the embedded demo catalog, cluster and request.
 //

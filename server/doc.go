@@ -6,13 +6,15 @@
 // A tour of the files:
 //
 //   - server.go: New and its options (solve timeout, logger, inline
-//     catalog parser, request size), the configured *grpc.Server, and
+//     catalog parser, kubectl dump parser, request size), the configured *grpc.Server, and
 //     graceful Shutdown that turns health NOT_SERVING first.
 //   - catalogs.go: Catalogs, the named catalogs a server answers from. The
 //     set is an immutable snapshot behind an atomic pointer, so a reload
 //     (SIGHUP in `modsolver serve`) swaps it as a whole.
 //   - handlers.go: the Resolver handlers. Each one validates, converts,
-//     calls solver.Solve or solver.WhatIf, and converts back. WhatIf
+//     calls solver.Solve or solver.WhatIf, and converts back. A cluster
+//     state carried as a kubectl dump is read by the ClusterParser, with
+//     the state's other fields as the facts it lacks (D150). WhatIf
 //     streams one result per scenario in request order; a scenario that
 //     is bad input carries its error and the stream goes on.
 //   - convert.go: proto↔model conversion, all of it unexported except
@@ -47,5 +49,6 @@
 // The package reads no catalog files itself: it imports only model,
 // solver and the generated proto package. Inline catalogs are parsed by
 // a CatalogParser that the caller supplies (cmd/modsolver adapts
-// catalog.Parse).
+// catalog.Parse), and kubectl dumps by a ClusterParser
+// (catalog.KubectlParser).
 package server

@@ -99,7 +99,7 @@ func (r *resolver) solve(ctx context.Context, ref catalogRef, pc *modsolverv1.Cl
 	if err != nil {
 		return nil, err
 	}
-	cluster, clusterErr := clusterFromProto(pc)
+	cluster, clusterErr := r.cluster(pc, cat.Catalog())
 	req, reqErr := requestFromProto(pr)
 	if err := errors.Join(clusterErr, reqErr); err != nil {
 		return nil, err
@@ -125,7 +125,7 @@ func (r *resolver) whatIf(ctx context.Context, in *modsolverv1.WhatIfRequest, se
 	if err != nil {
 		return err
 	}
-	cluster, err := clusterFromProto(in.GetCluster())
+	cluster, err := r.cluster(in.GetCluster(), cat.Catalog())
 	if err != nil {
 		return err
 	}
@@ -137,6 +137,28 @@ func (r *resolver) whatIf(ctx context.Context, in *modsolverv1.WhatIfRequest, se
 		return timeoutCause(ctx, err)
 	}
 	return b.flush(len(b.scenarios))
+}
+
+// cluster converts a request's cluster state; one given as a kubectl dump
+// (kubectl_resources, D150) is read by the ClusterParser, with the
+// state's other fields as what the request gives beside it.
+func (r *resolver) cluster(pc *modsolverv1.ClusterState, cat *model.Catalog) (*model.ClusterState, error) {
+	c, err := clusterFromProto(pc)
+	if err != nil || pc.GetKubectlResources() == "" {
+		return c, err
+	}
+	const field = "cluster.kubectl_resources"
+	switch {
+	case len(pc.GetModules()) > 0:
+		return nil, &model.FieldError{Field: "cluster.modules", Err: fmt.Errorf("%w: the modules are read from cluster.kubectl_resources; give them in one form", model.ErrConflict)}
+	case r.cfg.parseCluster == nil:
+		return nil, &model.FieldError{Field: field, Err: fmt.Errorf("%w: this server reads no kubectl dumps; send the cluster state's modules instead", ErrUnsupported)}
+	}
+	out, err := r.cfg.parseCluster(field, []byte(pc.GetKubectlResources()), c, cat)
+	if err == nil && out == nil {
+		return nil, errors.New("cluster parser returned neither a cluster state nor an error")
+	}
+	return out, err
 }
 
 // catalog finds the catalog a request names, compiled when the set was

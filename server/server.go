@@ -31,6 +31,16 @@ const (
 // catalog files, so the caller adapts one to this type.
 type CatalogParser func(name string, data []byte) (*model.Catalog, error)
 
+// ClusterParser reads the kubectl dump of DKP's resources that a
+// request's cluster state carries (kubectl_resources, D150) into the
+// cluster state of a resolution against cat. given holds the request's
+// other cluster fields, which win over the dump and give what it cannot
+// say; name is the field the dump came from. Bad input must wrap
+// model.ErrInvalidInput, with a *model.FieldError for each request field
+// it concerns. The server imports no reader of cluster files, so the
+// caller adapts one to this type.
+type ClusterParser func(name string, data []byte, given *model.ClusterState, cat *model.Catalog) (*model.ClusterState, error)
+
 // Option tunes a Server.
 type Option func(*config)
 
@@ -38,6 +48,7 @@ type config struct {
 	solveTimeout    time.Duration
 	log             *slog.Logger
 	parse           CatalogParser
+	parseCluster    ClusterParser
 	maxRequestBytes int
 	observer        Observer            // observe.go
 	grpcOpts        []grpc.ServerOption // observe.go
@@ -72,6 +83,10 @@ func WithLogger(log *slog.Logger) Option {
 // WithCatalogParser lets requests carry an inline catalog. Without it, an
 // inline catalog is refused with Unimplemented.
 func WithCatalogParser(p CatalogParser) Option { return func(c *config) { c.parse = p } }
+
+// WithClusterParser lets requests carry their cluster state as a kubectl
+// dump. Without it, such a request is refused with Unimplemented.
+func WithClusterParser(p ClusterParser) Option { return func(c *config) { c.parseCluster = p } }
 
 // WithMaxRequestBytes sets the largest request message the server accepts
 // (default 16 MiB); inline catalogs count against it.

@@ -34,6 +34,7 @@ Prints the answer: the modules with their actions, the ordered plan, or,
 when no consistent answer exists, a minimal explanation with suggestions.
 With -o json it prints exactly the ResolveResponse the gRPC service returns.
 
+` + clusterUsage + `
 Exit codes: 0 resolved, 1 unsatisfiable, 2 bad input, 3 no answer.
 
 Flags:
@@ -49,6 +50,7 @@ type resolveFlags struct {
 	noTiming                            bool
 	report                              string
 	devel                               bool
+	facts                               factFlags // cluster.go
 }
 
 func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -60,7 +62,8 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
 	f.subcharts.register(fs)
 	f.sources.register(fs)
-	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file` (YAML or JSON)")
+	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file`: modsolver's (YAML or JSON) or a kubectl dump of DKP's resources")
+	f.facts.register(fs, true)
 	fs.StringVar(&f.request, "request", "", "request `file` (YAML or JSON)")
 	fs.StringVar(&f.scenario, "scenario", "", "scenario `file` holding catalog, cluster and request")
 	fs.StringVar(&f.output, "o", "table", "output `format`: table or json")
@@ -141,8 +144,8 @@ func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
 		return nil, fmt.Errorf("%w: -o %q: want table or json", errUsage, f.output)
 	}
 	if f.scenario != "" {
-		if f.catalog != "" || f.cluster != "" || f.request != "" || len(f.sources.specs) > 0 {
-			return nil, fmt.Errorf("%w: --scenario holds the catalog, cluster and request; do not give them too", errUsage)
+		if f.catalog != "" || f.cluster != "" || f.request != "" || len(f.sources.specs) > 0 || f.facts != (factFlags{}) {
+			return nil, fmt.Errorf("%w: --scenario holds the catalog, cluster and request; do not give them too, nor the cluster's facts", errUsage)
 		}
 		sc, err := catalog.LoadScenario(f.scenario)
 		if err != nil {
@@ -158,15 +161,19 @@ func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
 	if f.cluster == "" || f.request == "" {
 		return nil, fmt.Errorf("%w: resolve needs --cluster and --request (or --scenario)", errUsage)
 	}
-	return loadInputs(&f.sources, f.catalog, f.catalogFormat, f.cluster, f.request, errOut, f.subcharts.options()...)
+	given, err := f.facts.given()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	return loadInputs(&f.sources, f.catalog, f.catalogFormat, f.cluster, given, f.request, errOut, f.subcharts.options()...)
 }
 
-func loadInputs(sources *sourcesFlag, catPath, catFormat, clusterPath, reqPath string, errOut io.Writer, opts ...catalog.Option) (*inputs, error) {
+func loadInputs(sources *sourcesFlag, catPath, catFormat, clusterPath string, given *model.ClusterState, reqPath string, errOut io.Writer, opts ...catalog.Option) (*inputs, error) {
 	cat, err := sources.catalog(catPath, catFormat, errOut, opts...)
 	if err != nil {
 		return nil, err
 	}
-	cluster, err := catalog.LoadCluster(clusterPath)
+	cluster, err := loadCluster(clusterPath, cat, given, nil, errOut)
 	if err != nil {
 		return nil, err
 	}

@@ -126,6 +126,7 @@ func runServe(ctx context.Context, args []string, out, errOut io.Writer) int {
 		server.WithSolveTimeout(f.timeout),
 		server.WithLogger(log),
 		server.WithCatalogParser(parseInlineCatalog),
+		server.WithClusterParser(parseKubectlCluster),
 		server.WithMaxRequestBytes(f.maxRequestBytes),
 	}, append(f.limits.options(), prod.opts...)...)...)
 	if err := prod.serve(srv, log, f.logFormat, errOut); err != nil {

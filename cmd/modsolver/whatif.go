@@ -46,6 +46,9 @@ to stderr when a batch runs longer than a second.
 stream; -o json prints them as one document, {"results": [...]}.
 
 ` + shardUsage + `
+` + clusterUsage + `Where a dump does not say which Kubernetes or DKP version runs, the
+lowest --kubernetes or --deckhouse candidate is taken as the running one.
+
 Exit codes: 0 every scenario answered, 2 bad input, 3 no answer (timeout or
 interrupt). A scenario that is unsatisfiable is an answer, not a failure.
 
@@ -65,6 +68,7 @@ type whatifFlags struct {
 	allowExperimental                    bool
 	devel                                bool
 	sources                              sourcesFlag
+	facts                                factFlags // cluster.go
 }
 
 func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -75,7 +79,8 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
 	f.subcharts.register(fs)
 	f.sources.register(fs)
-	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file` (default: the demo cluster state)")
+	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file`: modsolver's or a kubectl dump of DKP's resources (default: the demo cluster state)")
+	f.facts.register(fs, false)
 	fs.StringVar(&f.request, "request", "", "base request `file` for the matrix (default: updateAll: true)")
 	fs.StringVar(&f.scenarios, "scenarios", "", "`file` of named requests, instead of the matrix")
 	fs.StringVar(&f.deckhouse, "deckhouse", "", "candidate DKP `versions`, comma-separated")
@@ -143,7 +148,7 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	if b.cat, err = f.sources.catalog(f.catalog, f.catalogFormat, errOut, f.subcharts.options()...); err != nil {
 		return nil, err
 	}
-	if b.cluster, err = f.loadCluster(); err != nil {
+	if b.cluster, err = f.loadCluster(b.cat, errOut); err != nil {
 		return nil, err
 	}
 	if f.allowExperimental {
@@ -165,12 +170,29 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	return b, err
 }
 
-func (f *whatifFlags) loadCluster() (*model.ClusterState, error) {
-	if f.cluster != "" {
-		return catalog.LoadCluster(f.cluster)
+// loadCluster reads --cluster, or the demo cluster state. A kubectl dump
+// runs at the lowest candidate version where it does not say (D154).
+func (f *whatifFlags) loadCluster(cat *model.Catalog, errOut io.Writer) (*model.ClusterState, error) {
+	given, err := f.facts.given()
+	if err != nil {
+		return nil, err
 	}
-	cluster, _, err := catalog.DemoState()
-	return cluster, err
+	if f.cluster == "" {
+		cluster, _, err := catalog.DemoState()
+		if err == nil {
+			catalog.ApplyFacts(cluster, given)
+		}
+		return cluster, err
+	}
+	kube, err := candidates("--kubernetes", f.kubernetes)
+	if err != nil {
+		return nil, err
+	}
+	dkp, err := candidates("--deckhouse", f.deckhouse)
+	if err != nil {
+		return nil, err
+	}
+	return loadCluster(f.cluster, cat, given, lowestCandidates(kube, dkp), errOut)
 }
 
 // buildMatrix makes one scenario per pair of candidate versions.
@@ -205,6 +227,14 @@ func (b *batch) buildMatrix(f *whatifFlags) error {
 func versionList(flagName, text string, now model.Version) ([]model.Version, error) {
 	if strings.TrimSpace(text) == "" {
 		return []model.Version{now}, nil
+	}
+	return candidates(flagName, text)
+}
+
+// candidates parses a comma-separated list of versions; nil when empty.
+func candidates(flagName, text string) ([]model.Version, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, nil
 	}
 	var out []model.Version
 	for _, part := range strings.Split(text, ",") {

@@ -310,8 +310,16 @@ type ClusterState struct {
 	// Experimental releases may be selected (R25), as DKP's setting of that
 	// name allows.
 	AllowExperimentalModules bool `protobuf:"varint,8,opt,name=allow_experimental_modules,json=allowExperimentalModules,proto3" json:"allow_experimental_modules,omitempty"`
-	unknownFields            protoimpl.UnknownFields
-	sizeCache                protoimpl.SizeCache
+	// The cluster as DKP describes it to kubectl: the YAML output of
+	// `kubectl get moduleconfigs,modules,modulereleases,modulesources,
+	// moduleupdatepolicies,deckhousereleases -o yaml` (a List, or several
+	// documents), which the server reads as `modsolver --cluster` does. With
+	// it, modules must be empty; deckhouse, kubernetes, edition, bundle and
+	// release_channel, when set, win over what the dump says, and give what
+	// it cannot: kubernetes and edition are required (D150).
+	KubectlResources string `protobuf:"bytes,9,opt,name=kubectl_resources,json=kubectlResources,proto3" json:"kubectl_resources,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *ClusterState) Reset() {
@@ -398,6 +406,13 @@ func (x *ClusterState) GetAllowExperimentalModules() bool {
 		return x.AllowExperimentalModules
 	}
 	return false
+}
+
+func (x *ClusterState) GetKubectlResources() string {
+	if x != nil {
+		return x.KubectlResources
+	}
+	return ""
 }
 
 // ModuleState is the cluster's configuration of one module.
@@ -2203,7 +2218,7 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\tSourceRef\x12!\n" +
 	"\fcatalog_name\x18\x01 \x01(\tR\vcatalogName\x12\x1f\n" +
 	"\bpriority\x18\x02 \x01(\x05H\x00R\bpriority\x88\x01\x01B\v\n" +
-	"\t_priority\"\x82\x04\n" +
+	"\t_priority\"\xaf\x04\n" +
 	"\fClusterState\x12\x1c\n" +
 	"\tdeckhouse\x18\x01 \x01(\tR\tdeckhouse\x12\x1e\n" +
 	"\n" +
@@ -2214,7 +2229,8 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\x0frelease_channel\x18\x05 \x01(\tR\x0ereleaseChannel\x12A\n" +
 	"\amodules\x18\x06 \x03(\v2'.modsolver.v1.ClusterState.ModulesEntryR\amodules\x12D\n" +
 	"\bplatform\x18\a \x03(\v2(.modsolver.v1.ClusterState.PlatformEntryR\bplatform\x12<\n" +
-	"\x1aallow_experimental_modules\x18\b \x01(\bR\x18allowExperimentalModules\x1aU\n" +
+	"\x1aallow_experimental_modules\x18\b \x01(\bR\x18allowExperimentalModules\x12+\n" +
+	"\x11kubectl_resources\x18\t \x01(\tR\x10kubectlResources\x1aU\n" +
 	"\fModulesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12/\n" +
 	"\x05value\x18\x02 \x01(\v2\x19.modsolver.v1.ModuleStateR\x05value:\x028\x01\x1a;\n" +

@@ -1,0 +1,462 @@
+package catalog
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// The readers of each kind of DKP resource, and how what they read
+// becomes a KubectlDump. Each file struct holds only the keys modsolver
+// reads (D151).
+
+// placedText is a string value with its line, for an error about what
+// the text means rather than about its YAML type.
+type placedText struct {
+	Text string
+	Line int
+}
+
+func (p *placedText) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: want a string, not a %s", n.Line, nodeKindName(n))
+	}
+	p.Text, p.Line = n.Value, n.Line
+	return nil
+}
+
+func nodeKindName(n *yaml.Node) string {
+	if n.Kind == yaml.SequenceNode {
+		return "list"
+	}
+	return "mapping"
+}
+
+// kubeModuleConfig is a ModuleConfig: the operator's configuration of one
+// module, named by metadata.name.
+type kubeModuleConfig struct {
+	Spec struct {
+		Enabled      *bool  `yaml:"enabled"`
+		UpdatePolicy string `yaml:"updatePolicy"`
+		Source       string `yaml:"source"`
+		// Settings are read only for the deckhouse ModuleConfig.
+		Settings yaml.Node `yaml:"settings"`
+	} `yaml:"spec"`
+}
+
+// kubeDeckhouseSettings are the deckhouse ModuleConfig's settings that
+// say the cluster's bundle and release channel.
+type kubeDeckhouseSettings struct {
+	Bundle         string     `yaml:"bundle"`
+	ReleaseChannel placedText `yaml:"releaseChannel"`
+}
+
+// kubeModule is a Module (v1alpha1): DKP's view of one module.
+type kubeModule struct {
+	Properties struct {
+		Source  string     `yaml:"source"`
+		Version placedText `yaml:"version"`
+	} `yaml:"properties"`
+	Status struct {
+		Phase string `yaml:"phase"`
+	} `yaml:"status"`
+}
+
+// kubeModuleRelease is a ModuleRelease: one release of a module from a
+// source, Deployed when it runs.
+type kubeModuleRelease struct {
+	Spec struct {
+		ModuleName string     `yaml:"moduleName"`
+		Version    placedText `yaml:"version"`
+	} `yaml:"spec"`
+	Status struct {
+		Phase string `yaml:"phase"`
+	} `yaml:"status"`
+}
+
+// kubeModuleSource is a ModuleSource; its status lists its modules with
+// the update policy each follows.
+type kubeModuleSource struct {
+	Status struct {
+		Modules []struct {
+			Name   string `yaml:"name"`
+			Policy string `yaml:"policy"`
+		} `yaml:"modules"`
+	} `yaml:"status"`
+}
+
+// kubeUpdatePolicy is a ModuleUpdatePolicy: a release channel, bound to
+// modules by their ModuleConfig's spec.updatePolicy (v1alpha2) or by a
+// label selector over ModuleReleases (v1alpha1).
+type kubeUpdatePolicy struct {
+	Spec struct {
+		ReleaseChannel        placedText `yaml:"releaseChannel"`
+		ModuleReleaseSelector struct {
+			LabelSelector struct {
+				MatchLabels map[string]string `yaml:"matchLabels"`
+			} `yaml:"labelSelector"`
+		} `yaml:"moduleReleaseSelector"`
+	} `yaml:"spec"`
+}
+
+// kubeDeckhouseRelease is a DeckhouseRelease; the Deployed one is the DKP
+// version the cluster runs.
+type kubeDeckhouseRelease struct {
+	Spec struct {
+		Version placedText `yaml:"version"`
+	} `yaml:"spec"`
+	Status struct {
+		Phase string `yaml:"phase"`
+	} `yaml:"status"`
+}
+
+// DKP's names of its own things.
+const (
+	phaseDeployed     = "Deployed"
+	moduleReady       = "Ready"
+	sourceEmbedded    = "Embedded" // Module properties.source of a built-in module
+	globalConfig      = "global"   // the ModuleConfig of global settings, not a module
+	deckhouseConfig   = "deckhouse"
+	labelSource       = "source"
+	labelModule       = "module"
+	labelUpdatePolicy = "modules.deckhouse.io/update-policy"
+	// defaultBundle is the bundle DKP runs when the deckhouse ModuleConfig
+	// names none.
+	defaultBundle = "Default"
+)
+
+// kubeChannels maps DKP's release channel names, as ModuleUpdatePolicy and
+// the deckhouse ModuleConfig spell them, to modsolver's (R10).
+var kubeChannels = map[string]string{
+	"Alpha":       "alpha",
+	"Beta":        "beta",
+	"EarlyAccess": "early-access",
+	"Stable":      "stable",
+	"RockSolid":   "rock-solid",
+}
+
+// channelOf reads a DKP channel name; modsolver's own spelling is accepted
+// too.
+func (r *dumpReader) channelOf(p placedText) (string, error) {
+	if ch, ok := kubeChannels[p.Text]; ok {
+		return ch, nil
+	}
+	if model.IsChannel(p.Text) {
+		return p.Text, nil
+	}
+	return "", &ParseError{File: r.file, Line: p.Line, Err: fmt.Errorf("%w: unknown release channel %q (want one of Alpha, Beta, EarlyAccess, Stable, RockSolid)", model.ErrInvalidValue, p.Text)}
+}
+
+// versionOf reads a DKP version such as "v1.4.3".
+func (r *dumpReader) versionOf(p placedText) (model.Version, error) {
+	v, err := model.ParseVersion(p.Text)
+	if err != nil {
+		return nil, &ParseError{File: r.file, Line: p.Line, Err: err}
+	}
+	return v, nil
+}
+
+// dumpReader gathers what the resources of a dump say, in any order, and
+// finish puts it together.
+type dumpReader struct {
+	file string
+	dump *KubectlDump
+
+	configs  map[string]*kubeModuleConfig
+	modules  map[string]*kubeModule
+	deployed map[string]deployedRelease
+	// sources are the ModuleSources' names; sourcePolicy the policy a
+	// ModuleSource's status gives each of its modules.
+	sources      map[string]bool
+	sourcePolicy map[string]string
+	policies     map[string]updatePolicy
+	deckhouse    model.Version
+	// deckhouseSettings is set when the dump holds the deckhouse
+	// ModuleConfig.
+	deckhouseSettings *kubeDeckhouseSettings
+}
+
+type deployedRelease struct {
+	version model.Version
+	labels  map[string]string
+	line    int
+}
+
+type updatePolicy struct {
+	channel string
+	// selector is a v1alpha1 policy's label selector over ModuleReleases.
+	selector map[string]string
+}
+
+func newDumpReader(file string) *dumpReader {
+	return &dumpReader{
+		file:         file,
+		dump:         &KubectlDump{Sources: map[string]string{}, Skipped: map[string]int{}, file: file},
+		configs:      map[string]*kubeModuleConfig{},
+		modules:      map[string]*kubeModule{},
+		deployed:     map[string]deployedRelease{},
+		sources:      map[string]bool{},
+		sourcePolicy: map[string]string{},
+		policies:     map[string]updatePolicy{},
+	}
+}
+
+func (r *dumpReader) moduleConfig(node *yaml.Node, meta kubeMeta) error {
+	var mc kubeModuleConfig
+	if err := decode(r.file, node, &mc); err != nil {
+		return err
+	}
+	if meta.Name == deckhouseConfig {
+		r.deckhouseSettings = &kubeDeckhouseSettings{}
+		if !mc.Spec.Settings.IsZero() {
+			if err := decode(r.file, &mc.Spec.Settings, r.deckhouseSettings); err != nil {
+				return err
+			}
+		}
+	}
+	if meta.Name != globalConfig {
+		r.configs[meta.Name] = &mc
+	}
+	return nil
+}
+
+func (r *dumpReader) module(node *yaml.Node, meta kubeMeta) error {
+	var m kubeModule
+	if err := decode(r.file, node, &m); err != nil {
+		return err
+	}
+	r.modules[meta.Name] = &m
+	return nil
+}
+
+func (r *dumpReader) moduleRelease(node *yaml.Node, meta kubeMeta) error {
+	var mr kubeModuleRelease
+	if err := decode(r.file, node, &mr); err != nil {
+		return err
+	}
+	if mr.Status.Phase != phaseDeployed {
+		return nil // Pending, Superseded and the rest do not run
+	}
+	name := mr.Spec.ModuleName
+	if name == "" {
+		return r.errAt(node, model.ErrMissingField, "ModuleRelease %s has no spec.moduleName", meta.Name)
+	}
+	v, err := r.versionOf(mr.Spec.Version)
+	if err != nil {
+		return err
+	}
+	if prev, dup := r.deployed[name]; dup {
+		return r.errAt(node, model.ErrDuplicate, "module %s has two Deployed ModuleReleases, %s (line %d) and %s", name, prev.version, prev.line, v)
+	}
+	r.deployed[name] = deployedRelease{version: v, labels: meta.Labels, line: node.Line}
+	return nil
+}
+
+func (r *dumpReader) moduleSource(node *yaml.Node, meta kubeMeta) error {
+	var ms kubeModuleSource
+	if err := decode(r.file, node, &ms); err != nil {
+		return err
+	}
+	r.sources[meta.Name] = true
+	for _, m := range ms.Status.Modules {
+		if m.Policy != "" {
+			r.sourcePolicy[m.Name] = m.Policy
+		}
+	}
+	return nil
+}
+
+func (r *dumpReader) updatePolicy(node *yaml.Node, meta kubeMeta) error {
+	var up kubeUpdatePolicy
+	if err := decode(r.file, node, &up); err != nil {
+		return err
+	}
+	p := updatePolicy{selector: up.Spec.ModuleReleaseSelector.LabelSelector.MatchLabels}
+	if up.Spec.ReleaseChannel.Text != "" {
+		ch, err := r.channelOf(up.Spec.ReleaseChannel)
+		if err != nil {
+			return err
+		}
+		p.channel = ch
+	}
+	r.policies[meta.Name] = p
+	return nil
+}
+
+func (r *dumpReader) deckhouseRelease(node *yaml.Node, meta kubeMeta) error {
+	var dr kubeDeckhouseRelease
+	if err := decode(r.file, node, &dr); err != nil {
+		return err
+	}
+	if dr.Status.Phase != phaseDeployed {
+		return nil
+	}
+	v, err := r.versionOf(dr.Spec.Version)
+	if err != nil {
+		return err
+	}
+	if r.deckhouse != nil {
+		return r.errAt(node, model.ErrDuplicate, "two Deployed DeckhouseReleases, %s and %s (%s)", r.deckhouse, v, meta.Name)
+	}
+	r.deckhouse = v
+	return nil
+}
+
+// finish puts together what the resources said.
+func (r *dumpReader) finish() (*KubectlDump, error) {
+	c := &model.ClusterState{Deckhouse: r.deckhouse, Modules: map[string]model.ModuleState{}}
+	if s := r.deckhouseSettings; s != nil {
+		c.Bundle = s.Bundle
+		if c.Bundle == "" {
+			c.Bundle = defaultBundle
+		}
+		if s.ReleaseChannel.Text != "" {
+			ch, err := r.channelOf(s.ReleaseChannel)
+			if err != nil {
+				return nil, err
+			}
+			c.ReleaseChannel = ch
+		}
+	}
+	names := slices.Collect(maps.Keys(r.configs))
+	for name := range r.deployed {
+		if r.configs[name] == nil {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names) // warnings come in module order
+	for _, name := range names {
+		c.Modules[name] = r.moduleState(name)
+	}
+	r.dump.Cluster = c
+	return r.dump, nil
+}
+
+// moduleState is what the dump says of one module: enabled by its
+// ModuleConfig, running its Deployed release (or, with none in the dump,
+// the version its Ready Module shows), from its source, on its update
+// policy's channel.
+func (r *dumpReader) moduleState(name string) model.ModuleState {
+	s := model.ModuleState{}
+	mc := r.configs[name]
+	if mc != nil {
+		s.Enabled = mc.Spec.Enabled
+	}
+	source := r.sourceOf(name)
+	if source != "" {
+		r.dump.Sources[name] = source
+		if len(r.sources) > 0 && !r.sources[source] {
+			r.dump.warn("module %s comes from source %s, which the dump holds no ModuleSource for", name, source)
+		}
+	}
+	v := r.runningVersion(name, source)
+	switch {
+	case v != nil && s.On():
+		s.Version = v
+	case v != nil:
+		r.dump.warn("module %s runs %s, but no ModuleConfig enables it; it is read as not running", name, v)
+	}
+	s.Channel = r.channelOfModule(name, source)
+	return s
+}
+
+// sourceOf is the source a module came from: its Deployed release's
+// label, its Module's properties.source, or its ModuleConfig's
+// spec.source.
+func (r *dumpReader) sourceOf(name string) string {
+	if d, ok := r.deployed[name]; ok && d.labels[labelSource] != "" {
+		return d.labels[labelSource]
+	}
+	if m := r.modules[name]; m != nil && m.Properties.Source != "" && m.Properties.Source != sourceEmbedded {
+		return m.Properties.Source
+	}
+	if mc := r.configs[name]; mc != nil {
+		return mc.Spec.Source
+	}
+	return ""
+}
+
+// runningVersion is the Deployed release's version, or a Ready Module's
+// from a source when the dump holds no release of it. A built-in module
+// has none: it runs at the DKP version (R5).
+func (r *dumpReader) runningVersion(name, source string) model.Version {
+	if d, ok := r.deployed[name]; ok {
+		return d.version
+	}
+	m := r.modules[name]
+	if m == nil || source == "" || m.Status.Phase != moduleReady || m.Properties.Version.Text == "" {
+		return nil
+	}
+	v, err := model.ParseVersion(m.Properties.Version.Text)
+	if err != nil {
+		r.dump.warn("module %s: properties.version %q is not a version; it is read as not running", name, m.Properties.Version.Text)
+		return nil
+	}
+	return v
+}
+
+// channelOfModule is the channel of the update policy a module follows:
+// the one its ModuleConfig names, its Deployed release's label names, its
+// ModuleSource's status names, or a v1alpha1 policy whose selector matches
+// it. "" follows the cluster's channel.
+func (r *dumpReader) channelOfModule(name, source string) string {
+	policy := ""
+	if mc := r.configs[name]; mc != nil {
+		policy = mc.Spec.UpdatePolicy
+	}
+	if d, ok := r.deployed[name]; ok && policy == "" {
+		policy = d.labels[labelUpdatePolicy]
+	}
+	if policy == "" {
+		policy = r.sourcePolicy[name]
+	}
+	if policy == "" {
+		policy = r.selectingPolicy(name, source)
+	}
+	if policy == "" {
+		return ""
+	}
+	p, ok := r.policies[policy]
+	if !ok {
+		r.dump.warn("module %s follows update policy %s, which the dump does not hold; it follows the cluster's channel", name, policy)
+	}
+	return p.channel
+}
+
+// selectingPolicy is the v1alpha1 policy whose label selector matches the
+// module's labels, module and source; "" when none or several do.
+func (r *dumpReader) selectingPolicy(name, source string) string {
+	labels := map[string]string{labelModule: name, labelSource: source}
+	var found []string
+	for _, pname := range slices.Sorted(maps.Keys(r.policies)) {
+		sel := r.policies[pname].selector
+		if len(sel) > 0 && matches(sel, labels) {
+			found = append(found, pname)
+		}
+	}
+	if len(found) > 1 {
+		r.dump.warn("module %s is selected by several update policies (%v), so DKP does not update it; it follows the cluster's channel", name, found)
+		return ""
+	}
+	if len(found) == 1 {
+		return found[0]
+	}
+	return ""
+}
+
+func matches(selector, labels map[string]string) bool {
+	for k, v := range selector {
+		if labels[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *KubectlDump) warn(format string, args ...any) {
+	d.Warnings = append(d.Warnings, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/modsolver/modsolver/catalog"
+	"github.com/modsolver/modsolver/model"
+)
+
+// clusterUsage says how --cluster is read, for the commands that take it.
+const clusterUsage = `--cluster takes modsolver's cluster-state file, or the cluster as DKP
+describes it to kubectl:
+  kubectl get moduleconfigs,modules,modulereleases,modulesources,\
+    moduleupdatepolicies,deckhousereleases -o yaml > dump.yaml
+A dump does not hold the Kubernetes version or the edition: give them
+with --kubernetes and --edition (and --bundle, --deckhouse when the dump
+lacks the deckhouse ModuleConfig or a Deployed DeckhouseRelease).
+`
+
+// factFlags are the facts of a cluster state given beside --cluster: what
+// a kubectl dump of DKP's resources cannot say, or what the user wants to
+// say instead of the file (D152, D154).
+type factFlags struct {
+	edition, bundle string
+	// kubernetes and deckhouse are resolve's; whatif's candidate lists
+	// stand in for them (D154).
+	kubernetes, deckhouse string
+}
+
+// factNames are the flags that give each fact.
+var factNames = catalog.FactNames{
+	catalog.FactDeckhouse:  "--deckhouse",
+	catalog.FactKubernetes: "--kubernetes",
+	catalog.FactEdition:    "--edition",
+	catalog.FactBundle:     "--bundle",
+}
+
+// register adds --edition and --bundle, and with versions --kubernetes and
+// --deckhouse.
+func (f *factFlags) register(fs *flag.FlagSet, versions bool) {
+	fs.StringVar(&f.edition, "edition", "", "the cluster's DKP `edition` (ce, ee, …), over what --cluster says; a kubectl dump needs it")
+	fs.StringVar(&f.bundle, "bundle", "", "the cluster's `bundle` (Default, Minimal, Managed), over what --cluster says")
+	if versions {
+		fs.StringVar(&f.kubernetes, "kubernetes", "", "the cluster's Kubernetes `version`, over what --cluster says; a kubectl dump needs it")
+		fs.StringVar(&f.deckhouse, "deckhouse", "", "the cluster's DKP `version`, over what --cluster says (a dump's Deployed DeckhouseRelease)")
+	}
+}
+
+// given is the cluster state the flags describe.
+func (f *factFlags) given() (*model.ClusterState, error) {
+	c := &model.ClusterState{Edition: f.edition, Bundle: f.bundle}
+	var err error
+	if c.Kubernetes, err = flagVersion("--kubernetes", f.kubernetes); err != nil {
+		return nil, err
+	}
+	if c.Deckhouse, err = flagVersion("--deckhouse", f.deckhouse); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func flagVersion(name, text string) (model.Version, error) {
+	if text == "" {
+		return nil, nil
+	}
+	v, err := model.ParseVersion(text)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return v, nil
+}
+
+// loadCluster reads the cluster state at path, in either form, for a
+// resolution against cat. given holds the facts the flags give; fill,
+// when not nil, gives the versions a kubectl dump lacks (whatif's
+// candidates, D154). What the dump skipped and warned about goes to errOut.
+func loadCluster(path string, cat *model.Catalog, given *model.ClusterState, fill func(dump *model.ClusterState, given *model.ClusterState), errOut io.Writer) (*model.ClusterState, error) {
+	state, dump, err := catalog.LoadClusterOrDump(path)
+	if err != nil {
+		return nil, err
+	}
+	if dump == nil {
+		catalog.ApplyFacts(state, given)
+		return state, nil
+	}
+	if s := dump.Summary(); s != "" {
+		fmt.Fprintln(errOut, s)
+	}
+	if fill != nil {
+		fill(dump.Cluster, given)
+	}
+	return dump.State(cat, given, factNames)
+}
+
+// lowestCandidates is whatif's fill (D154): a dump's missing Kubernetes or
+// DKP version is the lowest candidate its list names.
+func lowestCandidates(kubernetes, deckhouse []model.Version) func(dump, given *model.ClusterState) {
+	lowest := func(vs []model.Version) model.Version {
+		if len(vs) == 0 {
+			return nil
+		}
+		return slices.MinFunc(vs, model.CompareVersions)
+	}
+	return func(dump, given *model.ClusterState) {
+		if dump.Kubernetes == nil && given.Kubernetes == nil {
+			given.Kubernetes = lowest(kubernetes)
+		}
+		if dump.Deckhouse == nil && given.Deckhouse == nil {
+			given.Deckhouse = lowest(deckhouse)
+		}
+	}
+}
+
+// requestFactNames are the request fields that give each fact over gRPC.
+var requestFactNames = catalog.FactNames{
+	catalog.FactDeckhouse:  "cluster.deckhouse",
+	catalog.FactKubernetes: "cluster.kubernetes",
+	catalog.FactEdition:    "cluster.edition",
+	catalog.FactBundle:     "cluster.bundle",
+}
+
+// parseKubectlCluster is the server's reader of kubectl dumps (D150).
+var parseKubectlCluster = catalog.KubectlParser(requestFactNames)

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modsolver/modsolver/internal/shared"
+	"github.com/modsolver/modsolver/model"
+	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
+)
+
+// kubeCatalog and kubeDump are a catalog and a cluster as kubectl prints
+// DKP's resources for it: DKP 1.73.3, hello 1.0.0 deployed from source
+// example on the Stable channel, world 2.0.0 deployed on Alpha.
+const kubeCatalog = `
+modules:
+  - name: hello
+    channels: {alpha: 1.2.0, stable: 1.1.0}
+    releases: [{version: 1.0.0}, {version: 1.1.0}, {version: 1.2.0}]
+  - name: world
+    channels: {alpha: 2.1.0, stable: 2.0.0}
+    releases:
+      - version: 2.0.0
+      - version: 2.1.0
+        requirements: {deckhouse: ">= 1.74"}
+  - name: console
+    embedded: true
+    accessibility: {editions: {_default: {available: true, enabledInBundles: [Default]}, ce: {available: false}}}
+`
+
+const kubeDump = `apiVersion: v1
+kind: List
+items:
+- apiVersion: deckhouse.io/v1alpha1
+  kind: DeckhouseRelease
+  metadata: {name: v1.73.3}
+  spec: {version: v1.73.3}
+  status: {phase: Deployed}
+- apiVersion: deckhouse.io/v1alpha1
+  kind: ModuleConfig
+  metadata: {name: deckhouse}
+  spec: {version: 1, settings: {bundle: Default, releaseChannel: Stable}}
+- apiVersion: deckhouse.io/v1alpha1
+  kind: ModuleConfig
+  metadata: {name: hello}
+  spec: {enabled: true, source: example}
+- apiVersion: deckhouse.io/v1alpha1
+  kind: ModuleConfig
+  metadata: {name: world}
+  spec: {enabled: true, updatePolicy: fast}
+- apiVersion: deckhouse.io/v1alpha2
+  kind: ModuleUpdatePolicy
+  metadata: {name: fast}
+  spec: {releaseChannel: Alpha, update: {mode: Auto}}
+- apiVersion: deckhouse.io/v1alpha1
+  kind: ModuleRelease
+  metadata: {name: hello-v1.0.0, labels: {module: hello, source: example}}
+  spec: {moduleName: hello, version: v1.0.0}
+  status: {phase: Deployed}
+- apiVersion: deckhouse.io/v1alpha1
+  kind: ModuleRelease
+  metadata: {name: world-v2.0.0, labels: {module: world, source: example}}
+  spec: {moduleName: world, version: v2.0.0}
+  status: {phase: Deployed}
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: unrelated}
+`
+
+func TestResolveKubectlDump(t *testing.T) {
+	cat := writeTemp(t, "catalog.yaml", kubeCatalog)
+	dump := writeTemp(t, "dump.yaml", kubeDump)
+	req := writeTemp(t, "request.yaml", "updateAll: true\n")
+	code, out, errOut := runCommand(t, "resolve", "--catalog", cat, "--cluster", dump, "--request", req,
+		"--kubernetes", "1.31.2", "--edition", "ee", "-o", "json", "--no-timing")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.Contains(t, errOut, "kubectl dump: skipped 1 ConfigMap v1", "what the dump held besides is counted")
+	byName := map[string]*modsolverv1.ModuleResult{}
+	for _, m := range decodeResponse(t, out).GetModules() {
+		byName[m.GetName()] = m
+	}
+	assert.Equal(t, "1.0.0", byName["hello"].GetFromVersion())
+	assert.Equal(t, "1.1.0", byName["hello"].GetToVersion(), "the cluster's Stable channel")
+	assert.Equal(t, "2.0.0", byName["world"].GetToVersion(), "2.1.0 needs DKP 1.74")
+	assert.Equal(t, modsolverv1.Action_ACTION_KEEP, byName["console"].GetAction(), "on by the Default bundle, in edition ee")
+
+	code, out, errOut = runCommand(t, "resolve", "--catalog", cat, "--cluster", dump, "--request", req,
+		"--kubernetes", "1.31.2", "--edition", "ee", "--deckhouse", "1.74.0", "--bundle", "Minimal", "-o", "json")
+	require.Equal(t, exitResolved, code, errOut)
+	byName = map[string]*modsolverv1.ModuleResult{}
+	for _, m := range decodeResponse(t, out).GetModules() {
+		byName[m.GetName()] = m
+	}
+	assert.Equal(t, "2.1.0", byName["world"].GetToVersion(), "--deckhouse wins over the Deployed DeckhouseRelease, and world follows Alpha by its update policy")
+	assert.NotContains(t, byName, "console", "--bundle wins over the deckhouse ModuleConfig: Minimal does not run console")
+}
+
+func TestResolveKubectlDumpMissingFacts(t *testing.T) {
+	cat := writeTemp(t, "catalog.yaml", kubeCatalog)
+	dump := writeTemp(t, "dump.yaml", kubeDump)
+	req := writeTemp(t, "request.yaml", "updateAll: true\n")
+	code, _, errOut := runCommand(t, "resolve", "--catalog", cat, "--cluster", dump, "--request", req, "--edition", "ee")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "the Kubernetes version (a dump of DKP's resources does not hold it) is not known; give it with --kubernetes")
+	assert.NotContains(t, errOut, "--edition", "the edition was given")
+
+	code, _, errOut = runCommand(t, "resolve", "--catalog", cat, "--cluster", dump, "--request", req, "--kubernetes", "1.31")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "give it with --edition")
+
+	code, _, errOut = runCommand(t, "resolve", "--catalog", cat, "--cluster", dump, "--request", req, "--kubernetes", "one")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "--kubernetes: invalid input: invalid version")
+
+	scenario := writeTemp(t, "s.yaml", "catalog: {modules: []}\ncluster: {deckhouse: 1.0.0, kubernetes: 1.0.0}\nrequest: {}\n")
+	code, _, errOut = runCommand(t, "resolve", "--scenario", scenario, "--edition", "ee")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "cluster's facts")
+}
+
+func TestResolveFactFlagsOverAClusterFile(t *testing.T) {
+	cat := writeTemp(t, "catalog.yaml", kubeCatalog)
+	cluster := writeTemp(t, "cluster.yaml", "deckhouse: 1.73.3\nkubernetes: 1.30.0\nedition: ee\nbundle: Default\n")
+	req := writeTemp(t, "request.yaml", "{}\n")
+	code, out, errOut := runCommand(t, "resolve", "--catalog", cat, "--cluster", cluster, "--request", req, "-o", "json")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.Contains(t, out, `"console"`)
+	code, out, errOut = runCommand(t, "resolve", "--catalog", cat, "--cluster", cluster, "--request", req, "--edition", "ce", "-o", "json")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.NotContains(t, out, `"console"`, "--edition ce wins over the file's ee, and console is not in ce")
+}
+
+func TestWhatIfKubectlDumpLowestCandidate(t *testing.T) {
+	cat := writeTemp(t, "catalog.yaml", kubeCatalog)
+	dump := writeTemp(t, "dump.yaml", kubeDump)
+	code, out, errOut := runCommand(t, "whatif", "--catalog", cat, "--cluster", dump, "--edition", "ee",
+		"--kubernetes", "1.31.2,1.30.4", "--deckhouse", "1.73.3,1.74.0", "--no-timing")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.Contains(t, out, "deckhouse 1.74.0, kubernetes 1.30.4: ok")
+	assert.Contains(t, out, "world update: 2.0.0 → 2.1.0")
+
+	code, _, errOut = runCommand(t, "whatif", "--catalog", cat, "--cluster", dump, "--deckhouse", "1.74.0")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "give it with --kubernetes")
+	assert.Contains(t, errOut, "give it with --edition")
+}
+
+func TestLowestCandidates(t *testing.T) {
+	v := model.MustParseVersion
+	fill := lowestCandidates([]model.Version{v("1.31.2"), v("1.29.6"), v("1.30.0")}, []model.Version{v("1.75.0"), v("1.74.1")})
+	given := &model.ClusterState{}
+	fill(&model.ClusterState{}, given)
+	assert.Equal(t, "1.29.6", given.Kubernetes.String())
+	assert.Equal(t, "1.74.1", given.Deckhouse.String())
+
+	given = &model.ClusterState{Kubernetes: v("1.32.0")}
+	fill(&model.ClusterState{Deckhouse: v("1.73.3")}, given)
+	assert.Equal(t, "1.32.0", given.Kubernetes.String(), "a version given stays")
+	assert.Nil(t, given.Deckhouse, "the dump's own version stays: no candidate stands in")
+
+	given = &model.ClusterState{}
+	lowestCandidates(nil, nil)(&model.ClusterState{}, given)
+	assert.Nil(t, given.Kubernetes)
+}
+
+// TestWhatIfKubectlDumpOnDKP runs the README's example: the real DKP tree
+// and docs/examples/kubectl/dump.yaml.
+func TestWhatIfKubectlDumpOnDKP(t *testing.T) {
+	dkp := shared.Path(t, "data", "dkp")
+	code, out, errOut := runCommand(t, "whatif", "--catalog", dkp, "--cluster", "../../docs/examples/kubectl/dump.yaml",
+		"--kubernetes", "1.31.2", "--edition", "ee", "--deckhouse", "1.74.0,1.75.0", "--no-timing")
+	require.Equal(t, exitResolved, code, errOut)
+	lines := strings.Split(out, "\n")
+	assert.Regexp(t, `^DKP \\ KUBERNETES\s+1\.31\.2$`, lines[0])
+	assert.Regexp(t, `^1\.74\.0\s+ok, 4 to update$`, lines[1])
+	for _, want := range []string{
+		"csi-nfs update: 0.3.26 → 0.4.1",
+		"sds-local-volume update: 0.4.10 → 0.4.13",
+		"sds-node-configurator update: 0.6.9 → 0.7.1",
+		"snapshot-controller update: 0.1.18 → 0.1.20",
+	} {
+		assert.Contains(t, out, want)
+	}
+	assert.NotContains(t, errOut, "kubectl dump:", "the example dump holds only what modsolver reads")
+
+	code, _, errOut = runCommand(t, "whatif", "--catalog", dkp, "--cluster", "../../docs/examples/kubectl/dump.yaml",
+		"--edition", "ee", "--deckhouse", "1.74.0")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "give it with --kubernetes")
+}

@@ -214,6 +214,31 @@ func (m *Module) ModuleSources() []string {
 // "" for any other module.
 func (m *Module) BuiltInSource() string { return m.builtIn }
 
+// CarriedBuiltIn reports whether DKP version dkp carries m built in: for
+// a module one source carries built in while others list its releases
+// (R29), the built-in copy's DKP requirement says which versions carry
+// it (D161); a version outside it has moved the module to a source.
+// Any other module is carried as it is.
+func (m *Module) CarriedBuiltIn(dkp Version) bool {
+	if m.builtIn == "" || dkp == nil {
+		return true
+	}
+	c := m.bySource[m.builtIn].Requirements.Deckhouse
+	return c == nil || ReadingDKP.Admits(c, dkp, false)
+}
+
+// MovedTo is the source a module that DKP version dkp no longer carries
+// built in moves to (R29, D161): the first other source, in source order,
+// that lists it.
+func (m *Module) MovedTo() string {
+	for _, s := range m.sources {
+		if s != m.builtIn {
+			return s
+		}
+	}
+	return ""
+}
+
 // MayBeBuiltIn reports whether m runs built in, at the DKP version, in
 // some resolution: a built-in module, or one a source carries built in
 // (R29).

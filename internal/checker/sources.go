@@ -95,6 +95,9 @@ func (c *checker) checkModuleSource(m *model.Module, r model.ModuleResult) {
 	if fixed == "" && deployed {
 		fixed, by = wantFrom, "its deployed source (no request moves it)"
 	}
+	if fixed == m.BuiltInSource() && fixed != "" && c.req.Sources[m.Name] == "" && !m.CarriedBuiltIn(c.dkp) {
+		fixed, by = m.MovedTo(), "the DKP version, which no longer carries it built in (R29)"
+	}
 	if fixed != "" && r.ToSource != fixed {
 		c.add("R23", r.Name, "from source %q, but %s fixes %q", r.ToSource, by, fixed)
 	}

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"strings"
 	"math/rand/v2"
 	"slices"
 
@@ -55,7 +56,7 @@ func (in *Instance) WithLoops(n int, rule model.LoopRule) (*Instance, error) {
 			for _, i := range back[idx] {
 				rel.Requirements.Modules = append(rel.Requirements.Modules, model.Dependency{Module: in.names[i], Constraint: optional})
 			}
-			slices.SortFunc(rel.Requirements.Modules, func(a, b model.Dependency) int { return compareNames(a.Module, b.Module) })
+			slices.SortFunc(rel.Requirements.Modules, func(a, b model.Dependency) int { return strings.Compare(a.Module, b.Module) })
 			mc.Releases[r] = &rel
 		}
 		modules = append(modules, &mc)
@@ -71,14 +72,4 @@ func (in *Instance) WithLoops(n int, rule model.LoopRule) (*Instance, error) {
 		out.Size.Name += " allowed"
 	}
 	return &out, nil
-}
-
-func compareNames(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

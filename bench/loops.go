@@ -2,9 +2,9 @@ package bench
 
 import (
 	"fmt"
-	"strings"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/modsolver/modsolver/model"
 )

@@ -35,7 +35,7 @@ func (fc *fileCompound) UnmarshalYAML(n *yaml.Node) error {
 			fc.keys = append(fc.keys, n.Content[i].Value)
 		}
 	}
-	return n.Decode((*plain)(fc))
+	return decodeNode(n, (*plain)(fc))
 }
 
 // compoundKinds are the keys that say what a node is, in the order the

@@ -57,7 +57,7 @@ func (vc *v2Constraint) UnmarshalYAML(n *yaml.Node) error {
 		return fmt.Errorf("line %d: cannot unmarshal %s `%s` into {constraint: C}: package.yaml writes a platform requirement as an object", n.Line, n.ShortTag(), n.Value)
 	}
 	type plain v2Constraint
-	return n.Decode((*plain)(vc))
+	return decodeNode(n, (*plain)(vc))
 }
 
 // moduleHead is what a release's manifest says of its whole module; the

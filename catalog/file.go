@@ -100,14 +100,14 @@ type fileEdition struct {
 func (m *fileModule) UnmarshalYAML(n *yaml.Node) error {
 	type plain fileModule
 	m.line = n.Line
-	return n.Decode((*plain)(m))
+	return decodeNode(n, (*plain)(m))
 }
 
 // UnmarshalYAML records the line of a release, for error messages.
 func (r *fileRelease) UnmarshalYAML(n *yaml.Node) error {
 	type plain fileRelease
 	r.line = n.Line
-	return n.Decode((*plain)(r))
+	return decodeNode(n, (*plain)(r))
 }
 
 // parseFile reads a catalog in the single-file format.

@@ -43,7 +43,11 @@ func decodeStrict(file string, node *yaml.Node, v any) error {
 
 // decode decodes node into v, turning yaml's type errors into *ParseError.
 func decode(file string, node *yaml.Node, v any) error {
-	if err := node.Decode(v); err != nil {
+	if err := decodeNode(node, v); err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			return err
+		}
 		return syntaxError(file, err)
 	}
 	return nil

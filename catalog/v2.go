@@ -36,10 +36,10 @@ type fileConstraint struct {
 func (fc *fileConstraint) UnmarshalYAML(n *yaml.Node) error {
 	fc.line, fc.v2 = n.Line, n.Kind == yaml.MappingNode
 	if !fc.v2 {
-		return n.Decode(&fc.text)
+		return decodeNode(n, &fc.text)
 	}
 	type plain fileConstraint
-	if err := n.Decode((*plain)(fc)); err != nil {
+	if err := decodeNode(n, (*plain)(fc)); err != nil {
 		return err
 	}
 	fc.text = fc.Constraint
@@ -100,13 +100,13 @@ func (fm *fileModuleReqs) legacy() map[string]string {
 func (fm *fileModuleReqs) UnmarshalYAML(n *yaml.Node) error {
 	fm.line = n.Line
 	if n.Kind != yaml.MappingNode {
-		return n.Decode(&fm.Legacy) // a type error, in yaml's words
+		return decodeNode(n, &fm.Legacy) // a type error, in yaml's words
 	}
 	for i := 1; i < len(n.Content); i += 2 {
 		fm.v2 = fm.v2 || n.Content[i].Kind == yaml.SequenceNode
 	}
 	if !fm.v2 {
-		return n.Decode(&fm.Legacy)
+		return decodeNode(n, &fm.Legacy)
 	}
 	for i := 0; i < len(n.Content); i += 2 {
 		if key := n.Content[i]; !slices.Contains(v2Buckets, key.Value) && fm.badKey == "" {
@@ -114,7 +114,7 @@ func (fm *fileModuleReqs) UnmarshalYAML(n *yaml.Node) error {
 		}
 	}
 	var b v2Modules
-	if err := n.Decode(&b); err != nil {
+	if err := decodeNode(n, &b); err != nil {
 		return err
 	}
 	fm.Mandatory, fm.Conditional, fm.AnyOf, fm.NoneOf = b.Mandatory, b.Conditional, b.AnyOf, b.NoneOf
@@ -142,7 +142,7 @@ type fileDependency struct {
 func (fd *fileDependency) UnmarshalYAML(n *yaml.Node) error {
 	type plain fileDependency
 	fd.line = n.Line
-	return n.Decode((*plain)(fd))
+	return decodeNode(n, (*plain)(fd))
 }
 
 // fileGroup is one anyOf or noneOf group.
@@ -158,7 +158,7 @@ type fileGroup struct {
 func (fg *fileGroup) UnmarshalYAML(n *yaml.Node) error {
 	type plain fileGroup
 	fg.line = n.Line
-	return n.Decode((*plain)(fg))
+	return decodeNode(n, (*plain)(fg))
 }
 
 // ManifestError is a DKP v2 requirement that DKP's own validation

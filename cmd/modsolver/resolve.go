@@ -74,7 +74,12 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	if code, done := parseFlags(fs, args, out, errOut); done {
 		return code
 	}
-	in, err := f.inputs(errOut)
+	if f.timeout <= 0 {
+		return fail(errOut, fmt.Errorf("%w: --timeout %s: want a positive duration", errUsage, f.timeout))
+	}
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	in, err := loadWithin(ctx, f.timeout, "reading the inputs", errOut, f.inputs)
 	if err != nil {
 		return fail(errOut, err)
 	}
@@ -82,8 +87,6 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 		in.req.Report = model.Report(f.report)
 	}
 	in.req.Devel = in.req.Devel || f.devel
-	ctx, cancel := context.WithTimeout(ctx, f.timeout)
-	defer cancel()
 	compiled, err := solver.Compile(in.cat)
 	if err != nil {
 		return fail(errOut, err)

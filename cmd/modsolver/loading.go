@@ -1,0 +1,41 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// loadWithin runs load, which reads files and may take long on a large
+// catalog, until it returns or ctx ends: --timeout, SIGINT and SIGTERM
+// stop a command that is still reading its inputs, rather than waiting for
+// the reading to finish. What load prints goes to errOut only when it
+// returns in time, so that nothing is written after the command has
+// answered. what names the reading in the error.
+func loadWithin[T any](ctx context.Context, timeout time.Duration, what string, errOut io.Writer, load func(errOut io.Writer) (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+		out bytes.Buffer
+	}
+	done := make(chan *result, 1)
+	go func() {
+		r := &result{}
+		r.v, r.err = load(&r.out)
+		done <- r
+	}()
+	select {
+	case r := <-done:
+		_, _ = io.Copy(errOut, &r.out)
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return zero, fmt.Errorf("%s took longer than --timeout %s: %w", what, timeout, ctx.Err())
+		}
+		return zero, fmt.Errorf("interrupted while %s: %w", what, ctx.Err())
+	}
+}

@@ -16,6 +16,10 @@ import (
 // returns in time, so that nothing is written after the command has
 // answered. what names the reading in the error.
 func loadWithin[T any](ctx context.Context, timeout time.Duration, what string, errOut io.Writer, load func(errOut io.Writer) (T, error)) (T, error) {
+	if ctx.Err() != nil {
+		var zero T
+		return zero, interrupted(ctx, timeout, what)
+	}
 	type result struct {
 		v   T
 		err error
@@ -33,9 +37,14 @@ func loadWithin[T any](ctx context.Context, timeout time.Duration, what string, 
 		return r.v, r.err
 	case <-ctx.Done():
 		var zero T
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return zero, fmt.Errorf("%s took longer than --timeout %s: %w", what, timeout, ctx.Err())
-		}
-		return zero, fmt.Errorf("interrupted while %s: %w", what, ctx.Err())
+		return zero, interrupted(ctx, timeout, what)
 	}
+}
+
+// interrupted says why ctx ended while what went on.
+func interrupted(ctx context.Context, timeout time.Duration, what string) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%s took longer than --timeout %s: %w", what, timeout, ctx.Err())
+	}
+	return fmt.Errorf("interrupted while %s: %w", what, ctx.Err())
 }

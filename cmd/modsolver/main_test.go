@@ -274,9 +274,10 @@ func TestResolveBadInput(t *testing.T) {
 	}
 }
 
-// TestResolveNoAnswer: the solver checks the context before every SAT
-// call, so a deadline that has passed before the first one always ends the
-// run without an answer (exit 3), never with a partial or resolved one.
+// TestResolveNoAnswer: --timeout bounds the whole command, reading the
+// inputs included (D201), and the solver checks the context before every
+// SAT call, so a deadline that has passed always ends the run without an
+// answer (exit 3), never with a partial or resolved one.
 func TestResolveNoAnswer(t *testing.T) {
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -287,12 +288,12 @@ func TestResolveNoAnswer(t *testing.T) {
 		errOut string
 	}{
 		{name: "1ns timeout on the demo", ctx: context.Background(), args: []string{"resolve", "--timeout", "1ns"},
-			errOut: demoNotice + "modsolver: no answer within --timeout 1ns: context deadline exceeded\n"},
+			errOut: "modsolver: reading the inputs took longer than --timeout 1ns: context deadline exceeded\n"},
 		{name: "1ns timeout on an unsatisfiable request", ctx: context.Background(),
 			args:   []string{"resolve", "--timeout", "1ns", "--catalog", demoCatalog, "--cluster", demoCluster, "--request", demoUnsat},
-			errOut: "modsolver: no answer within --timeout 1ns: context deadline exceeded\n"},
+			errOut: "modsolver: reading the inputs took longer than --timeout 1ns: context deadline exceeded\n"},
 		{name: "interrupted", ctx: canceled, args: []string{"resolve"},
-			errOut: demoNotice + "modsolver: context canceled\n"},
+			errOut: "modsolver: interrupted while reading the inputs: context canceled\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -302,9 +303,9 @@ func TestResolveNoAnswer(t *testing.T) {
 			assert.Equal(t, tc.errOut, got.errOut)
 		})
 	}
-	t.Run("bad input wins over the timeout", func(t *testing.T) {
+	t.Run("bad input read in time is bad input, not a timeout", func(t *testing.T) {
 		req := writeTemp(t, "request.yaml", "enable: [no-such-module]\n")
-		got := runCLI(t, "resolve", "--timeout", "1ns", "--catalog", demoCatalog, "--cluster", demoCluster, "--request", req)
+		got := runCLI(t, "resolve", "--timeout", "1m", "--catalog", demoCatalog, "--cluster", demoCluster, "--request", req)
 		assert.Equal(t, exitBadInput, got.code, "stderr:\n%s", got.errOut)
 		assert.Contains(t, got.errOut, "no-such-module")
 	})

@@ -83,6 +83,7 @@ const (
 	kudoDeps          = "KudoOperator dependencies"
 	kudoOutside       = "KudoOperator dependencies on operators outside the catalog"
 	kudoSelf          = "KudoOperator dependencies on the operator itself"
+	kudoMissing       = "KudoOperator dependencies on a package the catalog does not hold (package not found)"
 	kudoMerged        = "KudoOperator dependencies merged into another on the same operator"
 	kudoDupKey        = "packages with a key written twice (the last one read)"
 )

@@ -186,11 +186,25 @@ func (p *problem) dependencyDetailIn(v, d *view, dep string, c *model.Constraint
 		return fmt.Sprintf("dependency '%s' is disabled", dep)
 	}
 	if !slices.ContainsFunc(d.rels, func(r *model.Release) bool { return p.admits(v, c, d, r.Version) }) {
-		newest := newestFinal(d.rels)
-		if note := comparedNote(readingFor(v, d), newest); note != "" {
-			return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s, %s)", dep, c.Range(), newest, note)
-		}
-		return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s)", dep, c.Range(), newest)
+		return notFoundPrefix(v) + noReleaseText(v, d, dep, c)
+	}
+	return ""
+}
+
+// noReleaseText says that no release of dep meets c.
+func noReleaseText(v, d *view, dep string, c *model.Constraint) string {
+	newest := newestFinal(d.rels)
+	if note := comparedNote(readingFor(v, d), newest); note != "" {
+		return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s, %s)", dep, c.Range(), newest, note)
+	}
+	return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s)", dep, c.Range(), newest)
+}
+
+// notFoundPrefix opens that sentence in the words of the requiring
+// module's ecosystem where it has them (KUDO's "package not found", D180).
+func notFoundPrefix(v *view) string {
+	if w := v.m.Ecosystem.NotFound(); w != "" {
+		return w + ": "
 	}
 	return ""
 }

@@ -45,7 +45,7 @@ func Generate(seed uint64) *Scenario {
 	for attempt := range uint64(maxAttempts) {
 		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: newCompoundStream(seed, attempt), srng: newSourceStream(seed, attempt),
 			grng: newGroupStream(seed, attempt), lrng: newLoopStream(seed, attempt), brng: newBuiltInStream(seed, attempt),
-			vrng: newVersionStream(seed, attempt)}
+			vrng: newVersionStream(seed, attempt), chrng: newChannelStream(seed, attempt)}
 		if sc, err := g.scenario(); err == nil {
 			sc.Seed = seed
 			return sc
@@ -59,6 +59,8 @@ type gen struct {
 	rng *rand.Rand
 	// crng draws compound requirements (R24, compound.go).
 	crng *rand.Rand
+	// chrng draws channel sets (D182, channels.go).
+	chrng *rand.Rand
 	// srng draws sources (R23, sources.go).
 	srng *rand.Rand
 	// grng draws DKP v2 groups (R28, groups.go).
@@ -189,6 +191,7 @@ func (g *gen) module(name string) *model.Module {
 		for _, ch := range g.pickN(model.Channels, 1+g.rng.IntN(3)) {
 			m.Channels[ch] = model.MustParseVersion(g.pick(vs))
 		}
+		g.channelSets(m)
 	}
 	return m
 }

@@ -94,10 +94,38 @@ type fileModule struct {
 	UpdatePolicy   string             `yaml:"updatePolicy,omitempty"`
 	Accessibility  *fileAccessibility `yaml:"accessibility,omitempty"`
 	Channels       map[string]string  `yaml:"channels,omitempty"`
-	Releases       []fileRelease      `yaml:"releases,omitempty"`
-	Requirements   *fileRequirements  `yaml:"requirements,omitempty"`
-	Stage          string             `yaml:"stage,omitempty"`
-	Disable        *fileDisable       `yaml:"disable,omitempty"`
+	// ChannelSets are the channels' releases (D182).
+	ChannelSets  map[string]fileChannelSet `yaml:"channelSets,omitempty"`
+	Releases     []fileRelease             `yaml:"releases,omitempty"`
+	Requirements *fileRequirements         `yaml:"requirements,omitempty"`
+	Stage        string                    `yaml:"stage,omitempty"`
+	Disable      *fileDisable              `yaml:"disable,omitempty"`
+}
+
+type fileChannelSet struct {
+	Entries []string `yaml:"entries"`
+	Skipped []string `yaml:"skipped,omitempty"`
+}
+
+// channelSetsOf writes a module's channel sets (D182); nil for none.
+func channelSetsOf(sets map[string]*model.ChannelSet) map[string]fileChannelSet {
+	if len(sets) == 0 {
+		return nil
+	}
+	out := make(map[string]fileChannelSet, len(sets))
+	for ch, s := range sets {
+		out[ch] = fileChannelSet{Entries: versionList(s.Entries), Skipped: versionList(s.Skipped)}
+	}
+	return out
+}
+
+// versionList writes versions in order; nil for none.
+func versionList(vs []model.Version) []string {
+	var out []string
+	for _, v := range vs {
+		out = append(out, model.VersionString(v))
+	}
+	return out
 }
 
 type fileDisable struct {
@@ -189,7 +217,7 @@ func catalogOf(mods []*model.Module) fileCatalog {
 			out.Versions = string(m.Reading()) // one reading a catalog (the generator draws one)
 		}
 		fm := fileModule{Name: m.Name, Embedded: m.Embedded, ExclusiveGroup: m.ExclusiveGroup, UpdatePolicy: string(m.UpdatePolicy),
-			Accessibility: accessibilityOf(m.Accessibility), Channels: versionTexts(m.Channels)}
+			Accessibility: accessibilityOf(m.Accessibility), Channels: versionTexts(m.Channels), ChannelSets: channelSetsOf(m.ChannelSets)}
 		if m.Embedded {
 			fm.Requirements = requirementsOf(m.Requirements)
 			fm.Stage, fm.Disable = stageText(m.Stage), disableOf(m.Disable)

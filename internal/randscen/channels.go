@@ -2,7 +2,6 @@ package randscen
 
 import (
 	"maps"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/modsolver/modsolver/model"
@@ -12,11 +11,6 @@ import (
 // sets (D182), so that drawing them leaves every other draw of a seed as
 // it was before the generator knew them.
 const channelStream = 0x0d18_2c4a
-
-// newChannelStream is the channel-set stream of one attempt at a seed.
-func newChannelStream(seed, attempt uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed^channelStream, attempt))
-}
 
 // channelSets draws now and then, for each of m's channels, the releases
 // it holds, as an OLM channel lists its entries (D182): the head, and

@@ -47,6 +47,9 @@ import (
 //     spec.package names; its operatorVersion and appVersion pins are
 //     exact (D87). A relative path (`../dependency`) names the package in
 //     that directory; one the catalog does not hold skips the package.
+//     A pin no package of the operator matches stays a requirement that no
+//     release meets, which the answer explains in KUDO's words, "package
+//     not found" (D180).
 //     Several tasks on one operator are one requirement that all must hold.
 //     A task on the operator itself is dropped, with a warning.
 //     Dependency cycles are kept: both modules install together (D90).

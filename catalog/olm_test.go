@@ -727,18 +727,10 @@ func TestOLMFBCChannelSets(t *testing.T) {
 	assert.Equal(t, "1.2.0", a.Channels["stable"].String())
 	set := a.ChannelSets["stable"]
 	require.NotNil(t, set)
-	assert.Equal(t, []string{"1.0.0", "1.0.5", "1.1.0", "1.2.0"}, versionStrings(set.Entries), "loaded entries only")
-	assert.Equal(t, []string{"1.0.5"}, versionStrings(set.Skipped), "0.9.0 is skipped too, but no entry")
+	assert.Equal(t, []string{"1.0.0", "1.0.5", "1.1.0", "1.2.0"}, model.VersionStrings(set.Entries), "loaded entries only")
+	assert.Equal(t, []string{"1.0.5"}, model.VersionStrings(set.Skipped), "0.9.0 is skipped too, but no entry")
 	assert.False(t, a.ChannelHolds("stable", model.MustParseVersion("0.9.0")), "not an entry")
 	assert.False(t, a.ChannelHolds("stable", model.MustParseVersion("1.0.5")), "skipped by 1.1.0")
 	assert.True(t, a.ChannelHolds("stable", model.MustParseVersion("1.0.0")), "replaced, and still an entry: skipRange and replaces take nothing out")
 	assert.Equal(t, 1, rep.Counts[olmSkippedEntries])
-}
-
-func versionStrings(vs []model.Version) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = model.VersionString(v)
-	}
-	return out
 }

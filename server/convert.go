@@ -512,7 +512,7 @@ func moduleToProto(m *model.Module) *modsolverv1.Module {
 		out.ChannelSets = make(map[string]*modsolverv1.ChannelSet, len(m.ChannelSets))
 	}
 	for ch, set := range m.ChannelSets {
-		out.ChannelSets[ch] = &modsolverv1.ChannelSet{Entries: versionTexts(set.Entries), Skipped: versionTexts(set.Skipped)}
+		out.ChannelSets[ch] = &modsolverv1.ChannelSet{Entries: model.VersionStrings(set.Entries), Skipped: model.VersionStrings(set.Skipped)}
 	}
 	for _, r := range m.Releases {
 		pr := &modsolverv1.Release{Version: model.VersionString(r.Version), Requirements: requirementsToProto(r.Requirements)}
@@ -541,7 +541,7 @@ func edgesToProto(e *model.UpdateEdges) *modsolverv1.UpdateEdges {
 	if e == nil {
 		return nil
 	}
-	out := &modsolverv1.UpdateEdges{Replaces: model.VersionString(e.Replaces), Skips: versionTexts(e.Skips)}
+	out := &modsolverv1.UpdateEdges{Replaces: model.VersionString(e.Replaces), Skips: model.VersionStrings(e.Skips)}
 	if e.SkipRange != nil {
 		out.SkipRange = e.SkipRange.Text
 	}
@@ -584,14 +584,5 @@ func whatIfResultToProto(i int, name string, res *model.Result, err error) *mods
 		return out
 	}
 	out.Response = resultToProto(res)
-	return out
-}
-
-// versionTexts writes versions in order; nil for none.
-func versionTexts(vs []model.Version) []string {
-	var out []string
-	for _, v := range vs {
-		out = append(out, model.VersionString(v))
-	}
 	return out
 }

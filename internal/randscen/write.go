@@ -114,16 +114,7 @@ func channelSetsOf(sets map[string]*model.ChannelSet) map[string]fileChannelSet 
 	}
 	out := make(map[string]fileChannelSet, len(sets))
 	for ch, s := range sets {
-		out[ch] = fileChannelSet{Entries: versionList(s.Entries), Skipped: versionList(s.Skipped)}
-	}
-	return out
-}
-
-// versionList writes versions in order; nil for none.
-func versionList(vs []model.Version) []string {
-	var out []string
-	for _, v := range vs {
-		out = append(out, model.VersionString(v))
+		out[ch] = fileChannelSet{Entries: model.VersionStrings(s.Entries), Skipped: model.VersionStrings(s.Skipped)}
 	}
 	return out
 }
@@ -246,9 +237,7 @@ func releaseOf(r *model.Release) fileRelease {
 	}
 	if e := r.Edges; e != nil {
 		fr.Replaces = model.VersionString(e.Replaces)
-		for _, s := range e.Skips {
-			fr.Skips = append(fr.Skips, model.VersionString(s))
-		}
+		fr.Skips = model.VersionStrings(e.Skips)
 		if e.SkipRange != nil {
 			fr.SkipRange = e.SkipRange.Text
 		}

@@ -33,6 +33,8 @@ type fileModule struct {
 	Accessibility  *fileAccessibility `yaml:"accessibility"`
 	Channels       map[string]string  `yaml:"channels"`
 	DefaultChannel string             `yaml:"defaultChannel"`
+	// ChannelSets lists, per channel, the releases it holds (D182).
+	ChannelSets map[string]fileChannelSet `yaml:"channelSets"`
 	// UpdatePolicy is sequential, graph or direct (D66); unset, the
 	// module's update edges choose.
 	UpdatePolicy string        `yaml:"updatePolicy"`
@@ -45,6 +47,13 @@ type fileModule struct {
 	Disable *fileDisable `yaml:"disable"`
 
 	line int
+}
+
+// fileChannelSet is a channel as a set of releases (D182): its entries,
+// and the versions another entry skips.
+type fileChannelSet struct {
+	Entries []string `yaml:"entries"`
+	Skipped []string `yaml:"skipped"`
 }
 
 type fileRelease struct {
@@ -164,6 +173,9 @@ func (fm *fileModule) toModel(file string) (*model.Module, error) {
 		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: updatePolicy: %w", fm.Name, err)}
 	}
 	if m.Channels, err = parseChannels(fm.Channels); err != nil {
+		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: %w", fm.Name, err)}
+	}
+	if m.ChannelSets, err = parseChannelSets(fm.ChannelSets); err != nil {
 		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: %w", fm.Name, err)}
 	}
 	loc := place{file: file, module: fm.Name}
@@ -338,6 +350,40 @@ func parseChannels(channels map[string]string) (map[string]model.Version, error)
 	out, bad, err := parseVersions(channels)
 	if err != nil {
 		return nil, fmt.Errorf("channel %s: %w", bad, err)
+	}
+	return out, nil
+}
+
+// parseChannelSets reads the channel sets of a module (D182); nil for
+// none.
+func parseChannelSets(sets map[string]fileChannelSet) (map[string]*model.ChannelSet, error) {
+	if len(sets) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]*model.ChannelSet, len(sets))
+	for _, ch := range slices.Sorted(maps.Keys(sets)) {
+		entries, err := parseVersionList(sets[ch].Entries)
+		if err != nil {
+			return nil, fmt.Errorf("channelSets.%s.entries: %w", ch, err)
+		}
+		skipped, err := parseVersionList(sets[ch].Skipped)
+		if err != nil {
+			return nil, fmt.Errorf("channelSets.%s.skipped: %w", ch, err)
+		}
+		out[ch] = &model.ChannelSet{Entries: entries, Skipped: skipped}
+	}
+	return out, nil
+}
+
+// parseVersionList reads a list of versions.
+func parseVersionList(texts []string) ([]model.Version, error) {
+	out := make([]model.Version, 0, len(texts))
+	for _, t := range texts {
+		v, err := model.ParseVersion(t)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
 	}
 	return out, nil
 }

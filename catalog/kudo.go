@@ -47,6 +47,9 @@ import (
 //     spec.package names; its operatorVersion and appVersion pins are
 //     exact (D87). A relative path (`../dependency`) names the package in
 //     that directory; one the catalog does not hold skips the package.
+//     A pin no package of the operator matches stays a requirement that no
+//     release meets, which the answer explains in KUDO's words, "package
+//     not found" (D180).
 //     Several tasks on one operator are one requirement that all must hold.
 //     A task on the operator itself is dropped, with a warning.
 //     Dependency cycles are kept: both modules install together (D90).
@@ -83,6 +86,7 @@ const (
 	kudoDeps          = "KudoOperator dependencies"
 	kudoOutside       = "KudoOperator dependencies on operators outside the catalog"
 	kudoSelf          = "KudoOperator dependencies on the operator itself"
+	kudoMissing       = "KudoOperator dependencies on a package the catalog does not hold (package not found)"
 	kudoMerged        = "KudoOperator dependencies merged into another on the same operator"
 	kudoDupKey        = "packages with a key written twice (the last one read)"
 )

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/Masterminds/semver/v3"
+
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -20,12 +22,20 @@ import (
 // ("= 2.5.10301 || = 2.5.10302" for operatorVersion 1.3.1 when two
 // packages have it): under the packed form (D86) an operatorVersion alone
 // does not fix the release version. A pin that no package of a catalog
-// operator matches skips the package that pins it: KUDO could not install
-// it either. An operator outside the catalog stays a requirement, which
-// the solver explains as "not in the catalog"; it is counted.
+// operator matches is a fact, not bad input (D180): it stays a
+// requirement on the release versions the missing package would have,
+// which no release meets, so the solver explains the dependent as
+// unsatisfiable in KUDO's words ("package not found") and names the
+// version that is missing; it is counted. An operator outside the catalog
+// stays a requirement too, which the solver explains as "not in the
+// catalog"; it is counted.
 
 // errKudoDependency is a KudoOperator task that cannot be met as written.
 var errKudoDependency = errors.New("KudoOperator task cannot be met")
+
+// errKudoNoPackage is a task whose pins no package of its operator
+// matches: KUDO's "package not found".
+var errKudoNoPackage = fmt.Errorf("%w: package not found", errKudoDependency)
 
 // kudoPin is the set of a target's release versions a task allows; nil
 // allows any.
@@ -36,6 +46,7 @@ type kudoPin []model.Version
 func (k *kudoImporter) dependencies(kr *kudoRelease) ([]model.Dependency, error) {
 	pins := map[string]kudoPin{}
 	tasks := map[string][]string{}
+	missing := map[string]string{} // target → a constraint no package meets (D180)
 	for _, d := range kr.pkg.deps {
 		target, err := k.target(kr.pkg, d)
 		if err != nil {
@@ -47,8 +58,25 @@ func (k *kudoImporter) dependencies(kr *kudoRelease) ([]model.Dependency, error)
 			continue
 		}
 		pin, err := k.pin(target, d)
+		if errors.Is(err, errKudoNoPackage) {
+			text, ok := k.missingPin(target, d)
+			if !ok {
+				return nil, err
+			}
+			if _, seen := missing[target]; !seen {
+				missing[target] = text
+				kr.counts = append(kr.counts, kudoMissing)
+			}
+			tasks[target] = append(tasks[target], d.task)
+			pins[target] = nil
+			continue
+		}
 		if err != nil {
 			return nil, err
+		}
+		if _, gone := missing[target]; gone {
+			tasks[target] = append(tasks[target], d.task)
+			continue
 		}
 		if prev, ok := pins[target]; ok {
 			kr.counts = append(kr.counts, kudoMerged)
@@ -61,7 +89,11 @@ func (k *kudoImporter) dependencies(kr *kudoRelease) ([]model.Dependency, error)
 	}
 	deps := make([]model.Dependency, 0, len(pins))
 	for _, target := range slices.Sorted(maps.Keys(pins)) {
-		c, err := model.ParseConstraint(pins[target].text())
+		text := pins[target].text()
+		if m, ok := missing[target]; ok {
+			text = m
+		}
+		c, err := model.ParseConstraint(text)
 		if err != nil {
 			return nil, fmt.Errorf("internal error: a pin on %s: %w", target, err)
 		}
@@ -114,10 +146,69 @@ func (k *kudoImporter) pin(target string, d kudoDependency) (kudoPin, error) {
 		}
 	}
 	if len(pin) == 0 {
-		return nil, fmt.Errorf("%w: task %s: %s has no package with%s", errKudoDependency, d.task, target, kudoPinText(d))
+		return nil, fmt.Errorf("%w: task %s: %s has no package with%s", errKudoNoPackage, d.task, target, kudoPinText(d))
 	}
 	slices.SortFunc(pin, model.CompareVersions)
 	return pin, nil
+}
+
+// missingPin is the constraint a task's pins make when no package of
+// target matches them (D180): the release versions the pinned package
+// would have (D86), which no release of target has. An operatorVersion
+// pin is that version, or, on a packed operator without an appVersion
+// pin, that operatorVersion with each appVersion the operator ships; an
+// appVersion pin alone is the range of that appVersion's packages. ok is
+// false when no such constraint misses every release (an appVersion pin
+// on an operator whose packages have none): the package is then skipped.
+func (k *kudoImporter) missingPin(target string, d kudoDependency) (string, bool) {
+	rels := k.releases[target]
+	op, _ := kudoPinVersion(d.task, "operatorVersion", d.operatorVersion)
+	app, _ := kudoPinVersion(d.task, "appVersion", d.appVersion)
+	packed := slices.ContainsFunc(rels, func(kr *kudoRelease) bool { return kr.app != nil })
+	var parts []string
+	switch {
+	case op == nil && !packed:
+		return "", false
+	case op == nil:
+		lo, err := kudoReleaseVersion(app, semver.New(0, 0, 0, "", ""), true)
+		if err != nil {
+			return "", false
+		}
+		hi := semver.New(lo.Major(), lo.Minor(), lo.Patch()+kudoPackedLimit*kudoPackedLimit*kudoPackedLimit, "", "")
+		parts = []string{fmt.Sprintf(">= %s, < %s", model.VersionString(lo), model.VersionString(hi))}
+	default:
+		apps := []model.Version{app}
+		if app == nil && packed {
+			apps = kudoApps(rels)
+		}
+		for _, a := range apps {
+			v, err := kudoReleaseVersion(a, op, packed || a != nil)
+			if err != nil {
+				return "", false
+			}
+			parts = append(parts, "= "+model.VersionString(v))
+		}
+	}
+	text := strings.Join(parts, " || ")
+	c, err := model.ParseConstraint(text)
+	if err != nil || slices.ContainsFunc(rels, func(kr *kudoRelease) bool { return c.Allows(kr.version) }) {
+		return "", false
+	}
+	return text, true
+}
+
+// kudoApps lists the distinct appVersions of an operator's packages,
+// nil for the packages without one, in release order.
+func kudoApps(rels []*kudoRelease) []model.Version {
+	var apps []model.Version
+	for _, kr := range rels {
+		if !slices.ContainsFunc(apps, func(a model.Version) bool {
+			return (a == nil) == (kr.app == nil) && (a == nil || model.SameVersion(a, kr.app))
+		}) {
+			apps = append(apps, kr.app)
+		}
+	}
+	return apps
 }
 
 // kudoPinVersion reads one pin; blank is nil.

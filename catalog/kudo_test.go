@@ -217,6 +217,9 @@ func TestKUDODependencies(t *testing.T) {
 		"nospec/0.1.0":       kudoOp("nospec", "0.1.0", "", "tasks:\n  - {name: a, kind: KudoOperator}"),
 		"kafka-user/1.0.0":   kudoOp("kafka-user", "1.0.0", "1.0.0", kudoDep("kafka", "1.3.1", "2.5.1")),
 		"kafka-latest/1.0.0": kudoOp("kafka-latest", "1.0.0", "", kudoDep("kafka", "", "")),
+		"appmiss/0.1.0":      kudoOp("appmiss", "0.1.0", "", kudoDep("kafka", "", "3.0.0")),
+		"pairmiss/0.1.0":     kudoOp("pairmiss", "0.1.0", "", kudoDep("kafka", "1.3.0", "2.5.1")),
+		"appless/0.1.0":      kudoOp("appless", "0.1.0", "", kudoDep("child", "", "1.0.0")),
 	})
 	cat, rep, err := LoadFormat(root, FormatKUDO)
 	require.NoError(t, err)
@@ -239,19 +242,25 @@ func TestKUDODependencies(t *testing.T) {
 	assert.Equal(t, map[string]string{"parent": kudoAny}, req("child", "0.2.0"), "a cycle is kept (D90)")
 	assert.Empty(t, req("apply", "0.1.0"))
 	assert.Empty(t, req("nospec", "0.1.0"))
+	// A pin no package matches is a requirement on the release the missing
+	// package would be, which no release meets (D180).
+	assert.Equal(t, map[string]string{"kafka": "= 2.5.90909 || = 2.5.1090909"}, req("none", "0.1.0"), "operatorVersion 9.9.9 with each appVersion kafka ships")
+	assert.Equal(t, map[string]string{"kafka": ">= 3.0.0, < 3.0.1000000"}, req("appmiss", "0.1.0"), "appVersion 3.0.0 with any operatorVersion")
+	assert.Equal(t, map[string]string{"kafka": "= 2.5.1010300"}, req("pairmiss", "0.1.0"))
 
 	for path, reason := range map[string]string{
-		"none/0.1.0":  "KudoOperator task cannot be met: task dep: kafka has no package with operatorVersion 9.9.9",
-		"t/orphan":    `KudoOperator task cannot be met: task dep: package "../missing" is a local path`,
-		"bad/0.1.0":   "task dep: spec.operatorVersion: ",
-		"clash/0.1.0": "KudoOperator task cannot be met: tasks a, b pin kafka to no common package",
-		"dup/0.1.0":   "listed twice: operatorVersion 0.1.0, appVersion (none), first in copy/of-dup",
+		"appless/0.1.0": "KudoOperator task cannot be met: package not found: task dep: child has no package with appVersion 1.0.0",
+		"t/orphan":      `KudoOperator task cannot be met: task dep: package "../missing" is a local path`,
+		"bad/0.1.0":     "task dep: spec.operatorVersion: ",
+		"clash/0.1.0":   "KudoOperator task cannot be met: tasks a, b pin kafka to no common package",
+		"dup/0.1.0":     "listed twice: operatorVersion 0.1.0, appVersion (none), first in copy/of-dup",
 	} {
 		assert.Contains(t, kudoSkipped(rep, path), reason, path)
 	}
 	assert.Equal(t, 1, rep.Counts[kudoOutside])
 	assert.Equal(t, 1, rep.Counts[kudoSelf])
 	assert.Equal(t, 1, rep.Counts[kudoMerged])
+	assert.Equal(t, 3, rep.Counts[kudoMissing])
 }
 
 func TestKUDOIndex(t *testing.T) {

@@ -32,6 +32,12 @@ import (
 //     channel whose head is not a loaded release is dropped with a
 //     warning. The default channel is the package's defaultChannel if that
 //     channel survived; otherwise there is none, with a warning.
+//   - A channel is also the set of its entries (D182): a module that
+//     follows it takes only a loaded bundle that is an entry of the
+//     channel and that no other entry of it skips (skips; replaces and
+//     skipRange, which say where an update may come from, do not take an
+//     entry out). Entries that are not loaded bundles are left out; the
+//     skipped entries are counted.
 //   - replaces, skips and skipRange are update edges (R21). replaces and
 //     skips name bundles of the same package, read as their versions; a
 //     name that is not a loaded bundle is left out and counted as
@@ -94,6 +100,7 @@ const (
 	olmEmptyMinKube     = "empty minKubeVersion"
 	olmEmptyOpenShift   = "empty openshiftVersions"
 	olmNativeAPIs       = "native APIs ignored"
+	olmSkippedEntries   = "channel entries another entry skips (not offered, D182)"
 )
 
 // olmBundle is one bundle in the form both OLM formats reduce to.
@@ -641,9 +648,37 @@ func (l *olmLoader) channel(p *olmPackage, m *model.Module, ch olmChannel) {
 	default:
 		if m.Channels == nil {
 			m.Channels = map[string]model.Version{}
+			m.ChannelSets = map[string]*model.ChannelSet{}
 		}
 		m.Channels[ch.name] = lb.rel.Version
+		m.ChannelSets[ch.name] = l.channelSet(p, ch, head)
 	}
+}
+
+// channelSet is ch as the set of its loaded entries, less those another
+// entry skips (D182); the head, which OLM offers, always stays.
+func (l *olmLoader) channelSet(p *olmPackage, ch olmChannel, head string) *model.ChannelSet {
+	set := &model.ChannelSet{Entries: []model.Version{p.byName[head].rel.Version}}
+	skipped := map[string]bool{}
+	for _, e := range ch.entries {
+		if lb := p.byName[e.Name]; lb != nil {
+			set.Entries = append(set.Entries, lb.rel.Version)
+		}
+		for _, s := range e.Skips {
+			if s != e.Name && s != head {
+				skipped[s] = true
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(skipped)) {
+		lb := p.byName[name]
+		if lb == nil || !slices.ContainsFunc(set.Entries, func(v model.Version) bool { return model.SameVersion(v, lb.rel.Version) }) {
+			continue // not an entry: not offered anyway
+		}
+		set.Skipped = append(set.Skipped, lb.rel.Version)
+		l.rep.add(olmSkippedEntries, 1)
+	}
+	return set
 }
 
 // headOf returns the newest entry that no other entry replaces or skips,

@@ -590,6 +590,7 @@ func TestOLMBundlesReal(t *testing.T) {
 	assert.Equal(t, "Service Binding Operator is required", dbaas[0].Message)
 	assert.Equal(t, map[string]int{
 		olmDanglingReplaces: 36,
+		olmSkippedEntries:   139,
 		olmDanglingSkips:    102,
 		olmIgnoredDeps:      20, // pelorus-operator 9 × 2, ndmspc-operator 2
 		olmEmptyMinKube:     43,
@@ -645,7 +646,7 @@ func TestOLMFBCReal(t *testing.T) {
 	assert.Equal(t, 78, olmChannelCount(cat))
 	assert.Empty(t, rep.Skipped)
 	assert.Empty(t, rep.Warnings)
-	assert.Equal(t, map[string]int{olmDanglingReplaces: 7, olmDanglingSkips: 23, olmNativeAPIs: 121}, rep.Counts)
+	assert.Equal(t, map[string]int{olmDanglingReplaces: 7, olmDanglingSkips: 23, olmNativeAPIs: 121, olmSkippedEntries: 89}, rep.Counts)
 	for _, m := range cat.Modules() {
 		assert.NotEmpty(t, m.DefaultChannel, m.Name)
 	}
@@ -709,4 +710,27 @@ func olmTotals(cat *model.Catalog) olmSums {
 		}
 	}
 	return s
+}
+
+func TestOLMFBCChannelSets(t *testing.T) {
+	cat, rep := loadFBC(t,
+		fbcPkgObj("a", "stable"),
+		fbcChanObj("a", "stable",
+			olmObj{"name": "a.v1.0.0"},
+			olmObj{"name": "a.v1.0.5", "replaces": "a.v1.0.0"},
+			olmObj{"name": "a.v1.1.0", "replaces": "a.v1.0.0", "skips": []string{"a.v1.0.5", "a.v0.9.0"}},
+			olmObj{"name": "a.v1.2.0", "replaces": "a.v1.1.0", "skipRange": "<1.2.0"},
+			olmObj{"name": "a.v3.0.0"}),
+		fbcBundleObj("a", "0.9.0"), fbcBundleObj("a", "1.0.0"), fbcBundleObj("a", "1.0.5"), fbcBundleObj("a", "1.1.0"), fbcBundleObj("a", "1.2.0"),
+	)
+	a := cat.Module("a")
+	assert.Equal(t, "1.2.0", a.Channels["stable"].String())
+	set := a.ChannelSets["stable"]
+	require.NotNil(t, set)
+	assert.Equal(t, []string{"1.0.0", "1.0.5", "1.1.0", "1.2.0"}, model.VersionStrings(set.Entries), "loaded entries only")
+	assert.Equal(t, []string{"1.0.5"}, model.VersionStrings(set.Skipped), "0.9.0 is skipped too, but no entry")
+	assert.False(t, a.ChannelHolds("stable", model.MustParseVersion("0.9.0")), "not an entry")
+	assert.False(t, a.ChannelHolds("stable", model.MustParseVersion("1.0.5")), "skipped by 1.1.0")
+	assert.True(t, a.ChannelHolds("stable", model.MustParseVersion("1.0.0")), "replaced, and still an entry: skipRange and replaces take nothing out")
+	assert.Equal(t, 1, rep.Counts[olmSkippedEntries])
 }

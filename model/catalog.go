@@ -56,6 +56,10 @@ type Module struct {
 	Accessibility *Accessibility
 	// Channels maps a channel name to the version it points at (R10).
 	Channels map[string]Version
+	// ChannelSets holds, for a channel whose catalog lists its entries
+	// (OLM), the releases the channel holds (D182); a channel without
+	// one is only its head.
+	ChannelSets map[string]*ChannelSet
 	// DefaultChannel is the channel the module follows when the cluster
 	// names none that the module has (OLM's defaultChannel, D32).
 	DefaultChannel string
@@ -239,16 +243,7 @@ func (m *Module) HasUpdateGraph() bool {
 // itself, or for a DKP channel the nearest more stable one m lists (D10).
 // It returns nil when m has no such channel.
 func (m *Module) ChannelVersion(channel string) Version {
-	if v, ok := m.Channels[channel]; ok || !IsChannel(channel) {
-		return v
-	}
-	start := slices.Index(Channels, channel)
-	for _, ch := range Channels[start:] {
-		if v, ok := m.Channels[ch]; ok {
-			return v
-		}
-	}
-	return nil
+	return m.Channels[m.HeadChannel(channel)]
 }
 
 // Release returns the release with exactly version v, or nil.
@@ -338,6 +333,7 @@ func (m *Module) normalize() InputErrors {
 			errs = append(errs, fieldErr(field+".channels."+ch, ErrUnknownVersion, "channel %s points at %s, which is not a release of %s", ch, m.Channels[ch], m.Name))
 		}
 	}
+	errs = append(errs, m.checkChannelSets(field)...)
 	if _, ok := m.Channels[m.DefaultChannel]; m.DefaultChannel != "" && !ok {
 		errs = append(errs, fieldErr(field+".defaultChannel", ErrInvalidValue, "default channel %q is not one of the module's channels", m.DefaultChannel))
 	}

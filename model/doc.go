@@ -13,6 +13,7 @@
 //   - ecosystem.go: the ecosystem a module comes from, and its words.
 //   - constraint.go: the constraint grammar, with "!optional" and exclusions.
 //   - catalog.go: Catalog, Module, Release, Accessibility.
+//   - channelset.go: a channel as the set of releases it holds (D182).
 //   - cluster.go, request.go: the two other inputs and their validation.
 //   - result.go: Result, actions, facts and suggestions.
 //   - errors.go: sentinels and typed errors for bad input.

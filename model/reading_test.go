@@ -42,6 +42,8 @@ func TestEcosystemTable(t *testing.T) {
 	assert.Len(t, ecosystemTable, len(Ecosystems))
 	assert.Contains(t, EcosystemDKP.DeprecatedNote(), "DKP may remove it")
 	assert.NotContains(t, EcosystemHelm.DeprecatedNote(), "DKP")
+	assert.Equal(t, "package not found", EcosystemKUDO.NotFound(), "KUDO's words for a missing package (D180)")
+	assert.Empty(t, EcosystemDKP.NotFound())
 }
 
 // TestReadingAdmits holds each reading to its ecosystem's library rules

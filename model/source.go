@@ -148,7 +148,7 @@ func mergeModule(copies []*Module) (*Module, error) {
 	}
 	out := *first
 	out.Source = ""
-	out.Channels, out.DefaultChannel, out.Accessibility = nil, "", nil
+	out.Channels, out.ChannelSets, out.DefaultChannel, out.Accessibility = nil, nil, "", nil
 	out.Releases = nil
 	out.bySource = map[string]*Module{}
 	for _, m := range copies {

@@ -104,6 +104,16 @@ func VersionString(v Version) string {
 	return string(b)
 }
 
+// VersionStrings writes versions with VersionString, in order; nil for
+// none.
+func VersionStrings(vs []Version) []string {
+	var out []string
+	for _, v := range vs {
+		out = append(out, VersionString(v))
+	}
+	return out
+}
+
 // MajorMinor is a "major.minor" pair, used by from-to update rules (R11).
 type MajorMinor struct {
 	Major, Minor uint64

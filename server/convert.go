@@ -508,6 +508,12 @@ func moduleToProto(m *model.Module) *modsolverv1.Module {
 	for ch, v := range m.Channels {
 		out.Channels[ch] = model.VersionString(v)
 	}
+	if len(m.ChannelSets) > 0 {
+		out.ChannelSets = make(map[string]*modsolverv1.ChannelSet, len(m.ChannelSets))
+	}
+	for ch, set := range m.ChannelSets {
+		out.ChannelSets[ch] = &modsolverv1.ChannelSet{Entries: model.VersionStrings(set.Entries), Skipped: model.VersionStrings(set.Skipped)}
+	}
 	for _, r := range m.Releases {
 		pr := &modsolverv1.Release{Version: model.VersionString(r.Version), Requirements: requirementsToProto(r.Requirements)}
 		for _, u := range r.UpdateRules {
@@ -535,10 +541,7 @@ func edgesToProto(e *model.UpdateEdges) *modsolverv1.UpdateEdges {
 	if e == nil {
 		return nil
 	}
-	out := &modsolverv1.UpdateEdges{Replaces: model.VersionString(e.Replaces)}
-	for _, v := range e.Skips {
-		out.Skips = append(out.Skips, model.VersionString(v))
-	}
+	out := &modsolverv1.UpdateEdges{Replaces: model.VersionString(e.Replaces), Skips: model.VersionStrings(e.Skips)}
 	if e.SkipRange != nil {
 		out.SkipRange = e.SkipRange.Text
 	}

@@ -173,6 +173,16 @@ func TestStagesConvert(t *testing.T) {
 	assert.True(t, m.GetReleases()[0].GetDisable().GetConfirmation())
 }
 
+func TestModuleToProtoChannelSets(t *testing.T) {
+	v := model.MustParseVersion
+	m := moduleToProto(&model.Module{Name: "etcd", Channels: map[string]model.Version{"stable": v("1.0.0"), "fast": v("1.1.0")},
+		ChannelSets: map[string]*model.ChannelSet{"stable": {Entries: []model.Version{v("0.9.0"), v("1.0.0")}, Skipped: []model.Version{v("0.9.0")}}}})
+	require.Contains(t, m.GetChannelSets(), "stable")
+	assert.Equal(t, []string{"0.9.0", "1.0.0"}, m.GetChannelSets()["stable"].GetEntries())
+	assert.Equal(t, []string{"0.9.0"}, m.GetChannelSets()["stable"].GetSkipped())
+	assert.NotContains(t, m.GetChannelSets(), "fast", "a channel without a set is only its version (D182)")
+}
+
 func resolvedResult() *model.Result {
 	return &model.Result{
 		Status: model.StatusResolved,

@@ -496,7 +496,7 @@ func (p *problem) addVersionFacts(v *view) {
 		}
 		return
 	}
-	p.forbidWhere(v, model.FactChannelHead, func(i int, _ *model.Release) bool { return v.aboveHead(i) && i != v.deployed })
+	p.forbidWhere(v, model.FactChannelHead, func(i int, _ *model.Release) bool { return v.offChannel(i) && i != v.deployed })
 	if !v.before {
 		return
 	}

@@ -367,7 +367,7 @@ func (p *problem) onByDefault(v *view) bool {
 	for i := len(v.rels) - 1; i >= 0; i-- {
 		r := v.rels[i]
 		available, bundles := v.m.Access(r).For(p.cluster.Edition)
-		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head && !v.takes(r)) || v.aboveHead(i) || p.forbidsStage(r) {
+		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head && !v.takes(r)) || v.offChannel(i) || p.forbidsStage(r) {
 			continue
 		}
 		return slices.Contains(bundles, p.cluster.Bundle)

@@ -100,11 +100,32 @@ func (p *problem) notEnabledMessage(f *fact) string {
 }
 
 func channelMessage(_ *problem, f *fact) string {
-	v, rels := f.v, releaseLabel(f.v, f.rels)
+	v := f.v
 	if v.noChannel {
 		return fmt.Sprintf("%s lists no release on channel %s or a more stable one", v.name, v.channel)
 	}
-	return fmt.Sprintf("%s follows channel %s, whose head is %s; newer releases are not taken (%s)", v.name, v.channel, v.headVersion, rels)
+	var above, outside, skipped []int
+	for _, i := range f.rels {
+		switch set := v.channelSet(i); {
+		case v.aboveHead(i) || set == nil:
+			above = append(above, i)
+		case set.Skips(v.rels[i].Version):
+			skipped = append(skipped, i)
+		default:
+			outside = append(outside, i)
+		}
+	}
+	var parts []string
+	if len(above) > 0 || len(f.rels) == 0 {
+		parts = append(parts, fmt.Sprintf("newer releases are not taken (%s)", releaseLabel(v, above)))
+	}
+	if len(outside) > 0 {
+		parts = append(parts, fmt.Sprintf("the channel's entries do not include %s", releaseLabel(v, outside)))
+	}
+	if len(skipped) > 0 {
+		parts = append(parts, fmt.Sprintf("another entry of the channel skips %s", releaseLabel(v, skipped)))
+	}
+	return fmt.Sprintf("%s follows channel %s, whose head is %s; %s", v.name, v.channel, v.headVersion, strings.Join(parts, "; "))
 }
 
 func (p *problem) stepMessage(f *fact) string {
@@ -186,11 +207,25 @@ func (p *problem) dependencyDetailIn(v, d *view, dep string, c *model.Constraint
 		return fmt.Sprintf("dependency '%s' is disabled", dep)
 	}
 	if !slices.ContainsFunc(d.rels, func(r *model.Release) bool { return p.admits(v, c, d, r.Version) }) {
-		newest := newestFinal(d.rels)
-		if note := comparedNote(readingFor(v, d), newest); note != "" {
-			return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s, %s)", dep, c.Range(), newest, note)
-		}
-		return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s)", dep, c.Range(), newest)
+		return notFoundPrefix(v) + noReleaseText(v, d, dep, c)
+	}
+	return ""
+}
+
+// noReleaseText says that no release of dep meets c.
+func noReleaseText(v, d *view, dep string, c *model.Constraint) string {
+	newest := newestFinal(d.rels)
+	if note := comparedNote(readingFor(v, d), newest); note != "" {
+		return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s, %s)", dep, c.Range(), newest, note)
+	}
+	return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s)", dep, c.Range(), newest)
+}
+
+// notFoundPrefix opens that sentence in the words of the requiring
+// module's ecosystem where it has them (KUDO's "package not found", D180).
+func notFoundPrefix(v *view) string {
+	if w := v.m.Ecosystem.NotFound(); w != "" {
+		return w + ": "
 	}
 	return ""
 }

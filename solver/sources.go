@@ -29,8 +29,10 @@ type sourcePlace struct {
 	// channel's version, or -1.
 	heads        map[string]int
 	headVersions map[string]model.Version
-	// channeled holds the sources whose own module follows a channel.
+	// channeled holds the sources whose own module follows a channel, and
+	// channels the channel each follows.
 	channeled map[string]bool
+	channels  map[string]string
 	fact      *fact // FactSource, for a move to a source without the deployed release
 	// leftPlatform: the module ran built in and moves to a source that
 	// lists its releases (R29); it is installed there as new, whatever
@@ -81,11 +83,13 @@ func (p *problem) setSourceHeads(v *view) {
 	v.src.heads = map[string]int{}
 	v.src.headVersions = map[string]model.Version{}
 	v.src.channeled = map[string]bool{}
+	v.src.channels = map[string]string{}
 	for _, s := range v.m.ModuleSources() {
 		sv := &view{m: v.m.ForSource(s), name: v.name, rels: v.m.ForSource(s).Releases, deployed: -1, pinned: -1, head: -1, takes: v.takes}
 		p.setHead(sv)
 		v.channel = sv.channel
 		v.src.channeled[s] = sv.channel != ""
+		v.src.channels[s] = sv.channel
 		v.src.headVersions[s] = sv.headVersion
 		v.src.heads[s] = -1
 		if sv.noChannel {
@@ -112,6 +116,28 @@ func (v *view) aboveHead(i int) bool {
 		return i > v.src.heads[v.rels[i].Source]
 	}
 	return i > v.head
+}
+
+// offChannel reports whether release i is off its channel: above its
+// head (R10), or not held by the channel's set of releases, where the
+// catalog lists one (D182).
+func (v *view) offChannel(i int) bool {
+	return v.aboveHead(i) || !v.channelSet(i).Holds(v.rels[i].Version)
+}
+
+// channelSet is the set of releases of the channel release i is read
+// against (D182), or nil when that channel lists none: for a free module,
+// its own source's.
+func (v *view) channelSet(i int) *model.ChannelSet {
+	m, ch := v.m, v.channel
+	if v.src.free {
+		s := v.rels[i].Source
+		m, ch = v.m.ForSource(s), v.src.channels[s]
+	}
+	if ch == "" || m == nil {
+		return nil
+	}
+	return m.ChannelSets[m.HeadChannel(ch)]
 }
 
 // headFor returns the head that applies to release sel: its source's for
@@ -242,8 +268,8 @@ func (e *encoder) sourceLit(mv *modVars, s string) z.Lit {
 }
 
 // crossLits returns, for mv taken from source s, one literal per
-// requirement between mv and another module that, if true, is met across
-// sources (R23's "fewest requirements met from another source than the
+// requirement between mv and another module (module, capability and
+// compound requirements, D181) that, if true, is met across sources (R23's "fewest requirements met from another source than the
 // requiring release's own"): each is implied by such a requirement, so
 // minimising their count counts them exactly. Both directions count, each
 // with its own literal, so that a pair that requires each other counts
@@ -261,6 +287,7 @@ func (e *encoder) crossLits(mv *modVars, s string, reqs requirementFacts) []z.Li
 		}
 		out = e.appendCross(out, e.requiredFrom(d, mv, s, reqs))
 		out = e.appendCross(out, e.requiring(mv, d, s, reqs))
+		out = e.capabilityAndCompoundCross(out, mv, d, s, reqs) // D181
 	}
 	return out
 }
@@ -280,7 +307,7 @@ func (e *encoder) requiredFrom(d, mv *modVars, s string, reqs requirementFacts) 
 	var clauses []crossClause
 	for j, r := range d.dom {
 		if d.v.sourceOf(r) != s && requires(d.v.rels[r], mv.v.name) {
-			f, ok := reqs.of(reqKey{d.v, r, mv.v.name})
+			f, ok := reqs.of(reqKey{d.v, r, model.FactModuleRequirement, mv.v.name})
 			if !ok {
 				continue
 			}
@@ -301,7 +328,7 @@ func (e *encoder) requiring(mv, d *modVars, s string, reqs requirementFacts) []c
 		}
 		for j, r := range mv.dom {
 			if mv.v.sourceOf(r) == s && requires(mv.v.rels[r], d.v.name) {
-				f, ok := reqs.of(reqKey{mv.v, r, d.v.name})
+				f, ok := reqs.of(reqKey{mv.v, r, model.FactModuleRequirement, d.v.name})
 				if !ok {
 					continue
 				}
@@ -326,11 +353,14 @@ func (e *encoder) appendCross(out []z.Lit, clauses []crossClause) []z.Lit {
 	return append(out, y)
 }
 
-// reqKey names the requirement of release rel of v on module dep.
+// reqKey names a requirement of release rel of v: of kind module
+// requirement on module dep, capability requirement on capability dep,
+// or compound requirement whose text is dep.
 type reqKey struct {
-	v   *view
-	rel int
-	dep string
+	v    *view
+	rel  int
+	kind model.FactKind
+	dep  string
 }
 
 // requirementFacts finds the module-requirement fact of a release's
@@ -351,15 +381,21 @@ func (reqs requirementFacts) of(k reqKey) (*fact, bool) {
 	return f, f != nil
 }
 
-// requirementFacts indexes the explain encoding's module-requirement
-// facts by release and required module.
+// requirementFacts indexes the explain encoding's module, capability
+// and compound requirement facts by release and what they require.
 func (x *explainer) requirementFacts() requirementFacts {
 	out := requirementFacts{}
 	for _, f := range x.inputFacts() {
-		if f.kind == model.FactModuleRequirement {
-			for _, r := range f.rels {
-				out[reqKey{f.v, r, f.dep}] = f
-			}
+		dep := f.dep
+		switch f.kind {
+		case model.FactModuleRequirement, model.FactCapabilityRequirement:
+		case model.FactCompoundRequirement:
+			dep = f.compound.String()
+		default:
+			continue
+		}
+		for _, r := range f.rels {
+			out[reqKey{f.v, r, f.kind, dep}] = f
 		}
 	}
 	return out

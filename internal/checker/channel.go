@@ -58,6 +58,7 @@ func (c *checker) checkChannel(m *model.Module, v model.Version) {
 	case model.CompareVersions(v, head) > 0:
 		c.add("R10", m.Name, "at %s, above the head %s of channel %s", v, head, ch)
 	}
+	c.checkChannelSet(m, v)
 }
 
 // head returns the head of m's channel (D10): the channel's version, else
@@ -72,21 +73,50 @@ func (c *checker) head(m *model.Module) (head model.Version, bounded bool) {
 	if len(m.Channels) == 0 {
 		return nil, false
 	}
+	ch, ok := c.followed(m)
+	if ok {
+		return m.Channels[ch], true
+	}
+	return nil, ch != ""
+}
+
+// followed names the channel whose version bounds m (D10, D32), with ok
+// set; without ok, the channel the cluster names for m, which m does not
+// list.
+func (c *checker) followed(m *model.Module) (channel string, ok bool) {
 	ch := c.cluster.ChannelOf(m.Name)
-	if v, ok := m.Channels[ch]; ok {
-		return v, true
+	if _, ok := m.Channels[ch]; ok {
+		return ch, true
 	}
 	if i := slices.Index(model.Channels, ch); i >= 0 {
 		for _, more := range model.Channels[i:] {
-			if v, ok := m.Channels[more]; ok {
-				return v, true
+			if _, ok := m.Channels[more]; ok {
+				return more, true
 			}
 		}
 	}
-	if v, ok := m.Channels[m.DefaultChannel]; ok && c.cluster.Modules[m.Name].Channel == "" {
-		return v, true
+	if _, ok := m.Channels[m.DefaultChannel]; ok && c.cluster.Modules[m.Name].Channel == "" {
+		return m.DefaultChannel, true
 	}
-	return nil, ch != ""
+	return ch, false
+}
+
+// checkChannelSet checks D182: where the channel m follows lists its
+// entries, v is one of them and no other entry skips it (a deployed or
+// pinned version is exempt, as from the head).
+func (c *checker) checkChannelSet(m *model.Module, v model.Version) {
+	ch, ok := c.followed(m)
+	set := m.ChannelSets[ch]
+	if !ok || set == nil {
+		return
+	}
+	same := func(w model.Version) bool { return model.SameVersion(v, w) }
+	switch {
+	case !slices.ContainsFunc(set.Entries, same):
+		c.add("R10", m.Name, "at %s, which is not an entry of channel %s (D182)", v, ch)
+	case slices.ContainsFunc(set.Skipped, same):
+		c.add("R10", m.Name, "at %s, which another entry of channel %s skips (D182)", v, ch)
+	}
 }
 
 // deployedOrPinned reports whether v is m's deployed or pinned version.

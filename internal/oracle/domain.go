@@ -167,7 +167,7 @@ func (p *problem) onByDefault(x *mod) bool {
 		h := p.headOf(x, r)
 		available, bundles := p.sourceModule(x, r).Access(r).For(p.cluster.Edition)
 		experimental := p.stageOf(x, r) == model.StageExperimental && !p.cluster.AllowExperimentalModules // D58
-		if !available || experimental || (!x.m.Embedded && (h.above(r.Version) || (model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version) && !p.prereleaseAllowed(x, r)))) {
+		if !available || experimental || (!x.m.Embedded && (h.off(r.Version) || (model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version) && !p.prereleaseAllowed(x, r)))) {
 			continue
 		}
 		return slices.Contains(bundles, p.cluster.Bundle)
@@ -175,10 +175,27 @@ func (p *problem) onByDefault(x *mod) bool {
 	return false
 }
 
-// head is a module's channel bound (R10, D10).
+// head is a module's channel bound (R10, D10), and the channel's set of
+// releases where the catalog lists one (D182).
 type head struct {
 	bounded bool          // a channel with data applies
 	version model.Version // the bound; nil when bounded and no channel that stable is listed
+	set     *model.ChannelSet
+}
+
+// off reports whether v is off the channel: above the head, or, where the
+// channel lists its entries, not one of them or one another entry skips.
+func (h head) off(v model.Version) bool {
+	if h.above(v) {
+		return true
+	}
+	if h.set == nil {
+		return false
+	}
+	listed := func(vs []model.Version) bool {
+		return slices.ContainsFunc(vs, func(w model.Version) bool { return model.SameVersion(v, w) })
+	}
+	return !listed(h.set.Entries) || listed(h.set.Skipped)
 }
 
 // above reports whether v is above the head.
@@ -222,11 +239,11 @@ func (p *problem) headOf(x *mod, r *model.Release) head {
 	if len(m.Channels) == 0 {
 		return head{version: p.newestTaken(x, rels)}
 	}
-	if v, ok := channelVersion(m, ch); ok {
-		return head{bounded: true, version: v}
+	if name, ok := channelOf(m, ch); ok {
+		return head{bounded: true, version: m.Channels[name], set: m.ChannelSets[name]}
 	}
 	if v, ok := m.Channels[m.DefaultChannel]; ok && own == "" {
-		return head{bounded: true, version: v}
+		return head{bounded: true, version: v, set: m.ChannelSets[m.DefaultChannel]}
 	}
 	if ch == "" {
 		return head{version: p.newestTaken(x, rels)}
@@ -249,23 +266,23 @@ func (p *problem) newestTaken(x *mod, rels []*model.Release) model.Version {
 	return out
 }
 
-// channelVersion is the version of channel ch for m, else of the nearest
-// more stable DKP channel m lists (D10).
-func channelVersion(m *model.Module, ch string) (model.Version, bool) {
-	if v, ok := m.Channels[ch]; ok {
-		return v, true
+// channelOf is channel ch for m, else the nearest more stable DKP
+// channel m lists (D10).
+func channelOf(m *model.Module, ch string) (string, bool) {
+	if _, ok := m.Channels[ch]; ok {
+		return ch, true
 	}
 	for i, name := range model.Channels {
 		if name != ch {
 			continue
 		}
 		for _, stabler := range model.Channels[i+1:] {
-			if v, ok := m.Channels[stabler]; ok {
-				return v, true
+			if _, ok := m.Channels[stabler]; ok {
+				return stabler, true
 			}
 		}
 	}
-	return nil, false
+	return "", false
 }
 
 func newestFinal(rels []*model.Release) model.Version {
@@ -326,8 +343,8 @@ func (p *problem) selectable(x *mod, i int) bool {
 	switch {
 	case model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version) && !p.prereleaseAllowed(x, r):
 		return false // D1, D140
-	case h.above(r.Version):
-		return false // R10
+	case h.off(r.Version):
+		return false // R10, D182
 	case dep < 0:
 		return true // an install
 	case !p.inUpdateSet(x.name):

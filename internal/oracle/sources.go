@@ -171,11 +171,15 @@ func (p *problem) preferSources(mods []int, set [][]int) [][]int {
 	return set
 }
 
-// crossSource counts the module requirements (R2, R3) between module i
-// and the other enabled modules of sel that are met from another source
-// than the requiring release's own, in both directions: i's release
-// requiring an enabled module of another source, and an enabled module's
-// release of another source requiring i.
+// crossSource counts the requirements between module i and the other
+// enabled modules of sel that are met from another source than the
+// requiring release's own, in both directions: i's release requiring an
+// enabled module of another source, and an enabled module's release of
+// another source requiring i. Every kind counts (D181): a module
+// requirement (R2, R3) on the other module; a capability requirement
+// (R19) the other module's release provides; a compound requirement
+// (R24, not a conflict) the other module's release satisfies. Each
+// requirement counts once per module that meets it.
 func (p *problem) crossSource(i int, sel []int) int {
 	x := p.mods[i]
 	own := x.rels[sel[i]]
@@ -188,10 +192,32 @@ func (p *problem) crossSource(i int, sel []int) int {
 		if r.Source == own.Source {
 			continue
 		}
-		if requires(r, x.name) {
+		n += p.metBy(d, r, x, own) + p.metBy(x, own, d, r)
+	}
+	return n
+}
+
+// metBy counts the requirements of release r of module a that release rb
+// of module b meets: a module requirement on b, each capability
+// requirement rb provides, each distinct compound requirement (by its
+// text) rb satisfies.
+func (p *problem) metBy(a *mod, r *model.Release, b *mod, rb *model.Release) int {
+	n := 0
+	if requires(r, b.name) {
+		n++
+	}
+	for _, c := range slices.Compact(slices.Clone(r.Requirements.Capabilities)) {
+		if slices.Contains(rb.Provides, c) {
 			n++
 		}
-		if requires(own, d.name) {
+	}
+	seen := map[string]bool{}
+	for _, c := range r.Requirements.Compound {
+		if c.Conflict() || seen[c.String()] {
+			continue
+		}
+		seen[c.String()] = true
+		if p.satisfies(a, c.Predicate, b, rb) {
 			n++
 		}
 	}

@@ -1,8 +1,6 @@
 package randscen
 
 import (
-	"math/rand/v2"
-
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -69,11 +67,6 @@ func (g *gen) atom(self string) *model.Predicate {
 		p.Version = &c
 	}
 	return p
-}
-
-// newCompoundStream is the compound stream of one attempt at a seed.
-func newCompoundStream(seed, attempt uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed^compoundStream, attempt))
 }
 
 // fileCompound is a compound requirement node as the scenario writer

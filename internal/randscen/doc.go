@@ -13,4 +13,6 @@
 //   - write.go: Write, the scenario file format.
 //   - versions.go: the version reading, its prereleases and ranges, and
 //     devel (R6), on a stream of their own.
+//   - channels.go: channel sets and the entries they skip (D182), on a
+//     stream of their own.
 package randscen

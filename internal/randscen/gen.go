@@ -43,9 +43,9 @@ const maxAttempts = 100
 // refuse as bad input is drawn again from the same seed's stream.
 func Generate(seed uint64) *Scenario {
 	for attempt := range uint64(maxAttempts) {
-		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: newCompoundStream(seed, attempt), srng: newSourceStream(seed, attempt),
-			grng: newGroupStream(seed, attempt), lrng: newLoopStream(seed, attempt), brng: newBuiltInStream(seed, attempt),
-			vrng: newVersionStream(seed, attempt)}
+		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: stream(compoundStream, seed, attempt), srng: stream(sourceStream, seed, attempt),
+			grng: stream(groupStream, seed, attempt), lrng: stream(loopStream, seed, attempt), brng: stream(builtInStream, seed, attempt),
+			vrng: stream(versionStream, seed, attempt), chrng: stream(channelStream, seed, attempt)}
 		if sc, err := g.scenario(); err == nil {
 			sc.Seed = seed
 			return sc
@@ -54,11 +54,20 @@ func Generate(seed uint64) *Scenario {
 	panic(fmt.Sprintf("internal error: seed %d gives no valid scenario in %d attempts", seed, maxAttempts))
 }
 
+// stream is the stream of one attempt at a seed for the kind of draw that
+// salt names: each kind has a stream of its own, so that drawing a new
+// kind leaves every other draw of a seed as it was.
+func stream(salt, seed, attempt uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed^salt, attempt))
+}
+
 // gen draws one scenario from rng.
 type gen struct {
 	rng *rand.Rand
 	// crng draws compound requirements (R24, compound.go).
 	crng *rand.Rand
+	// chrng draws channel sets (D182, channels.go).
+	chrng *rand.Rand
 	// srng draws sources (R23, sources.go).
 	srng *rand.Rand
 	// grng draws DKP v2 groups (R28, groups.go).
@@ -189,6 +198,7 @@ func (g *gen) module(name string) *model.Module {
 		for _, ch := range g.pickN(model.Channels, 1+g.rng.IntN(3)) {
 			m.Channels[ch] = model.MustParseVersion(g.pick(vs))
 		}
+		g.channelSets(m)
 	}
 	return m
 }

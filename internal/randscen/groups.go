@@ -1,7 +1,6 @@
 package randscen
 
 import (
-	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -12,11 +11,6 @@ import (
 // groups (R28), so that drawing them leaves every other draw of a seed as
 // it was before the generator knew R28.
 const groupStream = 0x5228_9a0b
-
-// newGroupStream is the group stream of one attempt at a seed.
-func newGroupStream(seed, attempt uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed^groupStream, attempt))
-}
 
 // groups draws now and then DKP v2 groups for a release of self (R28):
 // an anyOf or a noneOf group, sometimes both, over modules the release

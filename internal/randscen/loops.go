@@ -1,8 +1,6 @@
 package randscen
 
 import (
-	"math/rand/v2"
-
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -11,10 +9,6 @@ import (
 // they were. Loops themselves come from the requirements drawn as ever:
 // small pools make modules require one another in circles.
 const loopStream = 0x6c6f6f7073 // "loops"
-
-func newLoopStream(seed, attempt uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed^loopStream, attempt))
-}
 
 // loopRule draws a catalog's dependencyLoops: refuse (DKP's default) most
 // of the time, allow (OLM's) now and then.

@@ -1,7 +1,6 @@
 package randscen
 
 import (
-	"math/rand/v2"
 	"slices"
 
 	"github.com/modsolver/modsolver/model"
@@ -16,11 +15,6 @@ const sourceStream = 0x5223_50c5
 
 // sourceNames are the two sources a scenario may draw on.
 var sourceNames = []string{"main", "extra"}
-
-// newSourceStream is the source stream of one attempt at a seed.
-func newSourceStream(seed, attempt uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed^sourceStream, attempt))
-}
 
 // secondSource draws now and then a second source: a small catalog that
 // lists some of first's modules (never a built-in one) with releases of
@@ -104,10 +98,6 @@ func (g *gen) placeSources(cat *model.Catalog, cluster *model.ClusterState, req 
 // builtInStream separates the draws of built-in modules listed in the
 // second source (R29) from the others, so that older seeds keep theirs.
 const builtInStream = 0x6275696c74 // "built"
-
-func newBuiltInStream(seed, attempt uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed^builtInStream, attempt))
-}
 
 // builtInListed draws now and then a second source's own module for the
 // built-in module m: releases of its own, as DKP's modules that leave the

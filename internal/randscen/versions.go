@@ -1,8 +1,6 @@
 package randscen
 
 import (
-	"math/rand/v2"
-
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -16,11 +14,6 @@ const versionStream = 0x0006_5e4a
 // readingPre are the prereleases a catalog with another ecosystem's
 // reading adds to a module's versions, near the final pool's versions.
 var readingPre = []string{"0.2.0-beta.1", "1.0.0-alpha.4", "1.2.1-rc.2", "2.0.0-rc.1"}
-
-// newVersionStream is the version stream of one attempt at a seed.
-func newVersionStream(seed, attempt uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed^versionStream, attempt))
-}
 
 // drawReading draws the catalog's version reading: DKP's half the time,
 // else Helm's (semver) or OLM's (blang).

@@ -94,10 +94,29 @@ type fileModule struct {
 	UpdatePolicy   string             `yaml:"updatePolicy,omitempty"`
 	Accessibility  *fileAccessibility `yaml:"accessibility,omitempty"`
 	Channels       map[string]string  `yaml:"channels,omitempty"`
-	Releases       []fileRelease      `yaml:"releases,omitempty"`
-	Requirements   *fileRequirements  `yaml:"requirements,omitempty"`
-	Stage          string             `yaml:"stage,omitempty"`
-	Disable        *fileDisable       `yaml:"disable,omitempty"`
+	// ChannelSets are the channels' releases (D182).
+	ChannelSets  map[string]fileChannelSet `yaml:"channelSets,omitempty"`
+	Releases     []fileRelease             `yaml:"releases,omitempty"`
+	Requirements *fileRequirements         `yaml:"requirements,omitempty"`
+	Stage        string                    `yaml:"stage,omitempty"`
+	Disable      *fileDisable              `yaml:"disable,omitempty"`
+}
+
+type fileChannelSet struct {
+	Entries []string `yaml:"entries"`
+	Skipped []string `yaml:"skipped,omitempty"`
+}
+
+// channelSetsOf writes a module's channel sets (D182); nil for none.
+func channelSetsOf(sets map[string]*model.ChannelSet) map[string]fileChannelSet {
+	if len(sets) == 0 {
+		return nil
+	}
+	out := make(map[string]fileChannelSet, len(sets))
+	for ch, s := range sets {
+		out[ch] = fileChannelSet{Entries: model.VersionStrings(s.Entries), Skipped: model.VersionStrings(s.Skipped)}
+	}
+	return out
 }
 
 type fileDisable struct {
@@ -189,7 +208,7 @@ func catalogOf(mods []*model.Module) fileCatalog {
 			out.Versions = string(m.Reading()) // one reading a catalog (the generator draws one)
 		}
 		fm := fileModule{Name: m.Name, Embedded: m.Embedded, ExclusiveGroup: m.ExclusiveGroup, UpdatePolicy: string(m.UpdatePolicy),
-			Accessibility: accessibilityOf(m.Accessibility), Channels: versionTexts(m.Channels)}
+			Accessibility: accessibilityOf(m.Accessibility), Channels: versionTexts(m.Channels), ChannelSets: channelSetsOf(m.ChannelSets)}
 		if m.Embedded {
 			fm.Requirements = requirementsOf(m.Requirements)
 			fm.Stage, fm.Disable = stageText(m.Stage), disableOf(m.Disable)
@@ -218,9 +237,7 @@ func releaseOf(r *model.Release) fileRelease {
 	}
 	if e := r.Edges; e != nil {
 		fr.Replaces = model.VersionString(e.Replaces)
-		for _, s := range e.Skips {
-			fr.Skips = append(fr.Skips, model.VersionString(s))
-		}
+		fr.Skips = model.VersionStrings(e.Skips)
 		if e.SkipRange != nil {
 			fr.SkipRange = e.SkipRange.Text
 		}

@@ -1424,7 +1424,11 @@ type Module struct {
 	// Module or Application, as DKP's package.yaml says (R28).
 	Type PackageType `protobuf:"varint,23,opt,name=type,proto3,enum=modsolver.v1.PackageType" json:"type,omitempty"`
 	// DKP's critical flag (R28), which orders DKP's startup only.
-	Critical      bool `protobuf:"varint,24,opt,name=critical,proto3" json:"critical,omitempty"`
+	Critical bool `protobuf:"varint,24,opt,name=critical,proto3" json:"critical,omitempty"`
+	// Channel name to the releases the channel holds, where the catalog
+	// lists them, as OLM's channels do (D182); a channel without one is
+	// only its version.
+	ChannelSets   map[string]*ChannelSet `protobuf:"bytes,25,rep,name=channel_sets,json=channelSets,proto3" json:"channel_sets,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1543,6 +1547,69 @@ func (x *Module) GetCritical() bool {
 	return false
 }
 
+func (x *Module) GetChannelSets() map[string]*ChannelSet {
+	if x != nil {
+		return x.ChannelSets
+	}
+	return nil
+}
+
+// ChannelSet is a channel as the set of releases it holds (D182): a module
+// that follows it takes only an entry that no other entry skips.
+type ChannelSet struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The entries' versions, ascending.
+	Entries []string `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"`
+	// The versions another entry of the channel skips, ascending.
+	Skipped       []string `protobuf:"bytes,2,rep,name=skipped,proto3" json:"skipped,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChannelSet) Reset() {
+	*x = ChannelSet{}
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChannelSet) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChannelSet) ProtoMessage() {}
+
+func (x *ChannelSet) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChannelSet.ProtoReflect.Descriptor instead.
+func (*ChannelSet) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *ChannelSet) GetEntries() []string {
+	if x != nil {
+		return x.Entries
+	}
+	return nil
+}
+
+func (x *ChannelSet) GetSkipped() []string {
+	if x != nil {
+		return x.Skipped
+	}
+	return nil
+}
+
 // Release is one version of a module.
 type Release struct {
 	state        protoimpl.MessageState `protogen:"open.v1"`
@@ -1564,7 +1631,7 @@ type Release struct {
 
 func (x *Release) Reset() {
 	*x = Release{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1576,7 +1643,7 @@ func (x *Release) String() string {
 func (*Release) ProtoMessage() {}
 
 func (x *Release) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1589,7 +1656,7 @@ func (x *Release) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Release.ProtoReflect.Descriptor instead.
 func (*Release) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{17}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Release) GetVersion() string {
@@ -1653,7 +1720,7 @@ type Disable struct {
 
 func (x *Disable) Reset() {
 	*x = Disable{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1665,7 +1732,7 @@ func (x *Disable) String() string {
 func (*Disable) ProtoMessage() {}
 
 func (x *Disable) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1678,7 +1745,7 @@ func (x *Disable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Disable.ProtoReflect.Descriptor instead.
 func (*Disable) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{18}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Disable) GetConfirmation() bool {
@@ -1707,7 +1774,7 @@ type UpdateEdges struct {
 
 func (x *UpdateEdges) Reset() {
 	*x = UpdateEdges{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1719,7 +1786,7 @@ func (x *UpdateEdges) String() string {
 func (*UpdateEdges) ProtoMessage() {}
 
 func (x *UpdateEdges) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1732,7 +1799,7 @@ func (x *UpdateEdges) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateEdges.ProtoReflect.Descriptor instead.
 func (*UpdateEdges) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{19}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *UpdateEdges) GetReplaces() string {
@@ -1775,7 +1842,7 @@ type Requirements struct {
 
 func (x *Requirements) Reset() {
 	*x = Requirements{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1787,7 +1854,7 @@ func (x *Requirements) String() string {
 func (*Requirements) ProtoMessage() {}
 
 func (x *Requirements) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1800,7 +1867,7 @@ func (x *Requirements) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Requirements.ProtoReflect.Descriptor instead.
 func (*Requirements) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{20}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Requirements) GetDeckhouse() string {
@@ -1864,7 +1931,7 @@ type CompoundRequirement struct {
 
 func (x *CompoundRequirement) Reset() {
 	*x = CompoundRequirement{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1876,7 +1943,7 @@ func (x *CompoundRequirement) String() string {
 func (*CompoundRequirement) ProtoMessage() {}
 
 func (x *CompoundRequirement) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1889,7 +1956,7 @@ func (x *CompoundRequirement) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompoundRequirement.ProtoReflect.Descriptor instead.
 func (*CompoundRequirement) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{21}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *CompoundRequirement) GetPredicate() *Predicate {
@@ -1937,7 +2004,7 @@ type Predicate struct {
 
 func (x *Predicate) Reset() {
 	*x = Predicate{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[22]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1949,7 +2016,7 @@ func (x *Predicate) String() string {
 func (*Predicate) ProtoMessage() {}
 
 func (x *Predicate) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[22]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1962,7 +2029,7 @@ func (x *Predicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Predicate.ProtoReflect.Descriptor instead.
 func (*Predicate) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{22}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Predicate) GetNode() isPredicate_Node {
@@ -2063,7 +2130,7 @@ type ModuleAtom struct {
 
 func (x *ModuleAtom) Reset() {
 	*x = ModuleAtom{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[23]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2075,7 +2142,7 @@ func (x *ModuleAtom) String() string {
 func (*ModuleAtom) ProtoMessage() {}
 
 func (x *ModuleAtom) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[23]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2088,7 +2155,7 @@ func (x *ModuleAtom) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModuleAtom.ProtoReflect.Descriptor instead.
 func (*ModuleAtom) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{23}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ModuleAtom) GetModule() string {
@@ -2115,7 +2182,7 @@ type PredicateList struct {
 
 func (x *PredicateList) Reset() {
 	*x = PredicateList{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[24]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2127,7 +2194,7 @@ func (x *PredicateList) String() string {
 func (*PredicateList) ProtoMessage() {}
 
 func (x *PredicateList) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[24]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2140,7 +2207,7 @@ func (x *PredicateList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PredicateList.ProtoReflect.Descriptor instead.
 func (*PredicateList) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{24}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *PredicateList) GetOperands() []*Predicate {
@@ -2161,7 +2228,7 @@ type UpdateRule struct {
 
 func (x *UpdateRule) Reset() {
 	*x = UpdateRule{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[25]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2173,7 +2240,7 @@ func (x *UpdateRule) String() string {
 func (*UpdateRule) ProtoMessage() {}
 
 func (x *UpdateRule) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[25]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2186,7 +2253,7 @@ func (x *UpdateRule) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateRule.ProtoReflect.Descriptor instead.
 func (*UpdateRule) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{25}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *UpdateRule) GetFrom() string {
@@ -2321,7 +2388,7 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\fcatalog_name\x18\x01 \x01(\tR\vcatalogName\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\"A\n" +
 	"\x11GetModuleResponse\x12,\n" +
-	"\x06module\x18\x01 \x01(\v2\x14.modsolver.v1.ModuleR\x06module\"\xb8\x04\n" +
+	"\x06module\x18\x01 \x01(\v2\x14.modsolver.v1.ModuleR\x06module\"\xdc\x05\n" +
 	"\x06Module\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x19\n" +
 	"\bbuilt_in\x18\x02 \x01(\bR\abuiltIn\x12\x16\n" +
@@ -2334,10 +2401,18 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\x05stage\x18\x15 \x01(\x0e2\x13.modsolver.v1.StageR\x05stage\x12/\n" +
 	"\adisable\x18\x16 \x01(\v2\x15.modsolver.v1.DisableR\adisable\x12-\n" +
 	"\x04type\x18\x17 \x01(\x0e2\x19.modsolver.v1.PackageTypeR\x04type\x12\x1a\n" +
-	"\bcritical\x18\x18 \x01(\bR\bcritical\x1a;\n" +
+	"\bcritical\x18\x18 \x01(\bR\bcritical\x12H\n" +
+	"\fchannel_sets\x18\x19 \x03(\v2%.modsolver.v1.Module.ChannelSetsEntryR\vchannelSets\x1a;\n" +
 	"\rChannelsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc9\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1aX\n" +
+	"\x10ChannelSetsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12.\n" +
+	"\x05value\x18\x02 \x01(\v2\x18.modsolver.v1.ChannelSetR\x05value:\x028\x01\"@\n" +
+	"\n" +
+	"ChannelSet\x12\x18\n" +
+	"\aentries\x18\x01 \x03(\tR\aentries\x12\x18\n" +
+	"\askipped\x18\x02 \x03(\tR\askipped\"\xc9\x02\n" +
 	"\aRelease\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12>\n" +
 	"\frequirements\x18\x02 \x01(\v2\x1a.modsolver.v1.RequirementsR\frequirements\x12;\n" +
@@ -2423,7 +2498,7 @@ func file_modsolver_v1_resolver_proto_rawDescGZIP() []byte {
 }
 
 var file_modsolver_v1_resolver_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
+var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
 var file_modsolver_v1_resolver_proto_goTypes = []any{
 	(PackageType)(0),             // 0: modsolver.v1.PackageType
 	(Stage)(0),                   // 1: modsolver.v1.Stage
@@ -2444,88 +2519,92 @@ var file_modsolver_v1_resolver_proto_goTypes = []any{
 	(*GetModuleRequest)(nil),     // 16: modsolver.v1.GetModuleRequest
 	(*GetModuleResponse)(nil),    // 17: modsolver.v1.GetModuleResponse
 	(*Module)(nil),               // 18: modsolver.v1.Module
-	(*Release)(nil),              // 19: modsolver.v1.Release
-	(*Disable)(nil),              // 20: modsolver.v1.Disable
-	(*UpdateEdges)(nil),          // 21: modsolver.v1.UpdateEdges
-	(*Requirements)(nil),         // 22: modsolver.v1.Requirements
-	(*CompoundRequirement)(nil),  // 23: modsolver.v1.CompoundRequirement
-	(*Predicate)(nil),            // 24: modsolver.v1.Predicate
-	(*ModuleAtom)(nil),           // 25: modsolver.v1.ModuleAtom
-	(*PredicateList)(nil),        // 26: modsolver.v1.PredicateList
-	(*UpdateRule)(nil),           // 27: modsolver.v1.UpdateRule
-	nil,                          // 28: modsolver.v1.ClusterState.ModulesEntry
-	nil,                          // 29: modsolver.v1.ClusterState.PlatformEntry
-	nil,                          // 30: modsolver.v1.Request.PinEntry
-	nil,                          // 31: modsolver.v1.Request.SourcesEntry
-	nil,                          // 32: modsolver.v1.Platform.ComponentsEntry
-	nil,                          // 33: modsolver.v1.Module.ChannelsEntry
-	nil,                          // 34: modsolver.v1.Requirements.ModulesEntry
-	nil,                          // 35: modsolver.v1.Requirements.PlatformEntry
-	(*ResolveResponse)(nil),      // 36: modsolver.v1.ResolveResponse
-	(Status)(0),                  // 37: modsolver.v1.Status
-	(*Explanation)(nil),          // 38: modsolver.v1.Explanation
-	(*Stats)(nil),                // 39: modsolver.v1.Stats
-	(*ModuleGroup)(nil),          // 40: modsolver.v1.ModuleGroup
+	(*ChannelSet)(nil),           // 19: modsolver.v1.ChannelSet
+	(*Release)(nil),              // 20: modsolver.v1.Release
+	(*Disable)(nil),              // 21: modsolver.v1.Disable
+	(*UpdateEdges)(nil),          // 22: modsolver.v1.UpdateEdges
+	(*Requirements)(nil),         // 23: modsolver.v1.Requirements
+	(*CompoundRequirement)(nil),  // 24: modsolver.v1.CompoundRequirement
+	(*Predicate)(nil),            // 25: modsolver.v1.Predicate
+	(*ModuleAtom)(nil),           // 26: modsolver.v1.ModuleAtom
+	(*PredicateList)(nil),        // 27: modsolver.v1.PredicateList
+	(*UpdateRule)(nil),           // 28: modsolver.v1.UpdateRule
+	nil,                          // 29: modsolver.v1.ClusterState.ModulesEntry
+	nil,                          // 30: modsolver.v1.ClusterState.PlatformEntry
+	nil,                          // 31: modsolver.v1.Request.PinEntry
+	nil,                          // 32: modsolver.v1.Request.SourcesEntry
+	nil,                          // 33: modsolver.v1.Platform.ComponentsEntry
+	nil,                          // 34: modsolver.v1.Module.ChannelsEntry
+	nil,                          // 35: modsolver.v1.Module.ChannelSetsEntry
+	nil,                          // 36: modsolver.v1.Requirements.ModulesEntry
+	nil,                          // 37: modsolver.v1.Requirements.PlatformEntry
+	(*ResolveResponse)(nil),      // 38: modsolver.v1.ResolveResponse
+	(Status)(0),                  // 39: modsolver.v1.Status
+	(*Explanation)(nil),          // 40: modsolver.v1.Explanation
+	(*Stats)(nil),                // 41: modsolver.v1.Stats
+	(*ModuleGroup)(nil),          // 42: modsolver.v1.ModuleGroup
 }
 var file_modsolver_v1_resolver_proto_depIdxs = []int32{
 	4,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
 	6,  // 1: modsolver.v1.ResolveRequest.request:type_name -> modsolver.v1.Request
 	3,  // 2: modsolver.v1.ResolveRequest.sources:type_name -> modsolver.v1.SourceRef
-	28, // 3: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
-	29, // 4: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
-	30, // 5: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
+	29, // 3: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
+	30, // 4: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
+	31, // 5: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
 	7,  // 6: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
-	31, // 7: modsolver.v1.Request.sources:type_name -> modsolver.v1.Request.SourcesEntry
-	32, // 8: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
+	32, // 7: modsolver.v1.Request.sources:type_name -> modsolver.v1.Request.SourcesEntry
+	33, // 8: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
 	4,  // 9: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
 	9,  // 10: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
 	3,  // 11: modsolver.v1.WhatIfRequest.sources:type_name -> modsolver.v1.SourceRef
 	6,  // 12: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
-	36, // 13: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
+	38, // 13: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
 	4,  // 14: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
 	6,  // 15: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
-	37, // 16: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
-	38, // 17: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
-	39, // 18: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
+	39, // 16: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
+	40, // 17: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
+	41, // 18: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
 	15, // 19: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
 	18, // 20: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
-	33, // 21: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
-	19, // 22: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
-	22, // 23: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
+	34, // 21: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
+	20, // 22: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
+	23, // 23: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
 	1,  // 24: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
-	20, // 25: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
+	21, // 25: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
 	0,  // 26: modsolver.v1.Module.type:type_name -> modsolver.v1.PackageType
-	22, // 27: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
-	27, // 28: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
-	21, // 29: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
-	1,  // 30: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
-	20, // 31: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
-	34, // 32: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
-	35, // 33: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
-	23, // 34: modsolver.v1.Requirements.compound:type_name -> modsolver.v1.CompoundRequirement
-	24, // 35: modsolver.v1.CompoundRequirement.predicate:type_name -> modsolver.v1.Predicate
-	40, // 36: modsolver.v1.CompoundRequirement.group:type_name -> modsolver.v1.ModuleGroup
-	25, // 37: modsolver.v1.Predicate.module:type_name -> modsolver.v1.ModuleAtom
-	26, // 38: modsolver.v1.Predicate.all:type_name -> modsolver.v1.PredicateList
-	26, // 39: modsolver.v1.Predicate.any:type_name -> modsolver.v1.PredicateList
-	24, // 40: modsolver.v1.Predicate.not:type_name -> modsolver.v1.Predicate
-	24, // 41: modsolver.v1.PredicateList.operands:type_name -> modsolver.v1.Predicate
-	5,  // 42: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
-	2,  // 43: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
-	8,  // 44: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
-	11, // 45: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
-	13, // 46: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
-	16, // 47: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
-	36, // 48: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
-	10, // 49: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
-	12, // 50: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
-	14, // 51: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
-	17, // 52: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
-	48, // [48:53] is the sub-list for method output_type
-	43, // [43:48] is the sub-list for method input_type
-	43, // [43:43] is the sub-list for extension type_name
-	43, // [43:43] is the sub-list for extension extendee
-	0,  // [0:43] is the sub-list for field type_name
+	35, // 27: modsolver.v1.Module.channel_sets:type_name -> modsolver.v1.Module.ChannelSetsEntry
+	23, // 28: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
+	28, // 29: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
+	22, // 30: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
+	1,  // 31: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
+	21, // 32: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
+	36, // 33: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
+	37, // 34: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
+	24, // 35: modsolver.v1.Requirements.compound:type_name -> modsolver.v1.CompoundRequirement
+	25, // 36: modsolver.v1.CompoundRequirement.predicate:type_name -> modsolver.v1.Predicate
+	42, // 37: modsolver.v1.CompoundRequirement.group:type_name -> modsolver.v1.ModuleGroup
+	26, // 38: modsolver.v1.Predicate.module:type_name -> modsolver.v1.ModuleAtom
+	27, // 39: modsolver.v1.Predicate.all:type_name -> modsolver.v1.PredicateList
+	27, // 40: modsolver.v1.Predicate.any:type_name -> modsolver.v1.PredicateList
+	25, // 41: modsolver.v1.Predicate.not:type_name -> modsolver.v1.Predicate
+	25, // 42: modsolver.v1.PredicateList.operands:type_name -> modsolver.v1.Predicate
+	5,  // 43: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
+	19, // 44: modsolver.v1.Module.ChannelSetsEntry.value:type_name -> modsolver.v1.ChannelSet
+	2,  // 45: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
+	8,  // 46: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
+	11, // 47: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
+	13, // 48: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
+	16, // 49: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
+	38, // 50: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
+	10, // 51: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
+	12, // 52: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
+	14, // 53: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
+	17, // 54: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
+	50, // [50:55] is the sub-list for method output_type
+	45, // [45:50] is the sub-list for method input_type
+	45, // [45:45] is the sub-list for extension type_name
+	45, // [45:45] is the sub-list for extension extendee
+	0,  // [0:45] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolver_proto_init() }
@@ -2548,7 +2627,7 @@ func file_modsolver_v1_resolver_proto_init() {
 		(*ExplainRequest_CatalogName)(nil),
 		(*ExplainRequest_InlineCatalog)(nil),
 	}
-	file_modsolver_v1_resolver_proto_msgTypes[22].OneofWrappers = []any{
+	file_modsolver_v1_resolver_proto_msgTypes[23].OneofWrappers = []any{
 		(*Predicate_Module)(nil),
 		(*Predicate_Capability)(nil),
 		(*Predicate_All)(nil),
@@ -2561,7 +2640,7 @@ func file_modsolver_v1_resolver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modsolver_v1_resolver_proto_rawDesc), len(file_modsolver_v1_resolver_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   34,
+			NumMessages:   36,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

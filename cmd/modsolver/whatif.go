@@ -69,6 +69,22 @@ type whatifFlags struct {
 	devel                                bool
 	sources                              sourcesFlag
 	facts                                factFlags // cluster.go
+	accept                               acceptFlag
+}
+
+// acceptFlag is --accept, given once per risk or as a comma-separated
+// list: modules or fact kinds whose risks the operator accepts (R30).
+type acceptFlag []string
+
+func (a *acceptFlag) String() string { return strings.Join(*a, ",") }
+
+func (a *acceptFlag) Set(text string) error {
+	for _, part := range strings.Split(text, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			*a = append(*a, part)
+		}
+	}
+	return nil
 }
 
 func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -85,6 +101,7 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.StringVar(&f.scenarios, "scenarios", "", "`file` of named requests, instead of the matrix")
 	fs.StringVar(&f.deckhouse, "deckhouse", "", "candidate DKP `versions`, comma-separated")
 	fs.StringVar(&f.kubernetes, "kubernetes", "", "candidate Kubernetes `versions`, comma-separated")
+	fs.Var(&f.accept, "accept", "accept the risks of these `modules or fact kinds` (R30), comma-separated or repeated: their blockers do not fail the exit status")
 	fs.StringVar(&f.output, "o", "table", "output `format`: table, json or jsonl")
 	fs.IntVar(&f.workers, "workers", 0, "scenarios solved at once (default: one per core)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up on the whole batch after this `duration`")
@@ -101,15 +118,18 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
-	answers, err := b.run(ctx, f, errOut)
+	cells, ready, err := b.run(ctx, f, errOut)
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
 			err = fmt.Errorf("no answer within --timeout %s: %w", f.timeout, err)
 		}
 		return fail(errOut, err)
 	}
-	if err := b.print(out, f.output, answers); err != nil {
+	if err := b.print(out, f.output, cells); err != nil {
 		return fail(errOut, err)
+	}
+	if b.matrix != nil && !ready {
+		return exitUnsatisfiable
 	}
 	return exitResolved
 }
@@ -123,7 +143,8 @@ type batch struct {
 	matrix *report.Matrix
 	// offset is the index of scenarios[0] in the whole batch, when the
 	// batch is one shard of it.
-	offset int
+	offset  int
+	sharded bool
 }
 
 func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
@@ -156,6 +177,9 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	}
 	// A bad cluster state is bad in every scenario: say so once.
 	if err := b.cluster.Validate(b.cat); err != nil {
+		return nil, err
+	}
+	if err := model.ValidateAccept(b.cat, "--accept", f.accept); err != nil {
 		return nil, err
 	}
 	if f.scenarios != "" {
@@ -248,8 +272,9 @@ func candidates(flagName, text string) ([]model.Version, error) {
 }
 
 // run answers every scenario, reporting progress on errOut when the batch
-// takes longer than a second.
-func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]solver.Answer, error) {
+// takes longer than a second, and reads the answers as R30 does: their
+// groups, their blockers and whether the first scenario is ready.
+func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]solver.Cell, bool, error) {
 	reqs := make([]*model.Request, len(b.scenarios))
 	for i, s := range b.scenarios {
 		reqs[i] = s.Request
@@ -262,11 +287,12 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 		// The matrix prints no held-back reasons; JSON carries whole answers.
 		opts = append(opts, solver.WithoutHeldBack())
 	}
-	answers := make([]solver.Answer, len(reqs))
+	var cells []solver.Cell
+	readiness := solver.NewReadiness(b.cluster, reqs, f.accept)
 	progress := newProgress(errOut, "whatif", "scenarios", len(reqs))
 	compiled, err := solver.Compile(b.cat)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	err = compiled.WhatIf(ctx, b.cluster, reqs, func(i int, a solver.Answer) error {
 		if a.Result != nil && f.noTiming {
@@ -274,26 +300,29 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 			// work too, which depends on the workers and the shard (D53).
 			a.Result.Stats = model.Stats{}
 		}
-		answers[i] = a
+		cells = append(cells, readiness.Add(i, a)...)
 		progress.done(i + 1)
 		return nil
 	}, opts...)
 	progress.finish()
-	return answers, err
+	return cells, readiness.Ready(), err
 }
 
-func (b *batch) print(out io.Writer, format string, answers []solver.Answer) error {
+func (b *batch) print(out io.Writer, format string, cells []solver.Cell) error {
 	switch format {
 	case "json":
-		return b.printJSON(out, answers)
+		return b.printJSON(out, cells)
 	case "jsonl":
-		return b.printJSONLines(out, answers)
+		return b.printJSONLines(out, cells)
 	}
-	r := &report.WhatIf{Catalog: b.cat, Matrix: b.matrix, Scenarios: make([]report.Scenario, len(answers))}
-	for i, a := range answers {
-		r.Scenarios[i] = report.Scenario{Name: b.scenarios[i].Name, Result: a.Result}
-		if a.Err != nil {
-			r.Scenarios[i] = report.Scenario{Name: b.scenarios[i].Name, Problem: server.BadInput(a.Err)}
+	r := &report.WhatIf{Catalog: b.cat, Matrix: b.matrix, Scenarios: make([]report.Scenario, len(cells))}
+	for i, c := range cells {
+		r.Scenarios[i] = report.Scenario{Name: b.scenarios[i].Name, Result: c.Answer.Result, Group: c.Group, Blockers: c.Blockers}
+		if b.sharded {
+			r.Scenarios[i].Group, r.Scenarios[i].Blockers = i, nil
+		}
+		if c.Answer.Err != nil {
+			r.Scenarios[i].Problem = server.BadInput(c.Answer.Err)
 		}
 	}
 	return r.Table(out)
@@ -301,10 +330,10 @@ func (b *batch) print(out io.Writer, format string, answers []solver.Answer) err
 
 // printJSON prints {"results": [WhatIfResult…]}, each result in the
 // protojson form the gRPC WhatIf stream returns.
-func (b *batch) printJSON(out io.Writer, answers []solver.Answer) error {
-	results := make([]json.RawMessage, len(answers))
-	for i, a := range answers {
-		data, err := server.MarshalJSON(whatIfResult(b.offset+i, b.scenarios[i].Name, a))
+func (b *batch) printJSON(out io.Writer, cells []solver.Cell) error {
+	results := make([]json.RawMessage, len(cells))
+	for i, c := range cells {
+		data, err := server.MarshalJSON(b.whatIfResult(i, c))
 		if err != nil {
 			return err
 		}
@@ -320,8 +349,15 @@ func (b *batch) printJSON(out io.Writer, answers []solver.Answer) error {
 	return err
 }
 
-func whatIfResult(i int, name string, a solver.Answer) *modsolverv1.WhatIfResult {
-	return server.WhatIfResult(i, name, a.Result, a.Err)
+// whatIfResult is the result of the batch's scenario i, its indices
+// those of the whole batch when the batch is a shard of it.
+func (b *batch) whatIfResult(i int, c solver.Cell) *modsolverv1.WhatIfResult {
+	r := server.WhatIfResult(b.offset+i, b.scenarios[i].Name, c, func(k int) int { return b.offset + k })
+	if b.sharded {
+		// A shard cannot see the scenarios before it (D193).
+		r.Group, r.Blockers = nil, nil
+	}
+	return r
 }
 
 // progress prints "what: n/total units" to w at most once a second,

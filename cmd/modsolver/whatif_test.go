@@ -31,22 +31,25 @@ func whatif(t *testing.T, args ...string) (code int, out, errOut string) {
 
 func TestWhatIfMatrixOnDemo(t *testing.T) {
 	code, out, errOut := whatif(t, "--deckhouse", "1.72.4,1.73.0", "--kubernetes", "1.31.2,1.32.1", "--no-timing")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitUnsatisfiable, code, "csi-ceph blocks Kubernetes 1.32, a risk nobody accepted (R30): %s", errOut)
 	lines := strings.Split(out, "\n")
 	assert.Regexp(t, `^DKP \\ KUBERNETES\s+1\.31\.2\s+1\.32\.1$`, lines[0])
-	assert.Regexp(t, `^1\.72\.4\s+ok, \d+ to update\s+blocked: csi-ceph$`, lines[1])
-	assert.Contains(t, out, "deckhouse 1.73.0, kubernetes 1.31.2: ok")
+	assert.Regexp(t, `^1\.72\.4\s+A ok, \d+ to update\s+B blocked: csi-ceph \(warning\)$`, lines[1])
+	assert.Regexp(t, `^1\.73\.0\s+C ok, \d+ to update\s+B blocked: csi-ceph \(warning\)$`, lines[2])
+	assert.Contains(t, out, "\nC: deckhouse 1.73.0 × kubernetes 1.31.2: ok")
+	assert.Contains(t, out, "\nB: deckhouse 1.72.4, 1.73.0 × kubernetes 1.32.1: blocked\n  csi-ceph: warning, blocks from deckhouse 1.72.4, kubernetes 1.32.1\n")
+	assert.Equal(t, 1, strings.Count(out, "suggestion: disable module csi-ceph"), "one report per group")
 	assert.Contains(t, out, "commander-agent update: 1.4.0 → 1.5.0", "DKP 1.73 lets commander-agent reach 1.5.0")
 	assert.Contains(t, out, "requirements of csi-ceph are not satisfied: 1.32.1 kubernetes version is not suitable")
 
 	code, again, _ := whatif(t, "--deckhouse", "1.73.0,1.72.4", "--kubernetes", "1.32.1,1.31.2", "--no-timing")
-	require.Equal(t, exitResolved, code)
-	assert.Contains(t, again, "deckhouse 1.72.4, kubernetes 1.32.1: blocked", "the grid follows the order given")
+	require.Equal(t, exitUnsatisfiable, code)
+	assert.Contains(t, again, "A: deckhouse 1.73.0, 1.72.4 × kubernetes 1.32.1: blocked", "the grid follows the order given")
 }
 
 func TestWhatIfJSON(t *testing.T) {
 	code, out, errOut := whatif(t, "--kubernetes", "1.31.2,1.32.1", "-o", "json", "--no-timing", "--workers", "1")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitUnsatisfiable, code, errOut)
 	var doc struct {
 		Results []json.RawMessage `json:"results"`
 	}
@@ -120,7 +123,7 @@ modules:
   state-snapshotter: {enabled: true, version: 0.1.7}
 `), 0o644))
 	code, out, errOut := whatif(t, "--catalog", dkp, "--cluster", cluster, "--deckhouse", "1.74.2,1.77.0", "--kubernetes", "1.31.4,1.33.0")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitUnsatisfiable, code, errOut)
 	// The cluster runs Experimental releases without allowing them (R25):
 	// no platform version changes that, and the matrix says so once.
 	assert.Contains(t, out, "every scenario is blocked for one reason that no platform version changes (2 DKP × 2 Kubernetes versions)")
@@ -130,7 +133,7 @@ modules:
 	code, out, errOut = whatif(t, "--catalog", dkp, "--cluster", cluster, "--deckhouse", "1.74.2,1.77.0", "--kubernetes", "1.31.4,1.33.0", "--allow-experimental")
 	require.Equal(t, exitResolved, code, errOut)
 	assert.Contains(t, out, "DKP \\ KUBERNETES")
-	assert.Contains(t, out, "deckhouse 1.77.0, kubernetes 1.33.0")
+	assert.Contains(t, out, "B: deckhouse 1.77.0 × kubernetes 1.31.4, 1.33.0: ok")
 	assert.NotContains(t, out, "blocked")
 	assert.Contains(t, out, "virtualization update: 0.17.0 → 1.0.0")
 }
@@ -165,14 +168,14 @@ modules:
   csi-ceph: {enabled: true, version: 0.4.0}
 `)
 	code, out, errOut := whatif(t, "--cluster", cluster, "--deckhouse", "1.72.4,1.73.0", "--kubernetes", "1.30.8,1.31.2")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitUnsatisfiable, code, errOut)
 	assert.True(t, strings.HasPrefix(out, "every scenario is blocked for one reason that no platform version changes (2 DKP × 2 Kubernetes versions):\n"), out)
 	assert.Equal(t, 1, strings.Count(out, "dependency 'snapshot-controller' is disabled; csi-ceph 0.4.4"), out)
 	assert.NotContains(t, out, "DKP \\ KUBERNETES", "no grid of identical cells")
 
 	// A matrix whose cells differ keeps its grid.
 	code, out, _ = whatif(t, "--deckhouse", "1.72.4", "--kubernetes", "1.31.2,1.32.1")
-	require.Equal(t, exitResolved, code)
+	require.Equal(t, exitUnsatisfiable, code)
 	assert.Contains(t, out, "DKP \\ KUBERNETES")
 }
 
@@ -198,9 +201,9 @@ modules:
 `)
 	request := writeTemp(t, "request.yaml", "updateAll: true\nautoEnable: true\n")
 	code, out, errOut := whatif(t, "--catalog", cat, "--cluster", cluster, "--request", request, "--kubernetes", "1.31.0,1.32.0")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitUnsatisfiable, code, errOut)
 	lines := strings.Split(out, "\n")
-	assert.Regexp(t, `^1\.74\.0\s+ok\s+blocked: app, operator$`, lines[1],
+	assert.Regexp(t, `^1\.74\.0\s+A ok\s+B blocked: app \(error\), operator \(error\)$`, lines[1],
 		"app 1.0.0 needs Kubernetes < 1.32, and app 1.1.0 needs operator, which needs kudo >= 0.17 (R22)")
 	assert.Contains(t, out, "operator 1.0.0 requires kudo >= 0.17")
 }

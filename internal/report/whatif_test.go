@@ -16,7 +16,7 @@ import (
 func TestBlockersEveryKind(t *testing.T) {
 	for _, kind := range model.FactKinds() {
 		alone := &model.Explanation{Facts: []model.Fact{{Kind: kind, Module: "m"}}}
-		assert.Equal(t, []string{"m"}, Blockers(alone), "%s alone", kind)
+		assert.Equal(t, []string{"m"}, alone.Blockers(), "%s alone", kind)
 
 		mixed := &model.Explanation{Facts: []model.Fact{
 			{Kind: model.FactClusterEnabled, Module: "other"},
@@ -27,7 +27,7 @@ func TestBlockersEveryKind(t *testing.T) {
 		if (model.Fact{Kind: kind}).AboutPlatform() {
 			want = []string{"m"}
 		}
-		assert.Equal(t, want, Blockers(mixed), "%s among others", kind)
+		assert.Equal(t, want, mixed.Blockers(), "%s among others", kind)
 	}
 }
 
@@ -40,7 +40,7 @@ func TestBlockersPlatformComponent(t *testing.T) {
 		{Kind: model.FactClusterEnabled, Module: "app"},
 		{Kind: model.FactKubernetesRequirement, Module: "app", Constraint: "< 1.33"},
 	}}
-	assert.Equal(t, []string{"app", "operator"}, Blockers(e))
+	assert.Equal(t, []string{"app", "operator"}, e.Blockers())
 }
 
 func matrixCatalog(t *testing.T) *model.Catalog {
@@ -97,30 +97,51 @@ func TestWhatIfGrid(t *testing.T) {
 	kept := &model.Result{Status: model.StatusResolved, Modules: []model.ModuleResult{{Name: "app", Action: model.ActionKeep, FromVersion: "1.0.0", ToVersion: "1.0.0"}}}
 	kube := blocked(model.Fact{Kind: model.FactKubernetesRequirement, Module: "app"}, model.Fact{Kind: model.FactClusterEnabled, Module: "app"})
 	b := &WhatIf{Catalog: matrixCatalog(t), Matrix: twoByTwo(), Scenarios: []Scenario{
-		{Name: "a", Result: kept}, {Name: "b", Result: kube},
-		{Name: "c", Result: updated}, {Name: "d", Problem: `request.pin["app"]: invalid input`},
+		{Name: "a", Result: kept}, {Name: "b", Result: kube, Group: 1, Blockers: []model.Blocker{{Module: "app", Severity: model.SeverityWarning, First: 1}}},
+		{Name: "c", Result: updated, Group: 2}, {Name: "d", Result: kube, Group: 1, Blockers: []model.Blocker{{Module: "app", Severity: model.SeverityWarning, First: 1, Accepted: true}}},
 	}}
 	var out bytes.Buffer
 	require.NoError(t, b.Table(&out))
-	assert.Equal(t, `DKP \ KUBERNETES  1.31.0           1.32.0
-1.73.0            ok               blocked: app
-1.74.0            ok, 1 to update  error
+	assert.Equal(t, `DKP \ KUBERNETES  1.31.0             1.32.0
+1.73.0            A ok               B blocked: app (warning)
+1.74.0            C ok, 1 to update  B blocked: app (warning, accepted)
 
-a: ok, 0 to update
-b: blocked
+A: deckhouse 1.73.0 × kubernetes 1.31.0: ok, 0 to update
+B: deckhouse 1.73.0, 1.74.0 × kubernetes 1.32.0: blocked
+  app: warning, blocks from b
   the request cannot be met
   suggestion: disable module app
-c: ok, 1 to update
+C: deckhouse 1.74.0 × kubernetes 1.31.0: ok, 1 to update
   app update: 1.0.0 → 1.1.0
-d: bad input: request.pin["app"]: invalid input
-`, out.String(), "a built-in module follows the platform and is no update")
+`, out.String(), "a built-in module follows the platform and is no update; a group is reported once")
+
+	b.Scenarios = []Scenario{{Name: "a", Result: kept}, {Name: "b", Result: kept}, {Name: "c", Result: updated, Group: 2}, {Name: "d", Problem: `request.pin["app"]: invalid input`, Group: 3}}
+	out.Reset()
+	require.NoError(t, b.Table(&out))
+	assert.Contains(t, out.String(), "\nA: deckhouse 1.73.0 × kubernetes 1.31.0, 1.32.0: ok, 0 to update\n")
+	assert.Contains(t, out.String(), "\nC: deckhouse 1.74.0 × kubernetes 1.32.0: bad input: request.pin[\"app\"]: invalid input\n")
+	assert.Contains(t, out.String(), "1.74.0            B ok, 1 to update  C error\n")
+
+	b.Scenarios = []Scenario{{Name: "a", Result: kept}, {Name: "b", Result: kept, Group: 1}, {Name: "c", Result: kept}, {Name: "d", Result: kept, Group: 1}}
+	out.Reset()
+	require.NoError(t, b.Table(&out))
+	assert.Contains(t, out.String(), "\nA: deckhouse 1.73.0, 1.74.0 × kubernetes 1.31.0: ok, 0 to update\nB: deckhouse 1.73.0, 1.74.0 × kubernetes 1.32.0: ok")
+
+	b.Scenarios = []Scenario{{Name: "a", Result: kept}, {Name: "b", Result: kept}, {Name: "c", Result: kept}, {Name: "d", Result: kept, Group: 3}}
+	out.Reset()
+	require.NoError(t, b.Table(&out))
+	assert.Contains(t, out.String(), "\nA: deckhouse 1.73.0 × kubernetes 1.31.0, 1.32.0; deckhouse 1.74.0 × kubernetes 1.31.0: ok", "rows with other columns are named apart")
+}
+
+func TestGroupLetter(t *testing.T) {
+	assert.Equal(t, []string{"A", "Z", "AA", "AZ", "BA"}, []string{groupLetter(0), groupLetter(25), groupLetter(26), groupLetter(51), groupLetter(52)})
 }
 
 // A matrix blocked everywhere by the same facts, none about a platform
 // version, says so once; a shard of it (no matrix) prints every cell.
 func TestWhatIfCommonBlock(t *testing.T) {
 	same := blocked(model.Fact{Kind: model.FactExperimental, Module: "app"})
-	cells := []Scenario{{Name: "a", Result: same}, {Name: "b", Result: same}, {Name: "c", Result: same}, {Name: "d", Result: same}}
+	cells := []Scenario{{Name: "a", Result: same}, {Name: "b", Result: same, Group: 1}, {Name: "c", Result: same, Group: 2}, {Name: "d", Result: same, Group: 3}}
 	var out bytes.Buffer
 	require.NoError(t, (&WhatIf{Catalog: matrixCatalog(t), Matrix: twoByTwo(), Scenarios: cells}).Table(&out))
 	assert.Equal(t, `every scenario is blocked for one reason that no platform version changes (2 DKP × 2 Kubernetes versions):

@@ -234,8 +234,8 @@ type batch struct {
 	reqs      []*model.Request
 	readiness *solver.Readiness // groups and classes the answers (R30)
 	at        []int             // at[j] is the scenario index of reqs[j]
-	bad       map[int]error // conversion errors by scenario index
-	next      int           // the next scenario index to send
+	bad       map[int]error     // conversion errors by scenario index
+	next      int               // the next scenario index to send
 }
 
 func newBatch(scenarios []*modsolverv1.Scenario, send func(*modsolverv1.WhatIfResult) error) *batch {

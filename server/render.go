@@ -9,8 +9,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/modsolver/modsolver/model"
-	"github.com/modsolver/modsolver/solver"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
+	"github.com/modsolver/modsolver/solver"
 )
 
 // Response converts a model result into the proto message that both the gRPC

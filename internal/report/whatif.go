@@ -318,4 +318,3 @@ func Updates(cat *model.Catalog, res *model.Result) []string {
 	}
 	return out
 }
-

@@ -20,6 +20,9 @@ const (
 
 var severityNames = map[Severity]string{SeverityError: "error", SeverityWarning: "warning"}
 
+// Severities lists every severity, in declaration order.
+func Severities() []Severity { return []Severity{SeverityError, SeverityWarning} }
+
 func (s Severity) String() string {
 	if n, ok := severityNames[s]; ok {
 		return n

@@ -596,7 +596,6 @@ func whatIfResultToProto(i int, name string, c solver.Cell, index func(int) int)
 
 // severityToProto maps each R30 severity to its enum.
 var severityToProto = map[model.Severity]modsolverv1.Severity{
-	model.SeverityUnspecified: modsolverv1.Severity_SEVERITY_UNSPECIFIED,
-	model.SeverityError:       modsolverv1.Severity_SEVERITY_ERROR,
-	model.SeverityWarning:     modsolverv1.Severity_SEVERITY_WARNING,
+	model.SeverityError:   modsolverv1.Severity_SEVERITY_ERROR,
+	model.SeverityWarning: modsolverv1.Severity_SEVERITY_WARNING,
 }

@@ -278,3 +278,67 @@ func whatIfOverGRPC(t *testing.T, file string) []*modsolverv1.WhatIfResult {
 		out = append(out, r)
 	}
 }
+
+// TestWhatIfDemoMatrixGroups runs the README's matrix: sixteen cells,
+// three answers, each reported once.
+func TestWhatIfDemoMatrixGroups(t *testing.T) {
+	code, out, errOut := whatif(t, "--deckhouse", "1.72.4,1.73.0,1.74.0,1.75.1", "--kubernetes", "1.29.1,1.30.8,1.31.2,1.32.1")
+	assert.Equal(t, exitUnsatisfiable, code, errOut)
+	var heads []string
+	for _, line := range strings.Split(out, "\n") {
+		if line != "" && line[0] >= 'A' && line[0] <= 'Z' && strings.Contains(line, ": ") {
+			heads = append(heads, line)
+		}
+	}
+	assert.Equal(t, []string{
+		"A: deckhouse 1.72.4 × kubernetes 1.29.1, 1.30.8, 1.31.2: ok, 6 to update",
+		"B: deckhouse 1.72.4, 1.73.0, 1.74.0, 1.75.1 × kubernetes 1.32.1: blocked",
+		"C: deckhouse 1.73.0, 1.74.0, 1.75.1 × kubernetes 1.29.1, 1.30.8, 1.31.2: ok, 6 to update",
+	}, heads, out)
+	assert.Equal(t, 1, strings.Count(out, "commander-agent update: 1.4.0 → 1.5.0"), "from DKP 1.73 on, once")
+	assert.Equal(t, 1, strings.Count(out, "commander-agent update: 1.4.0 → 1.4.1"), "under DKP 1.72.4, once")
+	assert.Contains(t, out, "  csi-ceph: warning, blocks from deckhouse 1.72.4, kubernetes 1.32.1\n")
+}
+
+// TestWhatIfAccept: csi-ceph blocks Kubernetes 1.32, a later minor than
+// the next one asked about, so the first cell is ready, but the exit
+// status counts the unaccepted risk until --accept names the module or
+// the kind of fact that makes it a blocker (R30).
+func TestWhatIfAccept(t *testing.T) {
+	matrix := []string{"--deckhouse", "1.72.4", "--kubernetes", "1.31.2,1.32.1"}
+	code, out, errOut := whatif(t, matrix...)
+	assert.Equal(t, exitUnsatisfiable, code, errOut)
+	assert.Contains(t, out, "B blocked: csi-ceph (warning)\n")
+
+	for _, accept := range [][]string{{"--accept", "csi-ceph"}, {"--accept", "kubernetes-requirement"}, {"--accept", "virtualization,csi-ceph"}, {"--accept", "virtualization", "--accept", "csi-ceph"}} {
+		code, out, errOut = whatif(t, append(append([]string{}, matrix...), accept...)...)
+		assert.Equal(t, exitResolved, code, "%v: %s", accept, errOut)
+		assert.Contains(t, out, "B blocked: csi-ceph (warning, accepted)\n", accept)
+	}
+
+	code, out, errOut = whatif(t, append(append([]string{}, matrix...), "--accept", "csi-ceph", "-o", "jsonl")...)
+	assert.Equal(t, exitResolved, code, errOut)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	require.Len(t, lines, 2)
+	var r modsolverv1.WhatIfResult
+	require.NoError(t, protojson.Unmarshal([]byte(lines[1]), &r))
+	require.Len(t, r.GetBlockers(), 1)
+	assert.True(t, r.GetBlockers()[0].GetAccepted())
+	assert.Equal(t, modsolverv1.Severity_SEVERITY_WARNING, r.GetBlockers()[0].GetSeverity())
+
+	code, _, errOut = whatif(t, append(append([]string{}, matrix...), "--accept", "channel-head")...)
+	assert.Equal(t, exitUnsatisfiable, code, "channel-head is among csi-ceph's facts but is not what blocks it: %s", errOut)
+
+	// The first asked-for version blocked: accepting its blocker makes
+	// the exit status 0, as the operator takes the risk on.
+	code, out, _ = whatif(t, "--kubernetes", "1.32.1")
+	assert.Equal(t, exitUnsatisfiable, code)
+	assert.Contains(t, out, "csi-ceph (error)")
+	code, _, _ = whatif(t, "--kubernetes", "1.32.1", "--accept", "csi-ceph")
+	assert.Equal(t, exitResolved, code)
+
+	code, _, errOut = whatif(t, append(append([]string{}, matrix...), "--accept", "csi-cepj")...)
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, `--accept[0]: `)
+	assert.Contains(t, errOut, `"csi-cepj" is neither a module of the catalog nor a fact kind`)
+}

@@ -20,7 +20,8 @@ import (
 
 const whatifUsage = `Usage:
   modsolver whatif [--catalog PATH] [--cluster FILE] [--request FILE]
-                   --deckhouse V1,V2,… --kubernetes K1,K2,… [-o table|json|jsonl]
+                   --deckhouse V1,V2,… --kubernetes K1,K2,… [--accept RISKS]
+                   [-o table|json|jsonl]
   modsolver whatif [--catalog PATH] [--cluster FILE] --scenarios FILE [-o table|json|jsonl]
                    [--shard i/n]
 
@@ -49,8 +50,20 @@ stream; -o json prints them as one document, {"results": [...]}.
 ` + clusterUsage + `Where a dump does not say which Kubernetes or DKP version runs, the
 lowest --kubernetes or --deckhouse candidate is taken as the running one.
 
-Exit codes: 0 every scenario answered, 2 bad input, 3 no answer (timeout or
-interrupt). A scenario that is unsatisfiable is an answer, not a failure.
+Cells with the same answer (apart from the texts of their own platform
+versions) form a group: the table marks each cell with its group's letter
+and reports each group once; -o json and -o jsonl give each result's group,
+the index of the first scenario with the same answer. Each blocker of a
+cell has a severity (R30): error when it blocks the next minor the batch
+asks about, warning when it blocks only a later one. --accept names the
+risks the operator accepts: modules, or fact kinds such as
+kubernetes-requirement.
+
+Exit codes: for the matrix, 0 when the first cell is ready and every
+blocker of the batch is accepted, 1 otherwise; for --scenarios and a
+shard, 0 when every scenario is answered (an unsatisfiable scenario is an
+answer, not a failure). Always 2 on bad input, 3 on no answer (timeout or
+interrupt).
 
 Flags:
 `

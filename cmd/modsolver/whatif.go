@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ import (
 const whatifUsage = `Usage:
   modsolver whatif [--catalog PATH] [--cluster FILE] [--request FILE]
                    --deckhouse V1,V2,… --kubernetes K1,K2,… [--accept RISKS]
-                   [-o table|json|jsonl]
+                   [-o table|json|jsonl|html]
   modsolver whatif [--catalog PATH] [--cluster FILE] --scenarios FILE [-o table|json|jsonl]
                    [--shard i/n]
 
@@ -44,7 +45,10 @@ the demo cluster state. Scenarios run on one worker per core; progress goes
 to stderr when a batch runs longer than a second.
 
 -o jsonl prints one result per line, in the form of the gRPC WhatIf
-stream; -o json prints them as one document, {"results": [...]}.
+stream; -o json prints them as one document, {"results": [...]}. -o html
+prints one self-contained page (no script, nothing fetched): the grid
+coloured by outcome and severity, then each group with its updates, its
+blockers, explanation and verified suggestions, and its plan.
 
 ` + shardUsage + `
 ` + clusterUsage + `Where a dump does not say which Kubernetes or DKP version runs, the
@@ -115,7 +119,7 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.StringVar(&f.deckhouse, "deckhouse", "", "candidate DKP `versions`, comma-separated")
 	fs.StringVar(&f.kubernetes, "kubernetes", "", "candidate Kubernetes `versions`, comma-separated")
 	fs.Var(&f.accept, "accept", "accept the risks of these `modules or fact kinds` (R30), comma-separated or repeated: their blockers do not fail the exit status")
-	fs.StringVar(&f.output, "o", "table", "output `format`: table, json or jsonl")
+	fs.StringVar(&f.output, "o", "table", "output `format`: table, json, jsonl or html")
 	fs.IntVar(&f.workers, "workers", 0, "scenarios solved at once (default: one per core)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up on the whole batch after this `duration`")
 	fs.BoolVar(&f.noTiming, "no-timing", false, "leave stats (solve times, encoding sizes) out, so that runs and shards compare byte for byte")
@@ -162,8 +166,8 @@ type batch struct {
 
 func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	switch {
-	case f.output != "table" && f.output != "json" && f.output != "jsonl":
-		return nil, fmt.Errorf("%w: -o %q: want table, json or jsonl", errUsage, f.output)
+	case !slices.Contains([]string{"table", "json", "jsonl", "html"}, f.output):
+		return nil, fmt.Errorf("%w: -o %q: want table, json, jsonl or html", errUsage, f.output)
 	case f.timeout <= 0:
 		return nil, fmt.Errorf("%w: --timeout %s: want a positive duration", errUsage, f.timeout)
 	case f.scenarios != "" && (f.deckhouse != "" || f.kubernetes != "" || f.request != ""):
@@ -296,7 +300,7 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 	if f.workers > 0 {
 		opts = append(opts, solver.WithWorkers(f.workers))
 	}
-	if f.output == "table" {
+	if f.output == "table" || f.output == "html" {
 		// The matrix prints no held-back reasons; JSON carries whole answers.
 		opts = append(opts, solver.WithoutHeldBack())
 	}
@@ -337,6 +341,9 @@ func (b *batch) print(out io.Writer, format string, cells []solver.Cell) error {
 		if c.Answer.Err != nil {
 			r.Scenarios[i].Problem = server.BadInput(c.Answer.Err)
 		}
+	}
+	if format == "html" {
+		return r.HTML(out)
 	}
 	return r.Table(out)
 }

@@ -145,17 +145,22 @@ func (b *WhatIf) grid(p *printer) {
 // verdict is one cell: its group's letter, then OK, OK with updates, or
 // the blockers with their severity.
 func (b *WhatIf) verdict(s Scenario) string {
-	letter := groupLetter(b.groupNumber(s.Group))
+	return groupLetter(b.groupNumber(s.Group)) + " " + b.outcome(s)
+}
+
+// outcome is what a cell says without its group: OK, OK with updates,
+// or the blockers with their severity.
+func (b *WhatIf) outcome(s Scenario) string {
 	switch {
 	case s.Result == nil:
-		return letter + " error"
+		return "error"
 	case s.Result.Status == model.StatusUnsatisfiable:
-		return letter + " blocked: " + strings.Join(blockerNames(s), ", ")
+		return "blocked: " + strings.Join(blockerNames(s), ", ")
 	}
 	if n := len(Updates(b.Catalog, s.Result)); n > 0 {
-		return fmt.Sprintf("%s ok, %d to update", letter, n)
+		return fmt.Sprintf("ok, %d to update", n)
 	}
-	return letter + " ok"
+	return "ok"
 }
 
 // blockerNames names a blocked scenario's modules, each with its

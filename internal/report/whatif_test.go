@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -172,4 +173,56 @@ func TestUpdates(t *testing.T) {
 	assert.Equal(t, []string{
 		"app install: - → 1.1.0", "gone disable: 2.0.0", "old downgrade: 2.0.0 → 1.9.0", "prometheus disable: -",
 	}, Updates(matrixCatalog(t), res), "a built-in module that is disabled is a change")
+}
+
+// The page is self-contained: no script, nothing fetched; its texts are
+// escaped; each cell is coloured by its outcome and links to its group.
+func TestWhatIfHTML(t *testing.T) {
+	updated := &model.Result{Status: model.StatusResolved, Modules: []model.ModuleResult{{Name: "app", Action: model.ActionUpdate, FromVersion: "1.0.0", ToVersion: "1.1.0"}},
+		Plan: []model.PlanStep{{Module: "app", Action: model.ActionUpdate, FromVersion: "1.0.0", ToVersion: "1.1.0"}, {Module: "prometheus", Action: model.ActionUpdate, FromVersion: "1.73.0", ToVersion: "1.74.0"}}}
+	kube := blocked(model.Fact{Kind: model.FactKubernetesRequirement, Module: "app", Message: "app requires kubernetes < 1.32 <b>"})
+	b := &WhatIf{Catalog: matrixCatalog(t), Matrix: twoByTwo(), Scenarios: []Scenario{
+		{Name: "a", Result: updated}, {Name: "b", Result: kube, Group: 1, Blockers: []model.Blocker{{Module: "app", Severity: model.SeverityError, First: 1}}},
+		{Name: "c", Result: updated}, {Name: "d", Result: kube, Group: 3, Blockers: []model.Blocker{{Module: "app", Severity: model.SeverityWarning, First: 1, Accepted: true}}},
+	}}
+	var out bytes.Buffer
+	require.NoError(t, b.HTML(&out))
+	page := out.String()
+	for _, outside := range []string{"<script", "http://", "https://", "src=", "@import", "url("} {
+		assert.NotContains(t, page, outside, "the page is self-contained")
+	}
+	assert.Contains(t, page, "app requires kubernetes &lt; 1.32 &lt;b&gt;", "texts are escaped")
+	assert.Equal(t, 4, strings.Count(page, `<td class="cell `))
+	assert.Contains(t, page, `<td class="cell updates" data-group="A" title="a"><a href="#group-A">`)
+	assert.Contains(t, page, `<td class="cell error" data-group="B" title="b">`)
+	assert.Contains(t, page, `<td class="cell accepted" data-group="C" title="d">`)
+	assert.Equal(t, 3, strings.Count(page, `<article class="group `), "one section per group")
+	assert.Contains(t, page, `<span class="badge accepted">warning, accepted</span> <b>app</b> blocks from b`)
+	assert.Contains(t, page, `<li class="mono">app update: 1.0.0 → 1.1.0</li></ol>`, "the plan leaves out built-in modules, which follow the platform")
+
+	b.Matrix = nil
+	out.Reset()
+	require.NoError(t, b.HTML(&out))
+	assert.Contains(t, out.String(), `<table class="list">`, "free-form scenarios are listed")
+	assert.Contains(t, out.String(), `<tr><th scope="row">d</th><td class="cell accepted" data-group="C">`)
+}
+
+func TestOutcomeClass(t *testing.T) {
+	kube := blocked(model.Fact{Kind: model.FactKubernetesRequirement, Module: "app"})
+	warn, err := model.Blocker{Module: "a", Severity: model.SeverityWarning}, model.Blocker{Module: "b", Severity: model.SeverityError}
+	acc := model.Blocker{Module: "c", Severity: model.SeverityError, Accepted: true}
+	for _, tc := range []struct {
+		s    Scenario
+		want string
+	}{
+		{Scenario{Problem: "bad"}, "bad"},
+		{Scenario{Result: &model.Result{Status: model.StatusResolved}}, "ready"},
+		{Scenario{Result: kube}, "error"},
+		{Scenario{Result: kube, Blockers: []model.Blocker{warn, acc}}, "warning"},
+		{Scenario{Result: kube, Blockers: []model.Blocker{acc, warn, err}}, "error"},
+		{Scenario{Result: kube, Blockers: []model.Blocker{err, warn}}, "error"},
+		{Scenario{Result: kube, Blockers: []model.Blocker{acc}}, "accepted"},
+	} {
+		assert.Equal(t, tc.want, outcomeClass(matrixCatalog(t), tc.s), "%+v", tc.s.Blockers)
+	}
 }

@@ -16,6 +16,10 @@
 //     its blockers with their R30 severity and its explanation. A blocked
 //     cell names the modules Explanation.Blockers reads from the facts; a
 //     bad scenario prints the text the gRPC stream carries (D103).
+//   - html.go, whatif.html.tmpl: the same batch as one self-contained
+//     page (D194): the grid coloured by outcome and R30 severity, each
+//     cell linked to its group, then each group with its updates,
+//     blockers, explanation, verified suggestions and plan.
 //   - stats.go: Stats, `catalog stats` as text: the size of a catalog,
 //     what its load skipped and why, and its warnings.
 //   - check.go: Check, the outcome of `catalog check` (a solver sweep and

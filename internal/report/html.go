@@ -68,7 +68,7 @@ type htmlBlocker struct {
 }
 
 func (b *WhatIf) page() *htmlPage {
-	groups := b.groups()
+	groups, letters := b.groups(), b.letters()
 	p := &htmlPage{Summary: fmt.Sprintf("%d scenarios, %d different answers", len(b.Scenarios), len(groups))}
 	if b.Matrix != nil {
 		if common := commonBlock(b.Scenarios); common != nil {
@@ -77,19 +77,19 @@ func (b *WhatIf) page() *htmlPage {
 			p.Common = &htmlGroup{Class: "error", Summary: common.Summary, Facts: factTexts(common), Suggestions: suggestionTexts(common)}
 			return p
 		}
-		p.Grid = b.htmlGrid()
+		p.Grid = b.htmlGrid(letters)
 	} else {
-		for _, s := range b.Scenarios {
-			p.List = append(p.List, b.htmlCell(s))
+		for i, s := range b.Scenarios {
+			p.List = append(p.List, b.htmlCell(s, letters[i]))
 		}
 	}
-	for n, members := range groups {
-		p.Groups = append(p.Groups, b.htmlGroup(groupLetter(n), members))
+	for _, members := range groups {
+		p.Groups = append(p.Groups, b.htmlGroup(letters[members[0]], members))
 	}
 	return p
 }
 
-func (b *WhatIf) htmlGrid() *htmlGrid {
+func (b *WhatIf) htmlGrid(letters []string) *htmlGrid {
 	m := b.Matrix
 	g := &htmlGrid{}
 	for _, k := range m.Kubernetes {
@@ -101,15 +101,16 @@ func (b *WhatIf) htmlGrid() *htmlGrid {
 			row.Deckhouse = "-"
 		}
 		for j := range m.Kubernetes {
-			row.Cells = append(row.Cells, b.htmlCell(b.Scenarios[i*len(m.Kubernetes)+j]))
+			k := i*len(m.Kubernetes) + j
+			row.Cells = append(row.Cells, b.htmlCell(b.Scenarios[k], letters[k]))
 		}
 		g.Rows = append(g.Rows, row)
 	}
 	return g
 }
 
-func (b *WhatIf) htmlCell(s Scenario) htmlCell {
-	return htmlCell{Name: s.Name, Letter: groupLetter(b.groupNumber(s.Group)), Text: b.outcome(s), Class: outcomeClass(b.Catalog, s)}
+func (b *WhatIf) htmlCell(s Scenario, letter string) htmlCell {
+	return htmlCell{Name: s.Name, Letter: letter, Text: b.outcome(s), Class: outcomeClass(b.Catalog, s)}
 }
 
 // outcomeClass names a scenario's colour: ready, updates, error,

@@ -129,10 +129,12 @@ func (b *WhatIf) grid(p *printer) {
 		header = append(header, model.VersionString(k))
 	}
 	rows := [][]string{header}
+	letters := b.letters()
 	for i, d := range m.Deckhouse {
 		row := []string{cmp.Or(model.VersionString(d), "-")}
 		for j := range m.Kubernetes {
-			row = append(row, b.verdict(b.Scenarios[i*len(m.Kubernetes)+j]))
+			k := i*len(m.Kubernetes) + j
+			row = append(row, letters[k]+" "+b.outcome(b.Scenarios[k]))
 		}
 		rows = append(rows, row)
 	}
@@ -140,12 +142,6 @@ func (b *WhatIf) grid(p *printer) {
 		p.err = Columns(p.w, rows)
 	}
 	p.line("")
-}
-
-// verdict is one cell: its group's letter, then OK, OK with updates, or
-// the blockers with their severity.
-func (b *WhatIf) verdict(s Scenario) string {
-	return groupLetter(b.groupNumber(s.Group)) + " " + b.outcome(s)
 }
 
 // outcome is what a cell says without its group: OK, OK with updates,
@@ -197,19 +193,20 @@ func (b *WhatIf) groups() [][]int {
 	return out
 }
 
-// groupNumber is the position, from 0, of the group whose first scenario
-// is first among the groups.
-func (b *WhatIf) groupNumber(first int) int {
+// letters names each scenario's group by letter, in the order of the
+// groups' first scenarios.
+func (b *WhatIf) letters() []string {
+	out := make([]string, len(b.Scenarios))
 	n := 0
 	for i, s := range b.Scenarios {
-		if i == first {
-			return n
-		}
-		if s.Group == i {
+		if s.Group >= i || s.Group < 0 {
+			out[i] = groupLetter(n)
 			n++
+			continue
 		}
+		out[i] = out[s.Group]
 	}
-	return n
+	return out
 }
 
 // groupLetter names the n-th group: A to Z, then AA, AB and on.
@@ -224,11 +221,12 @@ func groupLetter(n int) string {
 // first scenario's updates or blockers and explanation, in its own
 // versions' words.
 func (b *WhatIf) details(p *printer) {
-	for n, members := range b.groups() {
+	letters := b.letters()
+	for _, members := range b.groups() {
 		s := b.Scenarios[members[0]]
 		head := b.covers(members)
 		if b.Matrix != nil || len(members) > 1 {
-			head = groupLetter(n) + ": " + head
+			head = letters[members[0]] + ": " + head
 		}
 		switch {
 		case s.Result == nil:

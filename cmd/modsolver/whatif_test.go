@@ -342,3 +342,18 @@ func TestWhatIfAccept(t *testing.T) {
 	assert.Contains(t, errOut, `--accept[0]: `)
 	assert.Contains(t, errOut, `"csi-cepj" is neither a module of the catalog nor a fact kind`)
 }
+
+// -o html is one page, with the exit status of the matrix; the browser
+// check (whatif_browser_test.go) looks at it as a person does.
+func TestWhatIfHTMLOutput(t *testing.T) {
+	code, out, errOut := whatif(t, "--deckhouse", "1.72.4,1.73.0", "--kubernetes", "1.31.2,1.32.1", "-o", "html", "--accept", "csi-ceph")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "<!DOCTYPE html>"), out)
+	assert.Equal(t, 4, strings.Count(out, `<td class="cell `))
+	assert.Equal(t, 2, strings.Count(out, `<td class="cell accepted" data-group="B"`))
+	assert.Equal(t, 3, strings.Count(out, `<article class="group `))
+
+	code, _, errOut = whatif(t, "--kubernetes", "1.31.2", "-o", "pdf")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "want table, json, jsonl or html")
+}

@@ -225,7 +225,7 @@ func (b *WhatIf) details(p *printer) {
 	for _, members := range b.groups() {
 		s := b.Scenarios[members[0]]
 		head := b.covers(members)
-		if b.Matrix != nil || len(members) > 1 {
+		if b.Matrix != nil { // the grid's cells name the letter
 			head = letters[members[0]] + ": " + head
 		}
 		switch {

@@ -226,3 +226,20 @@ func TestOutcomeClass(t *testing.T) {
 		assert.Equal(t, tc.want, outcomeClass(matrixCatalog(t), tc.s), "%+v", tc.s.Blockers)
 	}
 }
+
+// Free-form scenarios with the same answer are reported once, under
+// their names.
+func TestWhatIfFreeFormGroups(t *testing.T) {
+	kept := &model.Result{Status: model.StatusResolved}
+	kube := blocked(model.Fact{Kind: model.FactKubernetesRequirement, Module: "app"})
+	b := &WhatIf{Catalog: matrixCatalog(t), Scenarios: []Scenario{
+		{Name: "enable x", Result: kept}, {Name: "k8s 1.32", Result: kube, Group: 1}, {Name: "k8s 1.33", Result: kube, Group: 1},
+	}}
+	var out bytes.Buffer
+	require.NoError(t, b.Table(&out))
+	assert.Equal(t, `enable x: ok, 0 to update
+k8s 1.32; k8s 1.33: blocked
+  the request cannot be met
+  suggestion: disable module app
+`, out.String())
+}

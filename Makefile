@@ -6,7 +6,7 @@ BIN       := $(CURDIR)/bin
 BUF       := $(GO) run github.com/bufbuild/buf/cmd/buf@v1.75.0
 FUZZTIME  ?= 60s
 
-.PHONY: run test vet bench fuzz proto proto-tools proto-lint proto-check ci build static clean help
+.PHONY: run test vet bench fuzz proto proto-tools proto-lint proto-check ci build static clean help browser-check
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -23,6 +23,13 @@ test: vet ## run every test, including the shared acceptance scenarios
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: the files above need formatting"; exit 1; }
+
+CHROMIUM ?= /usr/bin/chromium
+
+browser-check: ## check `whatif -o html` in headless chromium (installs Debian's chromium if missing); screenshots go to bin/screenshots
+	@command -v $(CHROMIUM) >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+	mkdir -p $(BIN)/screenshots
+	MODSOLVER_CHROMIUM=$(CHROMIUM) MODSOLVER_SCREENSHOTS=$(BIN)/screenshots $(GO) test -count=1 -run 'InBrowser$$' -v ./cmd/modsolver/
 
 build: ## build bin/modsolver
 	$(GO) build -o $(BIN)/modsolver ./cmd/modsolver

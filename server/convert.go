@@ -6,8 +6,11 @@ import (
 	"math"
 	"slices"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
+	"github.com/modsolver/modsolver/solver"
 )
 
 // The enum tables below map every model enum value to its proto value. A
@@ -576,13 +579,26 @@ func requirementsToProto(r model.Requirements) *modsolverv1.Requirements {
 }
 
 // whatIfResultToProto is the result of scenario i: its answer, or what
-// makes it bad input, in the words of BadInput.
-func whatIfResultToProto(i int, name string, res *model.Result, err error) *modsolverv1.WhatIfResult {
-	out := &modsolverv1.WhatIfResult{Index: uint32(i), Name: name}
-	if err != nil {
-		out.Error = BadInput(err)
+// makes it bad input, in the words of BadInput; with its group and
+// blockers (R30), whose scenario indices index maps from the cell's
+// batch to the request's.
+func whatIfResultToProto(i int, name string, c solver.Cell, index func(int) int) *modsolverv1.WhatIfResult {
+	out := &modsolverv1.WhatIfResult{Index: uint32(i), Name: name, Group: proto.Uint32(uint32(index(c.Group)))}
+	if c.Answer.Err != nil {
+		out.Error = BadInput(c.Answer.Err)
 		return out
 	}
-	out.Response = resultToProto(res)
+	out.Response = resultToProto(c.Answer.Result)
+	for _, b := range c.Blockers {
+		out.Blockers = append(out.Blockers, &modsolverv1.Blocker{
+			Module: b.Module, Severity: severityToProto[b.Severity], FirstScenario: uint32(index(b.First)), Accepted: b.Accepted,
+		})
+	}
 	return out
+}
+
+// severityToProto maps each R30 severity to its enum.
+var severityToProto = map[model.Severity]modsolverv1.Severity{
+	model.SeverityError:   modsolverv1.Severity_SEVERITY_ERROR,
+	model.SeverityWarning: modsolverv1.Severity_SEVERITY_WARNING,
 }

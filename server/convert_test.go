@@ -104,6 +104,15 @@ func TestWarningKindMapping(t *testing.T) {
 	checkEnum(t, "WARNING_KIND_", cases, modsolverv1.WarningKind_name)
 }
 
+func TestSeverityMapping(t *testing.T) {
+	var cases []enumCase
+	for _, k := range model.Severities() {
+		p := severityToProto[k]
+		cases = append(cases, enumCase{k.String(), int32(p), p.String()})
+	}
+	checkEnum(t, "SEVERITY_", cases, modsolverv1.Severity_name)
+}
+
 func TestGroupKindMapping(t *testing.T) {
 	names := map[model.GroupKind]string{model.GroupAnyOf: "any-of", model.GroupNoneOf: "none-of"}
 	var cases []enumCase

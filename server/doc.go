@@ -15,8 +15,11 @@
 //     calls solver.Solve or solver.WhatIf, and converts back. A cluster
 //     state carried as a kubectl dump is read by the ClusterParser, with
 //     the state's other fields as the facts it lacks (D150). WhatIf
-//     streams one result per scenario in request order; a scenario that
-//     is bad input carries its error and the stream goes on.
+//     streams one result per scenario in request order, each with its
+//     group and R30 blockers (solver.Readiness, D190–D192), holding
+//     results back only until the scenarios at the next minors are
+//     answered; a scenario that is bad input carries its error and the
+//     stream goes on.
 //   - convert.go: proto↔model conversion, all of it unexported except
 //     Response, ClusterProto and RequestProto for callers that hold model
 //     values. Versions are parsed here; a bad one is a *model.FieldError

@@ -132,7 +132,11 @@ func (r *resolver) whatIf(ctx context.Context, in *modsolverv1.WhatIfRequest, se
 	if err := cluster.Validate(cat.Catalog()); err != nil {
 		return err
 	}
+	if err := model.ValidateAccept(cat.Catalog(), "accept", in.GetAccept()); err != nil {
+		return err
+	}
 	b := newBatch(in.GetScenarios(), send)
+	b.readiness = solver.NewReadiness(cluster, b.reqs, in.GetAccept())
 	if err := cat.WhatIf(ctx, cluster, b.reqs, b.emit, solver.WithWorkers(workers), solver.WithMemoryLimit(r.cfg.maxMemory)); err != nil {
 		return timeoutCause(ctx, err)
 	}
@@ -228,9 +232,10 @@ type batch struct {
 	scenarios []*modsolverv1.Scenario
 	send      func(*modsolverv1.WhatIfResult) error
 	reqs      []*model.Request
-	at        []int         // at[j] is the scenario index of reqs[j]
-	bad       map[int]error // conversion errors by scenario index
-	next      int           // the next scenario index to send
+	readiness *solver.Readiness // groups and classes the answers (R30)
+	at        []int             // at[j] is the scenario index of reqs[j]
+	bad       map[int]error     // conversion errors by scenario index
+	next      int               // the next scenario index to send
 }
 
 func newBatch(scenarios []*modsolverv1.Scenario, send func(*modsolverv1.WhatIfResult) error) *batch {
@@ -247,19 +252,28 @@ func newBatch(scenarios []*modsolverv1.Scenario, send func(*modsolverv1.WhatIfRe
 	return b
 }
 
-// emit sends the answer to reqs[j], after the bad scenarios before it. An
-// answer whose error is not bad input stops the batch.
+// emit reads the answer to reqs[j] and sends the answers the readiness
+// hands out, each after the bad scenarios before it. An answer whose
+// error is not bad input stops the batch.
 func (b *batch) emit(j int, a solver.Answer) error {
-	i := b.at[j]
 	if a.Err != nil && !errors.Is(a.Err, model.ErrInvalidInput) {
 		return a.Err
 	}
-	if err := b.flush(i); err != nil {
-		return err
+	for _, c := range b.readiness.Add(j, a) {
+		i := b.at[c.Index]
+		if err := b.flush(i); err != nil {
+			return err
+		}
+		b.next = i + 1
+		if err := b.send(whatIfResultToProto(i, b.scenarios[i].GetName(), c, b.scenarioIndex)); err != nil {
+			return err
+		}
 	}
-	b.next = i + 1
-	return b.send(whatIfResultToProto(i, b.scenarios[i].GetName(), a.Result, a.Err))
+	return nil
 }
+
+// scenarioIndex is the scenario index of reqs[j].
+func (b *batch) scenarioIndex(j int) int { return b.at[j] }
 
 // flush sends the results of the bad scenarios before index upto.
 func (b *batch) flush(upto int) error {
@@ -268,7 +282,8 @@ func (b *batch) flush(upto int) error {
 		if !ok {
 			return fmt.Errorf("internal error: scenario %d has no answer", b.next)
 		}
-		if err := b.send(whatIfResultToProto(b.next, b.scenarios[b.next].GetName(), nil, err)); err != nil {
+		bad := solver.Cell{Answer: solver.Answer{Err: err}}
+		if err := b.send(whatIfResultToProto(b.next, b.scenarios[b.next].GetName(), bad, func(int) int { return b.next })); err != nil {
 			return err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
+	"github.com/modsolver/modsolver/solver"
 )
 
 // Response converts a model result into the proto message that both the gRPC
@@ -19,10 +20,12 @@ func Response(res *model.Result) *modsolverv1.ResolveResponse {
 }
 
 // WhatIfResult converts the answer to scenario i of a batch, or its error,
-// into the message the gRPC WhatIf stream sends and `whatif -o json`
-// prints: one converter, so that both word an error alike.
-func WhatIfResult(i int, name string, res *model.Result, err error) *modsolverv1.WhatIfResult {
-	return whatIfResultToProto(i, name, res, err)
+// with its group and blockers, into the message the gRPC WhatIf stream
+// sends and `whatif -o json` prints: one converter, so that both word an
+// error alike. index maps the cell's scenario indices (its group, each
+// blocker's first scenario) to those the output gives.
+func WhatIfResult(i int, name string, c solver.Cell, index func(int) int) *modsolverv1.WhatIfResult {
+	return whatIfResultToProto(i, name, c, index)
 }
 
 // BadInput words bad input as an InvalidArgument status does: "field:

@@ -139,7 +139,7 @@ func TestWhatIfKubectlDumpLowestCandidate(t *testing.T) {
 	code, out, errOut := runCommand(t, "whatif", "--catalog", cat, "--cluster", dump, "--edition", "ee",
 		"--kubernetes", "1.31.2,1.30.4", "--deckhouse", "1.73.3,1.74.0", "--no-timing")
 	require.Equal(t, exitResolved, code, errOut)
-	assert.Contains(t, out, "deckhouse 1.74.0, kubernetes 1.30.4: ok")
+	assert.Contains(t, out, "B: deckhouse 1.74.0 × kubernetes 1.31.2, 1.30.4: ok")
 	assert.Contains(t, out, "world update: 2.0.0 → 2.1.0")
 
 	code, _, errOut = runCommand(t, "whatif", "--catalog", cat, "--cluster", dump, "--deckhouse", "1.74.0")
@@ -175,7 +175,7 @@ func TestWhatIfKubectlDumpOnDKP(t *testing.T) {
 	require.Equal(t, exitResolved, code, errOut)
 	lines := strings.Split(out, "\n")
 	assert.Regexp(t, `^DKP \\ KUBERNETES\s+1\.31\.2$`, lines[0])
-	assert.Regexp(t, `^1\.74\.0\s+ok, 4 to update$`, lines[1])
+	assert.Regexp(t, `^1\.74\.0\s+A ok, 4 to update$`, lines[1])
 	for _, want := range []string{
 		"csi-nfs update: 0.3.26 → 0.4.1",
 		"sds-local-volume update: 0.4.10 → 0.4.13",

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,7 +21,8 @@ import (
 
 const whatifUsage = `Usage:
   modsolver whatif [--catalog PATH] [--cluster FILE] [--request FILE]
-                   --deckhouse V1,V2,… --kubernetes K1,K2,… [-o table|json|jsonl]
+                   --deckhouse V1,V2,… --kubernetes K1,K2,… [--accept RISKS]
+                   [-o table|json|jsonl|html]
   modsolver whatif [--catalog PATH] [--cluster FILE] --scenarios FILE [-o table|json|jsonl]
                    [--shard i/n]
 
@@ -43,14 +45,29 @@ the demo cluster state. Scenarios run on one worker per core; progress goes
 to stderr when a batch runs longer than a second.
 
 -o jsonl prints one result per line, in the form of the gRPC WhatIf
-stream; -o json prints them as one document, {"results": [...]}.
+stream; -o json prints them as one document, {"results": [...]}. -o html
+prints one self-contained page (no script, nothing fetched): the grid
+coloured by outcome and severity, then each group with its updates, its
+blockers, explanation and verified suggestions, and its plan.
 
 ` + shardUsage + `
 ` + clusterUsage + `Where a dump does not say which Kubernetes or DKP version runs, the
 lowest --kubernetes or --deckhouse candidate is taken as the running one.
 
-Exit codes: 0 every scenario answered, 2 bad input, 3 no answer (timeout or
-interrupt). A scenario that is unsatisfiable is an answer, not a failure.
+Cells with the same answer (apart from the texts of their own platform
+versions) form a group: the table marks each cell with its group's letter
+and reports each group once; -o json and -o jsonl give each result's group,
+the index of the first scenario with the same answer. Each blocker of a
+cell has a severity (R30): error when it blocks the next minor the batch
+asks about, warning when it blocks only a later one. --accept names the
+risks the operator accepts: modules, or fact kinds such as
+kubernetes-requirement.
+
+Exit codes: for the matrix, 0 when the first cell is ready and every
+blocker of the batch is accepted, 1 otherwise; for --scenarios and a
+shard, 0 when every scenario is answered (an unsatisfiable scenario is an
+answer, not a failure). Always 2 on bad input, 3 on no answer (timeout or
+interrupt).
 
 Flags:
 `
@@ -69,6 +86,22 @@ type whatifFlags struct {
 	devel                                bool
 	sources                              sourcesFlag
 	facts                                factFlags // cluster.go
+	accept                               acceptFlag
+}
+
+// acceptFlag is --accept, given once per risk or as a comma-separated
+// list: modules or fact kinds whose risks the operator accepts (R30).
+type acceptFlag []string
+
+func (a *acceptFlag) String() string { return strings.Join(*a, ",") }
+
+func (a *acceptFlag) Set(text string) error {
+	for _, part := range strings.Split(text, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			*a = append(*a, part)
+		}
+	}
+	return nil
 }
 
 func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -85,7 +118,8 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.StringVar(&f.scenarios, "scenarios", "", "`file` of named requests, instead of the matrix")
 	fs.StringVar(&f.deckhouse, "deckhouse", "", "candidate DKP `versions`, comma-separated")
 	fs.StringVar(&f.kubernetes, "kubernetes", "", "candidate Kubernetes `versions`, comma-separated")
-	fs.StringVar(&f.output, "o", "table", "output `format`: table, json or jsonl")
+	fs.Var(&f.accept, "accept", "accept the risks of these `modules or fact kinds` (R30), comma-separated or repeated: their blockers do not fail the exit status")
+	fs.StringVar(&f.output, "o", "table", "output `format`: table, json, jsonl or html")
 	fs.IntVar(&f.workers, "workers", 0, "scenarios solved at once (default: one per core)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up on the whole batch after this `duration`")
 	fs.BoolVar(&f.noTiming, "no-timing", false, "leave stats (solve times, encoding sizes) out, so that runs and shards compare byte for byte")
@@ -101,15 +135,18 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
-	answers, err := b.run(ctx, f, errOut)
+	cells, ready, err := b.run(ctx, f, errOut)
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
 			err = fmt.Errorf("no answer within --timeout %s: %w", f.timeout, err)
 		}
 		return fail(errOut, err)
 	}
-	if err := b.print(out, f.output, answers); err != nil {
+	if err := b.print(out, f.output, cells); err != nil {
 		return fail(errOut, err)
+	}
+	if b.matrix != nil && !ready {
+		return exitUnsatisfiable
 	}
 	return exitResolved
 }
@@ -123,13 +160,14 @@ type batch struct {
 	matrix *report.Matrix
 	// offset is the index of scenarios[0] in the whole batch, when the
 	// batch is one shard of it.
-	offset int
+	offset  int
+	sharded bool
 }
 
 func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	switch {
-	case f.output != "table" && f.output != "json" && f.output != "jsonl":
-		return nil, fmt.Errorf("%w: -o %q: want table, json or jsonl", errUsage, f.output)
+	case !slices.Contains([]string{"table", "json", "jsonl", "html"}, f.output):
+		return nil, fmt.Errorf("%w: -o %q: want table, json, jsonl or html", errUsage, f.output)
 	case f.timeout <= 0:
 		return nil, fmt.Errorf("%w: --timeout %s: want a positive duration", errUsage, f.timeout)
 	case f.scenarios != "" && (f.deckhouse != "" || f.kubernetes != "" || f.request != ""):
@@ -156,6 +194,9 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	}
 	// A bad cluster state is bad in every scenario: say so once.
 	if err := b.cluster.Validate(b.cat); err != nil {
+		return nil, err
+	}
+	if err := model.ValidateAccept(b.cat, "--accept", f.accept); err != nil {
 		return nil, err
 	}
 	if f.scenarios != "" {
@@ -248,8 +289,9 @@ func candidates(flagName, text string) ([]model.Version, error) {
 }
 
 // run answers every scenario, reporting progress on errOut when the batch
-// takes longer than a second.
-func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]solver.Answer, error) {
+// takes longer than a second, and reads the answers as R30 does: their
+// groups, their blockers and whether the first scenario is ready.
+func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]solver.Cell, bool, error) {
 	reqs := make([]*model.Request, len(b.scenarios))
 	for i, s := range b.scenarios {
 		reqs[i] = s.Request
@@ -258,15 +300,16 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 	if f.workers > 0 {
 		opts = append(opts, solver.WithWorkers(f.workers))
 	}
-	if f.output == "table" {
+	if f.output == "table" || f.output == "html" {
 		// The matrix prints no held-back reasons; JSON carries whole answers.
 		opts = append(opts, solver.WithoutHeldBack())
 	}
-	answers := make([]solver.Answer, len(reqs))
+	var cells []solver.Cell
+	readiness := solver.NewReadiness(b.cluster, reqs, f.accept)
 	progress := newProgress(errOut, "whatif", "scenarios", len(reqs))
 	compiled, err := solver.Compile(b.cat)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	err = compiled.WhatIf(ctx, b.cluster, reqs, func(i int, a solver.Answer) error {
 		if a.Result != nil && f.noTiming {
@@ -274,37 +317,43 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 			// work too, which depends on the workers and the shard (D53).
 			a.Result.Stats = model.Stats{}
 		}
-		answers[i] = a
+		cells = append(cells, readiness.Add(i, a)...)
 		progress.done(i + 1)
 		return nil
 	}, opts...)
 	progress.finish()
-	return answers, err
+	return cells, readiness.Ready(), err
 }
 
-func (b *batch) print(out io.Writer, format string, answers []solver.Answer) error {
+func (b *batch) print(out io.Writer, format string, cells []solver.Cell) error {
 	switch format {
 	case "json":
-		return b.printJSON(out, answers)
+		return b.printJSON(out, cells)
 	case "jsonl":
-		return b.printJSONLines(out, answers)
+		return b.printJSONLines(out, cells)
 	}
-	r := &report.WhatIf{Catalog: b.cat, Matrix: b.matrix, Scenarios: make([]report.Scenario, len(answers))}
-	for i, a := range answers {
-		r.Scenarios[i] = report.Scenario{Name: b.scenarios[i].Name, Result: a.Result}
-		if a.Err != nil {
-			r.Scenarios[i] = report.Scenario{Name: b.scenarios[i].Name, Problem: server.BadInput(a.Err)}
+	r := &report.WhatIf{Catalog: b.cat, Matrix: b.matrix, Scenarios: make([]report.Scenario, len(cells))}
+	for i, c := range cells {
+		r.Scenarios[i] = report.Scenario{Name: b.scenarios[i].Name, Result: c.Answer.Result, Group: c.Group, Blockers: c.Blockers}
+		if b.sharded {
+			r.Scenarios[i].Group, r.Scenarios[i].Blockers = i, nil
 		}
+		if c.Answer.Err != nil {
+			r.Scenarios[i].Problem = server.BadInput(c.Answer.Err)
+		}
+	}
+	if format == "html" {
+		return r.HTML(out)
 	}
 	return r.Table(out)
 }
 
 // printJSON prints {"results": [WhatIfResult…]}, each result in the
 // protojson form the gRPC WhatIf stream returns.
-func (b *batch) printJSON(out io.Writer, answers []solver.Answer) error {
-	results := make([]json.RawMessage, len(answers))
-	for i, a := range answers {
-		data, err := server.MarshalJSON(whatIfResult(b.offset+i, b.scenarios[i].Name, a))
+func (b *batch) printJSON(out io.Writer, cells []solver.Cell) error {
+	results := make([]json.RawMessage, len(cells))
+	for i, c := range cells {
+		data, err := server.MarshalJSON(b.whatIfResult(i, c))
 		if err != nil {
 			return err
 		}
@@ -320,8 +369,15 @@ func (b *batch) printJSON(out io.Writer, answers []solver.Answer) error {
 	return err
 }
 
-func whatIfResult(i int, name string, a solver.Answer) *modsolverv1.WhatIfResult {
-	return server.WhatIfResult(i, name, a.Result, a.Err)
+// whatIfResult is the result of the batch's scenario i, its indices
+// those of the whole batch when the batch is a shard of it.
+func (b *batch) whatIfResult(i int, c solver.Cell) *modsolverv1.WhatIfResult {
+	r := server.WhatIfResult(b.offset+i, b.scenarios[i].Name, c, func(k int) int { return b.offset + k })
+	if b.sharded {
+		// A shard cannot see the scenarios before it (D193).
+		r.Group, r.Blockers = nil, nil
+	}
+	return r
 }
 
 // progress prints "what: n/total units" to w at most once a second,

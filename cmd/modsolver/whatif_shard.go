@@ -101,16 +101,16 @@ func (b *batch) applyShard(sh *shard) {
 	}
 	lo, hi := sh.bounds(len(b.scenarios))
 	b.scenarios = b.scenarios[lo:hi]
-	b.offset = lo
+	b.offset, b.sharded = lo, true
 	b.matrix = nil
 }
 
 // printJSONLines prints one WhatIfResult per line, compact, with its
 // index in the whole batch.
-func (b *batch) printJSONLines(out io.Writer, answers []solver.Answer) error {
+func (b *batch) printJSONLines(out io.Writer, cells []solver.Cell) error {
 	var line bytes.Buffer
-	for i, a := range answers {
-		data, err := server.MarshalJSON(whatIfResult(b.offset+i, b.scenarios[i].Name, a))
+	for i, c := range cells {
+		data, err := server.MarshalJSON(b.whatIfResult(i, c))
 		if err != nil {
 			return err
 		}

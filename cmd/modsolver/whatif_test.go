@@ -31,22 +31,25 @@ func whatif(t *testing.T, args ...string) (code int, out, errOut string) {
 
 func TestWhatIfMatrixOnDemo(t *testing.T) {
 	code, out, errOut := whatif(t, "--deckhouse", "1.72.4,1.73.0", "--kubernetes", "1.31.2,1.32.1", "--no-timing")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitUnsatisfiable, code, "csi-ceph blocks Kubernetes 1.32, a risk nobody accepted (R30): %s", errOut)
 	lines := strings.Split(out, "\n")
 	assert.Regexp(t, `^DKP \\ KUBERNETES\s+1\.31\.2\s+1\.32\.1$`, lines[0])
-	assert.Regexp(t, `^1\.72\.4\s+ok, \d+ to update\s+blocked: csi-ceph$`, lines[1])
-	assert.Contains(t, out, "deckhouse 1.73.0, kubernetes 1.31.2: ok")
+	assert.Regexp(t, `^1\.72\.4\s+A ok, \d+ to update\s+B blocked: csi-ceph \(warning\)$`, lines[1])
+	assert.Regexp(t, `^1\.73\.0\s+C ok, \d+ to update\s+B blocked: csi-ceph \(warning\)$`, lines[2])
+	assert.Contains(t, out, "\nC: deckhouse 1.73.0 × kubernetes 1.31.2: ok")
+	assert.Contains(t, out, "\nB: deckhouse 1.72.4, 1.73.0 × kubernetes 1.32.1: blocked\n  csi-ceph: warning, blocks from deckhouse 1.72.4, kubernetes 1.32.1\n")
+	assert.Equal(t, 1, strings.Count(out, "suggestion: disable module csi-ceph"), "one report per group")
 	assert.Contains(t, out, "commander-agent update: 1.4.0 → 1.5.0", "DKP 1.73 lets commander-agent reach 1.5.0")
 	assert.Contains(t, out, "requirements of csi-ceph are not satisfied: 1.32.1 kubernetes version is not suitable")
 
 	code, again, _ := whatif(t, "--deckhouse", "1.73.0,1.72.4", "--kubernetes", "1.32.1,1.31.2", "--no-timing")
-	require.Equal(t, exitResolved, code)
-	assert.Contains(t, again, "deckhouse 1.72.4, kubernetes 1.32.1: blocked", "the grid follows the order given")
+	require.Equal(t, exitUnsatisfiable, code)
+	assert.Contains(t, again, "A: deckhouse 1.73.0, 1.72.4 × kubernetes 1.32.1: blocked", "the grid follows the order given")
 }
 
 func TestWhatIfJSON(t *testing.T) {
 	code, out, errOut := whatif(t, "--kubernetes", "1.31.2,1.32.1", "-o", "json", "--no-timing", "--workers", "1")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitUnsatisfiable, code, errOut)
 	var doc struct {
 		Results []json.RawMessage `json:"results"`
 	}
@@ -120,7 +123,7 @@ modules:
   state-snapshotter: {enabled: true, version: 0.1.7}
 `), 0o644))
 	code, out, errOut := whatif(t, "--catalog", dkp, "--cluster", cluster, "--deckhouse", "1.74.2,1.77.0", "--kubernetes", "1.31.4,1.33.0")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitUnsatisfiable, code, errOut)
 	// The cluster runs Experimental releases without allowing them (R25):
 	// no platform version changes that, and the matrix says so once.
 	assert.Contains(t, out, "every scenario is blocked for one reason that no platform version changes (2 DKP × 2 Kubernetes versions)")
@@ -130,7 +133,7 @@ modules:
 	code, out, errOut = whatif(t, "--catalog", dkp, "--cluster", cluster, "--deckhouse", "1.74.2,1.77.0", "--kubernetes", "1.31.4,1.33.0", "--allow-experimental")
 	require.Equal(t, exitResolved, code, errOut)
 	assert.Contains(t, out, "DKP \\ KUBERNETES")
-	assert.Contains(t, out, "deckhouse 1.77.0, kubernetes 1.33.0")
+	assert.Contains(t, out, "B: deckhouse 1.77.0 × kubernetes 1.31.4, 1.33.0: ok")
 	assert.NotContains(t, out, "blocked")
 	assert.Contains(t, out, "virtualization update: 0.17.0 → 1.0.0")
 }
@@ -165,14 +168,14 @@ modules:
   csi-ceph: {enabled: true, version: 0.4.0}
 `)
 	code, out, errOut := whatif(t, "--cluster", cluster, "--deckhouse", "1.72.4,1.73.0", "--kubernetes", "1.30.8,1.31.2")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitUnsatisfiable, code, errOut)
 	assert.True(t, strings.HasPrefix(out, "every scenario is blocked for one reason that no platform version changes (2 DKP × 2 Kubernetes versions):\n"), out)
 	assert.Equal(t, 1, strings.Count(out, "dependency 'snapshot-controller' is disabled; csi-ceph 0.4.4"), out)
 	assert.NotContains(t, out, "DKP \\ KUBERNETES", "no grid of identical cells")
 
 	// A matrix whose cells differ keeps its grid.
 	code, out, _ = whatif(t, "--deckhouse", "1.72.4", "--kubernetes", "1.31.2,1.32.1")
-	require.Equal(t, exitResolved, code)
+	require.Equal(t, exitUnsatisfiable, code)
 	assert.Contains(t, out, "DKP \\ KUBERNETES")
 }
 
@@ -198,9 +201,9 @@ modules:
 `)
 	request := writeTemp(t, "request.yaml", "updateAll: true\nautoEnable: true\n")
 	code, out, errOut := whatif(t, "--catalog", cat, "--cluster", cluster, "--request", request, "--kubernetes", "1.31.0,1.32.0")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitUnsatisfiable, code, errOut)
 	lines := strings.Split(out, "\n")
-	assert.Regexp(t, `^1\.74\.0\s+ok\s+blocked: app, operator$`, lines[1],
+	assert.Regexp(t, `^1\.74\.0\s+A ok\s+B blocked: app \(error\), operator \(error\)$`, lines[1],
 		"app 1.0.0 needs Kubernetes < 1.32, and app 1.1.0 needs operator, which needs kudo >= 0.17 (R22)")
 	assert.Contains(t, out, "operator 1.0.0 requires kudo >= 0.17")
 }
@@ -274,4 +277,83 @@ func whatIfOverGRPC(t *testing.T, file string) []*modsolverv1.WhatIfResult {
 		require.NoError(t, err)
 		out = append(out, r)
 	}
+}
+
+// TestWhatIfDemoMatrixGroups runs the README's matrix: sixteen cells,
+// three answers, each reported once.
+func TestWhatIfDemoMatrixGroups(t *testing.T) {
+	code, out, errOut := whatif(t, "--deckhouse", "1.72.4,1.73.0,1.74.0,1.75.1", "--kubernetes", "1.29.1,1.30.8,1.31.2,1.32.1")
+	assert.Equal(t, exitUnsatisfiable, code, errOut)
+	var heads []string
+	for _, line := range strings.Split(out, "\n") {
+		if line != "" && line[0] >= 'A' && line[0] <= 'Z' && strings.Contains(line, ": ") {
+			heads = append(heads, line)
+		}
+	}
+	assert.Equal(t, []string{
+		"A: deckhouse 1.72.4 × kubernetes 1.29.1, 1.30.8, 1.31.2: ok, 6 to update",
+		"B: deckhouse 1.72.4, 1.73.0, 1.74.0, 1.75.1 × kubernetes 1.32.1: blocked",
+		"C: deckhouse 1.73.0, 1.74.0, 1.75.1 × kubernetes 1.29.1, 1.30.8, 1.31.2: ok, 6 to update",
+	}, heads, out)
+	assert.Equal(t, 1, strings.Count(out, "commander-agent update: 1.4.0 → 1.5.0"), "from DKP 1.73 on, once")
+	assert.Equal(t, 1, strings.Count(out, "commander-agent update: 1.4.0 → 1.4.1"), "under DKP 1.72.4, once")
+	assert.Contains(t, out, "  csi-ceph: warning, blocks from deckhouse 1.72.4, kubernetes 1.32.1\n")
+}
+
+// TestWhatIfAccept: csi-ceph blocks Kubernetes 1.32, a later minor than
+// the next one asked about, so the first cell is ready, but the exit
+// status counts the unaccepted risk until --accept names the module or
+// the kind of fact that makes it a blocker (R30).
+func TestWhatIfAccept(t *testing.T) {
+	matrix := []string{"--deckhouse", "1.72.4", "--kubernetes", "1.31.2,1.32.1"}
+	code, out, errOut := whatif(t, matrix...)
+	assert.Equal(t, exitUnsatisfiable, code, errOut)
+	assert.Contains(t, out, "B blocked: csi-ceph (warning)\n")
+
+	for _, accept := range [][]string{{"--accept", "csi-ceph"}, {"--accept", "kubernetes-requirement"}, {"--accept", "virtualization,csi-ceph"}, {"--accept", "virtualization", "--accept", "csi-ceph"}} {
+		code, out, errOut = whatif(t, append(append([]string{}, matrix...), accept...)...)
+		assert.Equal(t, exitResolved, code, "%v: %s", accept, errOut)
+		assert.Contains(t, out, "B blocked: csi-ceph (warning, accepted)\n", accept)
+	}
+
+	code, out, errOut = whatif(t, append(append([]string{}, matrix...), "--accept", "csi-ceph", "-o", "jsonl")...)
+	assert.Equal(t, exitResolved, code, errOut)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	require.Len(t, lines, 2)
+	var r modsolverv1.WhatIfResult
+	require.NoError(t, protojson.Unmarshal([]byte(lines[1]), &r))
+	require.Len(t, r.GetBlockers(), 1)
+	assert.True(t, r.GetBlockers()[0].GetAccepted())
+	assert.Equal(t, modsolverv1.Severity_SEVERITY_WARNING, r.GetBlockers()[0].GetSeverity())
+
+	code, _, errOut = whatif(t, append(append([]string{}, matrix...), "--accept", "channel-head")...)
+	assert.Equal(t, exitUnsatisfiable, code, "channel-head is among csi-ceph's facts but is not what blocks it: %s", errOut)
+
+	// The first asked-for version blocked: accepting its blocker makes
+	// the exit status 0, as the operator takes the risk on.
+	code, out, _ = whatif(t, "--kubernetes", "1.32.1")
+	assert.Equal(t, exitUnsatisfiable, code)
+	assert.Contains(t, out, "csi-ceph (error)")
+	code, _, _ = whatif(t, "--kubernetes", "1.32.1", "--accept", "csi-ceph")
+	assert.Equal(t, exitResolved, code)
+
+	code, _, errOut = whatif(t, append(append([]string{}, matrix...), "--accept", "csi-cepj")...)
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, `--accept[0]: `)
+	assert.Contains(t, errOut, `"csi-cepj" is neither a module of the catalog nor a fact kind`)
+}
+
+// -o html is one page, with the exit status of the matrix; the browser
+// check (whatif_browser_test.go) looks at it as a person does.
+func TestWhatIfHTMLOutput(t *testing.T) {
+	code, out, errOut := whatif(t, "--deckhouse", "1.72.4,1.73.0", "--kubernetes", "1.31.2,1.32.1", "-o", "html", "--accept", "csi-ceph")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "<!DOCTYPE html>"), out)
+	assert.Equal(t, 4, strings.Count(out, `<td class="cell `))
+	assert.Equal(t, 2, strings.Count(out, `<td class="cell accepted" data-group="B"`))
+	assert.Equal(t, 3, strings.Count(out, `<article class="group `))
+
+	code, _, errOut = whatif(t, "--kubernetes", "1.31.2", "-o", "pdf")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "want table, json, jsonl or html")
 }

@@ -19,6 +19,12 @@ type Scenario struct {
 	// WhatIf stream's error (server.BadInput), so that every output of a
 	// batch words it alike.
 	Problem string
+	// Group is the index of the first scenario whose answer equals this
+	// one apart from platform version texts (solver.Readiness).
+	Group int
+	// Blockers are the blockers of a blocked platform-upgrade scenario,
+	// classed by R30.
+	Blockers []model.Blocker
 }
 
 // Matrix is the readiness grid: one scenario per pair of a candidate DKP
@@ -53,8 +59,9 @@ func matrixName(d, k model.Version) string {
 }
 
 // WhatIf prints a what-if batch for people: the grid of a matrix (or the
-// one reason that blocks all of it), then each scenario's updates or
-// explanation.
+// one reason that blocks all of it), each cell marked with its group,
+// then each group of equal answers once: the scenarios it covers, then
+// its updates or its blockers and explanation (D190).
 type WhatIf struct {
 	// Catalog tells built-in modules, which follow the platform and are
 	// not counted as updates.
@@ -122,10 +129,12 @@ func (b *WhatIf) grid(p *printer) {
 		header = append(header, model.VersionString(k))
 	}
 	rows := [][]string{header}
+	letters := b.letters()
 	for i, d := range m.Deckhouse {
 		row := []string{cmp.Or(model.VersionString(d), "-")}
 		for j := range m.Kubernetes {
-			row = append(row, b.verdict(b.Scenarios[i*len(m.Kubernetes)+j]))
+			k := i*len(m.Kubernetes) + j
+			row = append(row, letters[k]+" "+b.outcome(b.Scenarios[k]))
 		}
 		rows = append(rows, row)
 	}
@@ -135,13 +144,14 @@ func (b *WhatIf) grid(p *printer) {
 	p.line("")
 }
 
-// verdict is one cell: OK, OK with updates, or the blockers.
-func (b *WhatIf) verdict(s Scenario) string {
+// outcome is what a cell says without its group: OK, OK with updates,
+// or the blockers with their severity.
+func (b *WhatIf) outcome(s Scenario) string {
 	switch {
 	case s.Result == nil:
 		return "error"
 	case s.Result.Status == model.StatusUnsatisfiable:
-		return "blocked: " + strings.Join(Blockers(s.Result.Explanation), ", ")
+		return "blocked: " + strings.Join(blockerNames(s), ", ")
 	}
 	if n := len(Updates(b.Catalog, s.Result)); n > 0 {
 		return fmt.Sprintf("ok, %d to update", n)
@@ -149,25 +159,148 @@ func (b *WhatIf) verdict(s Scenario) string {
 	return "ok"
 }
 
-// details prints, per scenario, the updates or the explanation.
+// blockerNames names a blocked scenario's modules, each with its
+// severity when it has one: "csi-ceph (warning, accepted)".
+func blockerNames(s Scenario) []string {
+	if len(s.Blockers) == 0 {
+		return s.Result.Explanation.Blockers()
+	}
+	out := make([]string, len(s.Blockers))
+	for i, bl := range s.Blockers {
+		out[i] = bl.Module + " (" + bl.Severity.String()
+		if bl.Accepted {
+			out[i] += ", accepted"
+		}
+		out[i] += ")"
+	}
+	return out
+}
+
+// groups returns the scenarios of each group, in the order of each
+// group's first scenario.
+func (b *WhatIf) groups() [][]int {
+	var out [][]int
+	at := map[int]int{}
+	for i, s := range b.Scenarios {
+		k, ok := at[s.Group]
+		if !ok {
+			k = len(out)
+			at[s.Group] = k
+			out = append(out, nil)
+		}
+		out[k] = append(out[k], i)
+	}
+	return out
+}
+
+// letters names each scenario's group by letter, in the order of the
+// groups' first scenarios.
+func (b *WhatIf) letters() []string {
+	out := make([]string, len(b.Scenarios))
+	n := 0
+	for i, s := range b.Scenarios {
+		if s.Group >= i || s.Group < 0 {
+			out[i] = groupLetter(n)
+			n++
+			continue
+		}
+		out[i] = out[s.Group]
+	}
+	return out
+}
+
+// groupLetter names the n-th group: A to Z, then AA, AB and on.
+func groupLetter(n int) string {
+	if n < 26 {
+		return string(rune('A' + n))
+	}
+	return groupLetter(n/26-1) + string(rune('A'+n%26))
+}
+
+// details prints each group once: the scenarios it covers, then its
+// first scenario's updates or blockers and explanation, in its own
+// versions' words.
 func (b *WhatIf) details(p *printer) {
-	for _, s := range b.Scenarios {
+	letters := b.letters()
+	for _, members := range b.groups() {
+		s := b.Scenarios[members[0]]
+		head := b.covers(members)
+		if b.Matrix != nil { // the grid's cells name the letter
+			head = letters[members[0]] + ": " + head
+		}
 		switch {
 		case s.Result == nil:
-			p.line("%s: bad input: %s", s.Name, s.Problem)
+			p.line("%s: bad input: %s", head, s.Problem)
 		case s.Result.Status == model.StatusUnsatisfiable:
-			p.line("%s: blocked\n  %s", s.Name, s.Result.Explanation.Summary)
+			p.line("%s: blocked", head)
+			for _, bl := range s.Blockers {
+				b.blocker(p, bl)
+			}
+			p.line("  %s", s.Result.Explanation.Summary)
 			for _, sg := range s.Result.Explanation.Suggestions {
 				p.line("  suggestion: %s", sg.Message)
 			}
 		default:
 			ups := Updates(b.Catalog, s.Result)
-			p.line("%s: ok, %d to update", s.Name, len(ups))
+			p.line("%s: ok, %d to update", head, len(ups))
 			for _, u := range ups {
 				p.line("  %s", u)
 			}
 		}
 	}
+}
+
+// blocker prints one blocker's severity and the first scenario it blocks.
+func (b *WhatIf) blocker(p *printer, bl model.Blocker) {
+	accepted := ""
+	if bl.Accepted {
+		accepted = ", accepted"
+	}
+	p.line("  %s: %s%s, blocks from %s", bl.Module, bl.Severity, accepted, b.Scenarios[bl.First].Name)
+}
+
+// covers names the scenarios of a group: for a matrix, its DKP versions
+// by the Kubernetes versions of each ("deckhouse 1.73.0, 1.74.0 ×
+// kubernetes 1.29.1, 1.30.8"), rows with the same Kubernetes versions
+// together; otherwise the scenarios' names.
+func (b *WhatIf) covers(members []int) string {
+	if b.Matrix == nil {
+		names := make([]string, len(members))
+		for i, k := range members {
+			names[i] = b.Scenarios[k].Name
+		}
+		return strings.Join(names, "; ")
+	}
+	m := b.Matrix
+	cols := map[int][]string{} // DKP row → its Kubernetes versions
+	var rows []int
+	for _, k := range members {
+		i, j := k/len(m.Kubernetes), k%len(m.Kubernetes)
+		if _, ok := cols[i]; !ok {
+			rows = append(rows, i)
+		}
+		cols[i] = append(cols[i], model.VersionString(m.Kubernetes[j]))
+	}
+	var parts []string
+	for len(rows) > 0 {
+		kube := strings.Join(cols[rows[0]], ", ")
+		var dkp []string
+		rest := rows[:0:0]
+		for _, i := range rows {
+			if strings.Join(cols[i], ", ") == kube {
+				dkp = append(dkp, model.VersionString(m.Deckhouse[i]))
+			} else {
+				rest = append(rest, i)
+			}
+		}
+		if m.Deckhouse[rows[0]] == nil {
+			parts = append(parts, "kubernetes "+kube)
+		} else {
+			parts = append(parts, "deckhouse "+strings.Join(dkp, ", ")+" × kubernetes "+kube)
+		}
+		rows = rest
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Updates lists the modules a resolved answer changes, as "name action:
@@ -187,27 +320,4 @@ func Updates(cat *model.Catalog, res *model.Result) []string {
 		}
 	}
 	return out
-}
-
-// Blockers names the modules an explanation blames, sorted and without
-// repeats: the modules of its facts about a platform version (DKP,
-// Kubernetes or another platform component, R22), as the facts
-// themselves say (model.Fact.AboutPlatform); when no fact is, the
-// modules of all its facts.
-func Blockers(e *model.Explanation) []string {
-	var platform, all []string
-	for _, f := range e.Facts {
-		if f.Module == "" {
-			continue
-		}
-		if f.AboutPlatform() {
-			platform = append(platform, f.Module)
-		}
-		all = append(all, f.Module)
-	}
-	if len(platform) > 0 {
-		all = platform
-	}
-	slices.Sort(all)
-	return slices.Compact(all)
 }

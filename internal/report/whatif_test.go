@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,7 +17,7 @@ import (
 func TestBlockersEveryKind(t *testing.T) {
 	for _, kind := range model.FactKinds() {
 		alone := &model.Explanation{Facts: []model.Fact{{Kind: kind, Module: "m"}}}
-		assert.Equal(t, []string{"m"}, Blockers(alone), "%s alone", kind)
+		assert.Equal(t, []string{"m"}, alone.Blockers(), "%s alone", kind)
 
 		mixed := &model.Explanation{Facts: []model.Fact{
 			{Kind: model.FactClusterEnabled, Module: "other"},
@@ -27,7 +28,7 @@ func TestBlockersEveryKind(t *testing.T) {
 		if (model.Fact{Kind: kind}).AboutPlatform() {
 			want = []string{"m"}
 		}
-		assert.Equal(t, want, Blockers(mixed), "%s among others", kind)
+		assert.Equal(t, want, mixed.Blockers(), "%s among others", kind)
 	}
 }
 
@@ -40,7 +41,7 @@ func TestBlockersPlatformComponent(t *testing.T) {
 		{Kind: model.FactClusterEnabled, Module: "app"},
 		{Kind: model.FactKubernetesRequirement, Module: "app", Constraint: "< 1.33"},
 	}}
-	assert.Equal(t, []string{"app", "operator"}, Blockers(e))
+	assert.Equal(t, []string{"app", "operator"}, e.Blockers())
 }
 
 func matrixCatalog(t *testing.T) *model.Catalog {
@@ -97,30 +98,51 @@ func TestWhatIfGrid(t *testing.T) {
 	kept := &model.Result{Status: model.StatusResolved, Modules: []model.ModuleResult{{Name: "app", Action: model.ActionKeep, FromVersion: "1.0.0", ToVersion: "1.0.0"}}}
 	kube := blocked(model.Fact{Kind: model.FactKubernetesRequirement, Module: "app"}, model.Fact{Kind: model.FactClusterEnabled, Module: "app"})
 	b := &WhatIf{Catalog: matrixCatalog(t), Matrix: twoByTwo(), Scenarios: []Scenario{
-		{Name: "a", Result: kept}, {Name: "b", Result: kube},
-		{Name: "c", Result: updated}, {Name: "d", Problem: `request.pin["app"]: invalid input`},
+		{Name: "a", Result: kept}, {Name: "b", Result: kube, Group: 1, Blockers: []model.Blocker{{Module: "app", Severity: model.SeverityWarning, First: 1}}},
+		{Name: "c", Result: updated, Group: 2}, {Name: "d", Result: kube, Group: 1, Blockers: []model.Blocker{{Module: "app", Severity: model.SeverityWarning, First: 1, Accepted: true}}},
 	}}
 	var out bytes.Buffer
 	require.NoError(t, b.Table(&out))
-	assert.Equal(t, `DKP \ KUBERNETES  1.31.0           1.32.0
-1.73.0            ok               blocked: app
-1.74.0            ok, 1 to update  error
+	assert.Equal(t, `DKP \ KUBERNETES  1.31.0             1.32.0
+1.73.0            A ok               B blocked: app (warning)
+1.74.0            C ok, 1 to update  B blocked: app (warning, accepted)
 
-a: ok, 0 to update
-b: blocked
+A: deckhouse 1.73.0 × kubernetes 1.31.0: ok, 0 to update
+B: deckhouse 1.73.0, 1.74.0 × kubernetes 1.32.0: blocked
+  app: warning, blocks from b
   the request cannot be met
   suggestion: disable module app
-c: ok, 1 to update
+C: deckhouse 1.74.0 × kubernetes 1.31.0: ok, 1 to update
   app update: 1.0.0 → 1.1.0
-d: bad input: request.pin["app"]: invalid input
-`, out.String(), "a built-in module follows the platform and is no update")
+`, out.String(), "a built-in module follows the platform and is no update; a group is reported once")
+
+	b.Scenarios = []Scenario{{Name: "a", Result: kept}, {Name: "b", Result: kept}, {Name: "c", Result: updated, Group: 2}, {Name: "d", Problem: `request.pin["app"]: invalid input`, Group: 3}}
+	out.Reset()
+	require.NoError(t, b.Table(&out))
+	assert.Contains(t, out.String(), "\nA: deckhouse 1.73.0 × kubernetes 1.31.0, 1.32.0: ok, 0 to update\n")
+	assert.Contains(t, out.String(), "\nC: deckhouse 1.74.0 × kubernetes 1.32.0: bad input: request.pin[\"app\"]: invalid input\n")
+	assert.Contains(t, out.String(), "1.74.0            B ok, 1 to update  C error\n")
+
+	b.Scenarios = []Scenario{{Name: "a", Result: kept}, {Name: "b", Result: kept, Group: 1}, {Name: "c", Result: kept}, {Name: "d", Result: kept, Group: 1}}
+	out.Reset()
+	require.NoError(t, b.Table(&out))
+	assert.Contains(t, out.String(), "\nA: deckhouse 1.73.0, 1.74.0 × kubernetes 1.31.0: ok, 0 to update\nB: deckhouse 1.73.0, 1.74.0 × kubernetes 1.32.0: ok")
+
+	b.Scenarios = []Scenario{{Name: "a", Result: kept}, {Name: "b", Result: kept}, {Name: "c", Result: kept}, {Name: "d", Result: kept, Group: 3}}
+	out.Reset()
+	require.NoError(t, b.Table(&out))
+	assert.Contains(t, out.String(), "\nA: deckhouse 1.73.0 × kubernetes 1.31.0, 1.32.0; deckhouse 1.74.0 × kubernetes 1.31.0: ok", "rows with other columns are named apart")
+}
+
+func TestGroupLetter(t *testing.T) {
+	assert.Equal(t, []string{"A", "Z", "AA", "AZ", "BA"}, []string{groupLetter(0), groupLetter(25), groupLetter(26), groupLetter(51), groupLetter(52)})
 }
 
 // A matrix blocked everywhere by the same facts, none about a platform
 // version, says so once; a shard of it (no matrix) prints every cell.
 func TestWhatIfCommonBlock(t *testing.T) {
 	same := blocked(model.Fact{Kind: model.FactExperimental, Module: "app"})
-	cells := []Scenario{{Name: "a", Result: same}, {Name: "b", Result: same}, {Name: "c", Result: same}, {Name: "d", Result: same}}
+	cells := []Scenario{{Name: "a", Result: same}, {Name: "b", Result: same, Group: 1}, {Name: "c", Result: same, Group: 2}, {Name: "d", Result: same, Group: 3}}
 	var out bytes.Buffer
 	require.NoError(t, (&WhatIf{Catalog: matrixCatalog(t), Matrix: twoByTwo(), Scenarios: cells}).Table(&out))
 	assert.Equal(t, `every scenario is blocked for one reason that no platform version changes (2 DKP × 2 Kubernetes versions):
@@ -151,4 +173,73 @@ func TestUpdates(t *testing.T) {
 	assert.Equal(t, []string{
 		"app install: - → 1.1.0", "gone disable: 2.0.0", "old downgrade: 2.0.0 → 1.9.0", "prometheus disable: -",
 	}, Updates(matrixCatalog(t), res), "a built-in module that is disabled is a change")
+}
+
+// The page is self-contained: no script, nothing fetched; its texts are
+// escaped; each cell is coloured by its outcome and links to its group.
+func TestWhatIfHTML(t *testing.T) {
+	updated := &model.Result{Status: model.StatusResolved, Modules: []model.ModuleResult{{Name: "app", Action: model.ActionUpdate, FromVersion: "1.0.0", ToVersion: "1.1.0"}},
+		Plan: []model.PlanStep{{Module: "app", Action: model.ActionUpdate, FromVersion: "1.0.0", ToVersion: "1.1.0"}, {Module: "prometheus", Action: model.ActionUpdate, FromVersion: "1.73.0", ToVersion: "1.74.0"}}}
+	kube := blocked(model.Fact{Kind: model.FactKubernetesRequirement, Module: "app", Message: "app requires kubernetes < 1.32 <b>"})
+	b := &WhatIf{Catalog: matrixCatalog(t), Matrix: twoByTwo(), Scenarios: []Scenario{
+		{Name: "a", Result: updated}, {Name: "b", Result: kube, Group: 1, Blockers: []model.Blocker{{Module: "app", Severity: model.SeverityError, First: 1}}},
+		{Name: "c", Result: updated}, {Name: "d", Result: kube, Group: 3, Blockers: []model.Blocker{{Module: "app", Severity: model.SeverityWarning, First: 1, Accepted: true}}},
+	}}
+	var out bytes.Buffer
+	require.NoError(t, b.HTML(&out))
+	page := out.String()
+	for _, outside := range []string{"<script", "http://", "https://", "src=", "@import", "url("} {
+		assert.NotContains(t, page, outside, "the page is self-contained")
+	}
+	assert.Contains(t, page, "app requires kubernetes &lt; 1.32 &lt;b&gt;", "texts are escaped")
+	assert.Equal(t, 4, strings.Count(page, `<td class="cell `))
+	assert.Contains(t, page, `<td class="cell updates" data-group="A" title="a"><a href="#group-A">`)
+	assert.Contains(t, page, `<td class="cell error" data-group="B" title="b">`)
+	assert.Contains(t, page, `<td class="cell accepted" data-group="C" title="d">`)
+	assert.Equal(t, 3, strings.Count(page, `<article class="group `), "one section per group")
+	assert.Contains(t, page, `<span class="badge accepted">warning, accepted</span> <b>app</b> blocks from b`)
+	assert.Contains(t, page, `<li class="mono">app update: 1.0.0 → 1.1.0</li></ol>`, "the plan leaves out built-in modules, which follow the platform")
+
+	b.Matrix = nil
+	out.Reset()
+	require.NoError(t, b.HTML(&out))
+	assert.Contains(t, out.String(), `<table class="list">`, "free-form scenarios are listed")
+	assert.Contains(t, out.String(), `<tr><th scope="row">d</th><td class="cell accepted" data-group="C">`)
+}
+
+func TestOutcomeClass(t *testing.T) {
+	kube := blocked(model.Fact{Kind: model.FactKubernetesRequirement, Module: "app"})
+	warn, err := model.Blocker{Module: "a", Severity: model.SeverityWarning}, model.Blocker{Module: "b", Severity: model.SeverityError}
+	acc := model.Blocker{Module: "c", Severity: model.SeverityError, Accepted: true}
+	for _, tc := range []struct {
+		s    Scenario
+		want string
+	}{
+		{Scenario{Problem: "bad"}, "bad"},
+		{Scenario{Result: &model.Result{Status: model.StatusResolved}}, "ready"},
+		{Scenario{Result: kube}, "error"},
+		{Scenario{Result: kube, Blockers: []model.Blocker{warn, acc}}, "warning"},
+		{Scenario{Result: kube, Blockers: []model.Blocker{acc, warn, err}}, "error"},
+		{Scenario{Result: kube, Blockers: []model.Blocker{err, warn}}, "error"},
+		{Scenario{Result: kube, Blockers: []model.Blocker{acc}}, "accepted"},
+	} {
+		assert.Equal(t, tc.want, outcomeClass(matrixCatalog(t), tc.s), "%+v", tc.s.Blockers)
+	}
+}
+
+// Free-form scenarios with the same answer are reported once, under
+// their names.
+func TestWhatIfFreeFormGroups(t *testing.T) {
+	kept := &model.Result{Status: model.StatusResolved}
+	kube := blocked(model.Fact{Kind: model.FactKubernetesRequirement, Module: "app"})
+	b := &WhatIf{Catalog: matrixCatalog(t), Scenarios: []Scenario{
+		{Name: "enable x", Result: kept}, {Name: "k8s 1.32", Result: kube, Group: 1}, {Name: "k8s 1.33", Result: kube, Group: 1},
+	}}
+	var out bytes.Buffer
+	require.NoError(t, b.Table(&out))
+	assert.Equal(t, `enable x: ok, 0 to update
+k8s 1.32; k8s 1.33: blocked
+  the request cannot be met
+  suggestion: disable module app
+`, out.String())
 }

@@ -21,6 +21,59 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// Severity classes a blocker as EKS's upgrade insights do (R30).
+type Severity int32
+
+const (
+	Severity_SEVERITY_UNSPECIFIED Severity = 0
+	// The blocker blocks the next minor, among those the batch asks about,
+	// of a platform component.
+	Severity_SEVERITY_ERROR Severity = 1
+	// The blocker blocks only later versions.
+	Severity_SEVERITY_WARNING Severity = 2
+)
+
+// Enum value maps for Severity.
+var (
+	Severity_name = map[int32]string{
+		0: "SEVERITY_UNSPECIFIED",
+		1: "SEVERITY_ERROR",
+		2: "SEVERITY_WARNING",
+	}
+	Severity_value = map[string]int32{
+		"SEVERITY_UNSPECIFIED": 0,
+		"SEVERITY_ERROR":       1,
+		"SEVERITY_WARNING":     2,
+	}
+)
+
+func (x Severity) Enum() *Severity {
+	p := new(Severity)
+	*p = x
+	return p
+}
+
+func (x Severity) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Severity) Descriptor() protoreflect.EnumDescriptor {
+	return file_modsolver_v1_resolver_proto_enumTypes[0].Descriptor()
+}
+
+func (Severity) Type() protoreflect.EnumType {
+	return &file_modsolver_v1_resolver_proto_enumTypes[0]
+}
+
+func (x Severity) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Severity.Descriptor instead.
+func (Severity) EnumDescriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{0}
+}
+
 // PackageType is what DKP's package.yaml says a package is (R28).
 type PackageType int32
 
@@ -55,11 +108,11 @@ func (x PackageType) String() string {
 }
 
 func (PackageType) Descriptor() protoreflect.EnumDescriptor {
-	return file_modsolver_v1_resolver_proto_enumTypes[0].Descriptor()
+	return file_modsolver_v1_resolver_proto_enumTypes[1].Descriptor()
 }
 
 func (PackageType) Type() protoreflect.EnumType {
-	return &file_modsolver_v1_resolver_proto_enumTypes[0]
+	return &file_modsolver_v1_resolver_proto_enumTypes[1]
 }
 
 func (x PackageType) Number() protoreflect.EnumNumber {
@@ -68,7 +121,7 @@ func (x PackageType) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use PackageType.Descriptor instead.
 func (PackageType) EnumDescriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{0}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{1}
 }
 
 // Stage is a release's maturity, as DKP's module.yaml declares it (R25).
@@ -111,11 +164,11 @@ func (x Stage) String() string {
 }
 
 func (Stage) Descriptor() protoreflect.EnumDescriptor {
-	return file_modsolver_v1_resolver_proto_enumTypes[1].Descriptor()
+	return file_modsolver_v1_resolver_proto_enumTypes[2].Descriptor()
 }
 
 func (Stage) Type() protoreflect.EnumType {
-	return &file_modsolver_v1_resolver_proto_enumTypes[1]
+	return &file_modsolver_v1_resolver_proto_enumTypes[2]
 }
 
 func (x Stage) Number() protoreflect.EnumNumber {
@@ -124,7 +177,7 @@ func (x Stage) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Stage.Descriptor instead.
 func (Stage) EnumDescriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{1}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{2}
 }
 
 // ResolveRequest is one resolution.
@@ -703,6 +756,11 @@ type WhatIfRequest struct {
 	Catalog   isWhatIfRequest_Catalog `protobuf_oneof:"catalog"`
 	Cluster   *ClusterState           `protobuf:"bytes,3,opt,name=cluster,proto3" json:"cluster,omitempty"`
 	Scenarios []*Scenario             `protobuf:"bytes,4,rep,name=scenarios,proto3" json:"scenarios,omitempty"`
+	// The risks the batch accepts (R30): module names, or fact kinds such
+	// as "kubernetes-requirement". A blocker is accepted when its module is
+	// named, or the kind of every fact that makes it a blocker (its facts
+	// about a platform version, or all its facts when none is).
+	Accept []string `protobuf:"bytes,5,rep,name=accept,proto3" json:"accept,omitempty"`
 	// Several served catalogs as sources (R23), as in ResolveRequest.
 	Sources       []*SourceRef `protobuf:"bytes,50,rep,name=sources,proto3" json:"sources,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -774,6 +832,13 @@ func (x *WhatIfRequest) GetCluster() *ClusterState {
 func (x *WhatIfRequest) GetScenarios() []*Scenario {
 	if x != nil {
 		return x.Scenarios
+	}
+	return nil
+}
+
+func (x *WhatIfRequest) GetAccept() []string {
+	if x != nil {
+		return x.Accept
 	}
 	return nil
 }
@@ -863,7 +928,17 @@ type WhatIfResult struct {
 	// Set when the scenario could be resolved.
 	Response *ResolveResponse `protobuf:"bytes,3,opt,name=response,proto3" json:"response,omitempty"`
 	// Set when the scenario itself is bad input; the batch goes on.
-	Error         string `protobuf:"bytes,4,opt,name=error,proto3" json:"error,omitempty"`
+	Error string `protobuf:"bytes,4,opt,name=error,proto3" json:"error,omitempty"`
+	// The index of the first scenario whose answer equals this one apart
+	// from the texts of each scenario's own platform versions; this
+	// scenario's own index when it is the first. Scenarios with the same
+	// group have the same answer. Unset in a shard of a batch (`whatif
+	// --shard`), which cannot see the scenarios before it.
+	Group *uint32 `protobuf:"varint,5,opt,name=group,proto3,oneof" json:"group,omitempty"`
+	// The modules that block a scenario asking about platform versions,
+	// each classed by R30; empty when the scenario resolves, and in a shard
+	// of a batch.
+	Blockers      []*Blocker `protobuf:"bytes,6,rep,name=blockers,proto3" json:"blockers,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -926,6 +1001,93 @@ func (x *WhatIfResult) GetError() string {
 	return ""
 }
 
+func (x *WhatIfResult) GetGroup() uint32 {
+	if x != nil && x.Group != nil {
+		return *x.Group
+	}
+	return 0
+}
+
+func (x *WhatIfResult) GetBlockers() []*Blocker {
+	if x != nil {
+		return x.Blockers
+	}
+	return nil
+}
+
+// Blocker is one module that blocks a platform-upgrade scenario (R12,
+// R30).
+type Blocker struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Module   string                 `protobuf:"bytes,1,opt,name=module,proto3" json:"module,omitempty"`
+	Severity Severity               `protobuf:"varint,2,opt,name=severity,proto3,enum=modsolver.v1.Severity" json:"severity,omitempty"`
+	// The index of the first scenario of the batch the module blocks: the
+	// first platform version it blocks.
+	FirstScenario uint32 `protobuf:"varint,3,opt,name=first_scenario,json=firstScenario,proto3" json:"first_scenario,omitempty"`
+	// The batch accepts this risk (WhatIfRequest.accept).
+	Accepted      bool `protobuf:"varint,4,opt,name=accepted,proto3" json:"accepted,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Blocker) Reset() {
+	*x = Blocker{}
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Blocker) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Blocker) ProtoMessage() {}
+
+func (x *Blocker) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Blocker.ProtoReflect.Descriptor instead.
+func (*Blocker) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *Blocker) GetModule() string {
+	if x != nil {
+		return x.Module
+	}
+	return ""
+}
+
+func (x *Blocker) GetSeverity() Severity {
+	if x != nil {
+		return x.Severity
+	}
+	return Severity_SEVERITY_UNSPECIFIED
+}
+
+func (x *Blocker) GetFirstScenario() uint32 {
+	if x != nil {
+		return x.FirstScenario
+	}
+	return 0
+}
+
+func (x *Blocker) GetAccepted() bool {
+	if x != nil {
+		return x.Accepted
+	}
+	return false
+}
+
 // ExplainRequest is a request that is known to fail.
 type ExplainRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -942,7 +1104,7 @@ type ExplainRequest struct {
 
 func (x *ExplainRequest) Reset() {
 	*x = ExplainRequest{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[9]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -954,7 +1116,7 @@ func (x *ExplainRequest) String() string {
 func (*ExplainRequest) ProtoMessage() {}
 
 func (x *ExplainRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[9]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -967,7 +1129,7 @@ func (x *ExplainRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExplainRequest.ProtoReflect.Descriptor instead.
 func (*ExplainRequest) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{9}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ExplainRequest) GetCatalog() isExplainRequest_Catalog {
@@ -1038,7 +1200,7 @@ type ExplainResponse struct {
 
 func (x *ExplainResponse) Reset() {
 	*x = ExplainResponse{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[10]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1050,7 +1212,7 @@ func (x *ExplainResponse) String() string {
 func (*ExplainResponse) ProtoMessage() {}
 
 func (x *ExplainResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[10]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1063,7 +1225,7 @@ func (x *ExplainResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExplainResponse.ProtoReflect.Descriptor instead.
 func (*ExplainResponse) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{10}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ExplainResponse) GetStatus() Status {
@@ -1096,7 +1258,7 @@ type ListCatalogsRequest struct {
 
 func (x *ListCatalogsRequest) Reset() {
 	*x = ListCatalogsRequest{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[11]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1108,7 +1270,7 @@ func (x *ListCatalogsRequest) String() string {
 func (*ListCatalogsRequest) ProtoMessage() {}
 
 func (x *ListCatalogsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[11]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1121,7 +1283,7 @@ func (x *ListCatalogsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCatalogsRequest.ProtoReflect.Descriptor instead.
 func (*ListCatalogsRequest) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{11}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{12}
 }
 
 // ListCatalogsResponse lists the served catalogs, sorted by name.
@@ -1134,7 +1296,7 @@ type ListCatalogsResponse struct {
 
 func (x *ListCatalogsResponse) Reset() {
 	*x = ListCatalogsResponse{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[12]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1146,7 +1308,7 @@ func (x *ListCatalogsResponse) String() string {
 func (*ListCatalogsResponse) ProtoMessage() {}
 
 func (x *ListCatalogsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[12]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1159,7 +1321,7 @@ func (x *ListCatalogsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCatalogsResponse.ProtoReflect.Descriptor instead.
 func (*ListCatalogsResponse) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{12}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ListCatalogsResponse) GetCatalogs() []*CatalogInfo {
@@ -1198,7 +1360,7 @@ type CatalogInfo struct {
 
 func (x *CatalogInfo) Reset() {
 	*x = CatalogInfo{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[13]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1210,7 +1372,7 @@ func (x *CatalogInfo) String() string {
 func (*CatalogInfo) ProtoMessage() {}
 
 func (x *CatalogInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[13]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1223,7 +1385,7 @@ func (x *CatalogInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CatalogInfo.ProtoReflect.Descriptor instead.
 func (*CatalogInfo) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{13}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *CatalogInfo) GetName() string {
@@ -1315,7 +1477,7 @@ type GetModuleRequest struct {
 
 func (x *GetModuleRequest) Reset() {
 	*x = GetModuleRequest{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[14]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1327,7 +1489,7 @@ func (x *GetModuleRequest) String() string {
 func (*GetModuleRequest) ProtoMessage() {}
 
 func (x *GetModuleRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[14]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1340,7 +1502,7 @@ func (x *GetModuleRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetModuleRequest.ProtoReflect.Descriptor instead.
 func (*GetModuleRequest) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{14}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetModuleRequest) GetCatalogName() string {
@@ -1367,7 +1529,7 @@ type GetModuleResponse struct {
 
 func (x *GetModuleResponse) Reset() {
 	*x = GetModuleResponse{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[15]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1379,7 +1541,7 @@ func (x *GetModuleResponse) String() string {
 func (*GetModuleResponse) ProtoMessage() {}
 
 func (x *GetModuleResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[15]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1392,7 +1554,7 @@ func (x *GetModuleResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetModuleResponse.ProtoReflect.Descriptor instead.
 func (*GetModuleResponse) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{15}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GetModuleResponse) GetModule() *Module {
@@ -1435,7 +1597,7 @@ type Module struct {
 
 func (x *Module) Reset() {
 	*x = Module{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[16]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1447,7 +1609,7 @@ func (x *Module) String() string {
 func (*Module) ProtoMessage() {}
 
 func (x *Module) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[16]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1460,7 +1622,7 @@ func (x *Module) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Module.ProtoReflect.Descriptor instead.
 func (*Module) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{16}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Module) GetName() string {
@@ -1568,7 +1730,7 @@ type ChannelSet struct {
 
 func (x *ChannelSet) Reset() {
 	*x = ChannelSet{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1580,7 +1742,7 @@ func (x *ChannelSet) String() string {
 func (*ChannelSet) ProtoMessage() {}
 
 func (x *ChannelSet) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[17]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1593,7 +1755,7 @@ func (x *ChannelSet) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChannelSet.ProtoReflect.Descriptor instead.
 func (*ChannelSet) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{17}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ChannelSet) GetEntries() []string {
@@ -1631,7 +1793,7 @@ type Release struct {
 
 func (x *Release) Reset() {
 	*x = Release{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1643,7 +1805,7 @@ func (x *Release) String() string {
 func (*Release) ProtoMessage() {}
 
 func (x *Release) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[18]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1656,7 +1818,7 @@ func (x *Release) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Release.ProtoReflect.Descriptor instead.
 func (*Release) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{18}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Release) GetVersion() string {
@@ -1720,7 +1882,7 @@ type Disable struct {
 
 func (x *Disable) Reset() {
 	*x = Disable{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1732,7 +1894,7 @@ func (x *Disable) String() string {
 func (*Disable) ProtoMessage() {}
 
 func (x *Disable) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[19]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1745,7 +1907,7 @@ func (x *Disable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Disable.ProtoReflect.Descriptor instead.
 func (*Disable) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{19}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Disable) GetConfirmation() bool {
@@ -1774,7 +1936,7 @@ type UpdateEdges struct {
 
 func (x *UpdateEdges) Reset() {
 	*x = UpdateEdges{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1786,7 +1948,7 @@ func (x *UpdateEdges) String() string {
 func (*UpdateEdges) ProtoMessage() {}
 
 func (x *UpdateEdges) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[20]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1799,7 +1961,7 @@ func (x *UpdateEdges) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateEdges.ProtoReflect.Descriptor instead.
 func (*UpdateEdges) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{20}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *UpdateEdges) GetReplaces() string {
@@ -1842,7 +2004,7 @@ type Requirements struct {
 
 func (x *Requirements) Reset() {
 	*x = Requirements{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1854,7 +2016,7 @@ func (x *Requirements) String() string {
 func (*Requirements) ProtoMessage() {}
 
 func (x *Requirements) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[21]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1867,7 +2029,7 @@ func (x *Requirements) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Requirements.ProtoReflect.Descriptor instead.
 func (*Requirements) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{21}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Requirements) GetDeckhouse() string {
@@ -1931,7 +2093,7 @@ type CompoundRequirement struct {
 
 func (x *CompoundRequirement) Reset() {
 	*x = CompoundRequirement{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[22]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1943,7 +2105,7 @@ func (x *CompoundRequirement) String() string {
 func (*CompoundRequirement) ProtoMessage() {}
 
 func (x *CompoundRequirement) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[22]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1956,7 +2118,7 @@ func (x *CompoundRequirement) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompoundRequirement.ProtoReflect.Descriptor instead.
 func (*CompoundRequirement) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{22}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *CompoundRequirement) GetPredicate() *Predicate {
@@ -2004,7 +2166,7 @@ type Predicate struct {
 
 func (x *Predicate) Reset() {
 	*x = Predicate{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[23]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2016,7 +2178,7 @@ func (x *Predicate) String() string {
 func (*Predicate) ProtoMessage() {}
 
 func (x *Predicate) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[23]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2029,7 +2191,7 @@ func (x *Predicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Predicate.ProtoReflect.Descriptor instead.
 func (*Predicate) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{23}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Predicate) GetNode() isPredicate_Node {
@@ -2130,7 +2292,7 @@ type ModuleAtom struct {
 
 func (x *ModuleAtom) Reset() {
 	*x = ModuleAtom{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[24]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2142,7 +2304,7 @@ func (x *ModuleAtom) String() string {
 func (*ModuleAtom) ProtoMessage() {}
 
 func (x *ModuleAtom) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[24]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2155,7 +2317,7 @@ func (x *ModuleAtom) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModuleAtom.ProtoReflect.Descriptor instead.
 func (*ModuleAtom) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{24}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ModuleAtom) GetModule() string {
@@ -2182,7 +2344,7 @@ type PredicateList struct {
 
 func (x *PredicateList) Reset() {
 	*x = PredicateList{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[25]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2194,7 +2356,7 @@ func (x *PredicateList) String() string {
 func (*PredicateList) ProtoMessage() {}
 
 func (x *PredicateList) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[25]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2207,7 +2369,7 @@ func (x *PredicateList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PredicateList.ProtoReflect.Descriptor instead.
 func (*PredicateList) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{25}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *PredicateList) GetOperands() []*Predicate {
@@ -2228,7 +2390,7 @@ type UpdateRule struct {
 
 func (x *UpdateRule) Reset() {
 	*x = UpdateRule{}
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[26]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2240,7 +2402,7 @@ func (x *UpdateRule) String() string {
 func (*UpdateRule) ProtoMessage() {}
 
 func (x *UpdateRule) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolver_proto_msgTypes[26]
+	mi := &file_modsolver_v1_resolver_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2253,7 +2415,7 @@ func (x *UpdateRule) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateRule.ProtoReflect.Descriptor instead.
 func (*UpdateRule) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{26}
+	return file_modsolver_v1_resolver_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *UpdateRule) GetFrom() string {
@@ -2343,22 +2505,31 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"components\x1a=\n" +
 	"\x0fComponentsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x87\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x9f\x02\n" +
 	"\rWhatIfRequest\x12#\n" +
 	"\fcatalog_name\x18\x01 \x01(\tH\x00R\vcatalogName\x12'\n" +
 	"\x0einline_catalog\x18\x02 \x01(\tH\x00R\rinlineCatalog\x124\n" +
 	"\acluster\x18\x03 \x01(\v2\x1a.modsolver.v1.ClusterStateR\acluster\x124\n" +
-	"\tscenarios\x18\x04 \x03(\v2\x16.modsolver.v1.ScenarioR\tscenarios\x121\n" +
+	"\tscenarios\x18\x04 \x03(\v2\x16.modsolver.v1.ScenarioR\tscenarios\x12\x16\n" +
+	"\x06accept\x18\x05 \x03(\tR\x06accept\x121\n" +
 	"\asources\x182 \x03(\v2\x17.modsolver.v1.SourceRefR\asourcesB\t\n" +
 	"\acatalog\"O\n" +
 	"\bScenario\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12/\n" +
-	"\arequest\x18\x02 \x01(\v2\x15.modsolver.v1.RequestR\arequest\"\x89\x01\n" +
+	"\arequest\x18\x02 \x01(\v2\x15.modsolver.v1.RequestR\arequest\"\xe1\x01\n" +
 	"\fWhatIfResult\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\rR\x05index\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x129\n" +
 	"\bresponse\x18\x03 \x01(\v2\x1d.modsolver.v1.ResolveResponseR\bresponse\x12\x14\n" +
-	"\x05error\x18\x04 \x01(\tR\x05error\"\xd0\x01\n" +
+	"\x05error\x18\x04 \x01(\tR\x05error\x12\x19\n" +
+	"\x05group\x18\x05 \x01(\rH\x00R\x05group\x88\x01\x01\x121\n" +
+	"\bblockers\x18\x06 \x03(\v2\x15.modsolver.v1.BlockerR\bblockersB\b\n" +
+	"\x06_group\"\x98\x01\n" +
+	"\aBlocker\x12\x16\n" +
+	"\x06module\x18\x01 \x01(\tR\x06module\x122\n" +
+	"\bseverity\x18\x02 \x01(\x0e2\x16.modsolver.v1.SeverityR\bseverity\x12%\n" +
+	"\x0efirst_scenario\x18\x03 \x01(\rR\rfirstScenario\x12\x1a\n" +
+	"\baccepted\x18\x04 \x01(\bR\baccepted\"\xd0\x01\n" +
 	"\x0eExplainRequest\x12#\n" +
 	"\fcatalog_name\x18\x01 \x01(\tH\x00R\vcatalogName\x12'\n" +
 	"\x0einline_catalog\x18\x02 \x01(\tH\x00R\rinlineCatalog\x124\n" +
@@ -2467,7 +2638,11 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\n" +
 	"UpdateRule\x12\x12\n" +
 	"\x04from\x18\x01 \x01(\tR\x04from\x12\x0e\n" +
-	"\x02to\x18\x02 \x01(\tR\x02to*b\n" +
+	"\x02to\x18\x02 \x01(\tR\x02to*N\n" +
+	"\bSeverity\x12\x18\n" +
+	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
+	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
+	"\x10SEVERITY_WARNING\x10\x02*b\n" +
 	"\vPackageType\x12\x1c\n" +
 	"\x18PACKAGE_TYPE_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13PACKAGE_TYPE_MODULE\x10\x01\x12\x1c\n" +
@@ -2497,114 +2672,118 @@ func file_modsolver_v1_resolver_proto_rawDescGZIP() []byte {
 	return file_modsolver_v1_resolver_proto_rawDescData
 }
 
-var file_modsolver_v1_resolver_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
+var file_modsolver_v1_resolver_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
 var file_modsolver_v1_resolver_proto_goTypes = []any{
-	(PackageType)(0),             // 0: modsolver.v1.PackageType
-	(Stage)(0),                   // 1: modsolver.v1.Stage
-	(*ResolveRequest)(nil),       // 2: modsolver.v1.ResolveRequest
-	(*SourceRef)(nil),            // 3: modsolver.v1.SourceRef
-	(*ClusterState)(nil),         // 4: modsolver.v1.ClusterState
-	(*ModuleState)(nil),          // 5: modsolver.v1.ModuleState
-	(*Request)(nil),              // 6: modsolver.v1.Request
-	(*Platform)(nil),             // 7: modsolver.v1.Platform
-	(*WhatIfRequest)(nil),        // 8: modsolver.v1.WhatIfRequest
-	(*Scenario)(nil),             // 9: modsolver.v1.Scenario
-	(*WhatIfResult)(nil),         // 10: modsolver.v1.WhatIfResult
-	(*ExplainRequest)(nil),       // 11: modsolver.v1.ExplainRequest
-	(*ExplainResponse)(nil),      // 12: modsolver.v1.ExplainResponse
-	(*ListCatalogsRequest)(nil),  // 13: modsolver.v1.ListCatalogsRequest
-	(*ListCatalogsResponse)(nil), // 14: modsolver.v1.ListCatalogsResponse
-	(*CatalogInfo)(nil),          // 15: modsolver.v1.CatalogInfo
-	(*GetModuleRequest)(nil),     // 16: modsolver.v1.GetModuleRequest
-	(*GetModuleResponse)(nil),    // 17: modsolver.v1.GetModuleResponse
-	(*Module)(nil),               // 18: modsolver.v1.Module
-	(*ChannelSet)(nil),           // 19: modsolver.v1.ChannelSet
-	(*Release)(nil),              // 20: modsolver.v1.Release
-	(*Disable)(nil),              // 21: modsolver.v1.Disable
-	(*UpdateEdges)(nil),          // 22: modsolver.v1.UpdateEdges
-	(*Requirements)(nil),         // 23: modsolver.v1.Requirements
-	(*CompoundRequirement)(nil),  // 24: modsolver.v1.CompoundRequirement
-	(*Predicate)(nil),            // 25: modsolver.v1.Predicate
-	(*ModuleAtom)(nil),           // 26: modsolver.v1.ModuleAtom
-	(*PredicateList)(nil),        // 27: modsolver.v1.PredicateList
-	(*UpdateRule)(nil),           // 28: modsolver.v1.UpdateRule
-	nil,                          // 29: modsolver.v1.ClusterState.ModulesEntry
-	nil,                          // 30: modsolver.v1.ClusterState.PlatformEntry
-	nil,                          // 31: modsolver.v1.Request.PinEntry
-	nil,                          // 32: modsolver.v1.Request.SourcesEntry
-	nil,                          // 33: modsolver.v1.Platform.ComponentsEntry
-	nil,                          // 34: modsolver.v1.Module.ChannelsEntry
-	nil,                          // 35: modsolver.v1.Module.ChannelSetsEntry
-	nil,                          // 36: modsolver.v1.Requirements.ModulesEntry
-	nil,                          // 37: modsolver.v1.Requirements.PlatformEntry
-	(*ResolveResponse)(nil),      // 38: modsolver.v1.ResolveResponse
-	(Status)(0),                  // 39: modsolver.v1.Status
-	(*Explanation)(nil),          // 40: modsolver.v1.Explanation
-	(*Stats)(nil),                // 41: modsolver.v1.Stats
-	(*ModuleGroup)(nil),          // 42: modsolver.v1.ModuleGroup
+	(Severity)(0),                // 0: modsolver.v1.Severity
+	(PackageType)(0),             // 1: modsolver.v1.PackageType
+	(Stage)(0),                   // 2: modsolver.v1.Stage
+	(*ResolveRequest)(nil),       // 3: modsolver.v1.ResolveRequest
+	(*SourceRef)(nil),            // 4: modsolver.v1.SourceRef
+	(*ClusterState)(nil),         // 5: modsolver.v1.ClusterState
+	(*ModuleState)(nil),          // 6: modsolver.v1.ModuleState
+	(*Request)(nil),              // 7: modsolver.v1.Request
+	(*Platform)(nil),             // 8: modsolver.v1.Platform
+	(*WhatIfRequest)(nil),        // 9: modsolver.v1.WhatIfRequest
+	(*Scenario)(nil),             // 10: modsolver.v1.Scenario
+	(*WhatIfResult)(nil),         // 11: modsolver.v1.WhatIfResult
+	(*Blocker)(nil),              // 12: modsolver.v1.Blocker
+	(*ExplainRequest)(nil),       // 13: modsolver.v1.ExplainRequest
+	(*ExplainResponse)(nil),      // 14: modsolver.v1.ExplainResponse
+	(*ListCatalogsRequest)(nil),  // 15: modsolver.v1.ListCatalogsRequest
+	(*ListCatalogsResponse)(nil), // 16: modsolver.v1.ListCatalogsResponse
+	(*CatalogInfo)(nil),          // 17: modsolver.v1.CatalogInfo
+	(*GetModuleRequest)(nil),     // 18: modsolver.v1.GetModuleRequest
+	(*GetModuleResponse)(nil),    // 19: modsolver.v1.GetModuleResponse
+	(*Module)(nil),               // 20: modsolver.v1.Module
+	(*ChannelSet)(nil),           // 21: modsolver.v1.ChannelSet
+	(*Release)(nil),              // 22: modsolver.v1.Release
+	(*Disable)(nil),              // 23: modsolver.v1.Disable
+	(*UpdateEdges)(nil),          // 24: modsolver.v1.UpdateEdges
+	(*Requirements)(nil),         // 25: modsolver.v1.Requirements
+	(*CompoundRequirement)(nil),  // 26: modsolver.v1.CompoundRequirement
+	(*Predicate)(nil),            // 27: modsolver.v1.Predicate
+	(*ModuleAtom)(nil),           // 28: modsolver.v1.ModuleAtom
+	(*PredicateList)(nil),        // 29: modsolver.v1.PredicateList
+	(*UpdateRule)(nil),           // 30: modsolver.v1.UpdateRule
+	nil,                          // 31: modsolver.v1.ClusterState.ModulesEntry
+	nil,                          // 32: modsolver.v1.ClusterState.PlatformEntry
+	nil,                          // 33: modsolver.v1.Request.PinEntry
+	nil,                          // 34: modsolver.v1.Request.SourcesEntry
+	nil,                          // 35: modsolver.v1.Platform.ComponentsEntry
+	nil,                          // 36: modsolver.v1.Module.ChannelsEntry
+	nil,                          // 37: modsolver.v1.Module.ChannelSetsEntry
+	nil,                          // 38: modsolver.v1.Requirements.ModulesEntry
+	nil,                          // 39: modsolver.v1.Requirements.PlatformEntry
+	(*ResolveResponse)(nil),      // 40: modsolver.v1.ResolveResponse
+	(Status)(0),                  // 41: modsolver.v1.Status
+	(*Explanation)(nil),          // 42: modsolver.v1.Explanation
+	(*Stats)(nil),                // 43: modsolver.v1.Stats
+	(*ModuleGroup)(nil),          // 44: modsolver.v1.ModuleGroup
 }
 var file_modsolver_v1_resolver_proto_depIdxs = []int32{
-	4,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
-	6,  // 1: modsolver.v1.ResolveRequest.request:type_name -> modsolver.v1.Request
-	3,  // 2: modsolver.v1.ResolveRequest.sources:type_name -> modsolver.v1.SourceRef
-	29, // 3: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
-	30, // 4: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
-	31, // 5: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
-	7,  // 6: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
-	32, // 7: modsolver.v1.Request.sources:type_name -> modsolver.v1.Request.SourcesEntry
-	33, // 8: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
-	4,  // 9: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
-	9,  // 10: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
-	3,  // 11: modsolver.v1.WhatIfRequest.sources:type_name -> modsolver.v1.SourceRef
-	6,  // 12: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
-	38, // 13: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
-	4,  // 14: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
-	6,  // 15: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
-	39, // 16: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
-	40, // 17: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
-	41, // 18: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
-	15, // 19: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
-	18, // 20: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
-	34, // 21: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
-	20, // 22: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
-	23, // 23: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
-	1,  // 24: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
-	21, // 25: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
-	0,  // 26: modsolver.v1.Module.type:type_name -> modsolver.v1.PackageType
-	35, // 27: modsolver.v1.Module.channel_sets:type_name -> modsolver.v1.Module.ChannelSetsEntry
-	23, // 28: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
-	28, // 29: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
-	22, // 30: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
-	1,  // 31: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
-	21, // 32: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
-	36, // 33: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
-	37, // 34: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
-	24, // 35: modsolver.v1.Requirements.compound:type_name -> modsolver.v1.CompoundRequirement
-	25, // 36: modsolver.v1.CompoundRequirement.predicate:type_name -> modsolver.v1.Predicate
-	42, // 37: modsolver.v1.CompoundRequirement.group:type_name -> modsolver.v1.ModuleGroup
-	26, // 38: modsolver.v1.Predicate.module:type_name -> modsolver.v1.ModuleAtom
-	27, // 39: modsolver.v1.Predicate.all:type_name -> modsolver.v1.PredicateList
-	27, // 40: modsolver.v1.Predicate.any:type_name -> modsolver.v1.PredicateList
-	25, // 41: modsolver.v1.Predicate.not:type_name -> modsolver.v1.Predicate
-	25, // 42: modsolver.v1.PredicateList.operands:type_name -> modsolver.v1.Predicate
-	5,  // 43: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
-	19, // 44: modsolver.v1.Module.ChannelSetsEntry.value:type_name -> modsolver.v1.ChannelSet
-	2,  // 45: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
-	8,  // 46: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
-	11, // 47: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
-	13, // 48: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
-	16, // 49: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
-	38, // 50: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
-	10, // 51: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
-	12, // 52: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
-	14, // 53: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
-	17, // 54: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
-	50, // [50:55] is the sub-list for method output_type
-	45, // [45:50] is the sub-list for method input_type
-	45, // [45:45] is the sub-list for extension type_name
-	45, // [45:45] is the sub-list for extension extendee
-	0,  // [0:45] is the sub-list for field type_name
+	5,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
+	7,  // 1: modsolver.v1.ResolveRequest.request:type_name -> modsolver.v1.Request
+	4,  // 2: modsolver.v1.ResolveRequest.sources:type_name -> modsolver.v1.SourceRef
+	31, // 3: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
+	32, // 4: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
+	33, // 5: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
+	8,  // 6: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
+	34, // 7: modsolver.v1.Request.sources:type_name -> modsolver.v1.Request.SourcesEntry
+	35, // 8: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
+	5,  // 9: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
+	10, // 10: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
+	4,  // 11: modsolver.v1.WhatIfRequest.sources:type_name -> modsolver.v1.SourceRef
+	7,  // 12: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
+	40, // 13: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
+	12, // 14: modsolver.v1.WhatIfResult.blockers:type_name -> modsolver.v1.Blocker
+	0,  // 15: modsolver.v1.Blocker.severity:type_name -> modsolver.v1.Severity
+	5,  // 16: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
+	7,  // 17: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
+	41, // 18: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
+	42, // 19: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
+	43, // 20: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
+	17, // 21: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
+	20, // 22: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
+	36, // 23: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
+	22, // 24: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
+	25, // 25: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
+	2,  // 26: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
+	23, // 27: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
+	1,  // 28: modsolver.v1.Module.type:type_name -> modsolver.v1.PackageType
+	37, // 29: modsolver.v1.Module.channel_sets:type_name -> modsolver.v1.Module.ChannelSetsEntry
+	25, // 30: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
+	30, // 31: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
+	24, // 32: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
+	2,  // 33: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
+	23, // 34: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
+	38, // 35: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
+	39, // 36: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
+	26, // 37: modsolver.v1.Requirements.compound:type_name -> modsolver.v1.CompoundRequirement
+	27, // 38: modsolver.v1.CompoundRequirement.predicate:type_name -> modsolver.v1.Predicate
+	44, // 39: modsolver.v1.CompoundRequirement.group:type_name -> modsolver.v1.ModuleGroup
+	28, // 40: modsolver.v1.Predicate.module:type_name -> modsolver.v1.ModuleAtom
+	29, // 41: modsolver.v1.Predicate.all:type_name -> modsolver.v1.PredicateList
+	29, // 42: modsolver.v1.Predicate.any:type_name -> modsolver.v1.PredicateList
+	27, // 43: modsolver.v1.Predicate.not:type_name -> modsolver.v1.Predicate
+	27, // 44: modsolver.v1.PredicateList.operands:type_name -> modsolver.v1.Predicate
+	6,  // 45: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
+	21, // 46: modsolver.v1.Module.ChannelSetsEntry.value:type_name -> modsolver.v1.ChannelSet
+	3,  // 47: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
+	9,  // 48: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
+	13, // 49: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
+	15, // 50: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
+	18, // 51: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
+	40, // 52: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
+	11, // 53: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
+	14, // 54: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
+	16, // 55: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
+	19, // 56: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
+	52, // [52:57] is the sub-list for method output_type
+	47, // [47:52] is the sub-list for method input_type
+	47, // [47:47] is the sub-list for extension type_name
+	47, // [47:47] is the sub-list for extension extendee
+	0,  // [0:47] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolver_proto_init() }
@@ -2623,11 +2802,12 @@ func file_modsolver_v1_resolver_proto_init() {
 		(*WhatIfRequest_CatalogName)(nil),
 		(*WhatIfRequest_InlineCatalog)(nil),
 	}
-	file_modsolver_v1_resolver_proto_msgTypes[9].OneofWrappers = []any{
+	file_modsolver_v1_resolver_proto_msgTypes[8].OneofWrappers = []any{}
+	file_modsolver_v1_resolver_proto_msgTypes[10].OneofWrappers = []any{
 		(*ExplainRequest_CatalogName)(nil),
 		(*ExplainRequest_InlineCatalog)(nil),
 	}
-	file_modsolver_v1_resolver_proto_msgTypes[23].OneofWrappers = []any{
+	file_modsolver_v1_resolver_proto_msgTypes[24].OneofWrappers = []any{
 		(*Predicate_Module)(nil),
 		(*Predicate_Capability)(nil),
 		(*Predicate_All)(nil),
@@ -2639,8 +2819,8 @@ func file_modsolver_v1_resolver_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modsolver_v1_resolver_proto_rawDesc), len(file_modsolver_v1_resolver_proto_rawDesc)),
-			NumEnums:      2,
-			NumMessages:   36,
+			NumEnums:      3,
+			NumMessages:   37,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -129,12 +129,15 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	if code, done := parseFlags(fs, args, out, errOut); done {
 		return code
 	}
-	b, err := f.batch(errOut)
-	if err != nil {
-		return fail(errOut, err)
+	if f.timeout <= 0 {
+		return fail(errOut, fmt.Errorf("%w: --timeout %s: want a positive duration", errUsage, f.timeout))
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
+	b, err := loadWithin(ctx, f.timeout, "reading the inputs", errOut, f.batch)
+	if err != nil {
+		return fail(errOut, err)
+	}
 	cells, ready, err := b.run(ctx, f, errOut)
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {

@@ -84,11 +84,11 @@ func TestFactKindMapping(t *testing.T) {
 
 func TestSuggestionKindMapping(t *testing.T) {
 	var cases []enumCase
-	for k := model.SuggestUpgradeKubernetes; k <= model.SuggestMoveSource; k++ {
+	for k := model.SuggestUpgradeKubernetes; k <= model.SuggestCombined; k++ {
 		p := suggestionKindProto(k)
 		cases = append(cases, enumCase{k.String(), int32(p), p.String()})
 	}
-	require.Equal(t, "unspecified", (model.SuggestMoveSource + 1).String())
+	require.Equal(t, "unspecified", (model.SuggestCombined + 1).String())
 	assert.Equal(t, modsolverv1.SuggestionKind_SUGGESTION_KIND_UNSPECIFIED, suggestionKindProto(model.SuggestUnspecified))
 	checkEnum(t, "SUGGESTION_KIND_", cases, modsolverv1.SuggestionKind_name)
 

@@ -13,8 +13,6 @@ import (
 // prove properties of every scenario's answer (minimality, what-if) skip
 // the listed ones, which may not even load yet.
 var KnownFailing = []string{
-	// issue 22: R16 combined suggestions
-	"r16-combined-suggestion",
 }
 
 // IsKnownFailing reports whether the scenario file is on KnownFailing.

@@ -39,6 +39,16 @@ func (c change) key() string {
 // have the later undo the earlier.
 func (c change) target() string { return c.sug.Kind.String() + "\x01" + c.sug.Module }
 
+// targets names what the set sets, whatever its order and alternatives.
+func (cs changeSet) targets() string {
+	ts := make([]string, len(cs))
+	for i, c := range cs {
+		ts[i] = c.target()
+	}
+	slices.Sort(ts)
+	return strings.Join(ts, "\x00")
+}
+
 func (cs changeSet) has(target string) bool {
 	return slices.ContainsFunc(cs, func(c change) bool { return c.target() == target })
 }
@@ -67,14 +77,26 @@ type setSearch struct {
 	outcome map[string]bool
 	trials  int
 	found   []model.Suggestion
+	// targets records what the sets found set: a set that sets the same
+	// as one found, with other alternatives (a higher upgrade, say), is
+	// not offered, as of alternatives only the smallest that works is.
+	targets map[string]bool
 }
 
 // combined suggests the smallest verified sets of changes for a core no
 // single change fixes.
 func (s *session) combined(core []*fact) ([]model.Suggestion, error) {
-	ss := &setSearch{s: s, outcome: map[string]bool{}}
+	return newSetSearch(s).run(core)
+}
+
+func newSetSearch(s *session) *setSearch {
+	return &setSearch{s: s, outcome: map[string]bool{}, targets: map[string]bool{}}
+}
+
+// run searches from the single changes core offers, all of which failed.
+func (ss *setSearch) run(core []*fact) ([]model.Suggestion, error) {
 	var frontier []changeSet
-	for _, alts := range s.changeGroups(core) {
+	for _, alts := range ss.s.changeGroups(core) {
 		for _, c := range alts {
 			set := changeSet{c}
 			if _, ok := ss.outcome[set.key()]; !ok {
@@ -143,7 +165,7 @@ func (ss *setSearch) firstSet(set changeSet, alts []change) ([]changeSet, error)
 			continue
 		}
 		bigger := set.with(c)
-		if _, seen := ss.outcome[bigger.key()]; seen || !ss.spend() {
+		if _, seen := ss.outcome[bigger.key()]; seen || ss.targets[bigger.targets()] || !ss.spend() {
 			continue
 		}
 		res, _, err := ss.s.trySet(bigger, false)
@@ -164,6 +186,7 @@ func (ss *setSearch) firstSet(set changeSet, alts []change) ([]changeSet, error)
 		if err != nil || minimal {
 			if minimal {
 				ss.found = append(ss.found, combinedSuggestion(bigger, res))
+				ss.targets[bigger.targets()] = true
 			}
 			return failed, err
 		}

@@ -13,7 +13,7 @@ import (
 // verified or the core of a set that failed.
 const (
 	maxSetSize   = 3
-	maxSetTrials = 48
+	maxSetTrials = 24
 )
 
 // changeSet is a set of changes made together, in the order the search
@@ -96,12 +96,14 @@ func newSetSearch(s *session) *setSearch {
 // run searches from the single changes core offers, all of which failed.
 func (ss *setSearch) run(core []*fact) ([]model.Suggestion, error) {
 	var frontier []changeSet
-	for _, alts := range ss.s.changeGroups(core) {
-		for _, c := range alts {
+	for _, alts := range ss.s.setGroups(core) {
+		for i, c := range alts {
 			set := changeSet{c}
 			if _, ok := ss.outcome[set.key()]; !ok {
 				ss.outcome[set.key()] = false // suggest tried it: it failed, or contradicts the request
-				frontier = append(frontier, set)
+				if i == 0 {
+					frontier = append(frontier, set)
+				}
 			}
 		}
 	}
@@ -152,12 +154,29 @@ func (ss *setSearch) groupsAfter(set changeSet) ([][]change, error) {
 	if err != nil {
 		return nil, err
 	}
-	return child.changeGroups(child.core), nil
+	return child.setGroups(child.core), nil
+}
+
+// setGroups lists the groups of alternative changes a set may draw from
+// a core: those a single suggestion draws from, but downgrades only where
+// the question is one, since each downgrade group costs a verification
+// per release and a set answers what no single change could (D173).
+func (s *session) setGroups(core []*fact) [][]change {
+	groups := s.changeGroups(core)
+	if s.p.lowersPlatform() {
+		return groups
+	}
+	rest, _ := splitDowngrades(groups)
+	return rest
 }
 
 // firstSet tries set with each of alts in order and keeps the first that
 // resolves and has no smaller subset that does: of alternatives for one
-// fact, the smallest that works. It returns the sets that failed.
+// fact, the smallest that works. It returns the set with the first of
+// alts when none works, the one a larger set grows from: the smallest
+// change that answers the fact, whose core then names what else is in
+// the way (a higher alternative that a later fact needs is offered by
+// that fact's own group).
 func (ss *setSearch) firstSet(set changeSet, alts []change) ([]changeSet, error) {
 	var failed []changeSet
 	for _, c := range alts {
@@ -179,7 +198,9 @@ func (ss *setSearch) firstSet(set changeSet, alts []change) ([]changeSet, error)
 		ok := res.Status == model.StatusResolved
 		ss.outcome[bigger.key()] = ok
 		if !ok {
-			failed = append(failed, bigger)
+			if failed == nil {
+				failed = []changeSet{bigger}
+			}
 			continue
 		}
 		minimal, err := ss.minimal(bigger)
@@ -225,10 +246,12 @@ func (ss *setSearch) spend() bool {
 	return true
 }
 
-// trySet solves the request with every change of set applied: status
-// only, or, with explain, the core of the changed problem when it fails,
-// on the session it returns. A set with an update reads the versions its
-// answer reaches, so it is solved to its optimum.
+// trySet solves the request with every change of set applied, status
+// only: with explain, a set that fails has the minimal core of its
+// changed problem on the session trySet returns, without the platform
+// blockers or the sentences an answer would add; a set that resolves
+// and has an update is solved again to its optimum, whose versions the
+// update names.
 func (s *session) trySet(set changeSet, explain bool) (*model.Result, *session, error) {
 	cluster, req := s.p.cluster.Clone(), s.p.req.Clone()
 	for _, c := range set {
@@ -237,13 +260,22 @@ func (s *session) trySet(set changeSet, explain bool) (*model.Result, *session, 
 	if err := validate(s.p.cat, cluster, req); err != nil {
 		return nil, nil, err
 	}
-	cfg := settings{workers: 1, maxBytes: s.budget.remaining(), statusOnly: !explain, feasibleOnly: !set.readsOptimum()}
+	cfg := settings{workers: 1, maxBytes: s.budget.remaining(), statusOnly: true, feasibleOnly: true}
 	child := newSession(s.ctx, cfg, s.p.compiled, cluster, req)
 	res, err := child.run()
-	if err == nil && explain && cfg.feasibleOnly && res.Status == model.StatusUnsatisfiable {
-		res, err = child.unsatisfiable()
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case res.Status == model.StatusUnsatisfiable && explain:
+		child.core, err = child.conflictExplainer().inputCore(nil)
+		return res, child, err
+	case res.Status == model.StatusResolved && set.readsOptimum():
+		cfg.feasibleOnly = false
+		child = newSession(s.ctx, cfg, s.p.compiled, cluster, req)
+		res, err = child.run()
+		return res, child, err
 	}
-	return res, child, err
+	return res, child, nil
 }
 
 // combinedSuggestion is the suggestion of a verified set: its parts,

@@ -3,17 +3,24 @@ package solver
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/modsolver/modsolver/model"
 )
 
 // The bounds of the search for combined suggestions (D171): sets of up to
-// maxSetSize changes, and at most maxSetTrials solves in all, each a set
-// verified or the core of a set that failed.
+// maxSetSize changes; at most maxRelaxations questions on the explain
+// encoding, each a few assumption solves, widening its cone at most
+// maxWidenings times; at most maxSetTrials solves of a changed request,
+// each a fresh encoding; at most maxCombinations sets of changes tried
+// for one set of facts.
 const (
-	maxSetSize   = 3
-	maxSetTrials = 24
+	maxSetSize      = 3
+	maxRelaxations  = 64
+	maxSetTrials    = 12
+	maxCombinations = 4
+	maxWidenings    = 3
 )
 
 // changeSet is a set of changes made together, in the order the search
@@ -53,9 +60,6 @@ func (cs changeSet) has(target string) bool {
 	return slices.ContainsFunc(cs, func(c change) bool { return c.target() == target })
 }
 
-// with is cs and c, a new set.
-func (cs changeSet) with(c change) changeSet { return append(slices.Clone(cs), c) }
-
 // without is cs less its i-th change.
 func (cs changeSet) without(i int) changeSet { return slices.Delete(slices.Clone(cs), i, i+1) }
 
@@ -66,45 +70,60 @@ func (cs changeSet) readsOptimum() bool {
 }
 
 // setSearch finds the smallest sets of changes that make a request
-// satisfiable when no single change does (R16, D170). It grows sets as
-// libsolv grows its solutions: the core of a set that fails names the
-// facts still in the way, and each change those facts offer extends the
-// set by one. The sets of one size are all tried before the next size,
-// and the search stops at the first size that yields any.
+// satisfiable when no single change does (R16, D170). It searches sets
+// of facts first, on the explain encoding the core came from, as libsolv
+// and the minimal-correction-set searches do: a set of facts that still
+// has a core without them grows by a fact of that core, and a set
+// without which the facts have a model is a candidate. Only then is a
+// candidate's set of changes verified by solving the changed request, a
+// fresh encoding each (D21). The sets of one size are all asked before
+// the next size, and the search stops at the first size that yields any.
 type setSearch struct {
 	s *session
-	// outcome records each set tried, by key: whether it resolved.
-	outcome map[string]bool
-	trials  int
-	found   []model.Suggestion
-	// targets records what the sets found set: a set that sets the same
-	// as one found, with other alternatives (a higher upgrade, say), is
-	// not offered, as of alternatives only the smallest that works is.
-	targets map[string]bool
-}
-
-// combined suggests the smallest verified sets of changes for a core no
-// single change fixes.
-func (s *session) combined(core []*fact) ([]model.Suggestion, error) {
-	return newSetSearch(s).run(core)
+	x *explainer
+	// tried records each set of changes solved, by key: whether it
+	// resolved; the single changes suggest tried first are in it.
+	tried        map[string]bool
+	trials       int
+	relaxations  int
+	widenings    int
+	seen         map[string]bool // fact sets asked, by factsKey
+	found        []model.Suggestion
+	foundTargets map[string]bool
 }
 
 func newSetSearch(s *session) *setSearch {
-	return &setSearch{s: s, outcome: map[string]bool{}, targets: map[string]bool{}}
+	return &setSearch{s: s, x: s.conflictExplainer(), tried: map[string]bool{}, seen: map[string]bool{}, foundTargets: map[string]bool{}}
 }
 
-// run searches from the single changes core offers, all of which failed.
-func (ss *setSearch) run(core []*fact) ([]model.Suggestion, error) {
-	var frontier []changeSet
-	for _, alts := range ss.s.setGroups(core) {
-		for i, c := range alts {
-			set := changeSet{c}
-			if _, ok := ss.outcome[set.key()]; !ok {
-				ss.outcome[set.key()] = false // suggest tried it: it failed, or contradicts the request
-				if i == 0 {
-					frontier = append(frontier, set)
-				}
+// downgrades lists the groups of downgrades of the facts of core without
+// which the facts have a model: a downgrade lifts only its own fact, so
+// one whose fact is not alone in the way is not tried (D173).
+func (ss *setSearch) downgrades(core []*fact) ([][]change, error) {
+	var out [][]change
+	for _, f := range chainOrder(core) {
+		_, down := splitDowngrades(ss.s.changesFor(f))
+		if len(down) == 0 {
+			continue
+		}
+		if _, open, err := ss.relaxed([]*fact{f}); err != nil || !open {
+			if err != nil {
+				return nil, err
 			}
+			continue
+		}
+		out = append(out, down...)
+	}
+	return out, nil
+}
+
+// run searches, for a core no single change fixes, from the facts of
+// core that a change may lift.
+func (ss *setSearch) run(core []*fact) ([]model.Suggestion, error) {
+	var frontier [][]*fact
+	for _, f := range chainOrder(core) {
+		if ss.changeable(f) {
+			frontier = append(frontier, []*fact{f})
 		}
 	}
 	for size := 2; size <= maxSetSize && len(frontier) > 0; size++ {
@@ -117,118 +136,200 @@ func (ss *setSearch) run(core []*fact) ([]model.Suggestion, error) {
 	return nil, nil
 }
 
-// extend adds one change to each failing set of frontier, drawn from the
-// core of the set's own changed problem, and verifies each larger set.
-// It returns the larger sets that fail, when grow asks for them.
-func (ss *setSearch) extend(frontier []changeSet, grow bool) ([]changeSet, error) {
-	var next []changeSet
+// changeable reports whether a set may lift f.
+func (ss *setSearch) changeable(f *fact) bool { return len(ss.s.setGroups([]*fact{f})) > 0 }
+
+// extend adds to each fact set of frontier one changeable fact of the
+// core that remains without it, and verifies the changes of each larger
+// set without which the facts have a model. It returns the larger sets
+// that still have a core, when grow asks for them.
+func (ss *setSearch) extend(frontier [][]*fact, grow bool) ([][]*fact, error) {
+	var next [][]*fact
 	for _, set := range frontier {
-		groups, err := ss.groupsAfter(set)
+		core, _, err := ss.relaxed(set)
 		if err != nil {
 			return nil, err
 		}
-		for _, alts := range groups {
-			failed, err := ss.firstSet(set, alts)
-			if err != nil {
-				return nil, err
+		for _, g := range chainOrder(core) {
+			if slices.Contains(set, g) || !ss.changeable(g) {
+				continue
 			}
-			if grow {
-				next = append(next, failed...)
+			bigger := append(slices.Clone(set), g)
+			key := factsKey(bigger)
+			if ss.seen[key] {
+				continue
+			}
+			ss.seen[key] = true
+			left, open, err := ss.relaxed(bigger)
+			switch {
+			case err != nil:
+				return nil, err
+			case open:
+				if err := ss.verify(bigger); err != nil {
+					return nil, err
+				}
+			case left != nil && grow:
+				next = append(next, bigger)
 			}
 		}
 	}
 	return next, nil
 }
 
-// groupsAfter lists the groups of alternative changes that the core of
-// set's changed problem offers, none for a set whose changed request is
-// not valid input or once the search is out of trials.
-func (ss *setSearch) groupsAfter(set changeSet) ([][]change, error) {
-	if !ss.spend() {
-		return nil, nil
+// factsKey names a set of facts whatever its order.
+func factsKey(facts []*fact) string {
+	ids := make([]string, len(facts))
+	for i, f := range facts {
+		ids[i] = strconv.Itoa(f.id)
 	}
-	res, child, err := ss.s.trySet(set, true)
-	if errors.Is(err, model.ErrInvalidInput) || (err == nil && res.Status != model.StatusUnsatisfiable) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return child.setGroups(child.core), nil
+	slices.Sort(ids)
+	return strings.Join(ids, ",")
 }
 
-// setGroups lists the groups of alternative changes a set may draw from
-// a core: those a single suggestion draws from, but downgrades only where
-// the question is one, since each downgrade group costs a verification
-// per release and a set answers what no single change could (D173).
-func (s *session) setGroups(core []*fact) [][]change {
-	groups := s.changeGroups(core)
-	if s.p.lowersPlatform() {
-		return groups
+// relaxed returns a core of the explain encoding's input facts without
+// set, and without the facts of the platform components a platform fact
+// of set is about, which its upgrade changes too; or, open, that they
+// have a model; or neither once the search is out of questions. On a
+// cone (cone.go) it widens the cone while they have a model there, by
+// the modules the facts speak of, as whyNot does: a core of a cone is a
+// core of the whole closure. It widens at most maxWidenings times in a
+// search, since a set that does have a model would widen the cone to the
+// whole closure to show it; a model of the cone only makes the set a
+// candidate, as a model of the closure would (the changes are not the
+// mere absence of the facts), and verify settles it.
+func (ss *setSearch) relaxed(set []*fact) (core []*fact, open bool, err error) {
+	if ss.relaxations >= maxRelaxations {
+		return nil, false, nil
 	}
-	rest, _ := splitDowngrades(groups)
-	return rest
+	for ss.relaxations < maxRelaxations {
+		ss.relaxations++
+		facts := slices.DeleteFunc(slices.Clone(ss.x.inputFacts()), func(f *fact) bool {
+			return slices.ContainsFunc(set, func(g *fact) bool { return f == g || samePlatform(ss.s.p, f, g) })
+		})
+		core, err = ss.x.minimalCore(nil, facts)
+		if err != nil || core != nil || ss.widenings >= maxWidenings || !ss.x.growDown() {
+			return core, err == nil && core == nil, err
+		}
+		ss.widenings++
+	}
+	return nil, false, nil
 }
 
-// firstSet tries set with each of alts in order and keeps the first that
-// resolves and has no smaller subset that does: of alternatives for one
-// fact, the smallest that works. It returns the set with the first of
-// alts when none works, the one a larger set grows from: the smallest
-// change that answers the fact, whose core then names what else is in
-// the way (a higher alternative that a later fact needs is offered by
-// that fact's own group).
-func (ss *setSearch) firstSet(set changeSet, alts []change) ([]changeSet, error) {
-	var failed []changeSet
-	for _, c := range alts {
-		if set.has(c.target()) {
+// samePlatform reports whether f and g are both requirements on one
+// platform component.
+func samePlatform(p *problem, f, g *fact) bool {
+	pf, pg := kindOf(f).platform, kindOf(g).platform
+	return pf != nil && pg != nil && pf(p, f).name == pg(p, g).name
+}
+
+// verify tries the sets of changes a candidate set of facts offers, one
+// group of each fact's, and keeps the first that resolves and has no
+// smaller subset that does.
+func (ss *setSearch) verify(facts []*fact) error {
+	for _, set := range ss.changeSets(facts) {
+		if len(set) < 2 || ss.foundTargets[set.targets()] {
 			continue
 		}
-		bigger := set.with(c)
-		if _, seen := ss.outcome[bigger.key()]; seen || ss.targets[bigger.targets()] || !ss.spend() {
+		if _, seen := ss.tried[set.key()]; seen || ss.trials >= maxSetTrials {
 			continue
 		}
-		res, _, err := ss.s.trySet(bigger, false)
-		if errors.Is(err, model.ErrInvalidInput) {
-			ss.outcome[bigger.key()] = false
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		ok := res.Status == model.StatusResolved
-		ss.outcome[bigger.key()] = ok
-		if !ok {
-			if failed == nil {
-				failed = []changeSet{bigger}
+		res, ok, err := ss.try(set)
+		if err != nil || !ok {
+			if err != nil {
+				return err
 			}
 			continue
 		}
-		minimal, err := ss.minimal(bigger)
+		minimal, err := ss.minimal(set)
 		if err != nil || minimal {
 			if minimal {
-				ss.found = append(ss.found, combinedSuggestion(bigger, res))
-				ss.targets[bigger.targets()] = true
+				ss.found = append(ss.found, combinedSuggestion(set, res))
+				ss.foundTargets[set.targets()] = true
 			}
-			return failed, err
+			return err
 		}
 	}
-	return failed, nil
+	return nil
+}
+
+// try solves the request with set's changes made, once per set.
+func (ss *setSearch) try(set changeSet) (*model.Result, bool, error) {
+	ss.trials++
+	res, err := ss.s.trySet(set)
+	if errors.Is(err, model.ErrInvalidInput) {
+		ss.tried[set.key()] = false
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	ok := res.Status == model.StatusResolved
+	ss.tried[set.key()] = ok
+	return res, ok, nil
+}
+
+// changeSets lists, for a set of facts, the sets of changes that lift
+// them: one group of each fact, in the order of the facts' groups, at
+// most maxCombinations. A group's change is its first alternative, or,
+// for a platform upgrade, the lowest that every requirement of the set
+// on that component allows.
+func (ss *setSearch) changeSets(facts []*fact) []changeSet {
+	out := []changeSet{{}}
+	for _, f := range facts {
+		var grown []changeSet
+		for _, set := range out {
+			for _, alts := range ss.s.setGroups([]*fact{f}) {
+				c := ss.lowestFor(facts, alts)
+				if !set.has(c.target()) {
+					grown = append(grown, append(slices.Clone(set), c))
+				} else {
+					grown = append(grown, set)
+				}
+			}
+		}
+		out = grown[:min(len(grown), maxCombinations)]
+	}
+	return out
+}
+
+// lowestFor is the first of alts, or for a platform upgrade the lowest
+// that every requirement of facts on that component allows.
+func (ss *setSearch) lowestFor(facts []*fact, alts []change) change {
+	k := alts[0].sug.Kind
+	if !isUpgrade(k) && k != model.SuggestUpgradePlatform {
+		return alts[0]
+	}
+	var bounds []*model.Constraint
+	for _, f := range facts {
+		if f.cons == nil || kindOf(f).platform == nil {
+			continue
+		}
+		for _, g := range ss.s.setGroups([]*fact{f}) {
+			if len(g) > 0 && g[0].target() == alts[0].target() {
+				bounds = append(bounds, f.cons)
+			}
+		}
+	}
+	for _, c := range alts {
+		v := model.MustParseVersion(c.sug.Version)
+		if !slices.ContainsFunc(bounds, func(b *model.Constraint) bool { return !b.Allows(v) }) {
+			return c
+		}
+	}
+	return alts[len(alts)-1]
 }
 
 // minimal reports whether no subset of set one change smaller resolves,
-// verifying those the search has not tried.
+// solving those not tried yet.
 func (ss *setSearch) minimal(set changeSet) (bool, error) {
 	for i := range set {
 		sub := set.without(i)
-		ok, seen := ss.outcome[sub.key()]
+		ok, seen := ss.tried[sub.key()]
 		if !seen {
-			res, _, err := ss.s.trySet(sub, false)
-			ss.trials++
-			if err != nil && !errors.Is(err, model.ErrInvalidInput) {
+			var err error
+			if _, ok, err = ss.try(sub); err != nil {
 				return false, err
 			}
-			ok = err == nil && res.Status == model.StatusResolved
-			ss.outcome[sub.key()] = ok
 		}
 		if ok {
 			return false, nil
@@ -237,45 +338,37 @@ func (ss *setSearch) minimal(set changeSet) (bool, error) {
 	return true, nil
 }
 
-// spend takes one trial, or reports that none is left.
-func (ss *setSearch) spend() bool {
-	if ss.trials >= maxSetTrials {
-		return false
+// setGroups lists the groups of alternative changes a set may draw from
+// a core: those a single suggestion draws from, but downgrades only where
+// the question is one, since a downgrade group costs a verification per
+// release and a set answers what no single change could (D173).
+func (s *session) setGroups(core []*fact) [][]change {
+	groups := slices.DeleteFunc(s.changeGroups(core), func(alts []change) bool { return len(alts) == 0 })
+	if s.p.lowersPlatform() {
+		return groups
 	}
-	ss.trials++
-	return true
+	rest, _ := splitDowngrades(groups)
+	return rest
 }
 
 // trySet solves the request with every change of set applied, status
-// only: with explain, a set that fails has the minimal core of its
-// changed problem on the session trySet returns, without the platform
-// blockers or the sentences an answer would add; a set that resolves
-// and has an update is solved again to its optimum, whose versions the
-// update names.
-func (s *session) trySet(set changeSet, explain bool) (*model.Result, *session, error) {
+// only, and again to its optimum when it resolves and an update reads
+// the version its module reaches.
+func (s *session) trySet(set changeSet) (*model.Result, error) {
 	cluster, req := s.p.cluster.Clone(), s.p.req.Clone()
 	for _, c := range set {
 		c.apply(cluster, req)
 	}
 	if err := validate(s.p.cat, cluster, req); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	cfg := settings{workers: 1, maxBytes: s.budget.remaining(), statusOnly: true, feasibleOnly: true}
-	child := newSession(s.ctx, cfg, s.p.compiled, cluster, req)
-	res, err := child.run()
-	switch {
-	case err != nil:
-		return nil, nil, err
-	case res.Status == model.StatusUnsatisfiable && explain:
-		child.core, err = child.conflictExplainer().inputCore(nil)
-		return res, child, err
-	case res.Status == model.StatusResolved && set.readsOptimum():
-		cfg.feasibleOnly = false
-		child = newSession(s.ctx, cfg, s.p.compiled, cluster, req)
-		res, err = child.run()
-		return res, child, err
+	res, err := newSession(s.ctx, cfg, s.p.compiled, cluster, req).run()
+	if err != nil || res.Status != model.StatusResolved || !set.readsOptimum() {
+		return res, err
 	}
-	return res, child, nil
+	cfg.feasibleOnly = false
+	return newSession(s.ctx, cfg, s.p.compiled, cluster, req).run()
 }
 
 // combinedSuggestion is the suggestion of a verified set: its parts,

@@ -68,6 +68,7 @@ func TestCombinedSearchStopsAtThree(t *testing.T) {
 			found, err := ss.run(s.core)
 			require.NoError(t, err)
 			assert.LessOrEqual(t, ss.trials, maxSetTrials+maxSetSize, "the search is bounded")
+			assert.LessOrEqual(t, ss.relaxations, maxRelaxations)
 			if n > maxSetSize {
 				assert.Empty(t, found)
 				return

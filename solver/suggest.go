@@ -37,17 +37,25 @@ func (s *session) suggest(core, blockers []*fact) ([]model.Suggestion, error) {
 		}
 		groups = append(groups, []change{disableAllChange(names)})
 	}
-	first, downgrades := groups, [][]change(nil)
-	if !s.p.lowersPlatform() {
-		first, downgrades = splitDowngrades(groups)
+	ss := newSetSearch(s)
+	lowers := s.p.lowersPlatform()
+	if !lowers {
+		groups, _ = splitDowngrades(groups)
 	}
-	for _, tier := range [][][]change{first, downgrades} {
-		out, err := s.working(tier)
-		if err != nil || len(out) > 0 {
+	out, err := s.working(groups, ss.tried)
+	if err != nil || len(out) > 0 {
+		return out, err
+	}
+	if !lowers {
+		downgrades, err := ss.downgrades(core)
+		if err != nil {
+			return nil, err
+		}
+		if out, err = s.working(downgrades, ss.tried); err != nil || len(out) > 0 {
 			return out, err
 		}
 	}
-	return s.combined(core)
+	return ss.run(core)
 }
 
 // changeGroups lists the groups of alternative changes the facts of a
@@ -59,11 +67,11 @@ func (s *session) changeGroups(core []*fact) [][]change {
 
 // working verifies each group of alternatives and keeps, for each, the
 // first that works, once per wording.
-func (s *session) working(groups [][]change) ([]model.Suggestion, error) {
+func (s *session) working(groups [][]change, tried map[string]bool) ([]model.Suggestion, error) {
 	var out []model.Suggestion
 	seen := map[string]bool{}
 	for _, alts := range groups {
-		sug, ok, err := s.firstWorking(alts)
+		sug, ok, err := s.firstWorking(alts, tried)
 		if err != nil {
 			return nil, err
 		}
@@ -139,12 +147,14 @@ func isUpgrade(k model.SuggestionKind) bool {
 func statusOnly() Option { return func(s *settings) { s.statusOnly = true } }
 
 // firstWorking tries alternatives in order and returns the first that
-// makes the request satisfiable.
-func (s *session) firstWorking(alts []change) (model.Suggestion, bool, error) {
+// makes the request satisfiable; tried records each outcome, by the key
+// of the set of that one change.
+func (s *session) firstWorking(alts []change, tried map[string]bool) (model.Suggestion, bool, error) {
 	for _, c := range alts {
 		cluster, req := s.p.cluster.Clone(), s.p.req.Clone()
 		c.apply(cluster, req)
 		res, err := s.verify(c.sug, cluster, req)
+		tried[changeSet{c}.key()] = err == nil && res.Status == model.StatusResolved
 		if errors.Is(err, model.ErrInvalidInput) {
 			continue // the change contradicts the request itself
 		}

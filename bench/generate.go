@@ -308,11 +308,13 @@ func (in *Instance) Unsatisfiable() *model.Request {
 }
 
 // UnsatisfiableCombined pins a module that is off to its stable head: the
-// highest-numbered module whose head requires exactly two modules, both
-// of which the cluster runs below the head's ranges (none built in), and
-// no newer Kubernetes. No single change makes it installable: the answer
-// suggests a set of changes, the DKP upgrade the head needs and the
-// update of both modules, verified as a whole (R16).
+// highest-numbered module whose head requires exactly two modules that
+// the cluster runs (none built in), and no newer Kubernetes. A stable
+// head needs a newer DKP than the cluster's and, as requirement floors
+// move with a module's history, newer releases of what it requires than
+// the cluster runs: no single change makes it installable, and the
+// answer suggests a set of changes (the DKP upgrade and the updates),
+// verified as a whole (R16).
 func (in *Instance) UnsatisfiableCombined() *model.Request {
 	kube := in.Cluster.Kubernetes
 	for i := len(in.names) - 1; i >= 0; i-- {

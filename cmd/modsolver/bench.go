@@ -53,8 +53,9 @@ Cases (--cases, comma-separated; default all, resolve-dkp only with --catalog):
                     unsatisfiable with its suggestions verified
   unsatisfiable-combined
                     a request no single change fixes: a module pinned to a
-                    head above what its required modules run, answered
-                    with sets of changes, each verified as a whole
+                    head that needs a newer DKP and newer releases of what
+                    it requires, answered with a set of changes verified
+                    as a whole
   whatif-1000       1,000 platform scenarios in one what-if batch, in total,
                     as the whatif matrix computes them (no held-back reasons)
   resolve-dkp       the runs on the real catalog at --catalog (any format):

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/modsolver/modsolver/internal/fixture"
+	"github.com/modsolver/modsolver/internal/randscen"
 	"github.com/modsolver/modsolver/internal/scenariotest"
 	"github.com/modsolver/modsolver/model"
 )
@@ -112,9 +114,53 @@ func TestCombinedSuggestionsAreMinimal(t *testing.T) {
 	assert.Positive(t, checked, "some scenario has a combined suggestion")
 }
 
+// On random scenarios too, every combined suggestion is verified as a
+// whole and minimal, and comes only where no single change is offered.
+func TestCombinedSuggestionsAreMinimalRandom(t *testing.T) {
+	combinedSeen := 0
+	for seed := uint64(1); seed <= 1500; seed++ {
+		sc := randscen.Generate(seed)
+		res, err := Solve(context.Background(), sc.Catalog, sc.Cluster, sc.Request, WithoutHeldBack())
+		if err != nil || res.Status != model.StatusUnsatisfiable {
+			continue
+		}
+		for _, sug := range res.Explanation.Suggestions {
+			if sug.Kind != model.SuggestCombined {
+				continue
+			}
+			require.Len(t, res.Explanation.Suggestions, len(slices.DeleteFunc(slices.Clone(res.Explanation.Suggestions),
+				func(s model.Suggestion) bool { return s.Kind != model.SuggestCombined })), "seed %d: sets only where no single change works", seed)
+			status, ok := statusWith(t, sc.Catalog, sc.Cluster, sc.Request, sug.Changes)
+			if !ok {
+				continue // a part this test cannot make from its data alone
+			}
+			combinedSeen++
+			require.Equal(t, model.StatusResolved, status, "seed %d: %s", seed, sug.Message)
+			for i := range sug.Changes {
+				fewer := append(append([]model.Suggestion{}, sug.Changes[:i]...), sug.Changes[i+1:]...)
+				status, _ := statusWith(t, sc.Catalog, sc.Cluster, sc.Request, fewer)
+				require.NotEqual(t, model.StatusResolved, status, "seed %d: %s works without %q", seed, sug.Message, sug.Changes[i].Message)
+			}
+		}
+	}
+	t.Logf("%d combined suggestions checked", combinedSeen)
+	assert.Positive(t, combinedSeen)
+}
+
 // solveWith solves req with the changes of parts made, read from their
-// data alone (kind, module, version), and returns the status.
+// data alone (kind, module, version), and returns the status; it skips a
+// test whose part it cannot read from data.
 func solveWith(t *testing.T, cat *model.Catalog, cluster *model.ClusterState, req *model.Request, parts []model.Suggestion) model.Status {
+	status, ok := statusWith(t, cat, cluster, req, parts)
+	if !ok {
+		t.Skipf("no reading of a part of %v from its data", parts)
+	}
+	return status
+}
+
+// statusWith is solveWith that reports, instead of skipping, a part it
+// cannot read from its data.
+func statusWith(t *testing.T, cat *model.Catalog, cluster *model.ClusterState, req *model.Request, parts []model.Suggestion) (model.Status, bool) {
 	cluster, req = cluster.Clone(), req.Clone()
 	for _, p := range parts {
 		switch p.Kind {
@@ -130,18 +176,25 @@ func solveWith(t *testing.T, cat *model.Catalog, cluster *model.ClusterState, re
 			}
 			req.Pin[p.Module] = model.MustParseVersion(p.Version)
 		case model.SuggestEnableModule:
+			req.Disable = slices.DeleteFunc(req.Disable, func(n string) bool { return n == p.Module })
 			req.Enable = append(req.Enable, p.Module)
 		case model.SuggestDisableModule:
+			req.Enable = slices.DeleteFunc(req.Enable, func(n string) bool { return n == p.Module })
+			delete(req.Pin, p.Module)
 			req.Disable = append(req.Disable, p.Module)
+		case model.SuggestAllowExperimental:
+			cluster.AllowExperimentalModules = true
 		case model.SuggestDirectStrategy:
 			req.Strategy = model.StrategyDirect
+		case model.SuggestAutoEnable:
+			req.AutoEnable = true
 		default:
-			t.Skipf("no reading of a %s part from its data", p.Kind)
+			return 0, false
 		}
 	}
 	res, err := Solve(context.Background(), cat, cluster, req, WithoutHeldBack(), WithoutSuggestions())
 	require.NoError(t, err)
-	return res.Status
+	return res.Status, true
 }
 
 // A downgrade question lowers a platform component below what the

@@ -90,76 +90,57 @@ func TestCombinedSuggestionsAreMinimal(t *testing.T) {
 		if sc.Request == nil || sc.Expect.Error {
 			continue
 		}
-		res, err := Solve(context.Background(), sc.Catalog, sc.Cluster, sc.Request, WithoutHeldBack())
-		if err != nil || res.Status != model.StatusUnsatisfiable {
-			continue
-		}
-		for _, sug := range res.Explanation.Suggestions {
-			if sug.Kind != model.SuggestCombined {
-				continue
-			}
-			checked++
-			t.Run(sc.Name()+"/"+sug.Message, func(t *testing.T) {
-				require.LessOrEqual(t, len(sug.Changes), maxSetSize)
-				require.GreaterOrEqual(t, len(sug.Changes), 2)
-				assert.Equal(t, model.StatusResolved, solveWith(t, sc.Catalog, sc.Cluster, sc.Request, sug.Changes))
-				for i := range sug.Changes {
-					fewer := append(append([]model.Suggestion{}, sug.Changes[:i]...), sug.Changes[i+1:]...)
-					assert.NotEqual(t, model.StatusResolved, solveWith(t, sc.Catalog, sc.Cluster, sc.Request, fewer),
-						"the set works without %q", sug.Changes[i].Message)
-				}
-			})
-		}
+		checked += checkCombined(t, sc.Catalog, sc.Cluster, sc.Request, sc.Name())
 	}
 	assert.Positive(t, checked, "some scenario has a combined suggestion")
 }
 
-// On random scenarios too, every combined suggestion is verified as a
-// whole and minimal, and comes only where no single change is offered.
+// On random scenarios too.
 func TestCombinedSuggestionsAreMinimalRandom(t *testing.T) {
-	combinedSeen := 0
+	checked := 0
 	for seed := uint64(1); seed <= 1500; seed++ {
 		sc := randscen.Generate(seed)
-		res, err := Solve(context.Background(), sc.Catalog, sc.Cluster, sc.Request, WithoutHeldBack())
-		if err != nil || res.Status != model.StatusUnsatisfiable {
+		checked += checkCombined(t, sc.Catalog, sc.Cluster, sc.Request, fmt.Sprintf("seed %d", seed))
+	}
+	t.Logf("%d combined suggestions checked", checked)
+	assert.Positive(t, checked)
+}
+
+// checkCombined solves req and checks each combined suggestion of the
+// answer: two to three parts, offered only where no single change is,
+// resolving with all its parts and not without any one. It returns how
+// many it checked: those whose parts it can make from their data alone.
+func checkCombined(t *testing.T, cat *model.Catalog, cluster *model.ClusterState, req *model.Request, where string) int {
+	res, err := Solve(context.Background(), cat, cluster, req, WithoutHeldBack())
+	if err != nil || res.Status != model.StatusUnsatisfiable {
+		return 0
+	}
+	checked := 0
+	sugs := res.Explanation.Suggestions
+	for _, sug := range sugs {
+		if sug.Kind != model.SuggestCombined {
 			continue
 		}
-		for _, sug := range res.Explanation.Suggestions {
-			if sug.Kind != model.SuggestCombined {
-				continue
-			}
-			require.Len(t, res.Explanation.Suggestions, len(slices.DeleteFunc(slices.Clone(res.Explanation.Suggestions),
-				func(s model.Suggestion) bool { return s.Kind != model.SuggestCombined })), "seed %d: sets only where no single change works", seed)
-			status, ok := statusWith(t, sc.Catalog, sc.Cluster, sc.Request, sug.Changes)
-			if !ok {
-				continue // a part this test cannot make from its data alone
-			}
-			combinedSeen++
-			require.Equal(t, model.StatusResolved, status, "seed %d: %s", seed, sug.Message)
-			for i := range sug.Changes {
-				fewer := append(append([]model.Suggestion{}, sug.Changes[:i]...), sug.Changes[i+1:]...)
-				status, _ := statusWith(t, sc.Catalog, sc.Cluster, sc.Request, fewer)
-				require.NotEqual(t, model.StatusResolved, status, "seed %d: %s works without %q", seed, sug.Message, sug.Changes[i].Message)
-			}
+		assert.False(t, slices.ContainsFunc(sugs, func(s model.Suggestion) bool { return s.Kind != model.SuggestCombined }),
+			"%s: sets only where no single change works", where)
+		assert.True(t, len(sug.Changes) >= 2 && len(sug.Changes) <= maxSetSize, "%s: %s", where, sug.Message)
+		status, ok := statusWith(t, cat, cluster, req, sug.Changes)
+		if !ok {
+			continue // a part this test cannot make from its data alone
+		}
+		checked++
+		assert.Equal(t, model.StatusResolved, status, "%s: %s", where, sug.Message)
+		for i := range sug.Changes {
+			status, _ := statusWith(t, cat, cluster, req, slices.Delete(slices.Clone(sug.Changes), i, i+1))
+			assert.NotEqual(t, model.StatusResolved, status, "%s: %s works without %q", where, sug.Message, sug.Changes[i].Message)
 		}
 	}
-	t.Logf("%d combined suggestions checked", combinedSeen)
-	assert.Positive(t, combinedSeen)
+	return checked
 }
 
-// solveWith solves req with the changes of parts made, read from their
-// data alone (kind, module, version), and returns the status; it skips a
-// test whose part it cannot read from data.
-func solveWith(t *testing.T, cat *model.Catalog, cluster *model.ClusterState, req *model.Request, parts []model.Suggestion) model.Status {
-	status, ok := statusWith(t, cat, cluster, req, parts)
-	if !ok {
-		t.Skipf("no reading of a part of %v from its data", parts)
-	}
-	return status
-}
-
-// statusWith is solveWith that reports, instead of skipping, a part it
-// cannot read from its data.
+// statusWith solves req with the changes of parts made, read from their
+// data alone (kind, module, version), and returns the status, or false
+// for a part it cannot read from its data.
 func statusWith(t *testing.T, cat *model.Catalog, cluster *model.ClusterState, req *model.Request, parts []model.Suggestion) (model.Status, bool) {
 	cluster, req = cluster.Clone(), req.Clone()
 	for _, p := range parts {

@@ -307,6 +307,47 @@ func (in *Instance) Unsatisfiable() *model.Request {
 	return &model.Request{Enable: []string{in.names[0]}, Disable: []string{in.names[0]}}
 }
 
+// UnsatisfiableCombined pins a module that is off to its stable head: the
+// highest-numbered module whose head requires exactly two modules that
+// the cluster runs (none built in), and no newer Kubernetes. A stable
+// head needs a newer DKP than the cluster's and, as requirement floors
+// move with a module's history, newer releases of what it requires than
+// the cluster runs: no single change makes it installable, and the
+// answer suggests a set of changes (the DKP upgrade and the updates),
+// verified as a whole (R16).
+func (in *Instance) UnsatisfiableCombined() *model.Request {
+	kube := in.Cluster.Kubernetes
+	for i := len(in.names) - 1; i >= 0; i-- {
+		m := in.Catalog.Module(in.names[i])
+		if in.Cluster.Modules[m.Name].Enabled != nil || !in.runsRequired(i, 2) {
+			continue
+		}
+		head := m.Channels["stable"]
+		for _, r := range m.Releases {
+			if r.Version.Equal(head) && len(r.Requirements.Modules) == 2 &&
+				(r.Requirements.Kubernetes == nil || r.Requirements.Kubernetes.Allows(kube)) {
+				return &model.Request{Enable: []string{m.Name}, Pin: map[string]model.Version{m.Name: head}, Strategy: model.StrategyDirect}
+			}
+		}
+	}
+	return in.Unsatisfiable()
+}
+
+// runsRequired reports whether module i requires exactly n modules, none
+// optional, and the cluster runs each, none built in.
+func (in *Instance) runsRequired(i, n int) bool {
+	if len(in.deps[i]) != n {
+		return false
+	}
+	for _, d := range in.deps[i] {
+		st := in.Cluster.Modules[in.names[d.on]]
+		if d.optional || st.Enabled == nil || !*st.Enabled || d.on%embeddedRate == embeddedRate-1 {
+			return false
+		}
+	}
+	return true
+}
+
 // WhatIf makes n platform scenarios for the instance (PlatformScenarios).
 func (in *Instance) WhatIf(n int) []*model.Request { return PlatformScenarios(n) }
 

@@ -30,6 +30,14 @@ const (
 	// CaseUnsatisfiable: a request with no answer, explained by a minimal
 	// core (R16). Suggestions are not verified: DESIGN.md §8 times the core.
 	CaseUnsatisfiable = "unsatisfiable"
+	// CaseUnsatisfiableSuggest: the unsatisfiable case with its
+	// suggestions verified, as DESIGN.md §8's explanation target counts
+	// them.
+	CaseUnsatisfiableSuggest = "unsatisfiable-suggest"
+	// CaseUnsatisfiableCombined: a request no single change fixes
+	// (UnsatisfiableCombined), with its suggestions: sets of changes,
+	// each verified as a whole (R16).
+	CaseUnsatisfiableCombined = "unsatisfiable-combined"
 	// CaseWhatIf: 1,000 platform scenarios in one solver.WhatIf batch,
 	// timed in total, computed as `modsolver whatif` computes its matrix
 	// (explanations and suggestions, no held-back reasons).
@@ -41,7 +49,8 @@ const (
 // GeneratedCases lists the cases that run on a generated instance, in
 // the order a benchmark runs them.
 func GeneratedCases() []string {
-	return []string{CaseCompile, CaseUpdateAll, CaseInstallOne, CaseInstallOneChanges, CasePlatformUpgrade, CaseUnsatisfiable, CaseWhatIf}
+	return []string{CaseCompile, CaseUpdateAll, CaseInstallOne, CaseInstallOneChanges, CasePlatformUpgrade, CaseUnsatisfiable,
+		CaseUnsatisfiableSuggest, CaseUnsatisfiableCombined, CaseWhatIf}
 }
 
 // DefaultDeppyTimeout caps one deppy run, and DefaultTimeout one
@@ -122,6 +131,10 @@ func Run(ctx context.Context, in *Instance, name string, opts ...RunOption) (*Ou
 	case CaseUnsatisfiable:
 		w.reqs = []*model.Request{in.Unsatisfiable()}
 		w.solveOpts = []solver.Option{solver.WithoutSuggestions()}
+	case CaseUnsatisfiableSuggest:
+		w.reqs = []*model.Request{in.Unsatisfiable()}
+	case CaseUnsatisfiableCombined:
+		w.reqs = []*model.Request{in.UnsatisfiableCombined()}
 	case CaseWhatIf:
 		// As the readiness matrix computes it: no held-back reasons.
 		w.reqs, w.batch = in.WhatIf(1000), true

@@ -289,6 +289,9 @@ const (
 	SuggestAllowExperimental
 	// SuggestMoveSource: take the module from another source (R23).
 	SuggestMoveSource
+	// SuggestCombined: a set of changes made together, none of which is
+	// enough alone (R16); Suggestion.Changes holds its parts.
+	SuggestCombined
 )
 
 var suggestionKindNames = map[SuggestionKind]string{
@@ -305,6 +308,7 @@ var suggestionKindNames = map[SuggestionKind]string{
 	SuggestUpgradePlatform:   "upgrade-platform",
 	SuggestAllowExperimental: "allow-experimental",
 	SuggestMoveSource:        "move-source",
+	SuggestCombined:          "combined",
 }
 
 func (k SuggestionKind) String() string {
@@ -314,12 +318,17 @@ func (k SuggestionKind) String() string {
 	return "unspecified"
 }
 
-// Suggestion is one change that, made alone, makes the request satisfiable.
+// Suggestion is one change that, made alone, makes the request
+// satisfiable, or, of kind SuggestCombined, a set of changes that does
+// when made together and none of whose smaller subsets does (R16).
 type Suggestion struct {
 	Kind    SuggestionKind
 	Module  string
 	Version string
 	Message string
+	// Changes are the parts of a combined suggestion, each a single
+	// change, in the order Message names them; nil for a single change.
+	Changes []Suggestion
 }
 
 // Stats describe the work behind one answer.

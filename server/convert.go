@@ -75,6 +75,7 @@ var suggestionKindToProto = map[model.SuggestionKind]modsolverv1.SuggestionKind{
 	model.SuggestUpgradePlatform:   modsolverv1.SuggestionKind_SUGGESTION_KIND_UPGRADE_PLATFORM,
 	model.SuggestAllowExperimental: modsolverv1.SuggestionKind_SUGGESTION_KIND_ALLOW_EXPERIMENTAL,
 	model.SuggestMoveSource:        modsolverv1.SuggestionKind_SUGGESTION_KIND_MOVE_SOURCE,
+	model.SuggestCombined:          modsolverv1.SuggestionKind_SUGGESTION_KIND_COMBINED,
 }
 
 var warningKindToProto = map[model.WarningKind]modsolverv1.WarningKind{
@@ -211,15 +212,25 @@ func explanationToProto(e *model.Explanation) *modsolverv1.Explanation {
 		}
 	}
 	if len(e.Suggestions) > 0 {
-		out.Suggestions = make([]*modsolverv1.Suggestion, 0, len(e.Suggestions))
-		for _, s := range e.Suggestions {
-			out.Suggestions = append(out.Suggestions, &modsolverv1.Suggestion{
-				Kind:    suggestionKindProto(s.Kind),
-				Module:  s.Module,
-				Version: s.Version,
-				Message: s.Message,
-			})
+		out.Suggestions = suggestionsToProto(e.Suggestions)
+	}
+	return out
+}
+
+// suggestionsToProto converts suggestions, a combined one with its parts.
+func suggestionsToProto(sugs []model.Suggestion) []*modsolverv1.Suggestion {
+	out := make([]*modsolverv1.Suggestion, 0, len(sugs))
+	for _, s := range sugs {
+		p := &modsolverv1.Suggestion{
+			Kind:    suggestionKindProto(s.Kind),
+			Module:  s.Module,
+			Version: s.Version,
+			Message: s.Message,
 		}
+		if len(s.Changes) > 0 {
+			p.Changes = suggestionsToProto(s.Changes)
+		}
+		out = append(out, p)
 	}
 	return out
 }

@@ -84,11 +84,11 @@ func TestFactKindMapping(t *testing.T) {
 
 func TestSuggestionKindMapping(t *testing.T) {
 	var cases []enumCase
-	for k := model.SuggestUpgradeKubernetes; k <= model.SuggestMoveSource; k++ {
+	for k := model.SuggestUpgradeKubernetes; k <= model.SuggestCombined; k++ {
 		p := suggestionKindProto(k)
 		cases = append(cases, enumCase{k.String(), int32(p), p.String()})
 	}
-	require.Equal(t, "unspecified", (model.SuggestMoveSource + 1).String())
+	require.Equal(t, "unspecified", (model.SuggestCombined + 1).String())
 	assert.Equal(t, modsolverv1.SuggestionKind_SUGGESTION_KIND_UNSPECIFIED, suggestionKindProto(model.SuggestUnspecified))
 	checkEnum(t, "SUGGESTION_KIND_", cases, modsolverv1.SuggestionKind_name)
 
@@ -401,4 +401,29 @@ func TestDisableHasNoToVersion(t *testing.T) {
 	out, err := MarshalJSON(Response(res))
 	require.NoError(t, err)
 	assert.NotContains(t, string(out), `"toVersion"`)
+}
+
+// A combined suggestion reaches the proto with its parts, each a single
+// change of its own kind, module and version (R16, D175).
+func TestCombinedSuggestionToProto(t *testing.T) {
+	parts := []model.Suggestion{
+		{Kind: model.SuggestUpdateModule, Module: "auth", Version: "1.2.0", Message: "update module auth to 1.2.0"},
+		{Kind: model.SuggestUpgradeDeckhouse, Version: "1.74.0", Message: "upgrade DKP to at least 1.74.0"},
+	}
+	res := resultToProto(&model.Result{Status: model.StatusUnsatisfiable, Explanation: &model.Explanation{
+		Summary: "s",
+		Suggestions: []model.Suggestion{
+			{Kind: model.SuggestCombined, Message: parts[0].Message + " and " + parts[1].Message, Changes: parts},
+			{Kind: model.SuggestDisableModule, Module: "x", Message: "disable module x"},
+		},
+	}})
+	sugs := res.GetExplanation().GetSuggestions()
+	require.Len(t, sugs, 2)
+	assert.Equal(t, modsolverv1.SuggestionKind_SUGGESTION_KIND_COMBINED, sugs[0].GetKind())
+	require.Len(t, sugs[0].GetChanges(), 2)
+	assert.Equal(t, modsolverv1.SuggestionKind_SUGGESTION_KIND_UPDATE_MODULE, sugs[0].GetChanges()[0].GetKind())
+	assert.Equal(t, "auth", sugs[0].GetChanges()[0].GetModule())
+	assert.Equal(t, "1.2.0", sugs[0].GetChanges()[0].GetVersion())
+	assert.Equal(t, "1.74.0", sugs[0].GetChanges()[1].GetVersion())
+	assert.Empty(t, sugs[1].GetChanges(), "a single change has no parts")
 }

@@ -78,11 +78,13 @@ func (pa *platformAxes) key(req *model.Request) string {
 		pa.deckhouse.write(&b, dkp)
 	}
 	b.WriteString("|k")
+	writeLowers(&b, pa.cluster.Kubernetes, req.Platform.Kubernetes)
 	pa.kubernetes.write(&b, orElse(req.Platform.Kubernetes, pa.cluster.Kubernetes))
 	for _, name := range slices.Sorted(maps.Keys(pa.components)) {
 		b.WriteString("|c" + name + "=")
 		cur := pa.cluster.Platform[name]
 		if v, ok := req.Platform.Components[name]; ok {
+			writeLowers(&b, cur, v)
 			cur = v
 		}
 		pa.components[name].write(&b, cur)
@@ -113,6 +115,14 @@ func (a *axis) write(b *strings.Builder, v model.Version) {
 		}
 	}
 	b.WriteByte(';')
+}
+
+// writeLowers marks a candidate below the version the cluster runs: a
+// downgrade question, whose suggestions differ (D172).
+func writeLowers(b *strings.Builder, running, candidate model.Version) {
+	if lowers(running, candidate) {
+		b.WriteByte('v')
+	}
 }
 
 func orElse(v, fallback model.Version) model.Version {

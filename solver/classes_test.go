@@ -116,7 +116,7 @@ func TestClassRendersPathNoteVersions(t *testing.T) {
 	sc, err := catalog.LoadScenario("../testdata/scenarios/d70-path-platform.yaml")
 	require.NoError(t, err)
 	var reqs []*model.Request
-	for _, k := range []string{"1.24.17", "1.23.2", "1.24.3"} {
+	for _, k := range []string{"1.24.17", "1.24.30", "1.24.18"} {
 		r := sc.Request.Clone()
 		r.Platform.Kubernetes = model.MustParseVersion(k)
 		reqs = append(reqs, r)
@@ -124,6 +124,9 @@ func TestClassRendersPathNoteVersions(t *testing.T) {
 	axes := newPlatformAxes(compiledFor(sc.Catalog), sc.Cluster)
 	require.Equal(t, axes.key(reqs[0]), axes.key(reqs[1]), "one class")
 	require.Equal(t, axes.key(reqs[0]), axes.key(reqs[2]), "one class")
+	lower := sc.Request.Clone()
+	lower.Platform.Kubernetes = model.MustParseVersion("1.24.3")
+	require.NotEqual(t, axes.key(reqs[0]), axes.key(lower), "a downgrade question is a class of its own: its suggestions differ (D172)")
 	CheckWhatIfAgainstSolve(t, sc.Catalog, sc.Cluster, reqs)
 	err = WhatIf(context.Background(), sc.Catalog, sc.Cluster, reqs, func(i int, a Answer) error {
 		require.NoError(t, a.Err)

@@ -71,7 +71,12 @@
 //     minimal set of facts (R16).
 //   - unsat.go, render.go, suggest.go: the explanation of an unsatisfiable
 //     request in DKP's words, with every platform blocker (the hopeless
-//     ones found in one pass, D106) and verified suggestions.
+//     ones found in one pass, D106) and verified suggestions: single
+//     changes first, downgrades only where nothing else works or the
+//     question is one (D172, D173).
+//   - combine.go, changeset.go: when no single change works, the smallest
+//     sets of up to three changes, found as sets of facts on the
+//     explanation's encoding and verified as wholes (D170, D171).
 //   - factkinds.go: one entry per kind of fact, read by every use: its
 //     rank in an explanation, its message, its subject and constraint
 //     text, its short form in a sweep, the changes a suggestion may make,

@@ -101,7 +101,7 @@ func (s *session) whyNot(v *view, rel int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return s.p.sentences(newerOnly(core, v, rel)), nil
+	return s.p.inOrder(heldBackOrder(newerOnly(core, v, rel), v, rel)), nil
 }
 
 // whyNotCore returns whyNot's minimal core, and the background facts it

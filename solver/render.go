@@ -309,11 +309,32 @@ func (p *problem) toModel(f *fact) model.Fact {
 
 // sentences joins the messages of facts into one line, in chain order.
 func (p *problem) sentences(facts []*fact) string {
+	return p.inOrder(chainOrder(facts))
+}
+
+// inOrder renders facts as sentences in the order given.
+func (p *problem) inOrder(facts []*fact) string {
 	msgs := make([]string, 0, len(facts))
-	for _, f := range chainOrder(facts) {
+	for _, f := range facts {
 		msgs = append(msgs, p.message(f))
 	}
 	return strings.Join(msgs, "; ")
+}
+
+// heldBackOrder is chainOrder with the facts that forbid v's release rel
+// itself first, so that a held-back reason opens with the fact that holds
+// the module back from that release rather than one about a newer release
+// (R17, D174).
+func heldBackOrder(facts []*fact, v *view, rel int) []*fact {
+	out := chainOrder(facts)
+	holds := func(f *fact) int {
+		if f.v == v && slices.Contains(f.rels, rel) {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(out, func(a, b *fact) int { return cmp.Compare(holds(a), holds(b)) })
+	return out
 }
 
 // chainOrder sorts facts so that they read as a chain (chainRank),

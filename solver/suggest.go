@@ -17,16 +17,19 @@ import (
 type change struct {
 	sug   model.Suggestion
 	apply func(c *model.ClusterState, r *model.Request)
+	// downgrade marks a pin below the deployed release (R9), proposed
+	// only where nothing else works or the question is a downgrade.
+	downgrade bool
 }
 
 // suggest proposes, for the facts of a core, changes to the inputs that
 // make the request satisfiable. Each is verified by solving the changed
 // problem (D21); of alternatives for one fact, the smallest that works is
-// kept.
+// kept. A downgrade is proposed only where nothing else works, or where
+// the question itself lowers the platform (D173); and when no single
+// change works, the smallest sets of changes that do (combine.go).
 func (s *session) suggest(core, blockers []*fact) ([]model.Suggestion, error) {
-	var out []model.Suggestion
-	seen := map[string]bool{}
-	groups := append(s.alternatives(core), s.sourceMoves(core)...)
+	groups := s.changeGroups(core)
 	if len(blockers) > 1 {
 		names := make([]string, len(blockers))
 		for i, f := range blockers {
@@ -34,8 +37,41 @@ func (s *session) suggest(core, blockers []*fact) ([]model.Suggestion, error) {
 		}
 		groups = append(groups, []change{disableAllChange(names)})
 	}
+	ss := newSetSearch(s)
+	lowers := s.p.lowersPlatform()
+	if !lowers {
+		groups, _ = splitDowngrades(groups)
+	}
+	out, err := s.working(groups, ss.tried)
+	if err != nil || len(out) > 0 {
+		return out, err
+	}
+	if !lowers {
+		downgrades, err := ss.downgrades(core)
+		if err != nil {
+			return nil, err
+		}
+		if out, err = s.working(downgrades, ss.tried); err != nil || len(out) > 0 {
+			return out, err
+		}
+	}
+	return ss.run(core)
+}
+
+// changeGroups lists the groups of alternative changes the facts of a
+// core offer, the downgrades last.
+func (s *session) changeGroups(core []*fact) [][]change {
+	rest, downgrades := splitDowngrades(append(s.alternatives(core), s.sourceMoves(core)...))
+	return append(rest, downgrades...)
+}
+
+// working verifies each group of alternatives and keeps, for each, the
+// first that works, once per wording.
+func (s *session) working(groups [][]change, tried map[string]bool) ([]model.Suggestion, error) {
+	var out []model.Suggestion
+	seen := map[string]bool{}
 	for _, alts := range groups {
-		sug, ok, err := s.firstWorking(alts)
+		sug, ok, err := s.firstWorking(alts, tried)
 		if err != nil {
 			return nil, err
 		}
@@ -45,6 +81,34 @@ func (s *session) suggest(core, blockers []*fact) ([]model.Suggestion, error) {
 		}
 	}
 	return out, nil
+}
+
+// splitDowngrades separates the groups of downgrades from the others,
+// keeping the order of each.
+func splitDowngrades(groups [][]change) (rest, downgrades [][]change) {
+	for _, alts := range groups {
+		if len(alts) > 0 && alts[0].downgrade {
+			downgrades = append(downgrades, alts)
+		} else {
+			rest = append(rest, alts)
+		}
+	}
+	return rest, downgrades
+}
+
+// lowersPlatform reports whether the request asks about a lower version
+// of a platform component than the cluster runs: a downgrade question.
+func (p *problem) lowersPlatform() bool {
+	pl := p.req.Platform
+	if lowers(p.cluster.Deckhouse, pl.Deckhouse) || lowers(p.cluster.Kubernetes, pl.Kubernetes) {
+		return true
+	}
+	for name, v := range pl.Components {
+		if lowers(p.cluster.Platform[name], v) {
+			return true
+		}
+	}
+	return false
 }
 
 // alternatives lists the groups of alternative changes for a core. The
@@ -83,12 +147,14 @@ func isUpgrade(k model.SuggestionKind) bool {
 func statusOnly() Option { return func(s *settings) { s.statusOnly = true } }
 
 // firstWorking tries alternatives in order and returns the first that
-// makes the request satisfiable.
-func (s *session) firstWorking(alts []change) (model.Suggestion, bool, error) {
+// makes the request satisfiable; tried records each outcome, by the key
+// of the set of that one change.
+func (s *session) firstWorking(alts []change, tried map[string]bool) (model.Suggestion, bool, error) {
 	for _, c := range alts {
 		cluster, req := s.p.cluster.Clone(), s.p.req.Clone()
 		c.apply(cluster, req)
 		res, err := s.verify(c.sug, cluster, req)
+		tried[changeSet{c}.key()] = err == nil && res.Status == model.StatusResolved
 		if errors.Is(err, model.ErrInvalidInput) {
 			continue // the change contradicts the request itself
 		}
@@ -128,11 +194,25 @@ func (s *session) changesFor(f *fact) [][]change {
 // The changes of each kind of fact (factKinds).
 
 func kubernetesUpgrades(s *session, f *fact) [][]change {
+	if lowers(s.p.cluster.Kubernetes, s.p.req.Platform.Kubernetes) {
+		return nil
+	}
 	return [][]change{s.upgrades(model.SuggestUpgradeKubernetes, f.cons, s.p.kubernetes)}
 }
 
 func deckhouseUpgrades(s *session, f *fact) [][]change {
+	if lowers(s.p.cluster.Deckhouse, s.p.req.Platform.Deckhouse) {
+		return nil
+	}
 	return [][]change{s.upgrades(model.SuggestUpgradeDeckhouse, f.cons, model.Core(s.p.deckhouse))}
+}
+
+// lowers reports whether the request's candidate for a platform
+// component is below the version the cluster runs: a downgrade question
+// (R12), which an upgrade of that component would not answer but
+// abandon, so no upgrade of it is suggested (D172).
+func lowers(running, candidate model.Version) bool {
+	return running != nil && candidate != nil && model.CompareVersions(model.Core(candidate), model.Core(running)) < 0
 }
 
 // builtInUpgrades upgrades DKP for a requirement on a built-in module,
@@ -154,7 +234,7 @@ func enableTheModule(_ *session, f *fact) [][]change  { return [][]change{{enabl
 func updateTheModule(_ *session, f *fact) [][]change  { return [][]change{{updateChange(f.v.name)}} }
 func goDirect(*session, *fact) [][]change             { return [][]change{{directChange()}} }
 func switchChannel(_ *session, f *fact) [][]change    { return [][]change{channelChanges(f.v)} }
-func pinPrereleases(_ *session, f *fact) [][]change   { return [][]change{prereleasePins(f.v, f.rels)} }
+func pinPrereleases(_ *session, f *fact) [][]change   { return [][]change{pinsNewestFirst(f.v, f.rels)} }
 func allowExperimental(*session, *fact) [][]change    { return [][]change{{allowExperimentalChange()}} }
 
 func enableOrAutoEnable(_ *session, f *fact) [][]change {
@@ -181,7 +261,7 @@ func compoundAlternatives(s *session, f *fact) [][]change {
 // runs to the versions a constraint names, lowest first (R22).
 func (s *session) componentUpgrades(name string, c *model.Constraint) []change {
 	current := s.p.components[name]
-	if current == nil {
+	if current == nil || lowers(s.p.cluster.Platform[name], s.p.req.Platform.Components[name]) {
 		return nil
 	}
 	return upgradeChanges(model.SuggestUpgradePlatform, name, c, current, func(r *model.Request, v model.Version) {
@@ -364,8 +444,32 @@ func editionChanges(v *view, current string) []change {
 	return out
 }
 
-// prereleasePins lists pins to the prereleases of a fact, newest first.
-func prereleasePins(v *view, rels []int) []change {
+// pinDowngrades lists the downgrades that lift R9's floor: pins to the
+// releases of the fact below the deployed one, the nearest first, so that
+// the smallest downgrade that works is named; at most maxDowngradePins of
+// them, since each costs a verification and an operator who must go
+// further back than that has the explanation to start with (D173).
+func pinDowngrades(_ *session, f *fact) [][]change {
+	below := slices.DeleteFunc(slices.Clone(f.rels), func(r int) bool { return r >= f.v.deployed })
+	if len(below) == 0 {
+		return nil
+	}
+	pins := pinsNewestFirst(f.v, below[max(len(below)-maxDowngradePins, 0):])
+	for i := range pins {
+		pins[i].downgrade = true
+	}
+	return [][]change{pins}
+}
+
+// updateOrDowngrade lifts R9's keep: an update, or else a downgrade.
+func updateOrDowngrade(s *session, f *fact) [][]change {
+	return append(updateTheModule(s, f), pinDowngrades(s, f)...)
+}
+
+const maxDowngradePins = 5
+
+// pinsNewestFirst lists pins of v to each of rels, newest first.
+func pinsNewestFirst(v *view, rels []int) []change {
 	var out []change
 	for i := len(rels) - 1; i >= 0; i-- {
 		out = append(out, pinChange(v.name, v.rels[rels[i]].Version))

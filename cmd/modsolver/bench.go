@@ -49,6 +49,13 @@ Cases (--cases, comma-separated; default all, resolve-dkp only with --catalog):
   platform-upgrade  update-all on a newer DKP and Kubernetes
   unsatisfiable     a request with no answer, explained by a minimal core
                     (suggestions are not verified)
+  unsatisfiable-suggest
+                    unsatisfiable with its suggestions verified
+  unsatisfiable-combined
+                    a request no single change fixes: a module pinned to a
+                    head that needs a newer DKP and newer releases of what
+                    it requires, answered with a set of changes verified
+                    as a whole
   whatif-1000       1,000 platform scenarios in one what-if batch, in total,
                     as the whatif matrix computes them (no held-back reasons)
   resolve-dkp       the runs on the real catalog at --catalog (any format):

@@ -65,7 +65,8 @@ func TestBenchJSON(t *testing.T) {
 		require.NotNil(t, r.Checked)
 		assert.Equal(t, "ok", *r.Checked, "%s: every answer passes its check", *r.Case)
 	}
-	assert.Equal(t, []string{"compile", "update-all", "install-one", "install-one-changes", "platform-upgrade", "unsatisfiable", "whatif-1000"}, cases)
+	assert.Equal(t, []string{"compile", "update-all", "install-one", "install-one-changes", "platform-upgrade", "unsatisfiable",
+		"unsatisfiable-suggest", "unsatisfiable-combined", "whatif-1000"}, cases)
 }
 
 func TestBenchTable(t *testing.T) {

@@ -140,11 +140,20 @@ func (p *printer) explanation(e *model.Explanation) {
 	p.table("FACT\tMODULE\tMESSAGE", rows)
 	if len(e.Suggestions) > 0 {
 		p.line("")
-		p.line("suggestions (each works on its own):")
+		p.line("%s", suggestionsHeader(e.Suggestions))
 		for _, s := range e.Suggestions {
 			p.line("  - %s", s.Message)
 		}
 	}
+}
+
+// suggestionsHeader says how the suggestions work: each on its own, or,
+// when no single change does, each set as a whole (R16).
+func suggestionsHeader(sugs []model.Suggestion) string {
+	if slices.ContainsFunc(sugs, func(s model.Suggestion) bool { return s.Kind == model.SuggestCombined }) {
+		return "suggestions (no single change works; each set works when its changes are made together):"
+	}
+	return "suggestions (each works on its own):"
 }
 
 func dash(s string) string {

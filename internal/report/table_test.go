@@ -169,6 +169,20 @@ func TestResultExplanationWithoutSuggestions(t *testing.T) {
 	assert.NotContains(t, out, "suggestions")
 }
 
+// A set of changes is said to work only as a whole (R16).
+func TestResultCombinedSuggestion(t *testing.T) {
+	res := unsatisfiableResult()
+	parts := []model.Suggestion{
+		{Kind: model.SuggestUpdateModule, Module: "a", Version: "1.2.0", Message: "update module a to 1.2.0"},
+		{Kind: model.SuggestUpdateModule, Module: "b", Version: "0.4.0", Message: "update module b to 0.4.0"},
+	}
+	res.Explanation.Suggestions = []model.Suggestion{{Kind: model.SuggestCombined, Message: "update module a to 1.2.0 and update module b to 0.4.0", Changes: parts}}
+	out := render(t, res)
+	assert.Contains(t, out, "\nsuggestions (no single change works; each set works when its changes are made together):\n"+
+		"  - update module a to 1.2.0 and update module b to 0.4.0\n")
+	assert.NotContains(t, out, "each works on its own")
+}
+
 func TestResultMinimal(t *testing.T) {
 	assert.Equal(t, "status: unspecified\n\n0 variables, 0 clauses, 0 solves, 0 µs\n", render(t, &model.Result{}))
 }

@@ -296,6 +296,9 @@ const (
 	SuggestionKind_SUGGESTION_KIND_ALLOW_EXPERIMENTAL SuggestionKind = 12
 	// Take the module from another source (R23).
 	SuggestionKind_SUGGESTION_KIND_MOVE_SOURCE SuggestionKind = 13
+	// A set of changes made together, none of which is enough alone: its
+	// parts are in Suggestion.changes (R16).
+	SuggestionKind_SUGGESTION_KIND_COMBINED SuggestionKind = 14
 )
 
 // Enum value maps for SuggestionKind.
@@ -315,6 +318,7 @@ var (
 		11: "SUGGESTION_KIND_UPGRADE_PLATFORM",
 		12: "SUGGESTION_KIND_ALLOW_EXPERIMENTAL",
 		13: "SUGGESTION_KIND_MOVE_SOURCE",
+		14: "SUGGESTION_KIND_COMBINED",
 	}
 	SuggestionKind_value = map[string]int32{
 		"SUGGESTION_KIND_UNSPECIFIED":        0,
@@ -331,6 +335,7 @@ var (
 		"SUGGESTION_KIND_UPGRADE_PLATFORM":   11,
 		"SUGGESTION_KIND_ALLOW_EXPERIMENTAL": 12,
 		"SUGGESTION_KIND_MOVE_SOURCE":        13,
+		"SUGGESTION_KIND_COMBINED":           14,
 	}
 )
 
@@ -1129,13 +1134,18 @@ func (x *ModuleGroup) GetDescription() string {
 	return ""
 }
 
-// Suggestion is one change that makes the request satisfiable.
+// Suggestion is one change that makes the request satisfiable, or, of
+// kind SUGGESTION_KIND_COMBINED, a set of changes that does when made
+// together (R16).
 type Suggestion struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
-	Kind          SuggestionKind         `protobuf:"varint,2,opt,name=kind,proto3,enum=modsolver.v1.SuggestionKind" json:"kind,omitempty"`
-	Module        string                 `protobuf:"bytes,3,opt,name=module,proto3" json:"module,omitempty"`
-	Version       string                 `protobuf:"bytes,4,opt,name=version,proto3" json:"version,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Message string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	Kind    SuggestionKind         `protobuf:"varint,2,opt,name=kind,proto3,enum=modsolver.v1.SuggestionKind" json:"kind,omitempty"`
+	Module  string                 `protobuf:"bytes,3,opt,name=module,proto3" json:"module,omitempty"`
+	Version string                 `protobuf:"bytes,4,opt,name=version,proto3" json:"version,omitempty"`
+	// The parts of a combined suggestion, each a single change, in the
+	// order the message names them; empty for a single change.
+	Changes       []*Suggestion `protobuf:"bytes,5,rep,name=changes,proto3" json:"changes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1196,6 +1206,13 @@ func (x *Suggestion) GetVersion() string {
 		return x.Version
 	}
 	return ""
+}
+
+func (x *Suggestion) GetChanges() []*Suggestion {
+	if x != nil {
+		return x.Changes
+	}
+	return nil
 }
 
 // Stats describe the work of one resolution. The counts are 32-bit so that
@@ -1358,13 +1375,14 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vModuleGroup\x12+\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x17.modsolver.v1.GroupKindR\x04kind\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12 \n" +
-	"\vdescription\x18\x03 \x01(\tR\vdescription\"\x8a\x01\n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\"\xbe\x01\n" +
 	"\n" +
 	"Suggestion\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x120\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x1c.modsolver.v1.SuggestionKindR\x04kind\x12\x16\n" +
 	"\x06module\x18\x03 \x01(\tR\x06module\x12\x18\n" +
-	"\aversion\x18\x04 \x01(\tR\aversion\"\xb7\x01\n" +
+	"\aversion\x18\x04 \x01(\tR\aversion\x122\n" +
+	"\achanges\x18\x05 \x03(\v2\x18.modsolver.v1.SuggestionR\achanges\"\xb7\x01\n" +
 	"\x05Stats\x12\x1c\n" +
 	"\tvariables\x18\x01 \x01(\rR\tvariables\x12\x18\n" +
 	"\aclauses\x18\x02 \x01(\rR\aclauses\x12!\n" +
@@ -1414,7 +1432,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x1eFACT_KIND_COMPOUND_REQUIREMENT\x10\x18\x12\x1f\n" +
 	"\x1bFACT_KIND_COMPOUND_CONFLICT\x10\x19\x12\x1d\n" +
 	"\x19FACT_KIND_DEPENDENCY_LOOP\x10\x1a\x12\x14\n" +
-	"\x10FACT_KIND_SOURCE\x102*\x87\x04\n" +
+	"\x10FACT_KIND_SOURCE\x102*\xa5\x04\n" +
 	"\x0eSuggestionKind\x12\x1f\n" +
 	"\x1bSUGGESTION_KIND_UNSPECIFIED\x10\x00\x12&\n" +
 	"\"SUGGESTION_KIND_UPGRADE_KUBERNETES\x10\x01\x12%\n" +
@@ -1430,7 +1448,8 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x12$\n" +
 	" SUGGESTION_KIND_UPGRADE_PLATFORM\x10\v\x12&\n" +
 	"\"SUGGESTION_KIND_ALLOW_EXPERIMENTAL\x10\f\x12\x1f\n" +
-	"\x1bSUGGESTION_KIND_MOVE_SOURCE\x10\r*\xb1\x01\n" +
+	"\x1bSUGGESTION_KIND_MOVE_SOURCE\x10\r\x12\x1c\n" +
+	"\x18SUGGESTION_KIND_COMBINED\x10\x0e*\xb1\x01\n" +
 	"\vWarningKind\x12\x1c\n" +
 	"\x18WARNING_KIND_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17WARNING_KIND_DEPRECATED\x10\x01\x12 \n" +
@@ -1489,11 +1508,12 @@ var file_modsolver_v1_resolve_proto_depIdxs = []int32{
 	12, // 12: modsolver.v1.Fact.group:type_name -> modsolver.v1.ModuleGroup
 	5,  // 13: modsolver.v1.ModuleGroup.kind:type_name -> modsolver.v1.GroupKind
 	3,  // 14: modsolver.v1.Suggestion.kind:type_name -> modsolver.v1.SuggestionKind
-	15, // [15:15] is the sub-list for method output_type
-	15, // [15:15] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	13, // 15: modsolver.v1.Suggestion.changes:type_name -> modsolver.v1.Suggestion
+	16, // [16:16] is the sub-list for method output_type
+	16, // [16:16] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolve_proto_init() }

@@ -107,7 +107,8 @@ func loopGraph(cat *model.Catalog) *reqGraph {
 	index := make(map[string]int, len(mods))
 	for i, m := range mods {
 		g.names[i] = m.Name
-		g.refuses[i] = m.RefusesLoops() || (m.MultiSource() && slices.ContainsFunc(m.Releases, m.RefusesLoopsAt))
+		g.refuses[i] = m.RefusesLoops() || (m.MultiSource() && slices.ContainsFunc(m.Releases, m.RefusesLoopsAt)) ||
+			(m.BuiltInSource() != "" && m.ForSource(m.BuiltInSource()).RefusesLoops()) // R29: its built-in copy's rule
 		index[m.Name] = i
 	}
 	// mark[j] == i+1 once module i's list holds j: releases repeat their

@@ -149,6 +149,9 @@ func requestShape(req *model.Request) string {
 	for _, name := range req.PinnedNames() {
 		b.WriteString("p" + strconv.Quote(name) + "=" + model.VersionString(req.Pin[name]))
 	}
+	for _, name := range slices.Sorted(maps.Keys(req.Sources)) {
+		b.WriteString("s" + strconv.Quote(name) + "=" + strconv.Quote(req.Sources[name])) // R23, R29: a move is another request
+	}
 	b.WriteString("|" + strconv.FormatBool(req.UpdateAll) + strconv.FormatBool(req.AllowDisable) + strconv.FormatBool(req.AutoEnable) + strconv.FormatBool(req.Devel))
 	b.WriteString("|" + string(req.EffectiveStrategy()) + "|" + string(cmp.Or(req.Report, model.ReportAll)))
 	b.WriteString("|" + strconv.FormatBool(req.Platform.Deckhouse != nil) + strconv.FormatBool(req.Platform.Kubernetes != nil))

@@ -66,7 +66,8 @@ func (p *problem) rootNames() []string {
 			}
 		}
 	}
-	return names
+	slices.Sort(names) // views, and so facts, are made in name order, whatever the request's order (R15)
+	return slices.Compact(names)
 }
 
 // candidates lists the releases of v the encoding offers: every release

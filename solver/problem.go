@@ -381,5 +381,3 @@ func (p *problem) forbidsStage(r *model.Release) bool {
 	return r.Stage == model.StageExperimental && !p.cluster.AllowExperimentalModules
 }
 
-// enabledAfter reports whether release index sel (or -1) means "on".
-func enabledAfter(sel int) bool { return sel >= 0 }

@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"fmt"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -176,9 +175,3 @@ func (o *outcome) belowHead() bool {
 	return hv != nil && model.CompareVersions(v.rels[o.sel].Version, hv) < 0
 }
 
-func releaseName(v *view, i int) string {
-	if i < 0 {
-		return "off"
-	}
-	return fmt.Sprintf("%s %s", v.name, releaseLabel(v, []int{i}))
-}

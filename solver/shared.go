@@ -199,14 +199,6 @@ func (sh *sharing) selectorFor(e *encoder, clauses [][]z.Lit) z.Lit {
 	return sel
 }
 
-// solve answers req on the shared encoding. The answer is the one Solve
-// gives, apart from stats: variables and clauses are the shared
-// encoding's, solves are this request's own.
-func (se *sharedEncoding) solve(ctx context.Context, cfg settings, req *model.Request) (*model.Result, error) {
-	s := se.session(ctx, cfg, req)
-	return s.optimize(&optimizer{e: se.e, ctx: ctx, commits: s.base, scope: s.scope})
-}
-
 // session prepares req's session on the shared encoding: its facts
 // encoded and the selectors to assume in s.base.
 func (se *sharedEncoding) session(ctx context.Context, cfg settings, req *model.Request) *session {

@@ -41,7 +41,7 @@ static: ## build bin/modsolver-static, the static Linux binary deploy/Dockerfile
 
 SHARED_DATA ?= ../shared/data
 
-bench: build ## the README's performance tables: generated S, M and L, real catalogs, the gRPC load test, Go benchmarks (not part of make test)
+bench: build ## the tables of docs/performance.md: generated S, M and L, real catalogs, the gRPC load test, Go benchmarks (not part of make test)
 	$(BIN)/modsolver bench --size S --size M --vs deppy --runs 3
 	$(BIN)/modsolver bench --size L --cases update-all,install-one,unsatisfiable --runs 3
 	@if [ -d $(SHARED_DATA) ]; then \

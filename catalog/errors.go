@@ -15,7 +15,10 @@ var (
 	ErrUnknownKey = fmt.Errorf("%w: unknown key", model.ErrInvalidInput)
 	// ErrManifest is a DKP v2 requirement that DKP's own validation
 	// refuses (R28); the *ManifestError that carries it says why.
-	ErrManifest = fmt.Errorf("%w: invalid package manifest", model.ErrInvalidInput)
+	// ErrEmptyFile is a catalog file with nothing in it, or white space
+	// alone: said as such rather than as a format that cannot be told.
+	ErrEmptyFile = fmt.Errorf("%w: the file is empty", model.ErrInvalidInput)
+	ErrManifest  = fmt.Errorf("%w: invalid package manifest", model.ErrInvalidInput)
 )
 
 // ParseError is bad input at a known place in a file. Line is 0 when the

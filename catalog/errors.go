@@ -22,7 +22,8 @@ var (
 )
 
 // ParseError is bad input at a known place in a file. Line is 0 when the
-// place is the whole file.
+// place is the whole file; File is empty for a document without a name,
+// such as a gRPC request's inline catalog, whose field names it.
 type ParseError struct {
 	File string
 	Line int
@@ -30,6 +31,12 @@ type ParseError struct {
 }
 
 func (e *ParseError) Error() string {
+	if e.File == "" { // a document without a name, such as an inline catalog
+		if e.Line > 0 {
+			return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+		}
+		return e.Err.Error()
+	}
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
 	}

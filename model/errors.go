@@ -62,6 +62,8 @@ func FormatBytes(n int64) string {
 
 // ConstraintError is a constraint that cannot be parsed, with where it was
 // found (R6). It unwraps to ErrInvalidConstraint or ErrEmptyConstraint.
+// An ErrInvalidConstraint error quotes the constraint's text itself (as
+// ParseConstraint's do), so the text is said once.
 type ConstraintError struct {
 	File    string // may be empty for inline input
 	Module  string
@@ -84,6 +86,10 @@ func (e *ConstraintError) Error() string {
 	}
 	if e.Field != "" {
 		where = append(where, "requirements."+e.Field)
+	}
+	if errors.Is(e.Err, ErrInvalidConstraint) {
+		// ParseConstraint's errors quote the text already: say it once.
+		return fmt.Sprintf("%s: %v", strings.Join(where, ": "), e.Err)
 	}
 	return fmt.Sprintf("%s: constraint %q: %v", strings.Join(where, ": "), e.Text, e.Err)
 }

@@ -191,7 +191,8 @@ func (r *resolver) requestCatalog(ref catalogRef) (*model.Catalog, error) {
 	if err := r.cfg.checkInlineSize(ref.inline); err != nil {
 		return nil, err
 	}
-	cat, err := r.cfg.parse("inline_catalog", []byte(ref.inline))
+	// The document has no file name: the field names it, once.
+	cat, err := r.cfg.parse("", []byte(ref.inline))
 	switch {
 	case err != nil:
 		return nil, &model.FieldError{Field: "inline_catalog", Err: err}

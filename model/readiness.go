@@ -106,7 +106,7 @@ func ValidateAccept(cat *Catalog, field string, accept []string) error {
 		if _, ok := ParseFactKind(a); ok || cat.Module(a) != nil {
 			continue
 		}
-		return fieldErr(fmt.Sprintf("%s[%d]", field, i), ErrUnknownModule, "%q is neither a module of the catalog nor a fact kind", a)
+		return fieldErr(fmt.Sprintf("%s[%d]", field, i), ErrUnknownModule, "%q is neither a module of the catalog nor a fact kind%s", a, cat.didYouMean(a))
 	}
 	return nil
 }

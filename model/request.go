@@ -102,7 +102,7 @@ func checkNames(cat *Catalog, field string, names []string) InputErrors {
 		f := fmt.Sprintf("%s[%d]", field, i)
 		switch {
 		case cat.Module(name) == nil:
-			errs = append(errs, fieldErr(f, ErrUnknownModule, "module %q is not in the catalog", name))
+			errs = append(errs, fieldErr(f, ErrUnknownModule, "%s", cat.unknownModule(name)))
 		case slices.Index(names, name) < i:
 			errs = append(errs, fieldErr(f, ErrDuplicate, "module %s is listed twice", name))
 		}
@@ -116,7 +116,7 @@ func (r *Request) validatePin(cat *Catalog, name string) InputErrors {
 	v := r.Pin[name]
 	switch {
 	case m == nil:
-		return InputErrors{fieldErr(field, ErrUnknownModule, "module %q is not in the catalog", name)}
+		return InputErrors{fieldErr(field, ErrUnknownModule, "%s", cat.unknownModule(name))}
 	case m.Embedded:
 		return InputErrors{fieldErr(field, ErrInvalidValue, "module %s is built in: its version is the DKP version and cannot be pinned", name)}
 	case v == nil:

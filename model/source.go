@@ -306,7 +306,7 @@ func (r *Request) validateSources(cat *Catalog) InputErrors {
 	for _, name := range slices.Sorted(maps.Keys(r.Sources)) {
 		field := "request.sources." + name
 		if cat.Module(name) == nil {
-			errs = append(errs, fieldErr(field, ErrUnknownModule, "module %q is not in the catalog", name))
+			errs = append(errs, fieldErr(field, ErrUnknownModule, "%s", cat.unknownModule(name)))
 			continue
 		}
 		errs = append(errs, checkSource(cat, field, name, r.Sources[name])...)

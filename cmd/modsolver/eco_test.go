@@ -3,10 +3,13 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/modsolver/modsolver/internal/shared"
 )
 
 // argoIndex is modsolver's own Helm index in argo-helm's shape.
@@ -74,10 +77,16 @@ func TestLoaderWarningsEveryWay(t *testing.T) {
 	}
 	for way, args := range ways {
 		t.Run(way, func(t *testing.T) {
-			code, _, errOut := runCommand(t, args[0], args[1:]...)
+			code, _, errOut := runCommand(t, args[0], append(args[1:], "-v")...)
 			require.Equal(t, exitResolved, code, errOut)
 			assert.Contains(t, errOut, "skipped 1:", way)
 			assert.Contains(t, errOut, "not-semver", way)
+
+			// Without -v, one line counts the notes (D211).
+			code, _, errOut = runCommand(t, args[0], args[1:]...)
+			require.Equal(t, exitResolved, code, errOut)
+			assert.Contains(t, errOut, "; skipped 1 (-v lists them)\n", way)
+			assert.NotContains(t, errOut, "not-semver", way)
 		})
 	}
 }
@@ -103,4 +112,19 @@ func TestDevelFlag(t *testing.T) {
 	code, out, errOut := runCommand(t, "whatif", "--catalog", index, "--cluster", cluster, "--request", request, "--kubernetes", "1.31.0", "--devel", "-o", "json")
 	require.Equal(t, exitResolved, code, errOut)
 	assert.Contains(t, out, "1.5.0-beta.2")
+}
+
+// TestErrorNotBuriedUnderLoadNotes: on the DKP tree, whose loader skips
+// and warns on every run, a bad input's error is one line below a single
+// line of load notes, not the last of many (D211).
+func TestErrorNotBuriedUnderLoadNotes(t *testing.T) {
+	dkp := shared.Path(t, "data", "dkp")
+	empty := filepath.Join(t.TempDir(), "request.yaml")
+	require.NoError(t, os.WriteFile(empty, []byte("enable: [no-such-module]\n"), 0o600))
+	code, _, errOut := runCommand(t, "resolve", "--catalog", dkp, "--cluster", "../../docs/examples/kubectl/dump.yaml", "--kubernetes", "1.31.2", "--edition", "ee", "--request", empty)
+	require.Equal(t, exitBadInput, code, errOut)
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	require.LessOrEqual(t, len(lines), 3, errOut)
+	assert.Contains(t, lines[0], "(-v lists them)")
+	assert.Contains(t, errOut, "no-such-module")
 }

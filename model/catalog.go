@@ -37,6 +37,9 @@ type Catalog struct {
 	// needsDeckhouse: some module is built in or some release requires a
 	// DKP version (R4, R5).
 	needsDeckhouse bool
+	// known is the platform data the catalog was read with (D212); nil
+	// when its format carries none.
+	known *KnownPlatform
 }
 
 // Module is one module: either built in (Embedded, R5) with a single

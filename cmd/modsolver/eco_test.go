@@ -128,3 +128,30 @@ func TestErrorNotBuriedUnderLoadNotes(t *testing.T) {
 	assert.Contains(t, lines[0], "(-v lists them)")
 	assert.Contains(t, errOut, "no-such-module")
 }
+
+// TestUnknownPlatformWarns: on the DKP tree, whose platform.yaml lists
+// DKP up to 1.77 (1.78 in development) and Kubernetes 1.31 to 1.35, a
+// what-if or resolve at versions outside them answers with a warning for
+// each, once; known versions give none (D212).
+func TestUnknownPlatformWarns(t *testing.T) {
+	dkp := shared.Path(t, "data", "dkp")
+	dump := "../../docs/examples/kubectl/dump.yaml"
+	const dkpWarning = "modsolver: warning: deckhouse 1.99.0 is newer than any DKP version the catalog's platform data knows (newest released 1.77, 1.78 in development)\n"
+	const kubeWarning = "modsolver: warning: kubernetes 1.20.0 is not a version the catalog's platform data knows (1.31 to 1.35)\n"
+	code, _, errOut := runCommand(t, "whatif", "--catalog", dkp, "--cluster", dump, "--edition", "ee",
+		"--deckhouse", "1.99.0,1.74.0", "--kubernetes", "1.20.0,1.31.2", "--no-timing")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.Equal(t, 1, strings.Count(errOut, dkpWarning), errOut)
+	assert.Equal(t, 1, strings.Count(errOut, kubeWarning), errOut)
+
+	code, _, errOut = runCommand(t, "whatif", "--catalog", dkp, "--cluster", dump, "--edition", "ee",
+		"--deckhouse", "1.74.0", "--kubernetes", "1.31.2", "--no-timing")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.NotContains(t, errOut, "warning:")
+
+	request := filepath.Join(t.TempDir(), "request.yaml")
+	require.NoError(t, os.WriteFile(request, []byte("platform: {kubernetes: 1.20.0}\n"), 0o600))
+	_, _, errOut = runCommand(t, "resolve", "--catalog", dkp, "--cluster", dump, "--edition", "ee", "--kubernetes", "1.31.2", "--request", request)
+	assert.Contains(t, errOut, kubeWarning)
+	assert.NotContains(t, errOut, "deckhouse 1.")
+}

@@ -88,6 +88,7 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 		in.req.Report = model.Report(f.report)
 	}
 	in.req.Devel = in.req.Devel || f.devel
+	warnUnknownPlatform(errOut, in.cat, in.cluster, []*model.Request{in.req})
 	compiled, err := solver.Compile(in.cat)
 	if err != nil {
 		return fail(errOut, err)

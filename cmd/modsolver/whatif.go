@@ -207,8 +207,13 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	} else {
 		err = b.buildMatrix(f)
 	}
-	for _, s := range b.scenarios {
+	reqs := make([]*model.Request, len(b.scenarios))
+	for i, s := range b.scenarios {
 		s.Request.Devel = s.Request.Devel || f.devel
+		reqs[i] = s.Request
+	}
+	if err == nil {
+		warnUnknownPlatform(errOut, b.cat, b.cluster, reqs)
 	}
 	b.applyShard(sh)
 	return b, err

@@ -39,7 +39,7 @@ func TestNearestModules(t *testing.T) {
 // A misspelt module name in a request says which names were meant.
 func TestUnknownModuleDidYouMean(t *testing.T) {
 	cat := nearCatalog(t)
-	err := checkNames(cat, "request.enable", []string{"promethues", "istio"}).Err()
+	err := checkNames(cat, Field("request", "enable"), []string{"promethues", "istio"}).Err()
 	require.Error(t, err)
 	var fe *FieldError
 	require.True(t, errors.As(err, &fe))
@@ -48,7 +48,7 @@ func TestUnknownModuleDidYouMean(t *testing.T) {
 	assert.Contains(t, err.Error(), `module "istio" is not in the catalog`)
 	assert.NotContains(t, err.Error(), `"istio" is not in the catalog;`)
 
-	err = ValidateAccept(cat, "accept", []string{"csi-cep"})
+	err = ValidateAccept(cat, Field("accept"), []string{"csi-cep"})
 	assert.ErrorIs(t, err, ErrUnknownModule)
 	assert.Contains(t, err.Error(), `did you mean "csi-ceph"?`)
 }

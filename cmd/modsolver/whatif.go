@@ -199,7 +199,7 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	if err := b.cluster.Validate(b.cat); err != nil {
 		return nil, err
 	}
-	if err := model.ValidateAccept(b.cat, "--accept", f.accept); err != nil {
+	if err := model.ValidateAccept(b.cat, model.Field("--accept"), f.accept); err != nil {
 		return nil, err
 	}
 	if f.scenarios != "" {

@@ -60,6 +60,7 @@ func LoadDir(root string) (*model.Catalog, *Report, error) {
 	if err != nil {
 		return nil, nil, &ParseError{File: root, Err: err}
 	}
+	cat = cat.WithKnownPlatform(l.platform())
 	l.rep.count(cat)
 	return cat, l.rep, nil
 }

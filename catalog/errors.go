@@ -15,11 +15,15 @@ var (
 	ErrUnknownKey = fmt.Errorf("%w: unknown key", model.ErrInvalidInput)
 	// ErrManifest is a DKP v2 requirement that DKP's own validation
 	// refuses (R28); the *ManifestError that carries it says why.
-	ErrManifest = fmt.Errorf("%w: invalid package manifest", model.ErrInvalidInput)
+	// ErrEmptyFile is a catalog file with nothing in it, or white space
+	// alone: said as such rather than as a format that cannot be told.
+	ErrEmptyFile = fmt.Errorf("%w: the file is empty", model.ErrInvalidInput)
+	ErrManifest  = fmt.Errorf("%w: invalid package manifest", model.ErrInvalidInput)
 )
 
 // ParseError is bad input at a known place in a file. Line is 0 when the
-// place is the whole file.
+// place is the whole file; File is empty for a document without a name,
+// such as a gRPC request's inline catalog, whose field names it.
 type ParseError struct {
 	File string
 	Line int
@@ -27,6 +31,12 @@ type ParseError struct {
 }
 
 func (e *ParseError) Error() string {
+	if e.File == "" { // a document without a name, such as an inline catalog
+		if e.Line > 0 {
+			return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+		}
+		return e.Err.Error()
+	}
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
 	}

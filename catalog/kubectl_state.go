@@ -50,8 +50,9 @@ func Facts() []Fact { return []Fact{FactDeckhouse, FactKubernetes, FactEdition, 
 func (f Fact) String() string { return facts[f].what }
 
 // FactNames names, for each Fact, how the caller's user gives it: a flag
-// such as "--kubernetes", or a request field such as "cluster.kubernetes".
-type FactNames map[Fact]string
+// such as "--kubernetes", or a request field such as cluster.kubernetes,
+// as a path the gRPC service can render as a field violation.
+type FactNames map[Fact]model.Path
 
 // MissingFactError is a fact that neither the dump nor its caller gives.
 // It unwraps to model.ErrMissingField.
@@ -59,7 +60,7 @@ type MissingFactError struct {
 	File string
 	Fact Fact
 	// Give is how to give it, from the caller's FactNames.
-	Give string
+	Give model.Path
 }
 
 func (e *MissingFactError) Error() string {
@@ -141,11 +142,11 @@ func LoadClusterOrDump(path string) (*model.ClusterState, *KubectlDump, error) {
 // the dump and returns its State, with each problem a *model.FieldError:
 // a missing fact under the field names gives for it, any other under the
 // field the dump came from.
-func KubectlParser(names FactNames) func(name string, data []byte, given *model.ClusterState, cat *model.Catalog) (*model.ClusterState, error) {
-	return func(name string, data []byte, given *model.ClusterState, cat *model.Catalog) (*model.ClusterState, error) {
-		d, err := ParseKubectl(name, data)
+func KubectlParser(names FactNames) func(field model.Path, data []byte, given *model.ClusterState, cat *model.Catalog) (*model.ClusterState, error) {
+	return func(field model.Path, data []byte, given *model.ClusterState, cat *model.Catalog) (*model.ClusterState, error) {
+		d, err := ParseKubectl(field.String(), data)
 		if err != nil {
-			return nil, &model.FieldError{Field: name, Err: err}
+			return nil, &model.FieldError{Path: field, Err: err}
 		}
 		c, err := d.State(cat, given, names)
 		if err == nil {
@@ -157,10 +158,10 @@ func KubectlParser(names FactNames) func(name string, data []byte, given *model.
 		}
 		out := make(model.InputErrors, len(problems))
 		for i, e := range problems {
-			out[i] = &model.FieldError{Field: name, Err: e}
+			out[i] = &model.FieldError{Path: field, Err: e}
 			var mf *MissingFactError
 			if errors.As(e, &mf) {
-				out[i] = &model.FieldError{Field: mf.Give, Err: e}
+				out[i] = &model.FieldError{Path: mf.Give, Err: e}
 			}
 		}
 		return nil, out.Err()

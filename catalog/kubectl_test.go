@@ -256,7 +256,7 @@ func TestIsKubectlDump(t *testing.T) {
 }
 
 // names are the flags of a command, as cmd/modsolver gives them.
-var flagNames = FactNames{FactDeckhouse: "--deckhouse", FactKubernetes: "--kubernetes", FactEdition: "--edition", FactBundle: "--bundle"}
+var flagNames = FactNames{FactDeckhouse: model.Field("--deckhouse"), FactKubernetes: model.Field("--kubernetes"), FactEdition: model.Field("--edition"), FactBundle: model.Field("--bundle")}
 
 func TestKubectlStateMissingFacts(t *testing.T) {
 	d, err := ParseKubectl("dump.yaml", []byte("apiVersion: deckhouse.io/v1alpha1\nkind: ModuleConfig\nmetadata: {name: m}\nspec: {enabled: true}\n"))
@@ -269,7 +269,7 @@ func TestKubectlStateMissingFacts(t *testing.T) {
 		var mf *MissingFactError
 		require.ErrorAs(t, e, &mf)
 		assert.ErrorIs(t, e, model.ErrMissingField)
-		assert.Contains(t, e.Error(), "give it with "+flagNames[mf.Fact])
+		assert.Contains(t, e.Error(), "give it with "+flagNames[mf.Fact].String())
 		assert.Contains(t, e.Error(), "dump.yaml: ")
 		missing = append(missing, mf.Fact)
 	}

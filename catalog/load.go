@@ -79,6 +79,9 @@ func Parse(name string, data []byte) (*model.Catalog, *Report, error) {
 // ParseFormat reads a catalog file's data in format, or detects the format
 // when it is "".
 func ParseFormat(name string, data []byte, format Format, opts ...Option) (*model.Catalog, *Report, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil, &ParseError{File: name, Err: ErrEmptyFile}
+	}
 	if format == "" {
 		var err error
 		if format, err = Detect(name, data); err != nil {
@@ -121,10 +124,14 @@ var (
 // object with "packages" and "bundles" is an OLM bundle dump; YAML with a
 // top-level "entries" is a Helm index, or a KUDO index when its entries
 // have operatorVersion and no version; "modules" is modsolver's own format.
-// Anything else, or a file that looks like two formats, is an error that
+// An empty file, or one of white space alone, is ErrEmptyFile. Anything
+// else, or a file that looks like two formats, is an error that
 // asks for the format by name.
 func Detect(name string, data []byte) (Format, error) {
 	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return "", &ParseError{File: name, Err: ErrEmptyFile}
+	}
 	if bytes.HasPrefix(trimmed, []byte("{")) {
 		return detectJSON(name, trimmed)
 	}

@@ -168,6 +168,22 @@ func TestDetect(t *testing.T) {
 	}
 }
 
+// TestEmptyFileSaysEmpty: an empty catalog file, or one of white space,
+// is called empty whether its format is detected or named, not a format
+// that cannot be told.
+func TestEmptyFileSaysEmpty(t *testing.T) {
+	for _, text := range []string{"", " \n\t\n"} {
+		_, err := Detect("c.yaml", []byte(text))
+		require.ErrorIs(t, err, ErrEmptyFile)
+		assert.Equal(t, "c.yaml: invalid input: the file is empty", err.Error())
+		for _, f := range []Format{"", FormatFile, FormatHelmIndex, FormatOLMFBC} {
+			_, _, err := ParseFormat("c.yaml", []byte(text), f)
+			assert.ErrorIs(t, err, ErrEmptyFile, f)
+			assert.NotContains(t, err.Error(), "cannot tell", f)
+		}
+	}
+}
+
 // A format named on the command line wins over detection, and a wrong one
 // is an input error, not a panic.
 func TestLoadFormatNamed(t *testing.T) {

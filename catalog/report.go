@@ -86,15 +86,22 @@ func (r *Report) count(cat *model.Catalog) {
 	}
 }
 
+// Headline is the report's first line: what was read, in which format,
+// and its totals.
+func (r *Report) Headline() string {
+	line := fmt.Sprintf("catalog %s (%s): %d modules (%d built-in), %d releases (%d prereleases)",
+		r.Source, r.Format, r.Modules, r.Embedded, r.Releases, r.Prereleases)
+	if r.HelmSubcharts != "" {
+		line += fmt.Sprintf("; helm subcharts %s", r.HelmSubcharts)
+	}
+	return line
+}
+
 // Summary is the report as a few lines of text: the totals, then every
 // skipped path and warning.
 func (r *Report) Summary() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "catalog %s (%s): %d modules (%d built-in), %d releases (%d prereleases)",
-		r.Source, r.Format, r.Modules, r.Embedded, r.Releases, r.Prereleases)
-	if r.HelmSubcharts != "" {
-		fmt.Fprintf(&b, "; helm subcharts %s", r.HelmSubcharts)
-	}
+	b.WriteString(r.Headline())
 	if len(r.Skipped) > 0 {
 		fmt.Fprintf(&b, "\nskipped %d:", len(r.Skipped))
 		for _, s := range r.Skipped {

@@ -116,18 +116,18 @@ func clusterFromNode(file string, node *yaml.Node) (*model.ClusterState, error) 
 	}
 	var err error
 	if c.Deckhouse, err = optionalVersion(fc.Deckhouse); err != nil {
-		return nil, placed(file, "cluster.deckhouse", err)
+		return nil, placed(file, model.Field("cluster", "deckhouse"), err)
 	}
 	if c.Kubernetes, err = optionalVersion(fc.Kubernetes); err != nil {
-		return nil, placed(file, "cluster.kubernetes", err)
+		return nil, placed(file, model.Field("cluster", "kubernetes"), err)
 	}
-	if c.Platform, err = componentVersions(file, "cluster.platform", fc.Platform); err != nil {
+	if c.Platform, err = componentVersions(file, model.Field("cluster", "platform"), fc.Platform); err != nil {
 		return nil, err
 	}
 	for name, fs := range fc.Modules {
 		s := model.ModuleState{Enabled: fs.Enabled, Channel: fs.Channel, Source: fs.Source}
 		if s.Version, err = optionalVersion(fs.Version); err != nil {
-			return nil, placed(file, "cluster.modules."+name+".version", err)
+			return nil, placed(file, model.Field("cluster", "modules").Key(name).Field("version"), err)
 		}
 		c.Modules[name] = s
 	}
@@ -157,19 +157,19 @@ func (fr *fileRequest) toModel(file string) (*model.Request, error) {
 	}
 	var err error
 	if r.Platform.Deckhouse, err = optionalVersion(fr.Platform.Deckhouse); err != nil {
-		return nil, placed(file, "request.platform.deckhouse", err)
+		return nil, placed(file, model.Field("request", "platform", "deckhouse"), err)
 	}
 	if r.Platform.Kubernetes, err = optionalVersion(fr.Platform.Kubernetes); err != nil {
-		return nil, placed(file, "request.platform.kubernetes", err)
+		return nil, placed(file, model.Field("request", "platform", "kubernetes"), err)
 	}
-	if r.Platform.Components, err = componentVersions(file, "request.platform", fr.Platform.Components); err != nil {
+	if r.Platform.Components, err = componentVersions(file, model.Field("request", "platform"), fr.Platform.Components); err != nil {
 		return nil, err
 	}
 	if len(fr.Pin) > 0 {
 		r.Pin = make(map[string]model.Version, len(fr.Pin))
 		for name, text := range fr.Pin {
 			if r.Pin[name], err = model.ParseVersion(text); err != nil {
-				return nil, placed(file, "request.pin."+name, err)
+				return nil, placed(file, model.Field("request", "pin").Key(name), err)
 			}
 		}
 	}
@@ -177,10 +177,10 @@ func (fr *fileRequest) toModel(file string) (*model.Request, error) {
 }
 
 // componentVersions parses the versions of platform components (R22).
-func componentVersions(file, field string, texts map[string]string) (map[string]model.Version, error) {
+func componentVersions(file string, field model.Path, texts map[string]string) (map[string]model.Version, error) {
 	out, bad, err := parseVersions(texts)
 	if err != nil {
-		return nil, placed(file, field+"."+bad, err)
+		return nil, placed(file, field.Key(bad), err)
 	}
 	return out, nil
 }
@@ -194,6 +194,6 @@ func optionalVersion(text string) (model.Version, error) {
 }
 
 // placed names the file and the field of err.
-func placed(file, field string, err error) error {
-	return &ParseError{File: file, Err: &model.FieldError{Field: field, Err: err}}
+func placed(file string, field model.Path, err error) error {
+	return &ParseError{File: file, Err: &model.FieldError{Path: field, Err: err}}
 }

@@ -87,7 +87,7 @@ func TestParseStateErrors(t *testing.T) {
 			if tt.field != "" {
 				var fe *model.FieldError
 				require.ErrorAs(t, err, &fe)
-				assert.Equal(t, tt.field, fe.Field)
+				assert.Equal(t, tt.field, fe.Path.String())
 			}
 		})
 	}

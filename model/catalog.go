@@ -37,6 +37,9 @@ type Catalog struct {
 	// needsDeckhouse: some module is built in or some release requires a
 	// DKP version (R4, R5).
 	needsDeckhouse bool
+	// known is the platform data the catalog was read with (D212); nil
+	// when its format carries none.
+	known *KnownPlatform
 }
 
 // Module is one module: either built in (Embedded, R5) with a single
@@ -265,7 +268,7 @@ func NewCatalog(modules []*Module) (*Catalog, error) {
 	var errs InputErrors
 	for _, m := range c.modules {
 		if _, dup := c.index[m.Name]; dup {
-			errs = append(errs, fieldErr("modules."+m.Name, ErrDuplicate, "module %s is listed twice", m.Name))
+			errs = append(errs, fieldErr(Field("modules").Key(m.Name), ErrDuplicate, "module %s is listed twice", m.Name))
 			continue
 		}
 		c.index[m.Name] = m
@@ -305,56 +308,56 @@ func (c *Catalog) Providers(capability string) []string { return c.providers[cap
 // get wrong on its own.
 func (m *Module) normalize() InputErrors {
 	var errs InputErrors
-	field := "modules." + m.Name
+	field := Field("modules").Key(m.Name)
 	if m.Name == "" {
-		errs = append(errs, fieldErr("modules", ErrMissingField, "a module has no name"))
+		errs = append(errs, fieldErr(Field("modules"), ErrMissingField, "a module has no name"))
 	}
 	if m.Weight == 0 {
 		m.Weight = DefaultWeight
 	}
 	if _, err := ParseUpdatePolicy(string(m.UpdatePolicy)); err != nil {
-		errs = append(errs, &FieldError{Field: field + ".updatePolicy", Err: err})
+		errs = append(errs, &FieldError{Path: field.Field("updatePolicy"), Err: err})
 	}
 	if _, err := ParseLoopRule(string(m.DependencyLoops)); err != nil {
-		errs = append(errs, &FieldError{Field: field + ".dependencyLoops", Err: err})
+		errs = append(errs, &FieldError{Path: field.Field("dependencyLoops"), Err: err})
 	}
 	if _, err := ParseVersionReading(string(m.Versions)); err != nil {
-		errs = append(errs, &FieldError{Field: field + ".versions", Err: err})
+		errs = append(errs, &FieldError{Path: field.Field("versions"), Err: err})
 	}
 	if m.Embedded && len(m.Releases) > 0 {
-		errs = append(errs, fieldErr(field+".releases", ErrInvalidValue, "built-in module %s cannot list releases: its version is the DKP version", m.Name))
+		errs = append(errs, fieldErr(field.Field("releases"), ErrInvalidValue, "built-in module %s cannot list releases: its version is the DKP version", m.Name))
 	}
 	slices.SortFunc(m.Releases, func(a, b *Release) int { return CompareVersions(a.Version, b.Version) })
 	for _, ch := range slices.Sorted(maps.Keys(m.Channels)) {
 		switch {
 		case ch == "":
-			errs = append(errs, fieldErr(field+".channels", ErrInvalidValue, "a channel has no name"))
+			errs = append(errs, fieldErr(field.Field("channels"), ErrInvalidValue, "a channel has no name"))
 		case !m.Embedded && m.Release(m.Channels[ch]) == nil:
-			errs = append(errs, fieldErr(field+".channels."+ch, ErrUnknownVersion, "channel %s points at %s, which is not a release of %s", ch, m.Channels[ch], m.Name))
+			errs = append(errs, fieldErr(field.Field("channels").Key(ch), ErrUnknownVersion, "channel %s points at %s, which is not a release of %s", ch, m.Channels[ch], m.Name))
 		}
 	}
 	errs = append(errs, m.checkChannelSets(field)...)
 	if _, ok := m.Channels[m.DefaultChannel]; m.DefaultChannel != "" && !ok {
-		errs = append(errs, fieldErr(field+".defaultChannel", ErrInvalidValue, "default channel %q is not one of the module's channels", m.DefaultChannel))
+		errs = append(errs, fieldErr(field.Field("defaultChannel"), ErrInvalidValue, "default channel %q is not one of the module's channels", m.DefaultChannel))
 	}
 	for i, r := range m.Releases {
 		slices.Sort(r.Provides)
 		r.Provides = slices.Compact(r.Provides)
 		if i > 0 && SameVersion(m.Releases[i-1].Version, r.Version) {
-			errs = append(errs, fieldErr(field+".releases", ErrDuplicate, "release %s is listed twice", r.Version))
+			errs = append(errs, fieldErr(field.Field("releases"), ErrDuplicate, "release %s is listed twice", r.Version))
 		}
-		errs = append(errs, m.checkRequirements(field+".releases["+r.Version.String()+"]", r.Requirements)...)
+		errs = append(errs, m.checkRequirements(field.Field("releases").Item(r.Version.String()), r.Requirements)...)
 	}
 	errs = append(errs, m.checkRequirements(field, m.Requirements)...)
 	return errs
 }
 
-func (m *Module) checkRequirements(field string, req Requirements) InputErrors {
+func (m *Module) checkRequirements(field Path, req Requirements) InputErrors {
 	var errs InputErrors
 	slices.Sort(req.Capabilities)
 	for name := range req.Platform {
 		if name == "" || name == PlatformDeckhouse || name == PlatformKubernetes {
-			errs = append(errs, fieldErr(field+".requirements.platform", ErrInvalidValue, "platform component %q: use requirements.deckhouse and requirements.kubernetes for DKP and Kubernetes", name))
+			errs = append(errs, fieldErr(field.Field("requirements", "platform"), ErrInvalidValue, "platform component %q: use requirements.deckhouse and requirements.kubernetes for DKP and Kubernetes", name))
 		}
 	}
 	errs = append(errs, checkCompound(field, req)...)
@@ -362,9 +365,9 @@ func (m *Module) checkRequirements(field string, req Requirements) InputErrors {
 	for i, d := range req.Modules {
 		switch {
 		case d.Module == m.Name:
-			errs = append(errs, fieldErr(field+".requirements.modules", ErrInvalidValue, "module %s requires itself", m.Name))
+			errs = append(errs, fieldErr(field.Field("requirements", "modules"), ErrInvalidValue, "module %s requires itself", m.Name))
 		case i > 0 && req.Modules[i-1].Module == d.Module:
-			errs = append(errs, fieldErr(field+".requirements.modules", ErrDuplicate, "requirement on %s is listed twice", d.Module))
+			errs = append(errs, fieldErr(field.Field("requirements", "modules"), ErrDuplicate, "requirement on %s is listed twice", d.Module))
 		}
 	}
 	return errs

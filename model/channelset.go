@@ -63,10 +63,10 @@ func (m *Module) ChannelHolds(channel string, v Version) bool {
 
 // checkChannelSets validates the sets: each names a channel of m, lists
 // only releases of m, and holds the channel's own version.
-func (m *Module) checkChannelSets(field string) InputErrors {
+func (m *Module) checkChannelSets(field Path) InputErrors {
 	var errs InputErrors
 	for _, ch := range slices.Sorted(maps.Keys(m.ChannelSets)) {
-		s, f := m.ChannelSets[ch], field+".channelSets."+ch
+		s, f := m.ChannelSets[ch], field.Field("channelSets").Key(ch)
 		head, ok := m.Channels[ch]
 		if !ok {
 			errs = append(errs, fieldErr(f, ErrInvalidValue, "channel set %s is not one of the module's channels", ch))
@@ -82,7 +82,7 @@ func (m *Module) checkChannelSets(field string) InputErrors {
 		s.Skipped = slices.CompactFunc(s.Skipped, SameVersion)
 		for _, v := range s.Entries {
 			if m.Release(v) == nil {
-				errs = append(errs, fieldErr(f+".entries", ErrUnknownVersion, "channel %s lists %s, which is not a release of %s", ch, v, m.Name))
+				errs = append(errs, fieldErr(f.Field("entries"), ErrUnknownVersion, "channel %s lists %s, which is not a release of %s", ch, v, m.Name))
 			}
 		}
 		if head != nil && !s.Holds(head) {

@@ -66,15 +66,15 @@ func (c *ClusterState) ModuleNames() []string {
 func (c *ClusterState) Validate(cat *Catalog) error {
 	var errs InputErrors
 	if c.Deckhouse == nil && cat.NeedsDeckhouse() {
-		errs = append(errs, fieldErr("cluster.deckhouse", ErrMissingField, "the DKP version is required: the catalog has built-in modules or DKP requirements"))
+		errs = append(errs, fieldErr(Field("cluster", "deckhouse"), ErrMissingField, "the DKP version is required: the catalog has built-in modules or DKP requirements"))
 	}
 	if c.Kubernetes == nil {
-		errs = append(errs, fieldErr("cluster.kubernetes", ErrMissingField, "the Kubernetes version is required"))
+		errs = append(errs, fieldErr(Field("cluster", "kubernetes"), ErrMissingField, "the Kubernetes version is required"))
 	}
 	if c.ReleaseChannel != "" && !IsChannel(c.ReleaseChannel) {
-		errs = append(errs, fieldErr("cluster.releaseChannel", ErrInvalidValue, "unknown channel %q (want one of %s)", c.ReleaseChannel, strings.Join(Channels, ", ")))
+		errs = append(errs, fieldErr(Field("cluster", "releaseChannel"), ErrInvalidValue, "unknown channel %q (want one of %s)", c.ReleaseChannel, strings.Join(Channels, ", ")))
 	}
-	errs = append(errs, validateComponents("cluster.platform", c.Platform)...)
+	errs = append(errs, validateComponents(Field("cluster", "platform"), c.Platform)...)
 	for _, name := range c.ModuleNames() {
 		errs = append(errs, c.validateModule(cat, name)...)
 		errs = append(errs, c.validateSource(cat, name)...)
@@ -85,10 +85,10 @@ func (c *ClusterState) Validate(cat *Catalog) error {
 func (c *ClusterState) validateModule(cat *Catalog, name string) InputErrors {
 	var errs InputErrors
 	s := c.Modules[name]
-	field := "cluster.modules." + name
+	field := Field("cluster", "modules").Key(name)
 	m := cat.Module(name)
 	if s.Channel != "" && !IsChannel(s.Channel) && (m == nil || m.Channels[s.Channel] == nil) {
-		errs = append(errs, fieldErr(field+".channel", ErrInvalidValue, "unknown channel %q (want one of %s, or a channel of the module)", s.Channel, strings.Join(Channels, ", ")))
+		errs = append(errs, fieldErr(field.Field("channel"), ErrInvalidValue, "unknown channel %q (want one of %s, or a channel of the module)", s.Channel, strings.Join(Channels, ", ")))
 	}
 	switch {
 	case m == nil && (s.On() || s.Version != nil):
@@ -96,9 +96,9 @@ func (c *ClusterState) validateModule(cat *Catalog, name string) InputErrors {
 	case m == nil:
 		// A disabled module the catalog does not know is harmless.
 	case s.Off() && s.Version != nil:
-		errs = append(errs, fieldErr(field+".version", ErrInvalidValue, "module %s is disabled, so it cannot have a deployed version", name))
+		errs = append(errs, fieldErr(field.Field("version"), ErrInvalidValue, "module %s is disabled, so it cannot have a deployed version", name))
 	case s.Version != nil && s.Enabled == nil:
-		errs = append(errs, fieldErr(field+".enabled", ErrMissingField, "module %s has a deployed version; say enabled: true", name))
+		errs = append(errs, fieldErr(field.Field("enabled"), ErrMissingField, "module %s has a deployed version; say enabled: true", name))
 	}
 	return errs
 }
@@ -176,14 +176,14 @@ func (c *ClusterState) Clone() *ClusterState {
 }
 
 // validateComponents checks a map of platform component versions.
-func validateComponents(field string, components map[string]Version) InputErrors {
+func validateComponents(field Path, components map[string]Version) InputErrors {
 	var errs InputErrors
 	for _, name := range slices.Sorted(maps.Keys(components)) {
 		switch {
 		case name == "" || name == PlatformDeckhouse || name == PlatformKubernetes:
 			errs = append(errs, fieldErr(field, ErrInvalidValue, "platform component %q: DKP and Kubernetes have fields of their own", name))
 		case components[name] == nil:
-			errs = append(errs, fieldErr(field+"."+name, ErrMissingField, "platform component %s has no version", name))
+			errs = append(errs, fieldErr(field.Key(name), ErrMissingField, "platform component %s has no version", name))
 		}
 	}
 	return errs

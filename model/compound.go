@@ -192,7 +192,7 @@ func (p *Predicate) write(b *strings.Builder) {
 }
 
 // validate checks one predicate node and its operands; field names it.
-func (p *Predicate) validate(field string) InputErrors {
+func (p *Predicate) validate(field Path) InputErrors {
 	if p == nil {
 		return InputErrors{fieldErr(field, ErrMissingField, "a compound requirement has no predicate: want one of module, capability, all, any or not")}
 	}
@@ -205,18 +205,18 @@ func (p *Predicate) validate(field string) InputErrors {
 	case p.Op == PredicateModule && p.Module == "":
 		errs = append(errs, fieldErr(field, ErrMissingField, "a module atom has no module name"))
 	case p.Op == PredicateModule && p.Version != nil && p.Version.Optional:
-		errs = append(errs, fieldErr(field+".version", ErrInvalidValue, "%q: !optional has no meaning in a compound requirement", p.Version.Text))
+		errs = append(errs, fieldErr(field.Field("version"), ErrInvalidValue, "%q: !optional has no meaning in a compound requirement", p.Version.Text))
 	case p.Op == PredicateCapability && p.Capability == "":
 		errs = append(errs, fieldErr(field, ErrMissingField, "a capability atom has no capability"))
 	case d.operands == -1 && len(p.Operands) == 0:
-		errs = append(errs, fieldErr(field+"."+d.key, ErrMissingField, "an empty %s: it needs at least one operand", d.key))
+		errs = append(errs, fieldErr(field.Field(d.key), ErrMissingField, "an empty %s: it needs at least one operand", d.key))
 	case d.operands >= 0 && len(p.Operands) != d.operands:
 		errs = append(errs, fieldErr(field, ErrInvalidValue, "%s takes %d operand(s), not %d", d.key, d.operands, len(p.Operands)))
 	}
 	for i, o := range p.Operands {
-		sub := field + "." + d.key
+		sub := field.Field(d.key)
 		if d.operands == -1 {
-			sub += "[" + strconv.Itoa(i) + "]"
+			sub = sub.Index(i)
 		}
 		errs = append(errs, o.validate(sub)...)
 	}
@@ -227,10 +227,10 @@ func (p *Predicate) validate(field string) InputErrors {
 // a built-in module, at field, and puts valid ones in a canonical order:
 // the operands of all and any, then the requirements, by their text, so
 // that the input order never matters (R15).
-func checkCompound(field string, req Requirements) InputErrors {
+func checkCompound(field Path, req Requirements) InputErrors {
 	var errs InputErrors
 	for i, c := range req.Compound {
-		at := fmt.Sprintf("%s.requirements.compound[%d]", field, i)
+		at := field.Field("requirements", "compound").Index(i)
 		errs = append(errs, c.Predicate.validate(at)...)
 		if c.Group != nil && len(errs) == 0 {
 			errs = append(errs, c.validateGroup(at)...)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
@@ -59,7 +60,9 @@ func ParseConstraint(text string) (Constraint, error) {
 	}
 	ranges, err := semver.NewConstraint(rest)
 	if err != nil {
-		return Constraint{}, fmt.Errorf("%w: %q: %v", ErrInvalidConstraint, text, err)
+		// semver's own message quotes the text again; say it once.
+		reason := strings.TrimSuffix(err.Error(), ": "+strconv.Quote(rest))
+		return Constraint{}, fmt.Errorf("%w: %q: %s", ErrInvalidConstraint, text, reason)
 	}
 	c.ranges = ranges
 	c.simple = simpleTerms(rest)

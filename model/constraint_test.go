@@ -156,3 +156,15 @@ func TestVersionStringMatchesString(t *testing.T) {
 		assert.Equal(t, v.String(), VersionString(v), text)
 	}
 }
+
+// TestConstraintErrorSaysTextOnce: a constraint that cannot be parsed is
+// quoted once in its message, not by the parser, semver and the place.
+func TestConstraintErrorSaysTextOnce(t *testing.T) {
+	_, err := ParseConstraint(">= foo")
+	require.Error(t, err)
+	ce := &ConstraintError{File: "c.yaml", Module: "a", Release: "1.0.0", Field: "kubernetes", Text: ">= foo", Err: err}
+	assert.Equal(t, `c.yaml: module a: release 1.0.0: requirements.kubernetes: invalid input: invalid constraint: ">= foo": improper constraint`, ce.Error())
+	assert.ErrorIs(t, ce, ErrInvalidConstraint)
+	empty := &ConstraintError{Module: "a", Field: "deckhouse", Err: ErrEmptyConstraint}
+	assert.Equal(t, `module a: requirements.deckhouse: constraint "": invalid input: empty constraint`, empty.Error())
+}

@@ -62,6 +62,8 @@ func FormatBytes(n int64) string {
 
 // ConstraintError is a constraint that cannot be parsed, with where it was
 // found (R6). It unwraps to ErrInvalidConstraint or ErrEmptyConstraint.
+// An ErrInvalidConstraint error quotes the constraint's text itself (as
+// ParseConstraint's do), so the text is said once.
 type ConstraintError struct {
 	File    string // may be empty for inline input
 	Module  string
@@ -85,26 +87,32 @@ func (e *ConstraintError) Error() string {
 	if e.Field != "" {
 		where = append(where, "requirements."+e.Field)
 	}
+	if errors.Is(e.Err, ErrInvalidConstraint) {
+		// ParseConstraint's errors quote the text already: say it once.
+		return fmt.Sprintf("%s: %v", strings.Join(where, ": "), e.Err)
+	}
 	return fmt.Sprintf("%s: constraint %q: %v", strings.Join(where, ": "), e.Text, e.Err)
 }
 
 func (e *ConstraintError) Unwrap() error { return e.Err }
 
 // FieldError is bad input at one field of the cluster state, the request
-// or the catalog. Field is a dotted path such as "request.enable[2]"; the
-// gRPC service turns it into a BadRequest field violation.
+// or the catalog. Path says where, as steps (request, enable, [2]): the
+// message renders it for a person, and the gRPC service renders the same
+// steps as a BadRequest field violation, with nothing parsed back
+// (STYLE 17).
 type FieldError struct {
-	Field string
-	Err   error
+	Path Path
+	Err  error
 }
 
-func (e *FieldError) Error() string { return e.Field + ": " + e.Err.Error() }
+func (e *FieldError) Error() string { return e.Path.String() + ": " + e.Err.Error() }
 
 func (e *FieldError) Unwrap() error { return e.Err }
 
 // fieldErr builds a FieldError whose message wraps a sentinel.
-func fieldErr(field string, sentinel error, format string, args ...any) error {
-	return &FieldError{Field: field, Err: fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
+func fieldErr(field Path, sentinel error, format string, args ...any) error {
+	return &FieldError{Path: field, Err: fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
 }
 
 // InputErrors collects every problem found in one input, so that a user

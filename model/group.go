@@ -89,7 +89,7 @@ func (c CompoundRequirement) MemberNames() []string {
 // validateGroup checks that a group requirement has the shape NewGroup
 // gives it: a known kind, a name, and an any of module atoms (under a
 // not for noneOf).
-func (c CompoundRequirement) validateGroup(field string) InputErrors {
+func (c CompoundRequirement) validateGroup(field Path) InputErrors {
 	g := c.Group
 	d, ok := groupKinds[g.Kind]
 	switch {

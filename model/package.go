@@ -69,10 +69,10 @@ func (m *Module) ManifestOf(r *Release) Manifest {
 func (c *Catalog) checkApplications() InputErrors {
 	var errs InputErrors
 	for _, m := range c.modules {
-		m.EachRequirements(func(field string, req Requirements) {
+		m.EachRequirements(func(field Path, req Requirements) {
 			for _, name := range req.moduleNames() {
 				if t := c.index[name]; t != nil && t.Type == PackageApplication {
-					errs = append(errs, fieldErr(field+".requirements", ErrInvalidValue,
+					errs = append(errs, fieldErr(field.Field("requirements"), ErrInvalidValue,
 						"module %s requires %s, which is an Application: requirements name modules, and an Application is installed by its own resources, not enabled as a module", m.Name, name))
 				}
 			}
@@ -83,11 +83,11 @@ func (c *Catalog) checkApplications() InputErrors {
 
 // EachRequirements calls fn with the requirements of m and of each of its
 // releases, and the field that names them.
-func (m *Module) EachRequirements(fn func(field string, req Requirements)) {
-	field := "modules." + m.Name
+func (m *Module) EachRequirements(fn func(field Path, req Requirements)) {
+	field := Field("modules").Key(m.Name)
 	fn(field, m.Requirements)
 	for _, r := range m.Releases {
-		fn(field+".releases["+r.Version.String()+"]", r.Requirements)
+		fn(field.Field("releases").Item(r.Version.String()), r.Requirements)
 	}
 }
 

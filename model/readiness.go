@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"slices"
 )
 
@@ -101,12 +100,12 @@ func ParseFactKind(name string) (FactKind, bool) {
 // ValidateAccept checks the risks a what-if batch accepts (R30): each
 // names a module of cat or a fact kind. field names the list, such as
 // "accept".
-func ValidateAccept(cat *Catalog, field string, accept []string) error {
+func ValidateAccept(cat *Catalog, field Path, accept []string) error {
 	for i, a := range accept {
 		if _, ok := ParseFactKind(a); ok || cat.Module(a) != nil {
 			continue
 		}
-		return fieldErr(fmt.Sprintf("%s[%d]", field, i), ErrUnknownModule, "%q is neither a module of the catalog nor a fact kind", a)
+		return fieldErr(field.Index(i), ErrUnknownModule, "%q is neither a module of the catalog nor a fact kind%s", a, cat.didYouMean(a))
 	}
 	return nil
 }

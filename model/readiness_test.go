@@ -27,12 +27,12 @@ func TestSeverityNames(t *testing.T) {
 func TestValidateAccept(t *testing.T) {
 	cat, err := NewCatalog([]*Module{{Name: "app", Releases: []*Release{{Version: MustParseVersion("1.0.0")}}}})
 	require.NoError(t, err)
-	require.NoError(t, ValidateAccept(cat, "accept", []string{"app", "kubernetes-requirement"}))
-	err = ValidateAccept(cat, "accept", []string{"app", "ap"})
+	require.NoError(t, ValidateAccept(cat, Field("accept"), []string{"app", "kubernetes-requirement"}))
+	err = ValidateAccept(cat, Field("accept"), []string{"app", "ap"})
 	require.ErrorIs(t, err, ErrUnknownModule)
 	var fe *FieldError
 	require.True(t, errors.As(err, &fe))
-	assert.Equal(t, "accept[1]", fe.Field)
+	assert.Equal(t, Field("accept").Index(1), fe.Path)
 }
 
 func TestBlockingKinds(t *testing.T) {

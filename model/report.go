@@ -21,7 +21,7 @@ func (r *Request) validateReport() InputErrors {
 	case "", ReportAll, ReportChanges:
 		return nil
 	}
-	return InputErrors{fieldErr("request.report", ErrInvalidValue, "unknown report %q (want all or changes)", r.Report)}
+	return InputErrors{fieldErr(Field("request", "report"), ErrInvalidValue, "unknown report %q (want all or changes)", r.Report)}
 }
 
 // Changes reports whether action a is one that `report: changes` lists.

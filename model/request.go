@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 )
@@ -67,19 +66,19 @@ func (r *Request) Validate(cat *Catalog, cluster *ClusterState) error {
 	switch r.Strategy {
 	case "", StrategySequential, StrategyDirect:
 	default:
-		errs = append(errs, fieldErr("request.strategy", ErrInvalidValue, "unknown strategy %q (want sequential or direct)", r.Strategy))
+		errs = append(errs, fieldErr(Field("request", "strategy"), ErrInvalidValue, "unknown strategy %q (want sequential or direct)", r.Strategy))
 	}
 	errs = append(errs, r.validateReport()...)
 	lists := []struct {
-		field string
+		field Path
 		names []string
-	}{{"request.enable", r.Enable}, {"request.disable", r.Disable}, {"request.update", r.Update}}
+	}{{Field("request", "enable"), r.Enable}, {Field("request", "disable"), r.Disable}, {Field("request", "update"), r.Update}}
 	for _, l := range lists {
 		errs = append(errs, checkNames(cat, l.field, l.names)...)
 	}
 	for _, name := range r.Enable {
 		if slices.Contains(r.Disable, name) {
-			errs = append(errs, fieldErr("request.disable", ErrConflict, "module %s is both enabled and disabled by the request", name))
+			errs = append(errs, fieldErr(Field("request", "disable"), ErrConflict, "module %s is both enabled and disabled by the request", name))
 		}
 	}
 	for _, name := range r.PinnedNames() {
@@ -87,22 +86,22 @@ func (r *Request) Validate(cat *Catalog, cluster *ClusterState) error {
 	}
 	errs = append(errs, r.validateSources(cat)...)
 	errs = append(errs, r.validateIntoPlatform(cat, cluster)...)
-	errs = append(errs, validateComponents("request.platform", r.Platform.Components)...)
+	errs = append(errs, validateComponents(Field("request", "platform"), r.Platform.Components)...)
 	for _, name := range slices.Sorted(maps.Keys(r.Platform.Components)) {
 		if _, runs := cluster.Platform[name]; !runs {
-			errs = append(errs, fieldErr("request.platform."+name, ErrInvalidValue, "platform component %s: the cluster state does not declare it (set cluster.platform.%s)", name, name))
+			errs = append(errs, fieldErr(Field("request", "platform").Key(name), ErrInvalidValue, "platform component %s: the cluster state does not declare it (set cluster.platform.%s)", name, name))
 		}
 	}
 	return errs.Err()
 }
 
-func checkNames(cat *Catalog, field string, names []string) InputErrors {
+func checkNames(cat *Catalog, field Path, names []string) InputErrors {
 	var errs InputErrors
 	for i, name := range names {
-		f := fmt.Sprintf("%s[%d]", field, i)
+		f := field.Index(i)
 		switch {
 		case cat.Module(name) == nil:
-			errs = append(errs, fieldErr(f, ErrUnknownModule, "module %q is not in the catalog", name))
+			errs = append(errs, fieldErr(f, ErrUnknownModule, "%s", cat.unknownModule(name)))
 		case slices.Index(names, name) < i:
 			errs = append(errs, fieldErr(f, ErrDuplicate, "module %s is listed twice", name))
 		}
@@ -111,12 +110,12 @@ func checkNames(cat *Catalog, field string, names []string) InputErrors {
 }
 
 func (r *Request) validatePin(cat *Catalog, name string) InputErrors {
-	field := "request.pin." + name
+	field := Field("request", "pin").Key(name)
 	m := cat.Module(name)
 	v := r.Pin[name]
 	switch {
 	case m == nil:
-		return InputErrors{fieldErr(field, ErrUnknownModule, "module %q is not in the catalog", name)}
+		return InputErrors{fieldErr(field, ErrUnknownModule, "%s", cat.unknownModule(name))}
 	case m.Embedded:
 		return InputErrors{fieldErr(field, ErrInvalidValue, "module %s is built in: its version is the DKP version and cannot be pinned", name)}
 	case v == nil:

@@ -87,14 +87,14 @@ func sourceInfos(sources []Source) ([]SourceInfo, error) {
 	var errs InputErrors
 	infos := make([]SourceInfo, 0, len(sources))
 	for i, s := range sources {
-		field := fmt.Sprintf("catalogs[%d]", i)
+		field := Field("catalogs").Index(i)
 		switch {
 		case s.Name == "":
-			errs = append(errs, fieldErr(field+".name", ErrMissingField, "a source has no name"))
+			errs = append(errs, fieldErr(field.Field("name"), ErrMissingField, "a source has no name"))
 		case slices.ContainsFunc(infos, func(o SourceInfo) bool { return o.Name == s.Name }):
-			errs = append(errs, fieldErr(field+".name", ErrDuplicate, "source %s is listed twice", s.Name))
+			errs = append(errs, fieldErr(field.Field("name"), ErrDuplicate, "source %s is listed twice", s.Name))
 		case s.Catalog == nil:
-			errs = append(errs, fieldErr(field+".catalog", ErrMissingField, "source %s has no catalog", s.Name))
+			errs = append(errs, fieldErr(field.Field("catalog"), ErrMissingField, "source %s has no catalog", s.Name))
 		default:
 			infos = append(infos, SourceInfo{Name: s.Name, Priority: s.Priority})
 		}
@@ -135,7 +135,7 @@ func mergeModule(copies []*Module) (*Module, error) {
 		case !m.Embedded:
 			listed = append(listed, m)
 		case builtIn != nil:
-			return nil, fieldErr("modules."+m.Name, ErrDuplicate, "module %s is built in in sources %s and %s; a module is built in in one source at most", m.Name, builtIn.Source, m.Source)
+			return nil, fieldErr(Field("modules").Key(m.Name), ErrDuplicate, "module %s is built in in sources %s and %s; a module is built in in one source at most", m.Name, builtIn.Source, m.Source)
 		default:
 			builtIn = m
 		}
@@ -143,7 +143,7 @@ func mergeModule(copies []*Module) (*Module, error) {
 	first := listed[0]
 	for _, m := range listed { // a built-in copy runs at the DKP version, read as DKP reads it
 		if m.Reading() != first.Reading() {
-			return nil, fieldErr("modules."+m.Name+".versions", ErrInvalidValue, "module %s reads versions as %s in source %s and as %s in source %s: one module has one version reading (R6)", m.Name, first.Reading(), first.Source, m.Reading(), m.Source)
+			return nil, fieldErr(Field("modules").Key(m.Name).Field("versions"), ErrInvalidValue, "module %s reads versions as %s in source %s and as %s in source %s: one module has one version reading (R6)", m.Name, first.Reading(), first.Source, m.Reading(), m.Source)
 		}
 	}
 	out := *first
@@ -297,16 +297,16 @@ func (c *ClusterState) validateSource(cat *Catalog, name string) InputErrors {
 	if s.Source == "" {
 		return nil
 	}
-	return checkSource(cat, "cluster.modules."+name+".source", name, s.Source)
+	return checkSource(cat, Field("cluster", "modules").Key(name).Field("source"), name, s.Source)
 }
 
 // validateSources checks request.sources (R23).
 func (r *Request) validateSources(cat *Catalog) InputErrors {
 	var errs InputErrors
 	for _, name := range slices.Sorted(maps.Keys(r.Sources)) {
-		field := "request.sources." + name
+		field := Field("request", "sources").Key(name)
 		if cat.Module(name) == nil {
-			errs = append(errs, fieldErr(field, ErrUnknownModule, "module %q is not in the catalog", name))
+			errs = append(errs, fieldErr(field, ErrUnknownModule, "%s", cat.unknownModule(name)))
 			continue
 		}
 		errs = append(errs, checkSource(cat, field, name, r.Sources[name])...)
@@ -325,13 +325,13 @@ func (r *Request) validateIntoPlatform(cat *Catalog, cluster *ClusterState) Inpu
 			continue
 		}
 		if _, on := cluster.Deployed(m); on && cluster.DeployedSource(m) != m.builtIn {
-			errs = append(errs, fieldErr("request.sources."+name, ErrInvalidValue, "module %s runs from source %s and cannot move into the platform (source %s carries it built in): DKP moves modules out of the platform, not in", name, cluster.DeployedSource(m), m.builtIn))
+			errs = append(errs, fieldErr(Field("request", "sources").Key(name), ErrInvalidValue, "module %s runs from source %s and cannot move into the platform (source %s carries it built in): DKP moves modules out of the platform, not in", name, cluster.DeployedSource(m), m.builtIn))
 		}
 	}
 	return errs
 }
 
-func checkSource(cat *Catalog, field, module, source string) InputErrors {
+func checkSource(cat *Catalog, field Path, module, source string) InputErrors {
 	m := cat.Module(module)
 	switch {
 	case len(cat.sources) == 0:

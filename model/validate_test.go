@@ -88,7 +88,7 @@ func requireErrors(t *testing.T, err error, want []wantErr) {
 	var fe *FieldError
 	require.True(t, errors.As(err, &fe), "want a *FieldError in %v", err)
 	if len(want) == 1 {
-		assert.Equal(t, want[0].field, fe.Field)
+		assert.Equal(t, want[0].field, fe.Path.String())
 	}
 	got := fieldErrors(err)
 	require.Len(t, got, len(want), "errors: %v", err)
@@ -96,7 +96,7 @@ func requireErrors(t *testing.T, err error, want []wantErr) {
 		assert.True(t, errors.Is(err, w.sentinel), "want %v in %v", w.sentinel, err)
 		found := false
 		for _, g := range got {
-			if g.Field == w.field {
+			if g.Path.String() == w.field {
 				found = true
 				assert.True(t, errors.Is(g, w.sentinel), "field %s: want %v, got %v", w.field, w.sentinel, g)
 				assert.Contains(t, g.Error(), w.field, "the message names the field")

@@ -140,7 +140,7 @@ func (set *catalogSet) lookup(name string) (*Catalog, error) {
 	}
 	cat := set.byName[name]
 	if cat == nil {
-		return nil, &model.FieldError{Field: "catalog_name", Err: fmt.Errorf("%w %q (served: %s)", ErrUnknownCatalog, name, strings.Join(set.names(), ", "))}
+		return nil, &model.FieldError{Path: model.Field("catalog_name"), Err: fmt.Errorf("%w %q (served: %s)", ErrUnknownCatalog, name, strings.Join(set.names(), ", "))}
 	}
 	return cat, nil
 }

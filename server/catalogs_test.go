@@ -27,7 +27,7 @@ func TestCatalogsLookupAndDefault(t *testing.T) {
 	assert.ErrorIs(t, err, server.ErrNotFound)
 	var fe *model.FieldError
 	require.True(t, errors.As(err, &fe))
-	assert.Equal(t, "catalog_name", fe.Field)
+	assert.Equal(t, model.Field("catalog_name"), fe.Path)
 }
 
 func TestCatalogsRejectBadSets(t *testing.T) {

@@ -265,13 +265,13 @@ func catalogRefOf(oneof any) catalogRef {
 
 // parseVersion reads an optional version: "" is nil. A bad one is a
 // *model.FieldError at field.
-func parseVersion(field, text string) (model.Version, error) {
+func parseVersion(field model.Path, text string) (model.Version, error) {
 	if text == "" {
 		return nil, nil
 	}
 	v, err := model.ParseVersion(text)
 	if err != nil {
-		return nil, &model.FieldError{Field: field, Err: err}
+		return nil, &model.FieldError{Path: field, Err: err}
 	}
 	return v, nil
 }
@@ -280,10 +280,10 @@ func parseVersion(field, text string) (model.Version, error) {
 // cannot read; what the versions mean is checked later, by the solver.
 func clusterFromProto(pc *modsolverv1.ClusterState) (*model.ClusterState, error) {
 	if pc == nil {
-		return nil, &model.FieldError{Field: "cluster", Err: fmt.Errorf("%w: the cluster state is required", model.ErrMissingField)}
+		return nil, &model.FieldError{Path: model.Field("cluster"), Err: fmt.Errorf("%w: the cluster state is required", model.ErrMissingField)}
 	}
 	var errs model.InputErrors
-	version := func(field, text string) model.Version {
+	version := func(field model.Path, text string) model.Version {
 		v, err := parseVersion(field, text)
 		if err != nil {
 			errs = append(errs, err)
@@ -291,8 +291,8 @@ func clusterFromProto(pc *modsolverv1.ClusterState) (*model.ClusterState, error)
 		return v
 	}
 	out := &model.ClusterState{
-		Deckhouse:      version("cluster.deckhouse", pc.GetDeckhouse()),
-		Kubernetes:     version("cluster.kubernetes", pc.GetKubernetes()),
+		Deckhouse:      version(model.Field("cluster", "deckhouse"), pc.GetDeckhouse()),
+		Kubernetes:     version(model.Field("cluster", "kubernetes"), pc.GetKubernetes()),
 		Edition:        pc.GetEdition(),
 		Bundle:         pc.GetBundle(),
 		ReleaseChannel: pc.GetReleaseChannel(),
@@ -300,7 +300,7 @@ func clusterFromProto(pc *modsolverv1.ClusterState) (*model.ClusterState, error)
 		AllowExperimentalModules: pc.GetAllowExperimentalModules(),
 	}
 	out.Modules, errs = modulesFromProto(pc.GetModules(), errs)
-	out.Platform = componentsFromProto("cluster.platform", pc.GetPlatform(), &errs)
+	out.Platform = componentsFromProto(model.Field("cluster", "platform"), pc.GetPlatform(), &errs)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
@@ -315,7 +315,7 @@ func modulesFromProto(in map[string]*modsolverv1.ModuleState, errs model.InputEr
 	out := make(map[string]model.ModuleState, len(in))
 	var bad []string // the modules whose version cannot be read
 	for name, pm := range in {
-		v, err := parseVersion("", pm.GetVersion())
+		v, err := parseVersion(nil, pm.GetVersion())
 		if err != nil {
 			bad = append(bad, name)
 		}
@@ -327,7 +327,7 @@ func modulesFromProto(in map[string]*modsolverv1.ModuleState, errs model.InputEr
 	}
 	slices.Sort(bad)
 	for _, name := range bad {
-		_, err := parseVersion(fmt.Sprintf("cluster.modules[%q].version", name), in[name].GetVersion())
+		_, err := parseVersion(model.Field("cluster", "modules").Key(name).Field("version"), in[name].GetVersion())
 		errs = append(errs, err)
 	}
 	return out, errs
@@ -335,13 +335,13 @@ func modulesFromProto(in map[string]*modsolverv1.ModuleState, errs model.InputEr
 
 // componentsFromProto reads platform component versions (R22), adding
 // what it cannot read to errs; nil for none.
-func componentsFromProto(field string, in map[string]string, errs *model.InputErrors) map[string]model.Version {
+func componentsFromProto(field model.Path, in map[string]string, errs *model.InputErrors) map[string]model.Version {
 	if len(in) == 0 {
 		return nil
 	}
 	out := make(map[string]model.Version, len(in))
 	for _, name := range slices.Sorted(maps.Keys(in)) {
-		v, err := parseVersion(fmt.Sprintf("%s[%q]", field, name), in[name])
+		v, err := parseVersion(field.Key(name), in[name])
 		if err != nil {
 			*errs = append(*errs, err)
 		}
@@ -379,18 +379,18 @@ func requestFromProto(pr *modsolverv1.Request) (*model.Request, error) {
 	}
 	var errs model.InputErrors
 	var err error
-	if out.Platform.Deckhouse, err = parseVersion("request.platform.deckhouse", pr.GetPlatform().GetDeckhouse()); err != nil {
+	if out.Platform.Deckhouse, err = parseVersion(model.Field("request", "platform", "deckhouse"), pr.GetPlatform().GetDeckhouse()); err != nil {
 		errs = append(errs, err)
 	}
-	if out.Platform.Kubernetes, err = parseVersion("request.platform.kubernetes", pr.GetPlatform().GetKubernetes()); err != nil {
+	if out.Platform.Kubernetes, err = parseVersion(model.Field("request", "platform", "kubernetes"), pr.GetPlatform().GetKubernetes()); err != nil {
 		errs = append(errs, err)
 	}
-	out.Platform.Components = componentsFromProto("request.platform.components", pr.GetPlatform().GetComponents(), &errs)
+	out.Platform.Components = componentsFromProto(model.Field("request", "platform", "components"), pr.GetPlatform().GetComponents(), &errs)
 	if len(pr.GetPin()) > 0 {
 		out.Pin = make(map[string]model.Version, len(pr.GetPin()))
 	}
 	for _, name := range slices.Sorted(maps.Keys(pr.GetPin())) {
-		v, err := parseVersion(fmt.Sprintf("request.pin[%q]", name), pr.GetPin()[name])
+		v, err := parseVersion(model.Field("request", "pin").Key(name), pr.GetPin()[name])
 		if err != nil {
 			errs = append(errs, err)
 		}

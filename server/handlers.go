@@ -70,7 +70,7 @@ func (r *resolver) GetModule(ctx context.Context, in *modsolverv1.GetModuleReque
 		return nil, r.fail(ctx, err)
 	}
 	if in.GetName() == "" {
-		return nil, r.fail(ctx, &model.FieldError{Field: "name", Err: fmt.Errorf("%w: a module name is required", model.ErrMissingField)})
+		return nil, r.fail(ctx, &model.FieldError{Path: model.Field("name"), Err: fmt.Errorf("%w: a module name is required", model.ErrMissingField)})
 	}
 	m := cat.Catalog.Module(in.GetName())
 	if m == nil {
@@ -132,7 +132,7 @@ func (r *resolver) whatIf(ctx context.Context, in *modsolverv1.WhatIfRequest, se
 	if err := cluster.Validate(cat.Catalog()); err != nil {
 		return err
 	}
-	if err := model.ValidateAccept(cat.Catalog(), "accept", in.GetAccept()); err != nil {
+	if err := model.ValidateAccept(cat.Catalog(), model.Field("accept"), in.GetAccept()); err != nil {
 		return err
 	}
 	b := newBatch(in.GetScenarios(), send)
@@ -151,12 +151,12 @@ func (r *resolver) cluster(pc *modsolverv1.ClusterState, cat *model.Catalog) (*m
 	if err != nil || pc.GetKubectlResources() == "" {
 		return c, err
 	}
-	const field = "cluster.kubectl_resources"
+	field := model.Field("cluster", "kubectl_resources")
 	switch {
 	case len(pc.GetModules()) > 0:
-		return nil, &model.FieldError{Field: "cluster.modules", Err: fmt.Errorf("%w: the modules are read from cluster.kubectl_resources; give them in one form", model.ErrConflict)}
+		return nil, &model.FieldError{Path: model.Field("cluster", "modules"), Err: fmt.Errorf("%w: the modules are read from cluster.kubectl_resources; give them in one form", model.ErrConflict)}
 	case r.cfg.parseCluster == nil:
-		return nil, &model.FieldError{Field: field, Err: fmt.Errorf("%w: this server reads no kubectl dumps; send the cluster state's modules instead", ErrUnsupported)}
+		return nil, &model.FieldError{Path: field, Err: fmt.Errorf("%w: this server reads no kubectl dumps; send the cluster state's modules instead", ErrUnsupported)}
 	}
 	out, err := r.cfg.parseCluster(field, []byte(pc.GetKubectlResources()), c, cat)
 	if err == nil && out == nil {
@@ -185,16 +185,17 @@ func (r *resolver) requestCatalog(ref catalogRef) (*model.Catalog, error) {
 		return r.sourcesCatalog(ref)
 	}
 	if r.cfg.parse == nil {
-		return nil, &model.FieldError{Field: "inline_catalog", Err: fmt.Errorf("%w: this server takes no inline catalogs; name one of %s",
+		return nil, &model.FieldError{Path: model.Field("inline_catalog"), Err: fmt.Errorf("%w: this server takes no inline catalogs; name one of %s",
 			ErrUnsupported, strings.Join(r.catalogs.Names(), ", "))}
 	}
 	if err := r.cfg.checkInlineSize(ref.inline); err != nil {
 		return nil, err
 	}
-	cat, err := r.cfg.parse("inline_catalog", []byte(ref.inline))
+	// The document has no file name: the field names it, once.
+	cat, err := r.cfg.parse("", []byte(ref.inline))
 	switch {
 	case err != nil:
-		return nil, &model.FieldError{Field: "inline_catalog", Err: err}
+		return nil, &model.FieldError{Path: model.Field("inline_catalog"), Err: err}
 	case cat == nil:
 		return nil, errors.New("catalog parser returned neither a catalog nor an error")
 	}

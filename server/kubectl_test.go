@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"github.com/modsolver/modsolver/catalog"
+	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
 	"github.com/modsolver/modsolver/server"
 )
@@ -16,10 +17,10 @@ import (
 // kubectlNames are the request fields cmd/modsolver names for the facts
 // a kubectl dump cannot say.
 var kubectlNames = catalog.FactNames{
-	catalog.FactDeckhouse:  "cluster.deckhouse",
-	catalog.FactKubernetes: "cluster.kubernetes",
-	catalog.FactEdition:    "cluster.edition",
-	catalog.FactBundle:     "cluster.bundle",
+	catalog.FactDeckhouse:  model.Field("cluster", "deckhouse"),
+	catalog.FactKubernetes: model.Field("cluster", "kubernetes"),
+	catalog.FactEdition:    model.Field("cluster", "edition"),
+	catalog.FactBundle:     model.Field("cluster", "bundle"),
 }
 
 // tinyDump is the cluster of tinyCluster as kubectl prints DKP's

@@ -151,7 +151,7 @@ func (c *config) checkInlineSize(text string) error {
 	if len(text) <= c.maxInlineBytes {
 		return nil
 	}
-	return &model.FieldError{Field: "inline_catalog", Err: fmt.Errorf("%w: %d bytes, more than this server takes inline (%d bytes); serve the catalog and name it instead",
+	return &model.FieldError{Path: model.Field("inline_catalog"), Err: fmt.Errorf("%w: %d bytes, more than this server takes inline (%d bytes); serve the catalog and name it instead",
 		model.ErrInvalidValue, len(text), c.maxInlineBytes)}
 }
 
@@ -161,7 +161,7 @@ func (c *config) checkInlineModules(cat *model.Catalog) error {
 	if cat.Len() <= c.maxInlineModules {
 		return nil
 	}
-	return &model.FieldError{Field: "inline_catalog", Err: fmt.Errorf("%w: %d modules, more than this server takes inline (%d); serve the catalog and name it instead",
+	return &model.FieldError{Path: model.Field("inline_catalog"), Err: fmt.Errorf("%w: %d modules, more than this server takes inline (%d); serve the catalog and name it instead",
 		model.ErrInvalidValue, cat.Len(), c.maxInlineModules)}
 }
 

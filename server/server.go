@@ -35,11 +35,11 @@ type CatalogParser func(name string, data []byte) (*model.Catalog, error)
 // request's cluster state carries (kubectl_resources, D150) into the
 // cluster state of a resolution against cat. given holds the request's
 // other cluster fields, which win over the dump and give what it cannot
-// say; name is the field the dump came from. Bad input must wrap
+// say; field is the field the dump came from. Bad input must wrap
 // model.ErrInvalidInput, with a *model.FieldError for each request field
 // it concerns. The server imports no reader of cluster files, so the
 // caller adapts one to this type.
-type ClusterParser func(name string, data []byte, given *model.ClusterState, cat *model.Catalog) (*model.ClusterState, error)
+type ClusterParser func(field model.Path, data []byte, given *model.ClusterState, cat *model.Catalog) (*model.ClusterState, error)
 
 // Option tunes a Server.
 type Option func(*config)

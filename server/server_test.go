@@ -142,6 +142,8 @@ func TestResolveBadInput(t *testing.T) {
 				assert.Contains(t, vs, f, "violations: %v", vs)
 				assert.Contains(t, st.Message(), f+": ", "the message names the field")
 			}
+			assert.LessOrEqual(t, strings.Count(st.Message(), "inline_catalog"), 1, "each fact is said once: %s", st.Message())
+			assert.LessOrEqual(t, strings.Count(st.Message(), "banana"), 1, "each fact is said once: %s", st.Message())
 		})
 	}
 }

@@ -19,16 +19,16 @@ func (ref catalogRef) with(sources []*modsolverv1.SourceRef) catalogRef {
 // A request names either sources or one catalog.
 func (r *resolver) sourcesCatalog(ref catalogRef) (*model.Catalog, error) {
 	if ref.isInline || ref.name != "" {
-		return nil, &model.FieldError{Field: "sources", Err: fmt.Errorf("%w: name sources or one catalog, not both", model.ErrInvalidInput)}
+		return nil, &model.FieldError{Path: model.Field("sources"), Err: fmt.Errorf("%w: name sources or one catalog, not both", model.ErrInvalidInput)}
 	}
 	sources := make([]model.Source, len(ref.sources))
 	for i, s := range ref.sources {
 		if s.GetCatalogName() == "" {
-			return nil, &model.FieldError{Field: fmt.Sprintf("sources[%d].catalog_name", i), Err: model.ErrMissingField}
+			return nil, &model.FieldError{Path: model.Field("sources").Index(i).Field("catalog_name"), Err: model.ErrMissingField}
 		}
 		served, err := r.catalogs.load().lookup(s.GetCatalogName())
 		if err != nil {
-			return nil, &model.FieldError{Field: fmt.Sprintf("sources[%d].catalog_name", i), Err: err}
+			return nil, &model.FieldError{Path: model.Field("sources").Index(i).Field("catalog_name"), Err: err}
 		}
 		priority := served.Priority
 		if s.Priority != nil {

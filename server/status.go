@@ -130,7 +130,7 @@ func violations(err error, field string) []*errdetails.BadRequest_FieldViolation
 		}
 		return []*errdetails.BadRequest_FieldViolation{{Field: field, Description: fe.Error()}}
 	case asDirect(err, &fe):
-		field = protoField(fe.Field)
+		field = protoField(fe.Path)
 		if inner := violations(fe.Err, field); len(inner) > 0 {
 			return inner
 		}
@@ -163,41 +163,40 @@ func asDirect[T error](err error, target *T) bool {
 	return ok
 }
 
-// protoField turns a model field path into the request's proto field path:
-// "cluster.releaseChannel" becomes "cluster.release_channel",
-// "cluster.modules.x.version" becomes `cluster.modules["x"].version` and
-// "request.pin.x" becomes `request.pin["x"]`. A path already in proto form
-// stays as it is.
-func protoField(path string) string {
-	if rest, ok := strings.CutPrefix(path, "cluster.modules."); ok {
-		name, suffix := rest, ""
-		for _, f := range []string{".enabled", ".version", ".channel"} {
-			if n, ok := strings.CutSuffix(rest, f); ok {
-				name, suffix = n, f
-				break
+// protoField renders a model path as the request's proto field path:
+// named fields in snake_case, map keys quoted in brackets, list indexes
+// and items in brackets. cluster.releaseChannel becomes
+// "cluster.release_channel", the version of module x in the cluster
+// `cluster.modules["x"].version`, request.enable's third entry
+// "request.enable[2]". The path's steps say which is which; nothing is
+// parsed back from a string (STYLE 17).
+func protoField(path model.Path) string {
+	var b strings.Builder
+	for i, step := range path {
+		switch step.Kind {
+		case model.StepKey:
+			b.WriteString("[" + strconv.Quote(step.Name) + "]")
+		case model.StepIndex:
+			b.WriteString("[" + strconv.Itoa(step.Index) + "]")
+		case model.StepItem:
+			b.WriteString("[" + step.Name + "]")
+		default:
+			if i > 0 {
+				b.WriteByte('.')
 			}
+			b.WriteString(snakeCase(step.Name))
 		}
-		return `cluster.modules["` + name + `"]` + suffix
 	}
-	if name, ok := strings.CutPrefix(path, "request.pin."); ok {
-		return `request.pin["` + name + `"]`
-	}
-	return snakeCase(path)
+	return b.String()
 }
 
-// snakeCase lowers camelCase words outside brackets: "request.updateAll"
-// becomes "request.update_all"; map keys in brackets keep their case.
-func snakeCase(path string) string {
+// snakeCase lowers a camelCase field name: "updateAll" becomes
+// "update_all"; a name already in snake_case stays as it is.
+func snakeCase(name string) string {
 	var b strings.Builder
-	depth := 0
-	for i, r := range path {
-		switch {
-		case r == '[':
-			depth++
-		case r == ']':
-			depth--
-		case depth == 0 && r >= 'A' && r <= 'Z':
-			if i > 0 && path[i-1] != '.' {
+	for i, r := range name {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
 				b.WriteByte('_')
 			}
 			r += 'a' - 'A'

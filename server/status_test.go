@@ -18,7 +18,7 @@ import (
 )
 
 func TestToStatusCodes(t *testing.T) {
-	field := func(f string, err error) error { return &model.FieldError{Field: f, Err: err} }
+	field := func(f string, err error) error { return &model.FieldError{Path: model.Field(f), Err: err} }
 	tests := []struct {
 		name string
 		err  error
@@ -52,16 +52,16 @@ func TestToStatusCodes(t *testing.T) {
 
 func TestBadRequestViolations(t *testing.T) {
 	inner := model.InputErrors{
-		&model.FieldError{Field: "modules.a.channels", Err: model.ErrInvalidValue},
+		&model.FieldError{Path: model.Field("modules").Key("a").Field("channels"), Err: model.ErrInvalidValue},
 		&model.ConstraintError{Module: "a", Release: "1.0.0", Field: "kubernetes", Text: ">= x", Err: model.ErrInvalidConstraint},
 	}
 	err := errors.Join(
 		model.InputErrors{
-			&model.FieldError{Field: "cluster.releaseChannel", Err: model.ErrInvalidValue},
-			&model.FieldError{Field: "cluster.modules.cni-cilium.version", Err: model.ErrUnknownVersion},
+			&model.FieldError{Path: model.Field("cluster", "releaseChannel"), Err: model.ErrInvalidValue},
+			&model.FieldError{Path: model.Field("cluster", "modules").Key("cni-cilium").Field("version"), Err: model.ErrUnknownVersion},
 		},
-		fmt.Errorf("request: %w", &model.FieldError{Field: "request.pin.code", Err: model.ErrMissingField}),
-		&model.FieldError{Field: "inline_catalog", Err: fmt.Errorf("parse: %w", inner)},
+		fmt.Errorf("request: %w", &model.FieldError{Path: model.Field("request", "pin").Key("code"), Err: model.ErrMissingField}),
+		&model.FieldError{Path: model.Field("inline_catalog"), Err: fmt.Errorf("parse: %w", inner)},
 	)
 	st := status.Convert(toStatus(slog.Default(), "/m", err))
 	require.Equal(t, codes.InvalidArgument, st.Code())
@@ -85,25 +85,32 @@ func TestBadRequestViolations(t *testing.T) {
 	assert.Contains(t, st.Message(), `cluster.modules["cni-cilium"].version: `)
 }
 
+// TestProtoField renders a path's steps in the request's proto spelling:
+// the steps say which part is a field, a key or an index, so a module
+// name with dots or capitals stays one key (STYLE 17).
 func TestProtoField(t *testing.T) {
-	tests := map[string]string{
-		"cluster.deckhouse":                     "cluster.deckhouse",
-		"cluster.releaseChannel":                "cluster.release_channel",
-		"cluster.modules.x":                     `cluster.modules["x"]`,
-		"cluster.modules.x.version":             `cluster.modules["x"].version`,
-		"cluster.modules.x.enabled":             `cluster.modules["x"].enabled`,
-		"cluster.modules.a.b.channel":           `cluster.modules["a.b"].channel`,
-		"request.pin.code":                      `request.pin["code"]`,
-		"request.enable[2]":                     "request.enable[2]",
-		"request.updateAll":                     "request.update_all",
-		`cluster.modules["MyMod"].version`:      `cluster.modules["MyMod"].version`,
-		`request.pin["Code"]`:                   `request.pin["Code"]`,
-		"request.platform.kubernetes":           "request.platform.kubernetes",
-		"inline_catalog":                        "inline_catalog",
-		`scenarios[1].request.pin["A"]`:         `scenarios[1].request.pin["A"]`,
-		"cluster.modules.sds-node-configurator": `cluster.modules["sds-node-configurator"]`,
+	modules := model.Field("cluster", "modules")
+	tests := []struct {
+		path       model.Path
+		proto, cli string
+	}{
+		{model.Field("cluster", "deckhouse"), "cluster.deckhouse", "cluster.deckhouse"},
+		{model.Field("cluster", "releaseChannel"), "cluster.release_channel", "cluster.releaseChannel"},
+		{modules.Key("x"), `cluster.modules["x"]`, "cluster.modules.x"},
+		{modules.Key("x").Field("version"), `cluster.modules["x"].version`, "cluster.modules.x.version"},
+		{modules.Key("a.b").Field("channel"), `cluster.modules["a.b"].channel`, "cluster.modules.a.b.channel"},
+		{modules.Key("MyMod").Field("version"), `cluster.modules["MyMod"].version`, "cluster.modules.MyMod.version"},
+		{modules.Key("x.version"), `cluster.modules["x.version"]`, "cluster.modules.x.version"},
+		{model.Field("request", "pin").Key("Code"), `request.pin["Code"]`, "request.pin.Code"},
+		{model.Field("request", "enable").Index(2), "request.enable[2]", "request.enable[2]"},
+		{model.Field("request", "updateAll"), "request.update_all", "request.updateAll"},
+		{model.Field("request", "platform", "kubernetes"), "request.platform.kubernetes", "request.platform.kubernetes"},
+		{model.Field("inline_catalog"), "inline_catalog", "inline_catalog"},
+		{model.Field("sources").Index(1).Field("catalog_name"), "sources[1].catalog_name", "sources[1].catalog_name"},
+		{model.Field("modules").Key("a").Field("releases").Item("1.0.0"), `modules["a"].releases[1.0.0]`, "modules.a.releases[1.0.0]"},
 	}
-	for in, want := range tests {
-		assert.Equal(t, want, protoField(in), "protoField(%q)", in)
+	for _, tt := range tests {
+		assert.Equal(t, tt.proto, protoField(tt.path), "proto %v", tt.path)
+		assert.Equal(t, tt.cli, tt.path.String(), "cli %v", tt.path)
 	}
 }

@@ -35,7 +35,7 @@ type CompileStats struct {
 // catalog reuse it.
 func Compile(cat *model.Catalog) (*Compiled, error) {
 	if cat == nil {
-		return nil, &model.FieldError{Field: "catalog", Err: model.ErrMissingField}
+		return nil, &model.FieldError{Path: model.Field("catalog"), Err: model.ErrMissingField}
 	}
 	t := keep(cat, compileTables(cat))
 	if t.loops.err != nil {
@@ -48,7 +48,7 @@ func Compile(cat *model.Catalog) (*Compiled, error) {
 // A nil catalog is an error, as for Compile.
 func compiledOrNew(cat *model.Catalog) (*Compiled, error) {
 	if cat == nil {
-		return nil, &model.FieldError{Field: "catalog", Err: model.ErrMissingField}
+		return nil, &model.FieldError{Path: model.Field("catalog"), Err: model.ErrMissingField}
 	}
 	c := compiledFor(cat)
 	if c.t.loops.err != nil {

@@ -89,11 +89,11 @@ func Encode(cat *model.Catalog, cluster *model.ClusterState, req *model.Request)
 func validate(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) error {
 	switch {
 	case cat == nil:
-		return &model.FieldError{Field: "catalog", Err: model.ErrMissingField}
+		return &model.FieldError{Path: model.Field("catalog"), Err: model.ErrMissingField}
 	case cluster == nil:
-		return &model.FieldError{Field: "cluster", Err: model.ErrMissingField}
+		return &model.FieldError{Path: model.Field("cluster"), Err: model.ErrMissingField}
 	case req == nil:
-		return &model.FieldError{Field: "request", Err: model.ErrMissingField}
+		return &model.FieldError{Path: model.Field("request"), Err: model.ErrMissingField}
 	}
 	return errors.Join(cluster.Validate(cat), req.Validate(cat, cluster))
 }

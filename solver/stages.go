@@ -168,7 +168,9 @@ func (p *problem) skippedExperimental(v *view, sel, next int) string {
 // stage keeps off cluster: every release some other fact admits is
 // Experimental, and the cluster does not allow experimental modules (R25).
 // Other facts are the static ones: editions, prereleases, platform
-// requirements and channels. `modsolver catalog check` lists them.
+// requirements and channels. `modsolver catalog check` lists them, so
+// they are drawn from the modules Sweep checks: built-in modules and
+// modules the cluster configures are not among them.
 func ExperimentalOnly(cat *model.Catalog, cluster *model.ClusterState) []string {
 	if cluster.AllowExperimentalModules {
 		return nil
@@ -176,6 +178,9 @@ func ExperimentalOnly(cat *model.Catalog, cluster *model.ClusterState) []string 
 	p := newProblem(compiledFor(cat), cluster, &model.Request{})
 	var out []string
 	for _, m := range cat.Modules() {
+		if !swept(m, cluster) {
+			continue
+		}
 		if v := p.view(m.Name); v != nil && onlyStageForbids(v) {
 			out = append(out, m.Name)
 		}

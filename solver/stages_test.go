@@ -23,10 +23,20 @@ func TestExperimentalOnly(t *testing.T) {
 		fixture.Module("mixed", fixture.Releases(fixture.Release("0.1.0"), fixture.Release("0.2.0", exp))),
 		fixture.Module("kube", fixture.Releases(fixture.Release("0.1.0", exp, fixture.NeedsKubernetes(">= 1.40")))),
 		fixture.Module("plain", fixture.Releases(fixture.Release("1.0.0"))),
+		fixture.Module("builtin-lab", fixture.BuiltIn(), func(m *model.Module) { m.Stage = model.StageExperimental }),
+		fixture.Module("set-lab", fixture.Releases(fixture.Release("0.1.0", exp))),
 	})
 	require.NoError(t, err)
-	cluster := fixture.Cluster(nil)
-	assert.Equal(t, []string{"lab"}, ExperimentalOnly(cat, cluster))
+	cluster := fixture.Cluster(map[string]model.ModuleState{"set-lab": fixture.Disabled()})
+	assert.Equal(t, []string{"lab"}, ExperimentalOnly(cat, cluster), "drawn from the modules a sweep checks: no built-in or configured module")
+	var checked []string
+	require.NoError(t, Sweep(context.Background(), cat, cluster, func(in Installability) error {
+		checked = append(checked, in.Module)
+		return nil
+	}))
+	for _, m := range ExperimentalOnly(cat, cluster) {
+		assert.Contains(t, checked, m)
+	}
 	cluster.AllowExperimentalModules = true
 	assert.Empty(t, ExperimentalOnly(cat, cluster))
 }

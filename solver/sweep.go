@@ -48,7 +48,7 @@ func (c *Compiled) Sweep(ctx context.Context, cluster *model.ClusterState, emit 
 	heads := map[string]model.Version{}
 	probe := newProblem(c, cluster, &model.Request{})
 	for _, m := range cat.Modules() {
-		if m.Embedded || len(m.Releases) == 0 || cluster.Modules[m.Name].Configured() {
+		if !swept(m, cluster) {
 			continue
 		}
 		head := probe.view(m.Name).headVersion
@@ -64,6 +64,14 @@ func (c *Compiled) Sweep(ctx context.Context, cluster *model.ClusterState, emit 
 		}
 		return emit(in)
 	}, opts...)
+}
+
+// swept reports whether Sweep asks about m: a module with releases of
+// its own that the cluster does not configure. Built-in modules follow
+// the platform and are not asked about; nor are modules the operator
+// already enabled or disabled.
+func swept(m *model.Module, cluster *model.ClusterState) bool {
+	return !m.Embedded && len(m.Releases) > 0 && !cluster.Modules[m.Name].Configured()
 }
 
 // reasons names the facts of an explanation that stand in the way of

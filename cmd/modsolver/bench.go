@@ -284,7 +284,7 @@ func (p *benchPlan) run(ctx context.Context, errOut io.Writer) ([]*bench.Outcome
 	if p.dkp {
 		// The runs measure the solver on the charts' dependency graph, so
 		// Helm subcharts are read as installed requirements (D67).
-		cat, err := loadCatalog(p.catalog, "auto", errOut, catalog.WithHelmSubcharts(catalog.SubchartsInstalled))
+		cat, err := loadCatalog(p.catalog, "auto", errOut, false, catalog.WithHelmSubcharts(catalog.SubchartsInstalled))
 		if err != nil {
 			return nil, err
 		}

@@ -32,10 +32,10 @@ type factFlags struct {
 
 // factNames are the flags that give each fact.
 var factNames = catalog.FactNames{
-	catalog.FactDeckhouse:  "--deckhouse",
-	catalog.FactKubernetes: "--kubernetes",
-	catalog.FactEdition:    "--edition",
-	catalog.FactBundle:     "--bundle",
+	catalog.FactDeckhouse:  model.Field("--deckhouse"),
+	catalog.FactKubernetes: model.Field("--kubernetes"),
+	catalog.FactEdition:    model.Field("--edition"),
+	catalog.FactBundle:     model.Field("--bundle"),
 }
 
 // register adds --edition and --bundle, and with versions --kubernetes and
@@ -116,10 +116,10 @@ func lowestCandidates(kubernetes, deckhouse []model.Version) func(dump, given *m
 
 // requestFactNames are the request fields that give each fact over gRPC.
 var requestFactNames = catalog.FactNames{
-	catalog.FactDeckhouse:  "cluster.deckhouse",
-	catalog.FactKubernetes: "cluster.kubernetes",
-	catalog.FactEdition:    "cluster.edition",
-	catalog.FactBundle:     "cluster.bundle",
+	catalog.FactDeckhouse:  model.Field("cluster", "deckhouse"),
+	catalog.FactKubernetes: model.Field("cluster", "kubernetes"),
+	catalog.FactEdition:    model.Field("cluster", "edition"),
+	catalog.FactBundle:     model.Field("cluster", "bundle"),
 }
 
 // parseKubectlCluster is the server's reader of kubectl dumps (D150).

@@ -3,10 +3,13 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/modsolver/modsolver/internal/shared"
 )
 
 // argoIndex is modsolver's own Helm index in argo-helm's shape.
@@ -74,10 +77,16 @@ func TestLoaderWarningsEveryWay(t *testing.T) {
 	}
 	for way, args := range ways {
 		t.Run(way, func(t *testing.T) {
-			code, _, errOut := runCommand(t, args[0], args[1:]...)
+			code, _, errOut := runCommand(t, args[0], append(args[1:], "-v")...)
 			require.Equal(t, exitResolved, code, errOut)
 			assert.Contains(t, errOut, "skipped 1:", way)
 			assert.Contains(t, errOut, "not-semver", way)
+
+			// Without -v, one line counts the notes (D211).
+			code, _, errOut = runCommand(t, args[0], args[1:]...)
+			require.Equal(t, exitResolved, code, errOut)
+			assert.Contains(t, errOut, "; skipped 1 (-v lists them)\n", way)
+			assert.NotContains(t, errOut, "not-semver", way)
 		})
 	}
 }
@@ -103,4 +112,46 @@ func TestDevelFlag(t *testing.T) {
 	code, out, errOut := runCommand(t, "whatif", "--catalog", index, "--cluster", cluster, "--request", request, "--kubernetes", "1.31.0", "--devel", "-o", "json")
 	require.Equal(t, exitResolved, code, errOut)
 	assert.Contains(t, out, "1.5.0-beta.2")
+}
+
+// TestErrorNotBuriedUnderLoadNotes: on the DKP tree, whose loader skips
+// and warns on every run, a bad input's error is one line below a single
+// line of load notes, not the last of many (D211).
+func TestErrorNotBuriedUnderLoadNotes(t *testing.T) {
+	dkp := shared.Path(t, "data", "dkp")
+	empty := filepath.Join(t.TempDir(), "request.yaml")
+	require.NoError(t, os.WriteFile(empty, []byte("enable: [no-such-module]\n"), 0o600))
+	code, _, errOut := runCommand(t, "resolve", "--catalog", dkp, "--cluster", "../../docs/examples/kubectl/dump.yaml", "--kubernetes", "1.31.2", "--edition", "ee", "--request", empty)
+	require.Equal(t, exitBadInput, code, errOut)
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	require.LessOrEqual(t, len(lines), 3, errOut)
+	assert.Contains(t, lines[0], "(-v lists them)")
+	assert.Contains(t, errOut, "no-such-module")
+}
+
+// TestUnknownPlatformWarns: on the DKP tree, whose platform.yaml lists
+// DKP up to 1.77 (1.78 in development) and Kubernetes 1.31 to 1.35, a
+// what-if or resolve at versions outside them answers with a warning for
+// each, once; known versions give none (D212).
+func TestUnknownPlatformWarns(t *testing.T) {
+	dkp := shared.Path(t, "data", "dkp")
+	dump := "../../docs/examples/kubectl/dump.yaml"
+	const dkpWarning = "modsolver: warning: deckhouse 1.99.0 is newer than any DKP version the catalog's platform data knows (newest released 1.77, 1.78 in development)\n"
+	const kubeWarning = "modsolver: warning: kubernetes 1.20.0 is not a version the catalog's platform data knows (1.31 to 1.35)\n"
+	code, _, errOut := runCommand(t, "whatif", "--catalog", dkp, "--cluster", dump, "--edition", "ee",
+		"--deckhouse", "1.99.0,1.74.0", "--kubernetes", "1.20.0,1.31.2", "--no-timing")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.Equal(t, 1, strings.Count(errOut, dkpWarning), errOut)
+	assert.Equal(t, 1, strings.Count(errOut, kubeWarning), errOut)
+
+	code, _, errOut = runCommand(t, "whatif", "--catalog", dkp, "--cluster", dump, "--edition", "ee",
+		"--deckhouse", "1.74.0", "--kubernetes", "1.31.2", "--no-timing")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.NotContains(t, errOut, "warning:")
+
+	request := filepath.Join(t.TempDir(), "request.yaml")
+	require.NoError(t, os.WriteFile(request, []byte("platform: {kubernetes: 1.20.0}\n"), 0o600))
+	_, _, errOut = runCommand(t, "resolve", "--catalog", dkp, "--cluster", dump, "--edition", "ee", "--kubernetes", "1.31.2", "--request", request)
+	assert.Contains(t, errOut, kubeWarning)
+	assert.NotContains(t, errOut, "deckhouse 1.")
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/modsolver/modsolver/catalog"
@@ -87,6 +88,7 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 		in.req.Report = model.Report(f.report)
 	}
 	in.req.Devel = in.req.Devel || f.devel
+	warnUnknownPlatform(errOut, in.cat, in.cluster, []*model.Request{in.req})
 	compiled, err := solver.Compile(in.cat)
 	if err != nil {
 		return fail(errOut, err)
@@ -154,7 +156,7 @@ func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
 		if err != nil {
 			return nil, err
 		}
-		printLoadReport(errOut, sc.Report)
+		printLoadReport(errOut, sc.Report, f.sources.verbose)
 		return &inputs{sc.Catalog, sc.Cluster, sc.Request}, nil
 	}
 	if f.catalog == "" && f.cluster == "" && f.request == "" && len(f.sources.specs) == 0 {
@@ -189,7 +191,7 @@ func loadInputs(sources *sourcesFlag, catPath, catFormat, clusterPath string, gi
 
 // loadCatalog reads a catalog path in format (a name; "auto" or "" to
 // detect it), or the demo catalog for path "".
-func loadCatalog(path, format string, errOut io.Writer, opts ...catalog.Option) (*model.Catalog, error) {
+func loadCatalog(path, format string, errOut io.Writer, verbose bool, opts ...catalog.Option) (*model.Catalog, error) {
 	if path == "" {
 		return catalog.Demo()
 	}
@@ -197,16 +199,29 @@ func loadCatalog(path, format string, errOut io.Writer, opts ...catalog.Option) 
 	if err != nil {
 		return nil, err
 	}
-	printLoadReport(errOut, rep)
+	printLoadReport(errOut, rep, verbose)
 	return cat, nil
 }
 
 // printLoadReport prints the loader's report on stderr when it skipped or
 // warned of something, the same way for --catalog, --source and a
-// scenario's catalog.
-func printLoadReport(errOut io.Writer, rep *catalog.Report) {
-	if rep != nil && (len(rep.Skipped) > 0 || len(rep.Warnings) > 0) {
+// scenario's catalog: in full with -v (verbose), else one line that
+// counts the notes, so that an error or answer that follows is not lost
+// under notes that every run on the same catalog repeats (D211).
+func printLoadReport(errOut io.Writer, rep *catalog.Report, verbose bool) {
+	switch {
+	case rep == nil || (len(rep.Skipped) == 0 && len(rep.Warnings) == 0):
+	case verbose:
 		fmt.Fprintln(errOut, rep.Summary())
+	default:
+		var notes []string
+		if n := len(rep.Skipped); n > 0 {
+			notes = append(notes, fmt.Sprintf("skipped %d", n))
+		}
+		if n := len(rep.Warnings); n > 0 {
+			notes = append(notes, fmt.Sprintf("warnings %d", n))
+		}
+		fmt.Fprintf(errOut, "%s; %s (-v lists them)\n", rep.Headline(), strings.Join(notes, ", "))
 	}
 }
 

@@ -199,7 +199,7 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	if err := b.cluster.Validate(b.cat); err != nil {
 		return nil, err
 	}
-	if err := model.ValidateAccept(b.cat, "--accept", f.accept); err != nil {
+	if err := model.ValidateAccept(b.cat, model.Field("--accept"), f.accept); err != nil {
 		return nil, err
 	}
 	if f.scenarios != "" {
@@ -207,8 +207,13 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	} else {
 		err = b.buildMatrix(f)
 	}
-	for _, s := range b.scenarios {
+	reqs := make([]*model.Request, len(b.scenarios))
+	for i, s := range b.scenarios {
 		s.Request.Devel = s.Request.Devel || f.devel
+		reqs[i] = s.Request
+	}
+	if err == nil {
+		warnUnknownPlatform(errOut, b.cat, b.cluster, reqs)
 	}
 	b.applyShard(sh)
 	return b, err

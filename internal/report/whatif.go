@@ -153,10 +153,28 @@ func (b *WhatIf) outcome(s Scenario) string {
 	case s.Result.Status == model.StatusUnsatisfiable:
 		return "blocked: " + strings.Join(blockerNames(s), ", ")
 	}
-	if n := len(Updates(b.Catalog, s.Result)); n > 0 {
-		return fmt.Sprintf("ok, %d to update", n)
+	return "ok" + changeCounts(b.Catalog, s.Result)
+}
+
+// changeCounts counts a resolved answer's changes by kind, as ", 2 to
+// install, 2 to update", in the order install, update, downgrade,
+// disable; empty when nothing changes. Installs are never counted as
+// updates: a reader plans them differently.
+func changeCounts(cat *model.Catalog, res *model.Result) string {
+	counts := map[model.Action]int{}
+	for _, m := range changed(cat, res) {
+		counts[m.Action]++
 	}
-	return "ok"
+	var out string
+	for _, k := range []struct {
+		action model.Action
+		verb   string
+	}{{model.ActionInstall, "install"}, {model.ActionUpdate, "update"}, {model.ActionDowngrade, "downgrade"}, {model.ActionDisable, "disable"}} {
+		if n := counts[k.action]; n > 0 {
+			out += fmt.Sprintf(", %d to %s", n, k.verb)
+		}
+	}
+	return out
 }
 
 // blockerNames names a blocked scenario's modules, each with its
@@ -241,9 +259,8 @@ func (b *WhatIf) details(p *printer) {
 				p.line("  suggestion: %s", sg.Message)
 			}
 		default:
-			ups := Updates(b.Catalog, s.Result)
-			p.line("%s: ok, %d to update", head, len(ups))
-			for _, u := range ups {
+			p.line("%s: %s", head, b.outcome(s))
+			for _, u := range Updates(b.Catalog, s.Result) {
 				p.line("  %s", u)
 			}
 		}
@@ -308,15 +325,29 @@ func (b *WhatIf) covers(members []int) string {
 // follow the platform and are left out.
 func Updates(cat *model.Catalog, res *model.Result) []string {
 	var out []string
-	for _, m := range res.Modules {
-		if mod := cat.Module(m.Name); mod != nil && mod.Embedded && m.Action != model.ActionDisable {
-			continue
-		}
+	for _, m := range changed(cat, res) {
 		switch m.Action {
 		case model.ActionUpdate, model.ActionDowngrade, model.ActionInstall:
 			out = append(out, fmt.Sprintf("%s %s: %s → %s", m.Name, m.Action, dash(m.FromVersion), m.ToVersion))
 		case model.ActionDisable:
 			out = append(out, fmt.Sprintf("%s disable: %s", m.Name, dash(m.FromVersion)))
+		}
+	}
+	return out
+}
+
+// changed is the modules a resolved answer changes, in its order: those
+// it installs, updates, downgrades or disables. Built-in modules that
+// stay on follow the platform and are left out.
+func changed(cat *model.Catalog, res *model.Result) []model.ModuleResult {
+	var out []model.ModuleResult
+	for _, m := range res.Modules {
+		if mod := cat.Module(m.Name); mod != nil && mod.Embedded && m.Action != model.ActionDisable {
+			continue
+		}
+		switch m.Action {
+		case model.ActionUpdate, model.ActionDowngrade, model.ActionInstall, model.ActionDisable:
+			out = append(out, m)
 		}
 	}
 	return out

@@ -107,7 +107,7 @@ func TestWhatIfGrid(t *testing.T) {
 1.73.0            A ok               B blocked: app (warning)
 1.74.0            C ok, 1 to update  B blocked: app (warning, accepted)
 
-A: deckhouse 1.73.0 × kubernetes 1.31.0: ok, 0 to update
+A: deckhouse 1.73.0 × kubernetes 1.31.0: ok
 B: deckhouse 1.73.0, 1.74.0 × kubernetes 1.32.0: blocked
   app: warning, blocks from b
   the request cannot be met
@@ -119,14 +119,14 @@ C: deckhouse 1.74.0 × kubernetes 1.31.0: ok, 1 to update
 	b.Scenarios = []Scenario{{Name: "a", Result: kept}, {Name: "b", Result: kept}, {Name: "c", Result: updated, Group: 2}, {Name: "d", Problem: `request.pin["app"]: invalid input`, Group: 3}}
 	out.Reset()
 	require.NoError(t, b.Table(&out))
-	assert.Contains(t, out.String(), "\nA: deckhouse 1.73.0 × kubernetes 1.31.0, 1.32.0: ok, 0 to update\n")
+	assert.Contains(t, out.String(), "\nA: deckhouse 1.73.0 × kubernetes 1.31.0, 1.32.0: ok\n")
 	assert.Contains(t, out.String(), "\nC: deckhouse 1.74.0 × kubernetes 1.32.0: bad input: request.pin[\"app\"]: invalid input\n")
 	assert.Contains(t, out.String(), "1.74.0            B ok, 1 to update  C error\n")
 
 	b.Scenarios = []Scenario{{Name: "a", Result: kept}, {Name: "b", Result: kept, Group: 1}, {Name: "c", Result: kept}, {Name: "d", Result: kept, Group: 1}}
 	out.Reset()
 	require.NoError(t, b.Table(&out))
-	assert.Contains(t, out.String(), "\nA: deckhouse 1.73.0, 1.74.0 × kubernetes 1.31.0: ok, 0 to update\nB: deckhouse 1.73.0, 1.74.0 × kubernetes 1.32.0: ok")
+	assert.Contains(t, out.String(), "\nA: deckhouse 1.73.0, 1.74.0 × kubernetes 1.31.0: ok\nB: deckhouse 1.73.0, 1.74.0 × kubernetes 1.32.0: ok")
 
 	b.Scenarios = []Scenario{{Name: "a", Result: kept}, {Name: "b", Result: kept}, {Name: "c", Result: kept}, {Name: "d", Result: kept, Group: 3}}
 	out.Reset()
@@ -237,9 +237,27 @@ func TestWhatIfFreeFormGroups(t *testing.T) {
 	}}
 	var out bytes.Buffer
 	require.NoError(t, b.Table(&out))
-	assert.Equal(t, `enable x: ok, 0 to update
+	assert.Equal(t, `enable x: ok
 k8s 1.32; k8s 1.33: blocked
   the request cannot be met
   suggestion: disable module app
 `, out.String())
+}
+
+// TestOutcomeCountsByKind: a cell counts installs apart from updates, so
+// "ok, 4 to update" never stands for two installs and two updates.
+func TestOutcomeCountsByKind(t *testing.T) {
+	res := &model.Result{Status: model.StatusResolved, Modules: []model.ModuleResult{
+		{Name: "app", Action: model.ActionInstall, ToVersion: "1.1.0"},
+		{Name: "b", Action: model.ActionUpdate, FromVersion: "1.0.0", ToVersion: "1.1.0"},
+		{Name: "c", Action: model.ActionInstall, ToVersion: "2.0.0"},
+		{Name: "d", Action: model.ActionUpdate, FromVersion: "1.0.0", ToVersion: "1.2.0"},
+		{Name: "e", Action: model.ActionDisable, FromVersion: "1.0.0"},
+		{Name: "prometheus", Action: model.ActionUpdate, FromVersion: "1.73.0", ToVersion: "1.74.0"},
+	}}
+	b := &WhatIf{Catalog: matrixCatalog(t), Scenarios: []Scenario{{Name: "s", Result: res}}}
+	assert.Equal(t, "ok, 2 to install, 2 to update, 1 to disable", b.outcome(b.Scenarios[0]))
+	var out bytes.Buffer
+	require.NoError(t, b.Table(&out))
+	assert.True(t, strings.HasPrefix(out.String(), "s: ok, 2 to install, 2 to update, 1 to disable\n  app install: - → 1.1.0\n"), out.String())
 }

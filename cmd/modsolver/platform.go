@@ -1,0 +1,37 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// warnUnknownPlatform says on stderr, once each, which platform versions
+// the requests run at that the catalog's platform data does not know
+// (D212): a request's candidate version, or the cluster's own where it
+// names none. The answer is still given: the data may be older than the
+// question.
+func warnUnknownPlatform(errOut io.Writer, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request) {
+	known := cat.KnownPlatform()
+	if known == nil {
+		return
+	}
+	var said []string
+	for _, req := range reqs {
+		dkp, kube := cluster.Deckhouse, cluster.Kubernetes
+		if req.Platform.Deckhouse != nil {
+			dkp = req.Platform.Deckhouse
+		}
+		if req.Platform.Kubernetes != nil {
+			kube = req.Platform.Kubernetes
+		}
+		for _, w := range known.Unknown(dkp, kube) {
+			if !slices.Contains(said, w) {
+				said = append(said, w)
+				fmt.Fprintf(errOut, "modsolver: warning: %s\n", w)
+			}
+		}
+	}
+}

@@ -380,4 +380,3 @@ func (p *problem) onByDefault(v *view) bool {
 func (p *problem) forbidsStage(r *model.Release) bool {
 	return r.Stage == model.StageExperimental && !p.cluster.AllowExperimentalModules
 }
-

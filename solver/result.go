@@ -1,7 +1,6 @@
 package solver
 
 import (
-
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -174,4 +173,3 @@ func (o *outcome) belowHead() bool {
 	_, hv := v.headFor(o.sel)
 	return hv != nil && model.CompareVersions(v.rels[o.sel].Version, hv) < 0
 }
-

@@ -48,3 +48,13 @@ func interrupted(ctx context.Context, timeout time.Duration, what string) error 
 	}
 	return fmt.Errorf("interrupted while %s: %w", what, ctx.Err())
 }
+
+// noAnswer says why a command that was working on what gave no answer:
+// --timeout passed, or an interrupt (SIGINT, SIGTERM) came, and err is
+// what the work returned.
+func noAnswer(ctx context.Context, timeout time.Duration, what string, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("no answer within --timeout %s: %w", timeout, err)
+	}
+	return fmt.Errorf("interrupted while %s: %w", what, err)
+}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -29,4 +31,20 @@ func TestResolveInterruptedWhileReading(t *testing.T) {
 	assert.Equal(t, exitNoAnswer, code)
 	assert.Contains(t, errOut.String(), "interrupted while reading the inputs")
 	assert.Empty(t, out.String())
+}
+
+// An answer that an interrupt or the deadline cut off says which, and what
+// was going on.
+func TestNoAnswerSaysWhy(t *testing.T) {
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := noAnswer(canceled, time.Minute, "resolving the request", canceled.Err())
+	assert.EqualError(t, err, "interrupted while resolving the request: context canceled")
+	assert.ErrorIs(t, err, context.Canceled)
+
+	expired, stop := context.WithTimeout(context.Background(), -time.Second)
+	defer stop()
+	err = noAnswer(expired, 2*time.Second, "answering the batch", expired.Err())
+	assert.EqualError(t, err, "no answer within --timeout 2s: context deadline exceeded")
+	assert.Equal(t, exitNoAnswer, fail(io.Discard, err))
 }

@@ -94,8 +94,8 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 		return fail(errOut, err)
 	}
 	res, err := compiled.Solve(ctx, in.cluster, in.req)
-	if errors.Is(err, context.DeadlineExceeded) {
-		err = fmt.Errorf("no answer within --timeout %s: %w", f.timeout, err)
+	if ctx.Err() != nil {
+		err = noAnswer(ctx, f.timeout, "resolving the request", err)
 	}
 	if err != nil {
 		return fail(errOut, err)

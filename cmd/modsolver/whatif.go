@@ -140,8 +140,8 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	}
 	cells, ready, err := b.run(ctx, f, errOut)
 	if err != nil {
-		if ctx.Err() == context.DeadlineExceeded {
-			err = fmt.Errorf("no answer within --timeout %s: %w", f.timeout, err)
+		if ctx.Err() != nil {
+			err = noAnswer(ctx, f.timeout, "answering the batch", err)
 		}
 		return fail(errOut, err)
 	}

@@ -245,6 +245,9 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 	}
 	answers, err := sweep(ctx, compiled, cluster, f.workers, errOut)
 	if err != nil {
+		if ctx.Err() != nil {
+			err = noAnswer(ctx, f.timeout, fmt.Sprintf("checking the catalog (%d of %d modules checked)", len(answers), cat.Len()), err)
+		}
 		return fail(errOut, err)
 	}
 	sum := solver.Summarize(answers)

@@ -47,18 +47,20 @@ func (m *Module) RefusesLoopsAt(r *Release) bool {
 	return m.RefusesLoops()
 }
 
-// LoopRequires lists, sorted and without repeats, the modules a release
-// of m with requirements req requires for the purpose of loops (R27):
-// every module requirement, required or optional, as DKP's loop check
-// follows both. A module requiring itself is left out: it names no other
-// module to order it after.
-func LoopRequires(m *Module, req Requirements) []string {
-	var out []string
-	for _, d := range req.Modules {
-		if d.Module != m.Name {
-			out = append(out, d.Module)
-		}
+// RefusesLoopsAnywhere reports whether m refuses loops at some release:
+// its own rule, or, for a module of several sources, any source's (a
+// built-in copy's included, R29).
+func (m *Module) RefusesLoopsAnywhere() bool {
+	if m.RefusesLoops() {
+		return true
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return slices.ContainsFunc(m.ModuleSources(), func(s string) bool { return m.ForSource(s).RefusesLoops() })
+}
+
+// LoopEdge reports whether a release of m with requirements req requires
+// next for the purpose of loops (R27): any module requirement, required or
+// optional, as DKP's loop check follows both. A module requiring itself
+// is no edge: it names no other module to order it after.
+func LoopEdge(m *Module, req Requirements, next string) bool {
+	return next != m.Name && slices.ContainsFunc(req.Modules, func(d Dependency) bool { return d.Module == next })
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Dependency loops (R27). A loop is a circle of modules in which each
-// module's selected release requires the next (model.LoopRequires: every
+// module's selected release requires the next (model.LoopEdge: every
 // module requirement, required or optional, as DKP's loop check follows
 // both). Where any module of a circle refuses loops, the circle is a fact
 // like any other: compiling a catalog lists the elementary circles of its
@@ -107,8 +107,7 @@ func loopGraph(cat *model.Catalog) *reqGraph {
 	index := make(map[string]int, len(mods))
 	for i, m := range mods {
 		g.names[i] = m.Name
-		g.refuses[i] = m.RefusesLoops() || (m.MultiSource() && slices.ContainsFunc(m.Releases, m.RefusesLoopsAt)) ||
-			(m.BuiltInSource() != "" && m.ForSource(m.BuiltInSource()).RefusesLoops()) // R29: its built-in copy's rule
+		g.refuses[i] = m.RefusesLoopsAnywhere()
 		index[m.Name] = i
 	}
 	// mark[j] == i+1 once module i's list holds j: releases repeat their
@@ -117,7 +116,7 @@ func loopGraph(cat *model.Catalog) *reqGraph {
 	for i, m := range mods {
 		var to []int
 		add := func(req *model.Requirements) {
-			for _, d := range req.Modules { // model.LoopRequires, without its allocations
+			for _, d := range req.Modules { // model.LoopEdge, for every module at once
 				if j, ok := index[d.Module]; ok && j != i && mark[j] != i+1 {
 					mark[j] = i + 1
 					to = append(to, j)
@@ -319,7 +318,7 @@ func (e *encoder) encodeLoop(l *catLoop) {
 		ed.mv = mv
 		for j, r := range mv.dom {
 			rel := mv.v.rels[r]
-			if slices.Contains(model.LoopRequires(mv.v.m, rel.Requirements), next) {
+			if model.LoopEdge(mv.v.m, rel.Requirements, next) {
 				ed.poss = append(ed.poss, j)
 				if mv.v.m.RefusesLoopsAt(rel) {
 					ed.refuses = append(ed.refuses, j)
@@ -429,7 +428,7 @@ func (v *view) runsEdge(next string) bool {
 	if !v.before || v.deployed < 0 || v.unlisted {
 		return false
 	}
-	return slices.Contains(model.LoopRequires(v.m, v.rels[v.deployed].Requirements), next)
+	return model.LoopEdge(v.m, v.rels[v.deployed].Requirements, next)
 }
 
 // loopFact is the fact of circle l, or nil when the encoding keeps none.
@@ -497,7 +496,7 @@ func runningLoops(p *problem, outs []*outcome) []model.Warning {
 		for i, name := range l.members {
 			o := sel[name]
 			next := l.members[(i+1)%len(l.members)]
-			if o == nil || !slices.Contains(model.LoopRequires(o.v.m, o.v.rels[o.sel].Requirements), next) {
+			if o == nil || !model.LoopEdge(o.v.m, o.v.rels[o.sel].Requirements, next) {
 				closed = false
 				break
 			}

@@ -92,3 +92,25 @@ func TestParseSize(t *testing.T) {
 		assert.ErrorIs(t, err, model.ErrInvalidInput, bad)
 	}
 }
+
+// D220: on a platform upgrade of the generated M catalog, the releases
+// that a dependency held back by its own rules rules out (about 150
+// modules) are settled by unit propagation, not searched: the optimum
+// takes a handful of solves, where the search took 340.
+func TestPlatformUpgradeIsSettledByPropagation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates the M catalog")
+	}
+	in := Generate(SizeM, 1)
+	res, err := solver.Solve(context.Background(), in.Catalog, in.Cluster, in.PlatformUpgrade(), solver.WithoutHeldBack())
+	require.NoError(t, err)
+	require.Equal(t, model.StatusResolved, res.Status)
+	below := 0
+	for _, m := range res.Modules {
+		if m.ToVersion != "" && m.ChannelHead != "" && m.ToVersion != m.ChannelHead {
+			below++
+		}
+	}
+	assert.Greater(t, below, 100, "the upgrade holds modules below their heads")
+	assert.LessOrEqual(t, res.Stats.Solves, 10, "solves for the optimum")
+}

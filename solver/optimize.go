@@ -31,9 +31,12 @@ type optimizer struct {
 	// what-if encoding, the modules outside the request's closure are off
 	// in every optimal answer, and maximising them would only cost solves.
 	scope map[string]bool
-	// searchSettled searches the modules the commits keep off too, as
-	// before D117: tests compare the answers both ways.
-	searchSettled bool
+	// searchAll searches every module from the top of its domain, as
+	// before D117 and D220: tests compare the answers both ways.
+	searchAll bool
+	// bound holds, for the modules propagate has seen, the newest
+	// position unit propagation leaves them under the commits (D220).
+	bound map[*modVars]int
 }
 
 // r14Levels are the preference levels of R14 in the contract's order
@@ -202,14 +205,15 @@ func (o *optimizer) fixed(mv *modVars) bool {
 // newest candidate at once; when that fails, gini's core points at the
 // first module that cannot be, and only that one is searched.
 //
-// A module the commits already keep off (level 4 commits "off" for each
-// auto-enabled module it can leave off) is left out of the search: every
-// model of the commits has it off, so searching it would only confirm
-// that, at a few solves each, and leaving it out changes no other
-// module's newest release.
+// Each module is searched from the newest position unit propagation
+// leaves it (propagate). A module propagation keeps off, such as one
+// level 4 commits "off" (an auto-enabled module it can leave off), is
+// left out of the search: every model of the commits has it off, so
+// searching it would only confirm that, at a few solves each, and
+// leaving it out changes no other module's newest release.
 func (o *optimizer) maximizeVersions(order []*modVars) error {
 	o.served = append(o.served, order...)
-	order = o.unsettled(order)
+	order = o.propagate(order)
 	for len(order) > 0 {
 		n, err := o.longestNewestPrefix(order)
 		if err != nil {
@@ -227,24 +231,6 @@ func (o *optimizer) maximizeVersions(order []*modVars) error {
 	return nil
 }
 
-// unsettled drops from order the modules whose "off" is a commit.
-func (o *optimizer) unsettled(order []*modVars) []*modVars {
-	if o.searchSettled {
-		return order
-	}
-	committed := make(map[z.Lit]bool, len(o.commits))
-	for _, m := range o.commits {
-		committed[m] = true
-	}
-	out := make([]*modVars, 0, len(order))
-	for _, mv := range order {
-		if !committed[o.e.on(mv).Not()] {
-			out = append(out, mv)
-		}
-	}
-	return out
-}
-
 // newest returns the literals "at its newest candidate" for mods.
 func (o *optimizer) newest(mods []*modVars) []z.Lit {
 	out := make([]z.Lit, len(mods))
@@ -257,7 +243,16 @@ func (o *optimizer) newest(mods []*modVars) []z.Lit {
 // top is the newest position mv may take: the last of its domain, or on a
 // shared what-if encoding, whose domain holds every release, the last
 // release no static fact of this request forbids; -1 when mv must be off.
+// Below it is the bound propagate found, if any.
 func (o *optimizer) top(mv *modVars) int {
+	if b, ok := o.bound[mv]; ok {
+		return b
+	}
+	return o.domainTop(mv)
+}
+
+// domainTop is top before propagation.
+func (o *optimizer) domainTop(mv *modVars) int {
 	if o.scope == nil {
 		return len(mv.dom) - 1
 	}
@@ -270,6 +265,46 @@ func (o *optimizer) top(mv *modVars) int {
 		}
 	}
 	return -1
+}
+
+// propagate bounds each module of order by what unit propagation says
+// under the commits: a release that a static fact of another module
+// rules out (a dependency held below the range a newer release needs, a
+// module that must stay on with a release that conflicts) is false
+// before any search, as libsolv's propagation finds it, and assuming it
+// would only cost a failed solve and a search. One propagation answers
+// every module: each module's bound is the newest position whose "at
+// least" literal propagation leaves open, a sound upper bound for every
+// level after this one, since commits only grow. Modules propagation
+// keeps off are committed off and dropped from the order (D220).
+func (o *optimizer) propagate(order []*modVars) []*modVars {
+	if len(order) == 0 || o.searchAll {
+		return order
+	}
+	g := o.e.g
+	g.Assume(o.commits...)
+	res, _ := g.Test(nil)
+	defer g.Untest()
+	if res == -1 {
+		return order // the next solve reports it
+	}
+	if o.bound == nil {
+		o.bound = make(map[*modVars]int, len(order))
+	}
+	out := order[:0:0]
+	for _, mv := range order {
+		j := o.top(mv)
+		for j >= 0 && g.Value(o.e.ge(mv, j).Not()) {
+			j--
+		}
+		o.bound[mv] = j
+		if j < 0 {
+			o.commits = append(o.commits, o.e.on(mv).Not())
+			continue
+		}
+		out = append(out, mv)
+	}
+	return out
 }
 
 // longestNewestPrefix returns the largest n such that the first n modules

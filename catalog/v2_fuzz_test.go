@@ -64,7 +64,7 @@ func checkV2Load(t *testing.T, cat *model.Catalog, err error) {
 		return
 	}
 	for _, m := range cat.Modules() {
-		m.EachRequirements(func(_ model.Path, req model.Requirements) {
+		m.EachRequirements(func(_ func() model.Path, req model.Requirements) {
 			for _, c := range req.Compound {
 				if c.Group != nil && (c.Group.Name == "" || len(c.Members()) == 0) {
 					t.Fatalf("module %s: a group without a name or members: %v", m.Name, c)

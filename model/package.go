@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -67,12 +68,15 @@ func (m *Module) ManifestOf(r *Release) Manifest {
 // DKP's requirements and groups name modules, and an Application is not
 // one (D131).
 func (c *Catalog) checkApplications() InputErrors {
+	if !slices.ContainsFunc(c.modules, func(m *Module) bool { return m.Type == PackageApplication }) {
+		return nil // nothing to name: most catalogs, and every large one measured
+	}
 	var errs InputErrors
 	for _, m := range c.modules {
-		m.EachRequirements(func(field Path, req Requirements) {
+		m.EachRequirements(func(field func() Path, req Requirements) {
 			for _, name := range req.moduleNames() {
 				if t := c.index[name]; t != nil && t.Type == PackageApplication {
-					errs = append(errs, fieldErr(field.Field("requirements"), ErrInvalidValue,
+					errs = append(errs, fieldErr(field().Field("requirements"), ErrInvalidValue,
 						"module %s requires %s, which is an Application: requirements name modules, and an Application is installed by its own resources, not enabled as a module", m.Name, name))
 				}
 			}
@@ -82,12 +86,12 @@ func (c *Catalog) checkApplications() InputErrors {
 }
 
 // EachRequirements calls fn with the requirements of m and of each of its
-// releases, and the field that names them.
-func (m *Module) EachRequirements(fn func(field Path, req Requirements)) {
-	field := Field("modules").Key(m.Name)
-	fn(field, m.Requirements)
+// releases, and a function that builds the field that names them, which
+// only an error needs.
+func (m *Module) EachRequirements(fn func(field func() Path, req Requirements)) {
+	fn(func() Path { return Field("modules").Key(m.Name) }, m.Requirements)
 	for _, r := range m.Releases {
-		fn(field.Field("releases").Item(r.Version.String()), r.Requirements)
+		fn(func() Path { return Field("modules").Key(m.Name).Field("releases").Item(r.Version.String()) }, r.Requirements)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 )
 
 // DefaultWeight is the weight of a module that does not declare one. It
@@ -40,6 +41,41 @@ type Catalog struct {
 	// known is the platform data the catalog was read with (D212); nil
 	// when its format carries none.
 	known *KnownPlatform
+	// derived holds what other packages compute from the catalog once,
+	// such as the solver's compiled tables (Derived).
+	derived derivedValues
+}
+
+// derivedValues are Derived's values, by key.
+type derivedValues struct {
+	mu sync.Mutex
+	m  map[any]any
+}
+
+// Derived returns the value kept with c under key, made by make on first
+// use. A catalog is never changed once made, so what is computed from it
+// alone stays true while it lives, and goes with it: no cache outside
+// the catalog holds it (D221). Two goroutines that ask at once may both
+// make it; the first one kept is returned to both. key should be a value
+// of a type of the caller's own, as for context keys.
+func (c *Catalog) Derived(key any, make func() any) any {
+	c.derived.mu.Lock()
+	v, ok := c.derived.m[key]
+	c.derived.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = make()
+	c.derived.mu.Lock()
+	defer c.derived.mu.Unlock()
+	if held, ok := c.derived.m[key]; ok {
+		return held
+	}
+	if c.derived.m == nil {
+		c.derived.m = map[any]any{}
+	}
+	c.derived.m[key] = v
+	return v
 }
 
 // Module is one module: either built in (Embedded, R5) with a single

@@ -56,9 +56,9 @@ func (k *KnownPlatform) Unknown(deckhouse, kubernetes Version) []string {
 func (c *Catalog) KnownPlatform() *KnownPlatform { return c.known }
 
 // WithKnownPlatform returns a copy of c that carries k as its platform
-// data; c itself is unchanged.
+// data; c itself is unchanged. The copy derives its own values (Derived).
 func (c *Catalog) WithKnownPlatform(k *KnownPlatform) *Catalog {
-	out := *c
+	out := Catalog{modules: c.modules, index: c.index, providers: c.providers, sources: c.sources, needsDeckhouse: c.needsDeckhouse}
 	if k != nil {
 		k = &KnownPlatform{DeckhouseReleased: k.DeckhouseReleased, DeckhouseInDevelopment: k.DeckhouseInDevelopment,
 			Kubernetes: slices.SortedFunc(slices.Values(k.Kubernetes), MajorMinor.Compare)}

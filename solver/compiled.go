@@ -2,10 +2,7 @@ package solver
 
 import (
 	"context"
-	"runtime"
-	"sync"
 	"time"
-	"weak"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -88,44 +85,23 @@ func (c *Compiled) Encode(cluster *model.ClusterState, req *model.Request) (mode
 	return model.Stats{Variables: int(e.g.MaxVar()), Clauses: e.clauses, MemoryBytes: estimate(e)}, nil
 }
 
-// compiledCache holds the tables of every catalog compiled and still
-// alive. It is keyed by a weak pointer, and the tables hold no pointer to
-// the catalog itself, so that a catalog nobody uses any more is collected
-// and its entry removed.
-var compiledCache = struct {
-	sync.Mutex
-	m map[weak.Pointer[model.Catalog]]*tables
-}{m: map[weak.Pointer[model.Catalog]]*tables{}}
+// tablesKey is the key the compiled tables are kept under, with their
+// catalog (model.Catalog.Derived).
+type tablesKey struct{}
 
-// compiledFor returns cat compiled, from the cache or compiled now. Two
-// goroutines that ask at once may both compile; one result is kept.
+// compiledFor returns cat compiled: the tables kept with it, or compiled
+// now and kept.
 func compiledFor(cat *model.Catalog) *Compiled {
-	compiledCache.Lock()
-	t := compiledCache.m[weak.Make(cat)]
-	compiledCache.Unlock()
-	if t == nil {
-		t = keep(cat, compileTables(cat))
-	}
-	return &Compiled{cat: cat, t: t}
+	return &Compiled{cat: cat, t: keep(cat, nil)}
 }
 
-// keep caches t as cat's tables, unless some are cached already, and
-// returns the cached ones.
+// keep keeps t as cat's tables, unless some are kept already, and returns
+// the kept ones; a nil t compiles them if none are.
 func keep(cat *model.Catalog, t *tables) *tables {
-	key := weak.Make(cat)
-	compiledCache.Lock()
-	defer compiledCache.Unlock()
-	if held := compiledCache.m[key]; held != nil {
-		return held
-	}
-	compiledCache.m[key] = t
-	runtime.AddCleanup(cat, forget, key)
-	return t
-}
-
-// forget drops the tables of a catalog that has been collected.
-func forget(key weak.Pointer[model.Catalog]) {
-	compiledCache.Lock()
-	delete(compiledCache.m, key)
-	compiledCache.Unlock()
+	return cat.Derived(tablesKey{}, func() any {
+		if t == nil {
+			t = compileTables(cat)
+		}
+		return t
+	}).(*tables)
 }

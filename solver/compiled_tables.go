@@ -10,9 +10,8 @@ import (
 	"github.com/modsolver/modsolver/model"
 )
 
-// tables are what Compile computes from a catalog. They hold pointers to
-// the catalog's modules and releases but none to the catalog itself (see
-// compiledCache), and nothing in them changes after compileTables.
+// tables are what Compile computes from a catalog, kept with it
+// (compiledFor), and nothing in them changes after compileTables.
 type tables struct {
 	took  time.Duration
 	bytes int64

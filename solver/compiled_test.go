@@ -108,41 +108,44 @@ func TestCompiledSharedByGoroutines(t *testing.T) {
 	wg.Wait()
 }
 
-// The tables of a catalog nobody holds any more are dropped with it: the
-// cache keys catalogs weakly and the tables point to none.
-func TestCompiledCacheForgetsCollectedCatalogs(t *testing.T) {
-	var keys []weak.Pointer[model.Catalog]
-	var live []*model.Catalog // held until the first count: a collection before it may not take one
-	for range 5 {
+// D221: the tables are kept with their catalog, not in a cache of the
+// package: requests on one catalog share them, another catalog has its
+// own, and a catalog nobody holds any more is collected with its tables.
+func TestCompiledTablesGoWithTheCatalog(t *testing.T) {
+	newCatalog := func() *model.Catalog {
 		cat, err := model.NewCatalog([]*model.Module{fixture.Module("a", fixture.Versions("1.0.0", "1.1.0"))})
 		require.NoError(t, err)
 		_, err = Solve(context.Background(), cat, fixture.Cluster(nil), &model.Request{Enable: []string{"a"}})
 		require.NoError(t, err)
-		keys = append(keys, weak.Make(cat))
-		live = append(live, cat)
+		return cat
 	}
-	held := func() int {
-		compiledCache.Lock()
-		defer compiledCache.Unlock()
+	a, b := newCatalog(), newCatalog()
+	assert.Same(t, compiledFor(a).t, compiledFor(a).t, "one catalog, one compilation")
+	assert.NotSame(t, compiledFor(a).t, compiledFor(b).t)
+	c, err := Compile(a)
+	require.NoError(t, err)
+	assert.Same(t, compiledFor(a).t, c.t, "Compile keeps the tables held already")
+
+	var gone []weak.Pointer[model.Catalog]
+	for range 5 {
+		gone = append(gone, weak.Make(newCatalog()))
+	}
+	collected := func() int {
 		n := 0
-		for _, k := range keys {
-			if compiledCache.m[k] != nil {
+		for _, w := range gone {
+			if w.Value() == nil {
 				n++
 			}
 		}
 		return n
 	}
-	require.Equal(t, len(keys), held())
-	runtime.KeepAlive(live)
-	live = nil
-	for range 50 {
-		if held() == 0 {
+	for range 10 {
+		if collected() == len(gone) {
 			break
 		}
-		runtime.GC() // cleanups run after a collection, on their own goroutine
-		runtime.Gosched()
+		runtime.GC()
 	}
-	assert.Zero(t, held())
+	assert.Equal(t, len(gone), collected(), "nothing outside a catalog holds it")
 }
 
 // The compiled per-module readings are the model's own, for every module

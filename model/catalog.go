@@ -42,7 +42,8 @@ type Catalog struct {
 	// when its format carries none.
 	known *KnownPlatform
 	// derived holds what other packages compute from the catalog once,
-	// such as the solver's compiled tables (Derived).
+	// such as the solver's compiled tables (Derived). A field added above
+	// is copied by WithKnownPlatform too.
 	derived derivedValues
 }
 

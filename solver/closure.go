@@ -31,6 +31,18 @@ func (p *problem) closure(explain bool) []*view {
 	}
 	for i := 0; i < len(queue); i++ {
 		v := queue[i]
+		if explain && v.own {
+			// Every release: what they name is compiled (D222).
+			for _, name := range v.tab.named {
+				push(name)
+			}
+			if v.tab.boundless {
+				for _, m := range p.cat.Modules() {
+					push(m.Name)
+				}
+			}
+			continue
+		}
 		for _, r := range v.candidates(explain) {
 			req := v.rels[r].Requirements
 			for _, d := range req.Modules {

@@ -65,6 +65,14 @@ type moduleTable struct {
 	// policy is the module's update policy (model.Module.Policy, which
 	// reads every release).
 	policy model.UpdatePolicy
+	// named lists, sorted, the modules that some release of the module
+	// names: its dependencies, the providers of the capabilities it
+	// requires and the modules its compound requirements' atoms bound;
+	// boundless: some compound requirement is bounded by no atom, so any
+	// module may meet it. An explanation's closure and its cone read them
+	// instead of every release's requirements (D222).
+	named     []string
+	boundless bool
 }
 
 // headEntry is a head version and the index of the highest release at or
@@ -88,6 +96,7 @@ const (
 	stepperBytes     = 200 // one stepper without its slices
 	intBytes         = 8   // one int of a slice
 	constraintBytes  = 150 // one interned or listed constraint
+	stringBytes      = 16  // one string header of a slice
 )
 
 func compileTables(cat *model.Catalog) *tables {
@@ -196,6 +205,35 @@ func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 		mt.missingModules = mt.missingModules || requiresMissing(cat, r)
 	}
 	t.bytes += 8 * int64(len(m.Releases))
+	mt.named, mt.boundless = namedBy(cat, m.Releases)
+	t.bytes += int64(len(mt.named)) * stringBytes
+}
+
+// namedBy lists, sorted, the modules the releases name (moduleTable.named),
+// and whether a compound requirement of theirs is bounded by no atom.
+func namedBy(cat *model.Catalog, rels []*model.Release) (named []string, boundless bool) {
+	for _, r := range rels {
+		req := r.Requirements
+		for _, d := range req.Modules {
+			named = append(named, d.Module)
+		}
+		for _, c := range req.Capabilities {
+			named = append(named, cat.Providers(c)...)
+		}
+		for _, c := range req.Compound {
+			modules, capabilities, bounded := c.Target().Names()
+			boundless = boundless || !bounded
+			if !bounded {
+				continue
+			}
+			named = append(named, modules...)
+			for _, cp := range capabilities {
+				named = append(named, cat.Providers(cp)...)
+			}
+		}
+	}
+	slices.Sort(named)
+	return slices.Compact(named), boundless
 }
 
 // textID is the interned requirement text of release i on platform axis.

@@ -185,6 +185,16 @@ func (e *encoder) names() *nameIndex {
 				c.namedBy[n] = append(c.namedBy[n], v)
 			}
 		}
+		if e.guard.keepsFacts() && v.own {
+			// The domain is every release: what they name is compiled (D222).
+			for _, n := range v.tab.named {
+				name(n)
+			}
+			if v.tab.boundless {
+				c.boundless = append(c.boundless, v)
+			}
+			continue
+		}
 		for _, r := range e.domain(v) {
 			req := v.rels[r].Requirements
 			for _, d := range req.Modules {

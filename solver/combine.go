@@ -15,12 +15,19 @@ import (
 // maxWidenings times; at most maxSetTrials solves of a changed request,
 // each a fresh encoding; at most maxCombinations sets of changes tried
 // for one set of facts.
+//
+// A question's solves cost in proportion to the encoding they run on: a
+// question on an encoding of more than relaxationVars variables counts
+// as one per relaxationVars (D223). A platform question's explanation
+// names every blocker on the whole closure, and on M a set search there
+// asked 64 questions of 100,000 variables, 3 s, to find no set.
 const (
 	maxSetSize      = 3
 	maxRelaxations  = 64
 	maxSetTrials    = 12
 	maxCombinations = 4
 	maxWidenings    = 3
+	relaxationVars  = 4096
 )
 
 // setSearch finds the smallest sets of changes that make a request
@@ -156,7 +163,7 @@ func (ss *setSearch) relaxed(set []*fact) (core []*fact, open bool, err error) {
 		return nil, false, nil
 	}
 	for ss.relaxations < maxRelaxations {
-		ss.relaxations++
+		ss.relaxations += max(1, int(ss.x.e.g.MaxVar())/relaxationVars)
 		facts := slices.DeleteFunc(slices.Clone(ss.x.inputFacts()), func(f *fact) bool {
 			return slices.ContainsFunc(set, func(g *fact) bool { return f == g || samePlatform(ss.s.p, f, g) })
 		})

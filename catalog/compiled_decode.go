@@ -14,7 +14,14 @@ type payloadReader struct {
 	versions    []model.Version
 	constraints []model.Constraint
 	err         error
+	// slab and deps are allocated in chunks that many values share, as
+	// one allocation each shows in the load time of large catalogs.
+	slab []model.Constraint
+	deps []model.Dependency
 }
+
+// slabChunk is how many values one chunk of a payloadReader's slabs holds.
+const slabChunk = 4096
 
 // toModel builds the catalog a compiled payload holds, as the load that
 // was compiled built it: each source's modules through model.NewCatalog,
@@ -75,8 +82,8 @@ func (r *payloadReader) module(c *compiledModule) *model.Module {
 	m := &model.Module{
 		Name: c.Name, Embedded: c.Embedded, Weight: c.Weight, ExclusiveGroup: c.ExclusiveGroup,
 		Type: c.Type, Critical: c.Critical, Accessibility: accessFrom(c.Accessibility),
-		DefaultChannel: c.DefaultChannel, Requirements: r.requirements(&c.Requirements),
-		Stage: c.Stage, Disable: c.Disable, Manifest: c.Manifest, UpdatePolicy: c.UpdatePolicy,
+		DefaultChannel: c.DefaultChannel,
+		Stage:          c.Stage, Disable: c.Disable, Manifest: c.Manifest, UpdatePolicy: c.UpdatePolicy,
 		DependencyLoops: c.DependencyLoops, Versions: c.Versions, Ecosystem: c.Ecosystem, Source: c.Source,
 	}
 	if c.Channels != nil {
@@ -91,18 +98,25 @@ func (r *payloadReader) module(c *compiledModule) *model.Module {
 			m.ChannelSets[ch] = &model.ChannelSet{Entries: r.versionList(s.Entries), Skipped: r.versionList(s.Skipped)}
 		}
 	}
+	deps := c.Dependencies
+	m.Requirements = r.requirements(&c.Requirements, &deps)
 	if len(c.Releases) > 0 {
+		rels := make([]model.Release, len(c.Releases))
 		m.Releases = make([]*model.Release, len(c.Releases))
 		for i := range c.Releases {
-			m.Releases[i] = r.release(&c.Releases[i])
+			r.release(&rels[i], &c.Releases[i], &deps)
+			m.Releases[i] = &rels[i]
 		}
+	}
+	if len(deps) > 0 && r.err == nil {
+		r.err = fmt.Errorf("%w: module %s has %d dependencies no requirement takes", model.ErrInvalidInput, c.Name, len(deps))
 	}
 	return m
 }
 
-func (r *payloadReader) release(c *compiledRelease) *model.Release {
-	rel := &model.Release{
-		Version: r.version(c.Version), Requirements: r.requirements(&c.Requirements), UpdateRules: c.UpdateRules,
+func (r *payloadReader) release(rel *model.Release, c *compiledRelease, deps *[]compiledDependency) {
+	*rel = model.Release{
+		Version: r.version(c.Version), Requirements: r.requirements(&c.Requirements, deps), UpdateRules: c.UpdateRules,
 		Provides: c.Provides, Accessibility: accessFrom(c.Accessibility), Stage: c.Stage, Disable: c.Disable,
 		Source: c.Source, Manifest: c.Manifest,
 	}
@@ -112,19 +126,27 @@ func (r *payloadReader) release(c *compiledRelease) *model.Release {
 	if rel.Version == nil && r.err == nil {
 		r.err = fmt.Errorf("%w: a release has no version", model.ErrInvalidInput)
 	}
-	return rel
 }
 
-func (r *payloadReader) requirements(c *compiledRequirements) model.Requirements {
+// requirements builds c, taking its module requirements from the front
+// of deps.
+func (r *payloadReader) requirements(c *compiledRequirements, deps *[]compiledDependency) model.Requirements {
 	req := model.Requirements{
 		Deckhouse: r.constraintRef(c.Deckhouse), Kubernetes: r.constraintRef(c.Kubernetes),
 		Capabilities: c.Capabilities,
 	}
-	if len(c.Modules) > 0 {
-		req.Modules = make([]model.Dependency, len(c.Modules))
-		for i, d := range c.Modules {
+	if n := int(c.Modules); n > 0 {
+		if n > len(*deps) {
+			if r.err == nil {
+				r.err = fmt.Errorf("%w: %d dependencies of %d left", model.ErrInvalidInput, n, len(*deps))
+			}
+			return req
+		}
+		req.Modules = r.dependencies(n)
+		for i, d := range (*deps)[:n] {
 			req.Modules[i] = model.Dependency{Module: d.Module, Constraint: r.constraint(d.Constraint)}
 		}
+		*deps = (*deps)[n:]
 	}
 	if c.Platform != nil {
 		req.Platform = make(map[string]*model.Constraint, len(c.Platform))
@@ -182,8 +204,24 @@ func (r *payloadReader) constraintRef(n int32) *model.Constraint {
 	if !r.inRange(n, len(r.constraints), "constraint") {
 		return nil
 	}
-	c := r.constraints[n-1]
-	return &c
+	if len(r.slab) == cap(r.slab) {
+		r.slab = make([]model.Constraint, 0, slabChunk)
+	}
+	r.slab = append(r.slab, r.constraints[n-1])
+	return &r.slab[len(r.slab)-1]
+}
+
+// dependencies is a list of n dependencies of its own, cut from a chunk.
+func (r *payloadReader) dependencies(n int) []model.Dependency {
+	if n > slabChunk/4 {
+		return make([]model.Dependency, n)
+	}
+	if cap(r.deps)-len(r.deps) < n {
+		r.deps = make([]model.Dependency, 0, slabChunk)
+	}
+	start := len(r.deps)
+	r.deps = r.deps[:start+n]
+	return r.deps[start : start+n : start+n]
 }
 
 // inRange reports whether n refers to one of size entries; 0 refers to

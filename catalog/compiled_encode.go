@@ -48,8 +48,8 @@ func (w *payloadWriter) module(m *model.Module) compiledModule {
 	out := compiledModule{
 		Name: m.Name, Embedded: m.Embedded, Weight: m.Weight, ExclusiveGroup: m.ExclusiveGroup,
 		Type: m.Type, Critical: m.Critical, Accessibility: accessOf(m.Accessibility),
-		DefaultChannel: m.DefaultChannel, Requirements: w.requirements(m.Requirements),
-		Stage: m.Stage, Disable: m.Disable, Manifest: m.Manifest, UpdatePolicy: m.UpdatePolicy,
+		DefaultChannel: m.DefaultChannel,
+		Stage:          m.Stage, Disable: m.Disable, Manifest: m.Manifest, UpdatePolicy: m.UpdatePolicy,
 		DependencyLoops: m.DependencyLoops, Versions: m.Versions, Ecosystem: m.Ecosystem, Source: m.Source,
 	}
 	if m.Channels != nil {
@@ -64,16 +64,17 @@ func (w *payloadWriter) module(m *model.Module) compiledModule {
 			out.ChannelSets[ch] = compiledChannelSet{Entries: w.versionList(s.Entries), Skipped: w.versionList(s.Skipped)}
 		}
 	}
+	out.Requirements = w.requirements(m.Requirements, &out.Dependencies)
 	out.Releases = make([]compiledRelease, len(m.Releases))
 	for i, r := range m.Releases {
-		out.Releases[i] = w.release(r)
+		out.Releases[i] = w.release(r, &out.Dependencies)
 	}
 	return out
 }
 
-func (w *payloadWriter) release(r *model.Release) compiledRelease {
+func (w *payloadWriter) release(r *model.Release, deps *[]compiledDependency) compiledRelease {
 	out := compiledRelease{
-		Version: w.version(r.Version), Requirements: w.requirements(r.Requirements), UpdateRules: r.UpdateRules,
+		Version: w.version(r.Version), Requirements: w.requirements(r.Requirements, deps), UpdateRules: r.UpdateRules,
 		Provides: r.Provides, Accessibility: accessOf(r.Accessibility), Stage: r.Stage, Disable: r.Disable,
 		Source: r.Source, Manifest: r.Manifest,
 	}
@@ -83,16 +84,14 @@ func (w *payloadWriter) release(r *model.Release) compiledRelease {
 	return out
 }
 
-func (w *payloadWriter) requirements(req model.Requirements) compiledRequirements {
+// requirements writes req, its module requirements appended to deps.
+func (w *payloadWriter) requirements(req model.Requirements, deps *[]compiledDependency) compiledRequirements {
 	out := compiledRequirements{
 		Deckhouse: w.constraintRef(req.Deckhouse), Kubernetes: w.constraintRef(req.Kubernetes),
-		Capabilities: req.Capabilities,
+		Modules: int32(len(req.Modules)), Capabilities: req.Capabilities,
 	}
-	if len(req.Modules) > 0 {
-		out.Modules = make([]compiledDependency, len(req.Modules))
-		for i, d := range req.Modules {
-			out.Modules[i] = compiledDependency{Module: d.Module, Constraint: w.constraint(d.Constraint)}
-		}
+	for _, d := range req.Modules {
+		*deps = append(*deps, compiledDependency{Module: d.Module, Constraint: w.constraint(d.Constraint)})
 	}
 	if req.Platform != nil {
 		out.Platform = make(map[string]int32, len(req.Platform))

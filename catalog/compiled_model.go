@@ -43,18 +43,22 @@ type compiledReport struct {
 
 // compiledModule is model.Module; the fields are described there.
 type compiledModule struct {
-	Name            string
-	Embedded        bool
-	Weight          int
-	ExclusiveGroup  string
-	Type            model.PackageType
-	Critical        bool
-	Accessibility   *compiledAccess
-	Channels        map[string]int32
-	ChannelSets     map[string]compiledChannelSet
-	DefaultChannel  string
-	Releases        []compiledRelease
-	Requirements    compiledRequirements
+	Name           string
+	Embedded       bool
+	Weight         int
+	ExclusiveGroup string
+	Type           model.PackageType
+	Critical       bool
+	Accessibility  *compiledAccess
+	Channels       map[string]int32
+	ChannelSets    map[string]compiledChannelSet
+	DefaultChannel string
+	Releases       []compiledRelease
+	Requirements   compiledRequirements
+	// Dependencies are the module requirements of the module and then of
+	// each release, in order, in one list rather than one each, which
+	// shows in the load time of large catalogs.
+	Dependencies    []compiledDependency
 	Stage           model.Stage
 	Disable         model.Disable
 	Manifest        model.Manifest
@@ -92,10 +96,11 @@ type compiledEdges struct {
 // compiledRequirements is model.Requirements.
 type compiledRequirements struct {
 	Deckhouse, Kubernetes int32
-	Modules               []compiledDependency
-	Capabilities          []string
-	Platform              map[string]int32
-	Compound              []compiledCompound
+	// Modules is how many of the module's Dependencies are these.
+	Modules      int32
+	Capabilities []string
+	Platform     map[string]int32
+	Compound     []compiledCompound
 }
 
 type compiledDependency struct {

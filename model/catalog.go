@@ -346,28 +346,33 @@ func (m *Module) normalize() InputErrors {
 		if i > 0 && SameVersion(m.Releases[i-1].Version, r.Version) {
 			errs = append(errs, fieldErr(field.Field("releases"), ErrDuplicate, "release %s is listed twice", r.Version))
 		}
-		errs = append(errs, m.checkRequirements(field.Field("releases").Item(r.Version.String()), r.Requirements)...)
+		errs = append(errs, m.checkRequirements(func() Path { return field.Field("releases").Item(r.Version.String()) }, r.Requirements)...)
 	}
-	errs = append(errs, m.checkRequirements(field, m.Requirements)...)
+	errs = append(errs, m.checkRequirements(func() Path { return field }, m.Requirements)...)
 	return errs
 }
 
-func (m *Module) checkRequirements(field Path, req Requirements) InputErrors {
+// checkRequirements checks and sorts one set of requirements; at names
+// them, and is only called to say what is wrong, as naming a release
+// shows in the load time of large catalogs.
+func (m *Module) checkRequirements(at func() Path, req Requirements) InputErrors {
 	var errs InputErrors
 	slices.Sort(req.Capabilities)
 	for name := range req.Platform {
 		if name == "" || name == PlatformDeckhouse || name == PlatformKubernetes {
-			errs = append(errs, fieldErr(field.Field("requirements", "platform"), ErrInvalidValue, "platform component %q: use requirements.deckhouse and requirements.kubernetes for DKP and Kubernetes", name))
+			errs = append(errs, fieldErr(at().Field("requirements", "platform"), ErrInvalidValue, "platform component %q: use requirements.deckhouse and requirements.kubernetes for DKP and Kubernetes", name))
 		}
 	}
-	errs = append(errs, checkCompound(field, req)...)
+	if len(req.Compound) > 0 {
+		errs = append(errs, checkCompound(at(), req)...)
+	}
 	slices.SortFunc(req.Modules, func(a, b Dependency) int { return cmp.Compare(a.Module, b.Module) })
 	for i, d := range req.Modules {
 		switch {
 		case d.Module == m.Name:
-			errs = append(errs, fieldErr(field.Field("requirements", "modules"), ErrInvalidValue, "module %s requires itself", m.Name))
+			errs = append(errs, fieldErr(at().Field("requirements", "modules"), ErrInvalidValue, "module %s requires itself", m.Name))
 		case i > 0 && req.Modules[i-1].Module == d.Module:
-			errs = append(errs, fieldErr(field.Field("requirements", "modules"), ErrDuplicate, "requirement on %s is listed twice", d.Module))
+			errs = append(errs, fieldErr(at().Field("requirements", "modules"), ErrDuplicate, "requirement on %s is listed twice", d.Module))
 		}
 	}
 	return errs

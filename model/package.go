@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -67,6 +68,9 @@ func (m *Module) ManifestOf(r *Release) Manifest {
 // DKP's requirements and groups name modules, and an Application is not
 // one (D131).
 func (c *Catalog) checkApplications() InputErrors {
+	if !slices.ContainsFunc(c.modules, func(m *Module) bool { return m.Type == PackageApplication }) {
+		return nil // nothing to name
+	}
 	var errs InputErrors
 	for _, m := range c.modules {
 		m.EachRequirements(func(field Path, req Requirements) {

@@ -42,7 +42,7 @@ const compiledHeaderSize = len(compiledMagic) + 4 + sha256.Size
 var (
 	// ErrCompiledBuild is a compiled catalog written by another build of
 	// modsolver, which this one does not read.
-	ErrCompiledBuild = fmt.Errorf("%w: compiled by another modsolver", model.ErrInvalidInput)
+	ErrCompiledBuild = fmt.Errorf("%w: compiled catalog of another modsolver", model.ErrInvalidInput)
 	// ErrCompiledDamaged is a compiled catalog whose bytes are not those
 	// written: changed, truncated, or not a compiled catalog after all.
 	ErrCompiledDamaged = fmt.Errorf("%w: damaged compiled catalog", model.ErrInvalidInput)

@@ -130,7 +130,7 @@ func writeCompiled(path string, cat *model.Catalog, rep *catalog.Report) (*writt
 		return nil, fmt.Errorf("-o %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name()) // after a rename, there is nothing to remove
-	err = tmp.Chmod(0o644) // as os.Create would leave it under the usual umask
+	err = tmp.Chmod(0o644)      // as os.Create would leave it under the usual umask
 	if err == nil {
 		err = catalog.WriteCompiled(tmp, cat, rep)
 	}

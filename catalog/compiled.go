@@ -85,8 +85,12 @@ func IsCompiled(data []byte) bool { return bytes.HasPrefix(data, []byte(compiled
 // WriteCompiled writes cat, with the report of the load that read it
 // (nil for none), as a compiled catalog.
 func WriteCompiled(w io.Writer, cat *model.Catalog, rep *Report) error {
+	p, err := compiledOf(cat, rep)
 	var payload bytes.Buffer
-	if err := gob.NewEncoder(&payload).Encode(compiledOf(cat, rep)); err != nil {
+	if err == nil {
+		err = gob.NewEncoder(&payload).Encode(p)
+	}
+	if err != nil {
 		return fmt.Errorf("compiled catalog: %w", err)
 	}
 	var body []byte

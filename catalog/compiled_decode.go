@@ -1,19 +1,31 @@
 package catalog
 
 import (
+	"bytes"
+	"encoding/gob"
 	"fmt"
 	"maps"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/modsolver/modsolver/model"
 )
 
-// payloadReader builds model values from a compiled payload. Each
-// distinct version and constraint was parsed once; a reference out of
-// range is kept in err, the first one only, and reads as none.
-type payloadReader struct {
+// payloadTables are a payload's versions and constraints, each distinct
+// text parsed once, which every chunk's modules refer to.
+type payloadTables struct {
 	versions    []model.Version
 	constraints []model.Constraint
-	err         error
+}
+
+// payloadReader builds model values from a compiled payload, one chunk
+// of modules at a time. A reference out of range is kept in err, the
+// first one only, and reads as none.
+type payloadReader struct {
+	*payloadTables
+	err error
 	// slab and deps are allocated in chunks that many values share, as
 	// one allocation each shows in the load time of large catalogs.
 	slab []model.Constraint
@@ -27,27 +39,24 @@ const slabChunk = 4096
 // was compiled built it: each source's modules through model.NewCatalog,
 // the sources through model.Merge, and the platform data last.
 func (p *compiledCatalog) toModel() (*model.Catalog, error) {
-	r, err := newPayloadReader(p)
+	t, err := newPayloadTables(p)
 	if err != nil {
 		return nil, err
 	}
+	if len(p.Sources) == 0 {
+		return nil, fmt.Errorf("%w: the payload holds no catalog", model.ErrInvalidInput)
+	}
 	sources := make([]model.Source, len(p.Sources))
 	for i, s := range p.Sources {
-		mods := make([]*model.Module, len(s.Modules))
-		for j := range s.Modules {
-			mods[j] = r.module(&s.Modules[j])
-		}
-		if r.err != nil {
-			return nil, r.err
+		mods, err := t.modules(s.Chunks)
+		if err != nil {
+			return nil, err
 		}
 		cat, err := model.NewCatalog(mods)
 		if err != nil {
 			return nil, err
 		}
 		sources[i] = model.Source{Name: s.Name, Priority: s.Priority, Catalog: cat}
-	}
-	if len(sources) == 0 {
-		return nil, fmt.Errorf("%w: the payload holds no catalog", model.ErrInvalidInput)
 	}
 	cat, err := model.Merge(sources)
 	if err != nil {
@@ -59,23 +68,60 @@ func (p *compiledCatalog) toModel() (*model.Catalog, error) {
 	return cat, nil
 }
 
-func newPayloadReader(p *compiledCatalog) (*payloadReader, error) {
-	r := &payloadReader{versions: make([]model.Version, len(p.Versions)), constraints: make([]model.Constraint, len(p.Constraints))}
+func newPayloadTables(p *compiledCatalog) (*payloadTables, error) {
+	t := &payloadTables{versions: make([]model.Version, len(p.Versions)), constraints: make([]model.Constraint, len(p.Constraints))}
 	for i, text := range p.Versions {
 		v, err := model.ParseVersion(text)
 		if err != nil {
 			return nil, err
 		}
-		r.versions[i] = v
+		t.versions[i] = v
 	}
 	for i, text := range p.Constraints {
 		c, err := model.ParseConstraint(text)
 		if err != nil {
 			return nil, err
 		}
-		r.constraints[i] = c
+		t.constraints[i] = c
 	}
-	return r, nil
+	return t, nil
+}
+
+// modules decodes and builds the modules of chunks, in order, with one
+// worker per core taking the next chunk until none is left.
+func (t *payloadTables) modules(chunks [][]byte) ([]*model.Module, error) {
+	parts := make([][]*model.Module, len(chunks))
+	errs := make([]error, len(chunks))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(chunks)) {
+		wg.Go(func() {
+			r := &payloadReader{payloadTables: t}
+			for i := int(next.Add(1) - 1); i < len(chunks); i = int(next.Add(1) - 1) {
+				parts[i], errs[i] = r.chunk(chunks[i])
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return slices.Concat(parts...), nil
+}
+
+// chunk decodes and builds one chunk's modules.
+func (r *payloadReader) chunk(data []byte) ([]*model.Module, error) {
+	var cms []compiledModule
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&cms); err != nil {
+		return nil, fmt.Errorf("%w: a chunk of modules does not decode: %v", model.ErrInvalidInput, err)
+	}
+	out := make([]*model.Module, len(cms))
+	for i := range cms {
+		out[i] = r.module(&cms[i])
+	}
+	return out, r.err
 }
 
 func (r *payloadReader) module(c *compiledModule) *model.Module {

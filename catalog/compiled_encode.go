@@ -1,6 +1,9 @@
 package catalog
 
 import (
+	"bytes"
+	"encoding/gob"
+
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -13,7 +16,7 @@ type payloadWriter struct {
 }
 
 // compiledOf is cat, with the report of its load, as a compiled payload.
-func compiledOf(cat *model.Catalog, rep *Report) *compiledCatalog {
+func compiledOf(cat *model.Catalog, rep *Report) (*compiledCatalog, error) {
 	w := &payloadWriter{out: &compiledCatalog{Known: cat.KnownPlatform()}, versions: map[string]int32{}, constraints: map[string]int32{}}
 	if rep != nil {
 		w.out.Report = compiledReport{Source: rep.Source, Format: rep.Format, Skipped: rep.Skipped,
@@ -21,27 +24,50 @@ func compiledOf(cat *model.Catalog, rep *Report) *compiledCatalog {
 	}
 	infos := cat.Sources()
 	if len(infos) == 0 {
-		w.out.Sources = []compiledSource{{Modules: w.modules(cat.Modules())}}
-		return w.out
+		infos = []model.SourceInfo{{}} // a single catalog: one source without a name
 	}
-	for _, s := range infos {
-		var own []*model.Module
-		for _, m := range cat.Modules() {
-			if sm := m.ForSource(s.Name); sm != nil {
-				own = append(own, sm)
-			}
+	for _, info := range infos {
+		s, err := w.source(info, sourceModules(cat, info.Name))
+		if err != nil {
+			return nil, err
 		}
-		w.out.Sources = append(w.out.Sources, compiledSource{Name: s.Name, Priority: s.Priority, Modules: w.modules(own)})
+		w.out.Sources = append(w.out.Sources, s)
 	}
-	return w.out
+	return w.out, nil
 }
 
-func (w *payloadWriter) modules(mods []*model.Module) []compiledModule {
-	out := make([]compiledModule, len(mods))
-	for i, m := range mods {
-		out[i] = w.module(m)
+// sourceModules lists the modules of source as it holds them: in a
+// merged catalog its own copies, in a single catalog (source "") every
+// module.
+func sourceModules(cat *model.Catalog, source string) []*model.Module {
+	if source == "" {
+		return cat.Modules()
 	}
-	return out
+	var own []*model.Module
+	for _, m := range cat.Modules() {
+		if sm := m.ForSource(source); sm != nil {
+			own = append(own, sm)
+		}
+	}
+	return own
+}
+
+// source writes one source's modules in chunks.
+func (w *payloadWriter) source(info model.SourceInfo, mods []*model.Module) (compiledSource, error) {
+	s := compiledSource{Name: info.Name, Priority: info.Priority}
+	for lo := 0; lo < len(mods); lo += modulesPerChunk {
+		part := mods[lo:min(lo+modulesPerChunk, len(mods))]
+		out := make([]compiledModule, len(part))
+		for i, m := range part {
+			out[i] = w.module(m)
+		}
+		var chunk bytes.Buffer
+		if err := gob.NewEncoder(&chunk).Encode(out); err != nil {
+			return s, err
+		}
+		s.Chunks = append(s.Chunks, chunk.Bytes())
+	}
+	return s, nil
 }
 
 func (w *payloadWriter) module(m *model.Module) compiledModule {

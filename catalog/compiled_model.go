@@ -24,11 +24,19 @@ type compiledCatalog struct {
 	Report compiledReport
 }
 
+// compiledSource is one source and its modules, in chunks of at most
+// modulesPerChunk, each a gob stream of []compiledModule of its own, so
+// that reading decodes the chunks on every core at once.
 type compiledSource struct {
 	Name     string
 	Priority int
-	Modules  []compiledModule
+	Chunks   [][]byte
 }
+
+// modulesPerChunk is how many modules one chunk of a compiled source
+// holds: enough that a chunk's gob type information is little beside its
+// modules, few enough that M has a chunk for each core to decode.
+const modulesPerChunk = 250
 
 // compiledReport is the load's report, without the totals, which reading
 // counts again.

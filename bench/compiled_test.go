@@ -38,50 +38,53 @@ func writeFiles(b *testing.B, in *Instance, dir string) (yamlPath, compiledPath 
 // saved to disk loads M in ≤ 50 ms). file-bytes is the file's size.
 func BenchmarkCompiledCatalog(b *testing.B) {
 	for _, size := range []Size{SizeM, SizeL} {
-		in := Generate(size, 1)
-		yamlPath, compiledPath := writeFiles(b, in, b.TempDir())
-		reportSize := func(b *testing.B, path string) {
-			info, err := os.Stat(path)
+		b.Run(size.Name, func(b *testing.B) { benchmarkCompiled(b, Generate(size, 1)) })
+	}
+}
+
+func benchmarkCompiled(b *testing.B, in *Instance) {
+	yamlPath, compiledPath := writeFiles(b, in, b.TempDir())
+	reportSize := func(b *testing.B, path string) {
+		info, err := os.Stat(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(info.Size()), "file-bytes")
+	}
+	b.Run("write", func(b *testing.B) {
+		for b.Loop() {
+			var out bytes.Buffer
+			if err := catalog.WriteCompiled(&out, in.Catalog, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportSize(b, compiledPath)
+	})
+	b.Run("load-compiled", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := catalog.Load(compiledPath); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportSize(b, compiledPath)
+	})
+	b.Run("load-compiled+compile", func(b *testing.B) {
+		for b.Loop() {
+			cat, _, err := catalog.Load(compiledPath)
+			if err == nil {
+				_, err = solver.Compile(cat)
+			}
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.ReportMetric(float64(info.Size()), "file-bytes")
 		}
-		b.Run("write/"+size.Name, func(b *testing.B) {
-			for b.Loop() {
-				var out bytes.Buffer
-				if err := catalog.WriteCompiled(&out, in.Catalog, nil); err != nil {
-					b.Fatal(err)
-				}
+	})
+	b.Run("load-yaml", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := catalog.Load(yamlPath); err != nil {
+				b.Fatal(err)
 			}
-			reportSize(b, compiledPath)
-		})
-		b.Run("load-compiled/"+size.Name, func(b *testing.B) {
-			for b.Loop() {
-				if _, _, err := catalog.Load(compiledPath); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportSize(b, compiledPath)
-		})
-		b.Run("load-compiled+compile/"+size.Name, func(b *testing.B) {
-			for b.Loop() {
-				cat, _, err := catalog.Load(compiledPath)
-				if err == nil {
-					_, err = solver.Compile(cat)
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("load-yaml/"+size.Name, func(b *testing.B) {
-			for b.Loop() {
-				if _, _, err := catalog.Load(yamlPath); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportSize(b, yamlPath)
-		})
-	}
+		}
+		reportSize(b, yamlPath)
+	})
 }

@@ -77,36 +77,47 @@ func newPayloadTables(p *compiledCatalog) (*payloadTables, error) {
 		}
 		t.versions[i] = v
 	}
-	for i, text := range p.Constraints {
-		c, err := model.ParseConstraint(text)
-		if err != nil {
-			return nil, err
-		}
-		t.constraints[i] = c
-	}
-	return t, nil
+	err := eachOnCores(len(p.Constraints), func(i int) (err error) {
+		t.constraints[i], err = model.ParseConstraint(p.Constraints[i])
+		return err
+	})
+	return t, err
 }
 
-// modules decodes and builds the modules of chunks, in order, with one
-// worker per core taking the next chunk until none is left.
-func (t *payloadTables) modules(chunks [][]byte) ([]*model.Module, error) {
-	parts := make([][]*model.Module, len(chunks))
-	errs := make([]error, len(chunks))
+// eachOnCores calls fn for 0 … n-1, with one worker per core taking the
+// next index until none is left, and returns the error of the lowest
+// index that failed.
+func eachOnCores(n int, fn func(i int) error) error {
+	errs := make([]error, n)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(chunks)) {
+	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Go(func() {
-			r := &payloadReader{payloadTables: t}
-			for i := int(next.Add(1) - 1); i < len(chunks); i = int(next.Add(1) - 1) {
-				parts[i], errs[i] = r.chunk(chunks[i])
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				errs[i] = fn(i)
 			}
 		})
 	}
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return err
 		}
+	}
+	return nil
+}
+
+// modules decodes and builds the modules of chunks, in order, on every
+// core at once.
+func (t *payloadTables) modules(chunks [][]byte) ([]*model.Module, error) {
+	parts := make([][]*model.Module, len(chunks))
+	err := eachOnCores(len(chunks), func(i int) (err error) {
+		r := &payloadReader{payloadTables: t}
+		parts[i], err = r.chunk(chunks[i])
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return slices.Concat(parts...), nil
 }

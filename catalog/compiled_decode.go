@@ -146,7 +146,7 @@ func (r *payloadReader) module(c *compiledModule) *model.Module {
 	if c.Channels != nil {
 		m.Channels = make(map[string]model.Version, len(c.Channels))
 		for ch, n := range c.Channels {
-			m.Channels[ch] = r.version(n)
+			m.Channels[ch] = r.requiredVersion(n)
 		}
 	}
 	if c.ChannelSets != nil {
@@ -173,15 +173,12 @@ func (r *payloadReader) module(c *compiledModule) *model.Module {
 
 func (r *payloadReader) release(rel *model.Release, c *compiledRelease, deps *[]compiledDependency) {
 	*rel = model.Release{
-		Version: r.version(c.Version), Requirements: r.requirements(&c.Requirements, deps), UpdateRules: c.UpdateRules,
+		Version: r.requiredVersion(c.Version), Requirements: r.requirements(&c.Requirements, deps), UpdateRules: c.UpdateRules,
 		Provides: c.Provides, Accessibility: accessFrom(c.Accessibility), Stage: c.Stage, Disable: c.Disable,
 		Source: c.Source, Manifest: c.Manifest,
 	}
 	if e := c.Edges; e != nil {
 		rel.Edges = &model.UpdateEdges{Replaces: r.version(e.Replaces), Skips: r.versionList(e.Skips), SkipRange: r.constraintRef(e.SkipRange)}
-	}
-	if rel.Version == nil && r.err == nil {
-		r.err = fmt.Errorf("%w: a release has no version", model.ErrInvalidInput)
 	}
 }
 
@@ -212,6 +209,9 @@ func (r *payloadReader) requirements(c *compiledRequirements, deps *[]compiledDe
 		}
 	}
 	for _, cc := range c.Compound {
+		if cc.Predicate == nil && r.err == nil {
+			r.err = fmt.Errorf("%w: a compound requirement has no predicate", model.ErrInvalidInput)
+		}
 		req.Compound = append(req.Compound, model.CompoundRequirement{Predicate: r.predicate(cc.Predicate), Message: cc.Message, Group: cc.Group})
 	}
 	return req
@@ -236,13 +236,22 @@ func (r *payloadReader) version(n int32) model.Version {
 	return r.versions[n-1]
 }
 
+// requiredVersion is the version numbered n, where none is not an
+// answer: a release's, a channel's or a list's.
+func (r *payloadReader) requiredVersion(n int32) model.Version {
+	if n == 0 && r.err == nil {
+		r.err = fmt.Errorf("%w: a version is missing", model.ErrInvalidInput)
+	}
+	return r.version(n)
+}
+
 func (r *payloadReader) versionList(ns []int32) []model.Version {
 	if ns == nil {
 		return nil
 	}
 	out := make([]model.Version, len(ns))
 	for i, n := range ns {
-		out[i] = r.version(n)
+		out[i] = r.requiredVersion(n)
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 // Package catalog reads modsolver's inputs into model types: catalogs
 // (modsolver's single-file YAML or JSON format, a directory in DKP's
-// module-source layout, or an OLM, Helm or KUDO catalog), cluster states,
+// module-source layout, an OLM, Helm or KUDO catalog, or a catalog
+// compiled by modsolver), cluster states,
 // requests and scenario files.
 //
 // A tour of the files:
@@ -20,6 +21,12 @@
 //     appVersion and operatorVersion, kudo_deps.go turns KudoOperator
 //     tasks into requirements, kudo_dir.go reads a directory of packages,
 //     kudo_index.go a KUDO repository index.
+//   - compiled.go: compiled catalog files (D310–D319), which `modsolver
+//     catalog compile` writes and Load reads back: a header with a magic,
+//     a format version, a SHA-256 and the build that wrote them, then the
+//     loaded catalog as a gob payload; compiled_model.go is the payload's
+//     shape, compiled_encode.go and compiled_decode.go convert it from and
+//     to model types.
 //   - stats.go: the stats `modsolver catalog stats` prints.
 //   - report.go: what a load read, skipped and warned about.
 //   - state.go: cluster state and request files.

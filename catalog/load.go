@@ -14,7 +14,7 @@ import (
 
 // Formats lists the catalog formats Load reads, by the names the command
 // line uses.
-var Formats = []Format{FormatFile, FormatDKP, FormatOLMBundles, FormatOLMFBC, FormatHelmIndex, FormatKUDO}
+var Formats = []Format{FormatFile, FormatDKP, FormatOLMBundles, FormatOLMFBC, FormatHelmIndex, FormatKUDO, FormatCompiled}
 
 // ParseFormatName reads a format name; "" and "auto" mean "detect it".
 func ParseFormatName(name string) (Format, error) {
@@ -34,8 +34,9 @@ func ParseFormatName(name string) (Format, error) {
 // Load reads a catalog from path, detecting its format: a single YAML or
 // JSON file in modsolver's format, a directory in DKP's module-source
 // layout or of KUDO packages, an OLM bundle dump or file-based catalog, a
-// KUDO index, or a Helm repository
-// index. The report says what was read and what was skipped.
+// KUDO index, a Helm repository index, or a catalog compiled by
+// `modsolver catalog compile` (ReadCompiled). The report says what was
+// read and what was skipped.
 func Load(path string, opts ...Option) (*model.Catalog, *Report, error) {
 	return LoadFormat(path, "", opts...)
 }
@@ -82,6 +83,9 @@ func ParseFormat(name string, data []byte, format Format, opts ...Option) (*mode
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil, &ParseError{File: name, Err: ErrEmptyFile}
 	}
+	if IsCompiled(data) && format != "" && format != FormatCompiled {
+		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("%w: a compiled catalog cannot be read as %s; name no format, or %s", model.ErrInvalidInput, format, FormatCompiled)}
+	}
 	if format == "" {
 		var err error
 		if format, err = Detect(name, data); err != nil {
@@ -109,6 +113,8 @@ func parseAs(name string, data []byte, format Format, opts []Option) (*model.Cat
 		return parseHelmIndex(name, data, opts...)
 	case FormatKUDO:
 		return parseKUDOIndex(name, data)
+	case FormatCompiled:
+		return ReadCompiled(name, data)
 	}
 	return nil, nil, fmt.Errorf("%w: catalog %s: format %q is not a file format", model.ErrInvalidInput, name, format)
 }
@@ -123,7 +129,8 @@ var (
 // whose first object has a "schema" is an OLM file-based catalog; a JSON
 // object with "packages" and "bundles" is an OLM bundle dump; YAML with a
 // top-level "entries" is a Helm index, or a KUDO index when its entries
-// have operatorVersion and no version; "modules" is modsolver's own format.
+// have operatorVersion and no version; "modules" is modsolver's own format;
+// a file that starts with the compiled catalog's magic is compiled.
 // An empty file, or one of white space alone, is ErrEmptyFile. Anything
 // else, or a file that looks like two formats, is an error that
 // asks for the format by name.
@@ -131,6 +138,9 @@ func Detect(name string, data []byte) (Format, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return "", &ParseError{File: name, Err: ErrEmptyFile}
+	}
+	if IsCompiled(data) {
+		return FormatCompiled, nil
 	}
 	if bytes.HasPrefix(trimmed, []byte("{")) {
 		return detectJSON(name, trimmed)

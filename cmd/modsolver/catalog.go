@@ -19,6 +19,7 @@ const catalogUsage = `Usage:
   modsolver catalog stats PATH [--catalog-format F] [--helm-subcharts M] [-o table|json]
   modsolver catalog check PATH --kubernetes V [--deckhouse V] [--platform NAME=V]… [--helm-subcharts M] [-o table|json]
   modsolver catalog check --source NAME=PRIORITY:PATH… --kubernetes V [flags]
+  modsolver catalog compile PATH -o FILE [--catalog-format F] [--helm-subcharts M]
 
 stats   reads a catalog and prints its size: modules, releases, channels,
         dependency, capability and update edges, the forms its constraints
@@ -29,10 +30,13 @@ check   asks, for every module, whether its head release (its channel's
         given platform, with autoEnable so that requirements come along. It
         prints how many install, how many cannot, and the reasons that stop
         them most often: a sweep a catalog's authors can run as a CI gate.
+compile writes the loaded catalog to FILE, which every command then reads
+        in place of PATH without parsing it again (see
+        'modsolver catalog compile --help').
 
 PATH is a file, a DKP module-source directory or a directory of KUDO
 packages. Its format is detected (modsolver, dkp, olm-bundles, olm-fbc,
-helm-index, kudo) unless --catalog-format names it; a format named so that reads no module is bad input (D72).
+helm-index, kudo, compiled) unless --catalog-format names it; a format named so that reads no module is bad input (D72).
 A Helm chart's dependencies are subcharts bundled in it unless
 --helm-subcharts installed (D67). KUDO packages need the platform
 component kudo: check them with --platform kudo=V (D88).
@@ -55,6 +59,8 @@ func runCatalog(ctx context.Context, args []string, out, errOut io.Writer) int {
 		return runCatalogStats(args[1:], out, errOut)
 	case "check":
 		return runCatalogCheck(ctx, args[1:], out, errOut)
+	case "compile":
+		return runCatalogCompile(args[1:], out, errOut)
 	}
 	fmt.Fprintf(errOut, "modsolver catalog: unknown subcommand %q\n\n%s", args[0], catalogUsage)
 	return exitBadInput

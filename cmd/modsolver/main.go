@@ -37,7 +37,8 @@ Commands:
   whatif    answer many what-if questions: the upgrade readiness matrix
   bench     measure modsolver on generated or real catalogs, side by side with deppy
   loadtest  measure the gRPC service's Resolve throughput and latency on this machine
-  catalog   describe a catalog (stats) or check that each module installs (check)
+  catalog   describe a catalog (stats), check that each module installs (check),
+            or compile it to a file that loads without parsing (compile)
   version   print the version
   help      print this help, or the help of a command: modsolver help resolve
 

@@ -62,6 +62,18 @@ func Write(w io.Writer, sc *Scenario, f File) error {
 	return enc.Close()
 }
 
+// WriteCatalog writes cat, a single catalog (not merged from sources), in
+// modsolver's single-file format, which catalog.Load reads back: for the
+// benchmarks that time loading a generated catalog from its file.
+func WriteCatalog(w io.Writer, cat *model.Catalog) error {
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(catalogOf(cat.Modules())); err != nil {
+		return err
+	}
+	return enc.Close()
+}
+
 type fileScenario struct {
 	Name        string       `yaml:"name"`
 	Description string       `yaml:"description"`

@@ -83,12 +83,15 @@
 //     and whether it is a platform requirement or background (D100).
 //   - heldback.go: why a module ends below its head (R17).
 //   - sources.go: several sources (R23): where each module comes from,
-//     the source preference of levels 3a and 5a (D77, D91) and its facts
-//     in held-back reasons (D92), moves and their suggestions; and a
-//     release off its channel (above the head, or not in the channel's
-//     set of releases, D182). sources_cross.go: the capability and
-//     compound requirements that the tie among sources of equal priority
-//     counts (D181).
+//     and a release off its channel (above the head, or not in the
+//     channel's set of releases, D182); each step's side beside it:
+//     sources_encode.go (a literal per source, requirements met across
+//     sources), sources_optimize.go (the source preference of levels 3a
+//     and 5a, D77, D91), sources_suggest.go (moves), and
+//     sources_cross.go (the capability and compound requirements that
+//     the tie among sources of equal priority counts, D181). The
+//     preferences' facts in held-back reasons (D92) are in
+//     sources_encode.go.
 //   - stages.go: module stages (R25: the Experimental fact, Deprecated
 //     warnings, the Experimental-only modules of a catalog) and disable
 //     confirmation (R26: the intent under allowDisable, the plan step).

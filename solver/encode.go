@@ -46,7 +46,7 @@ type encoder struct {
 	chains   map[string][]z.Lit // at-most-one chains by exclusive group
 	satCache map[satKey][]int
 	counters map[string][]z.Lit  // totalizers of a shared encoding (card.go); nil: none kept
-	srcLits  map[sourceKey]z.Lit // "on at a release of source s" (sources.go)
+	srcLits  map[sourceKey]z.Lit // "on at a release of source s" (sources_encode.go)
 	setLits  map[setKey]z.Lit    // "at one of these positions" (loops.go)
 	clauses  int
 	lits     int // literals over all clauses, for the size estimate

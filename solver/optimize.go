@@ -25,7 +25,7 @@ type optimizer struct {
 	// (R17): each module's release was chosen after those before it.
 	served []*modVars
 	// choices are the sources levels 3a and 5a chose, in order, which
-	// held-back reasons name as facts (sources.go).
+	// held-back reasons name as facts (sources_optimize.go).
 	choices []*sourceChoice
 	// scope, when set, limits the levels to these modules: on a shared
 	// what-if encoding, the modules outside the request's closure are off

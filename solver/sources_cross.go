@@ -11,7 +11,7 @@ import (
 
 // R23's tie among sources of equal priority counts every requirement met
 // from another source than the requiring release's own (D181): module
-// requirements (R2, R3, sources.go's requiredFrom and requiring), and
+// requirements (R2, R3, sources_encode.go's requiredFrom and requiring), and
 // here capability requirements (R19) and compound requirements (R24), as
 // OLM's preference for the dependent's own catalog counts GVKs and
 // constraints as well as packages. A capability or compound requirement

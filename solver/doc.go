@@ -32,6 +32,8 @@
 //     first computes only which releases they forbid; the facts are made
 //     when an explanation reads them (D96), and read as copies by the
 //     held-back reasons and path notes that only quote them (D118).
+//     sink.go: which of the three a reading does is its sink, set for
+//     the reading and nowhere else (D224).
 //   - steps.go, policy.go: the DKP sequential update rule and update
 //     paths (R11), or a module's update graph, followed over several
 //     edges (R21), as the module's update policy says (D66).

@@ -45,8 +45,8 @@ func (p *problem) newFact(kind model.FactKind, v *view) *fact {
 		p.factSlab = make([]fact, 0, 256) // facts come by the thousand: allocate them in blocks
 	}
 	f := fact{id: len(p.facts), kind: kind, v: v, at: -1, seq: p.seq}
-	if p.making != nil {
-		f.seq = p.making.staticSeq
+	if m, ok := p.sink.(*making); ok {
+		f.seq = m.v.staticSeq
 		f.sub = len(p.facts) + 1 // after the view's place, in the order made
 		p.staticCount++
 	} else {
@@ -64,36 +64,18 @@ func factOrder(a, b *fact) int {
 	return cmp.Or(cmp.Compare(a.seq, b.seq), cmp.Compare(a.sub, b.sub))
 }
 
-// recording reports whether v's static facts are being made, or
-// collected (platformFacts), rather than only its allowed filter computed.
-func (v *view) recording() bool { return v.p.making == v || v.p.collecting == v }
-
 // forbid records a static fact that forbids releases rels of v, unless it
-// forbids nothing.
+// forbids nothing, in the sink that takes v's facts, or only in v's
+// allowed filter.
 func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape func(*fact)) {
 	if len(rels) == 0 {
 		return
 	}
-	if !v.recording() {
-		v.disallow(rels)
+	if sink := p.sinkOf(v); sink != nil {
+		sink.take(p, v, kind, rels, shape)
 		return
 	}
-	if p.collecting == v {
-		if !p.wanted(rels) {
-			return
-		}
-		f := &fact{kind: kind, v: v, at: -1, rels: rels}
-		if shape != nil {
-			shape(f)
-		}
-		p.collected = append(p.collected, f)
-		return
-	}
-	f := p.newFact(kind, v)
-	if shape != nil {
-		shape(f)
-	}
-	v.forbidWith(f, rels)
+	v.disallow(rels)
 }
 
 // platformFacts returns v's platform facts (R4, R22) as staticFacts would
@@ -128,33 +110,25 @@ func (p *problem) staticCopies(v *view, rel int) []*fact {
 }
 
 // collect runs read, which adds static facts of v, with those facts
-// collected as copies that belong to no explanation, and returns them;
-// v's filter and the releases it reads are left as they were. When want
-// is not nil, only the facts that forbid one of its releases are
-// collected (the others are not even listed).
+// copied into a sink of their own (sink.go) and returned; v's filter and
+// the releases it reads are left as they were. When want is not nil, only
+// the facts that forbid one of its releases are copied (the others are
+// not even listed).
 func (p *problem) collect(v *view, want []int, read func()) []*fact {
 	only, allowed := v.only, v.allowed
-	p.collecting, p.collected, p.want = v, nil, want
-	read()
-	out := p.collected
-	p.collecting, p.collected, p.want, v.only, v.allowed = nil, nil, nil, only, allowed
-	return out
-}
-
-// wanted reports whether a collected fact that forbids rels forbids one
-// of the releases collect wants.
-func (p *problem) wanted(rels []int) bool {
-	return p.want == nil || slices.ContainsFunc(p.want, func(i int) bool { return slices.Contains(rels, i) })
+	c := &copying{v: v, want: want}
+	p.within(c, read)
+	v.only, v.allowed = only, allowed
+	return c.out
 }
 
 // forbidWhere is forbid over the releases for which pred holds; the
 // filter alone needs no list of them.
 func (p *problem) forbidWhere(v *view, kind model.FactKind, pred func(int, *model.Release) bool) {
-	if p.collecting == v && p.want != nil && !slices.ContainsFunc(p.want, func(i int) bool { return v.reads(i) && pred(i, v.rels[i]) }) {
-		return // a fact that would forbid none of the wanted releases
-	}
-	if v.recording() {
-		p.forbid(v, kind, v.where(pred), nil)
+	if sink := p.sinkOf(v); sink != nil {
+		if sink.wants(v, pred) {
+			p.forbid(v, kind, v.where(pred), nil)
+		}
 		return
 	}
 	for i, r := range v.rels {
@@ -184,19 +158,15 @@ func (v *view) staticFacts() []*fact {
 		return v.staticList
 	}
 	p := v.p
-	before := p.making
-	p.making, v.staticList = v, nil
-	p.addStaticFacts(v)
-	p.making, v.factsMade = before, true
+	v.staticList = nil
+	p.within(&making{v: v}, func() { p.addStaticFacts(v) })
+	v.factsMade = true
 	return v.staticList
 }
 
 // filter computes v's allowed filter without making its static facts.
 func (p *problem) filter(v *view) {
-	before := p.making
-	p.making = nil
-	p.addStaticFacts(v)
-	p.making = before
+	p.within(nil, func() { p.addStaticFacts(v) })
 }
 
 // newAllowed returns n releases' allowed filter, all true, cut from a

@@ -56,15 +56,11 @@ type problem struct {
 	// reads them (staticFacts); until then only its allowed filter is
 	// computed. An answer that needs no explanation never makes them.
 	lazyStatics bool
-	// seq orders facts (see fact.seq); making marks the view whose static
-	// facts are being made, so that they take its place in the order.
-	seq    int
-	making *view
-	// collecting marks the view whose platform facts platformFacts
-	// collects in collected.
-	collecting *view
-	collected  []*fact
-	want       []int // when not nil, collect keeps only facts that forbid one of these
+	// seq orders facts (see fact.seq).
+	seq int
+	// sink takes the static facts addStaticFacts finds (sink.go): nil
+	// while only allowed filters are computed.
+	sink factSink
 	// keepFrozen encodes every frozen module, detaching none (detach.go):
 	// tests compare the answers both ways.
 	keepFrozen bool

@@ -1,0 +1,88 @@
+package solver
+
+import (
+	"slices"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// A factSink takes the static facts of one view as addStaticFacts finds
+// them. The same reading of a view's rules serves three ends, and the sink
+// says which: none (p.sink nil) computes only the view's allowed filter,
+// the cheap pass every view of a closure takes; making makes the facts of
+// the problem, which explanations read (staticFacts); copying copies the
+// facts that forbid the releases a message asks about, which belong to no
+// explanation (collect). A sink takes only its own view's facts: another
+// view read meanwhile (a view made on first use) gets its filter alone.
+type factSink interface {
+	// view is the view whose facts the sink takes.
+	view() *view
+	// wants reports whether a fact that forbids the releases of v for
+	// which pred holds is wanted at all, before they are listed.
+	wants(v *view, pred func(int, *model.Release) bool) bool
+	// take records a fact of kind that forbids rels, which is not empty;
+	// shape, when not nil, fills in the rest of the fact.
+	take(p *problem, v *view, kind model.FactKind, rels []int, shape func(*fact))
+}
+
+// sinkOf is the sink that takes v's facts, or nil when only v's filter is
+// computed.
+func (p *problem) sinkOf(v *view) factSink {
+	if p.sink != nil && p.sink.view() == v {
+		return p.sink
+	}
+	return nil
+}
+
+// within runs read with sink taking the facts it finds, then restores the
+// sink before it.
+func (p *problem) within(sink factSink, read func()) {
+	before := p.sink
+	p.sink = sink
+	defer func() { p.sink = before }()
+	read()
+}
+
+// making makes v's static facts, facts of the problem that take v's place
+// in the order of facts (newFact).
+type making struct{ v *view }
+
+func (m *making) view() *view                                      { return m.v }
+func (m *making) wants(*view, func(int, *model.Release) bool) bool { return true }
+
+func (m *making) take(p *problem, v *view, kind model.FactKind, rels []int, shape func(*fact)) {
+	f := p.newFact(kind, v)
+	if shape != nil {
+		shape(f)
+	}
+	v.forbidWith(f, rels)
+}
+
+// copying copies v's static facts into out, as facts of no problem: those
+// that forbid one of the releases of want, or all when want is nil.
+type copying struct {
+	v    *view
+	want []int
+	out  []*fact
+}
+
+func (c *copying) view() *view { return c.v }
+
+func (c *copying) wants(v *view, pred func(int, *model.Release) bool) bool {
+	return c.want == nil || slices.ContainsFunc(c.want, func(i int) bool { return v.reads(i) && pred(i, v.rels[i]) })
+}
+
+func (c *copying) take(_ *problem, v *view, kind model.FactKind, rels []int, shape func(*fact)) {
+	if c.want != nil && !slices.ContainsFunc(c.want, func(i int) bool { return slices.Contains(rels, i) }) {
+		return
+	}
+	f := &fact{kind: kind, v: v, at: -1, rels: rels}
+	if shape != nil {
+		shape(f)
+	}
+	c.out = append(c.out, f)
+}
+
+// recording reports whether a sink takes v's facts, rather than only its
+// allowed filter being computed.
+func (v *view) recording() bool { return v.p.sinkOf(v) != nil }

@@ -17,17 +17,21 @@ import (
 	"github.com/modsolver/modsolver/solver"
 )
 
-// PeerAnswer is deppy's answer to one request, in modsolver's terms.
+// PeerAnswer is a peer's answer to one request (deppy's, or libsolv's in
+// a LibsolvAnswer), in modsolver's terms.
 type PeerAnswer struct {
+	// Peer names the solver that answered: "deppy" when empty.
+	Peer string
 	// Result lists every module enabled before or after, with actions as
 	// modsolver reports them; it has no plan, held-back reasons or paths.
 	// Its status is unsatisfiable when deppy found no solution.
 	Result *model.Result
-	// Variables and Constraints measure deppy's input.
+	// Variables and Constraints measure the peer's input: deppy's
+	// variables and constraints, libsolv's solvables and dependencies.
 	Variables, Constraints int
-	// Conflicts are deppy's reasons when it found no solution.
+	// Conflicts are the peer's reasons when it found no solution.
 	Conflicts []string
-	// Multiple names the modules deppy selected more than one release of
+	// Multiple names the modules the peer selected more than one release of
 	// (an R1 violation the Result cannot show).
 	Multiple []string
 }
@@ -248,7 +252,7 @@ func (t *translation) findClosure() {
 			queue = append(queue, d)
 		}
 	}
-	for _, name := range t.namedModules() {
+	for _, name := range namedModules(t.req, t.cluster) {
 		if d := t.ds.Of(name); d != nil && d.Role == solver.RoleMust {
 			visit(name)
 		}
@@ -284,8 +288,8 @@ func (t *translation) pushNeeds(req model.Requirements, visit func(string)) {
 }
 
 // namedModules lists the modules the request or the cluster names, sorted.
-func (t *translation) namedModules() []string {
-	names := slices.Concat(t.req.Enable, t.req.PinnedNames(), t.cluster.ModuleNames())
+func namedModules(req *model.Request, cluster *model.ClusterState) []string {
+	names := slices.Concat(req.Enable, req.PinnedNames(), cluster.ModuleNames())
 	slices.Sort(names)
 	return slices.Compact(names)
 }

@@ -69,7 +69,9 @@ func (t LibsolvTiming) Pipeline() time.Duration { return t.Prune + t.Load + t.So
 //     solvable's conflict with itself);
 //   - jobs: SOLVER_INSTALL of the name of every module that must be on,
 //     SOLVER_LOCK of each platform package, SOLVER_UPDATE of the modules
-//     the request lets update (SOLVER_SOLVABLE_ALL for update-all).
+//     the request lets update (SOLVER_SOLVABLE_ALL for update-all), and
+//     SOLVER_VERIFY of every solvable, so that an installed release whose
+//     requirements the request breaks (a module disabled) is not kept.
 //
 // libsolv prefers the newest candidate, as modsolver does, but greedily:
 // where the two optimise differently (R14), libsolv's answer may differ,
@@ -236,6 +238,7 @@ func (t *poolTranslation) translate() error {
 		}
 	}
 	t.addUpdates()
+	t.in.job(jobVerifyAll, "")
 	return nil
 }
 

@@ -91,11 +91,12 @@ static int ms_solve(ms_pool *mp, const int *jobs, int njobs) {
 		SOLVER_LOCK | SOLVER_SOLVABLE_NAME,
 		SOLVER_UPDATE | SOLVER_SOLVABLE_NAME,
 		SOLVER_UPDATE | SOLVER_SOLVABLE_ALL,
+		SOLVER_VERIFY | SOLVER_SOLVABLE_ALL,
 	};
 	Queue q;
 	queue_init(&q);
 	for (int k = 0; k + 1 < njobs; k += 2) {
-		Id what = how[jobs[k]] == (SOLVER_UPDATE | SOLVER_SOLVABLE_ALL) ? 0 : mp->strs[jobs[k + 1]];
+		Id what = (how[jobs[k]] & SOLVER_SELECTMASK) == SOLVER_SOLVABLE_ALL ? 0 : mp->strs[jobs[k + 1]];
 		queue_push2(&q, how[jobs[k]], what);
 	}
 	mp->solv = solver_create(mp->pool);

@@ -58,6 +58,10 @@ const (
 	jobUpdate
 	// jobUpdateAll: SOLVER_UPDATE|SOLVER_SOLVABLE_ALL; its string is "".
 	jobUpdateAll
+	// jobVerifyAll: SOLVER_VERIFY|SOLVER_SOLVABLE_ALL; its string is "".
+	// Without it libsolv leaves an installed solvable whose requirements
+	// are already broken as it is; modsolver checks every release.
+	jobVerifyAll
 )
 
 // str returns the index of s, adding it on first use.

@@ -136,12 +136,12 @@ func Deppy(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 	return ans, nil
 }
 
-// ErrNotTranslated marks a catalog that uses rules the deppy translation
-// does not carry over: capabilities (R19, R20), which need a provider
-// index and a uniqueness rule of their own.
-// The generated benchmark catalogs and the DKP and Helm catalogs use none
-// of them.
-var ErrNotTranslated = errors.New("not translated for deppy")
+// ErrNotTranslated marks a catalog or request that uses rules a peer's
+// translation does not carry over: for deppy, capabilities (R19, R20),
+// which need a provider index and a uniqueness rule of their own; for
+// libsolv, those of LibsolvTranslatable. The generated benchmark catalogs
+// use none of them.
+var ErrNotTranslated = errors.New("not translated for the peer")
 
 // Translatable reports, as an error wrapping ErrNotTranslated, the first
 // rule of cat that the deppy translation does not carry over.

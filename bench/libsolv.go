@@ -61,9 +61,10 @@ func (t LibsolvTiming) Pipeline() time.Duration { return t.Prune + t.Load + t.So
 //   - a required range is one requires whose comparisons are joined by
 //     REL_WITH; an optional range (!optional) is one conflicts per
 //     comparison, negated: a release outside the range breaks one of them;
-//   - a platform requirement requires the package of its component
-//     (deckhouse, kubernetes, openshift…), which is one installed solvable
-//     at the version the request runs on, locked;
+//   - a platform requirement requires the package of its component,
+//     platform(deckhouse), platform(kubernetes), platform(openshift)…
+//     (platformPackage), which is one installed solvable at the version
+//     the request runs on, locked;
 //   - an exclusive group (R13) is a provides and a conflicts of
 //     group(name) on each release of its modules (libsolv ignores a
 //     solvable's conflict with itself);
@@ -115,18 +116,12 @@ func solveLibsolv(ctx context.Context, cat *model.Catalog, cluster *model.Cluste
 
 // LibsolvTranslatable reports, as an error wrapping ErrNotTranslated, the
 // first rule of cat the libsolv translation does not carry over: several
-// sources (R23), dependency loops the catalog refuses (R27), and a module
-// named like a platform package. Capabilities, compound requirements,
+// sources (R23) and dependency loops the catalog refuses (R27). Capabilities, compound requirements,
 // prereleases and ranges that are not plain comparisons are found while
 // translating a request. The generated catalogs use none of them.
 func LibsolvTranslatable(cat *model.Catalog) error {
 	if len(cat.Sources()) > 0 {
 		return fmt.Errorf("%w: the catalog has several sources (R23)", ErrNotTranslated)
-	}
-	for _, name := range []string{model.PlatformDeckhouse, model.PlatformKubernetes} {
-		if cat.Module(name) != nil {
-			return fmt.Errorf("%w: module %s has the name of a platform package", ErrNotTranslated, name)
-		}
 	}
 	loops, err := solver.DependencyLoops(cat)
 	if err != nil {
@@ -253,12 +248,17 @@ func (t *poolTranslation) addPlatform() error {
 		if err != nil {
 			return err
 		}
-		t.in.installed = append(t.in.installed, t.in.str(c.name), t.in.str(evr), 0, 0, 0)
+		t.in.installed = append(t.in.installed, t.in.str(platformPackage(c.name)), t.in.str(evr), 0, 0, 0)
 		t.solvables = append(t.solvables, poolRelease{})
-		t.in.job(jobLock, c.name)
+		t.in.job(jobLock, platformPackage(c.name))
 	}
 	return nil
 }
+
+// platformPackage names the package of a platform component:
+// platform(deckhouse), which no module name can be, as DKP has a module
+// named deckhouse.
+func platformPackage(component string) string { return "platform(" + component + ")" }
 
 type component struct {
 	name    string
@@ -347,13 +347,13 @@ func (t *poolTranslation) platformDeps(w *depWriter, req model.Requirements) err
 		c    *model.Constraint
 	}{{model.PlatformDeckhouse, req.Deckhouse}, {model.PlatformKubernetes, req.Kubernetes}} {
 		if c.c != nil {
-			if err := w.require(&t.in, c.name, *c.c); err != nil {
+			if err := w.require(&t.in, platformPackage(c.name), *c.c); err != nil {
 				return err
 			}
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(req.Platform)) {
-		if err := w.require(&t.in, name, *req.Platform[name]); err != nil {
+		if err := w.require(&t.in, platformPackage(name), *req.Platform[name]); err != nil {
 			return err
 		}
 	}

@@ -57,7 +57,7 @@ bench: bench-build ## the tables of docs/performance.md: generated S, M and L, l
 	$(BIN)/modsolver bench --size S --size M --vs deppy --runs 3
 	$(BIN)/modsolver bench --size M --size L --vs libsolv --runs 3
 	@if [ -d $(SHARED_DATA) ]; then \
-		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/dkp --cases resolve-dkp --vs deppy --runs 3 && \
+		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/dkp --cases resolve-dkp --vs deppy,libsolv --runs 3 && \
 		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/helm/bitnami-index.yaml --cases resolve-dkp --vs deppy --runs 3 && \
 		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/olm/community-operators-prod-bundles.json --cases resolve-dkp --vs deppy --runs 3; \
 	else echo "bench: $(SHARED_DATA) not found; the runs on real catalogs are skipped"; fi

@@ -6,7 +6,7 @@ BIN       := $(CURDIR)/bin
 BUF       := $(GO) run github.com/bufbuild/buf/cmd/buf@v1.75.0
 FUZZTIME  ?= 60s
 
-.PHONY: run test vet bench fuzz proto proto-tools proto-lint proto-check ci build static clean help browser-check
+.PHONY: run test vet bench bench-build bench-check libsolv fuzz proto proto-tools proto-lint proto-check ci build static clean help browser-check
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -41,11 +41,23 @@ static: ## build bin/modsolver-static, the static Linux binary deploy/Dockerfile
 
 SHARED_DATA ?= ../shared/data
 
-bench: build ## the tables of docs/performance.md: generated S, M and L, real catalogs, the gRPC load test, Go benchmarks (not part of make test)
+# The libsolv peer of `modsolver bench --vs libsolv` needs cgo and Debian's
+# libsolv-dev; only the bench targets build with it (-tags libsolv), so
+# build, test and run need no C library.
+libsolv: ## install Debian's libsolv-dev when pkg-config cannot find libsolv
+	@pkg-config --exists libsolv 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pkg-config libsolv-dev; }
+
+bench-build: libsolv ## build bin/modsolver with the libsolv peer
+	$(GO) build -tags libsolv -o $(BIN)/modsolver ./cmd/modsolver
+
+bench-check: libsolv ## the libsolv peer's tests: its answers agree with modsolver's and pass the checker
+	$(GO) test -tags libsolv -count=1 -run 'Libsolv|Bench' ./bench/ ./cmd/modsolver/
+
+bench: bench-build ## the tables of docs/performance.md: generated S, M and L, libsolv side by side, real catalogs, the gRPC load test, Go benchmarks (not part of make test)
 	$(BIN)/modsolver bench --size S --size M --vs deppy --runs 3
-	$(BIN)/modsolver bench --size L --cases update-all,install-one,unsatisfiable --runs 3
+	$(BIN)/modsolver bench --size M --size L --vs libsolv --runs 3
 	@if [ -d $(SHARED_DATA) ]; then \
-		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/dkp --cases resolve-dkp --vs deppy --runs 3 && \
+		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/dkp --cases resolve-dkp --vs deppy,libsolv --runs 3 && \
 		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/helm/bitnami-index.yaml --cases resolve-dkp --vs deppy --runs 3 && \
 		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/olm/community-operators-prod-bundles.json --cases resolve-dkp --vs deppy --runs 3; \
 	else echo "bench: $(SHARED_DATA) not found; the runs on real catalogs are skipped"; fi

@@ -17,17 +17,21 @@ import (
 	"github.com/modsolver/modsolver/solver"
 )
 
-// PeerAnswer is deppy's answer to one request, in modsolver's terms.
+// PeerAnswer is a peer's answer to one request (deppy's, or libsolv's in
+// a LibsolvAnswer), in modsolver's terms.
 type PeerAnswer struct {
+	// Peer names the solver that answered: "deppy" when empty.
+	Peer string
 	// Result lists every module enabled before or after, with actions as
 	// modsolver reports them; it has no plan, held-back reasons or paths.
 	// Its status is unsatisfiable when deppy found no solution.
 	Result *model.Result
-	// Variables and Constraints measure deppy's input.
+	// Variables and Constraints measure the peer's input: deppy's
+	// variables and constraints, libsolv's solvables and dependencies.
 	Variables, Constraints int
-	// Conflicts are deppy's reasons when it found no solution.
+	// Conflicts are the peer's reasons when it found no solution.
 	Conflicts []string
-	// Multiple names the modules deppy selected more than one release of
+	// Multiple names the modules the peer selected more than one release of
 	// (an R1 violation the Result cannot show).
 	Multiple []string
 }
@@ -132,12 +136,12 @@ func Deppy(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 	return ans, nil
 }
 
-// ErrNotTranslated marks a catalog that uses rules the deppy translation
-// does not carry over: capabilities (R19, R20), which need a provider
-// index and a uniqueness rule of their own.
-// The generated benchmark catalogs and the DKP and Helm catalogs use none
-// of them.
-var ErrNotTranslated = errors.New("not translated for deppy")
+// ErrNotTranslated marks a catalog or request that uses rules a peer's
+// translation does not carry over: for deppy, capabilities (R19, R20),
+// which need a provider index and a uniqueness rule of their own; for
+// libsolv, those of LibsolvTranslatable. The generated benchmark catalogs
+// use none of them.
+var ErrNotTranslated = errors.New("not translated for the peer")
 
 // Translatable reports, as an error wrapping ErrNotTranslated, the first
 // rule of cat that the deppy translation does not carry over.
@@ -248,7 +252,7 @@ func (t *translation) findClosure() {
 			queue = append(queue, d)
 		}
 	}
-	for _, name := range t.namedModules() {
+	for _, name := range namedModules(t.req, t.cluster) {
 		if d := t.ds.Of(name); d != nil && d.Role == solver.RoleMust {
 			visit(name)
 		}
@@ -284,8 +288,8 @@ func (t *translation) pushNeeds(req model.Requirements, visit func(string)) {
 }
 
 // namedModules lists the modules the request or the cluster names, sorted.
-func (t *translation) namedModules() []string {
-	names := slices.Concat(t.req.Enable, t.req.PinnedNames(), t.cluster.ModuleNames())
+func namedModules(req *model.Request, cluster *model.ClusterState) []string {
+	names := slices.Concat(req.Enable, req.PinnedNames(), cluster.ModuleNames())
 	slices.Sort(names)
 	return slices.Compact(names)
 }

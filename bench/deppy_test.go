@@ -125,14 +125,19 @@ func solveBoth(t *testing.T, cat *model.Catalog, cluster *model.ClusterState, re
 
 func keys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
 
-func TestDeppyAgreesOnTinyCatalog(t *testing.T) {
-	tests := []struct {
-		name   string
-		req    *model.Request
-		status model.Status
-		// want holds versions both answers must have ("" for off).
-		want map[string]string
-	}{
+// tinyRequest is a request on tinyCatalog with the answer every solver
+// must give.
+type tinyRequest struct {
+	name   string
+	req    *model.Request
+	status model.Status
+	// want holds versions every answer must have ("" for off).
+	want map[string]string
+}
+
+// tinyRequests exercise the translations to the peers on tinyCatalog.
+func tinyRequests() []tinyRequest {
+	return []tinyRequest{
 		{
 			name:   "nothing asked",
 			req:    &model.Request{},
@@ -202,6 +207,10 @@ func TestDeppyAgreesOnTinyCatalog(t *testing.T) {
 			want:   map[string]string{"cni-a": "1.0.0"},
 		},
 	}
+}
+
+func TestDeppyAgreesOnTinyCatalog(t *testing.T) {
+	tests := tinyRequests()
 	cat, cluster := tinyInputs(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

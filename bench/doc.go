@@ -1,8 +1,9 @@
 // Package bench generates seeded catalogs and measures modsolver, side by
-// side with deppy.
+// side with deppy and libsolv.
 //
-// It is the only package that imports github.com/operator-framework/deppy,
-// the peer DESIGN.md §8 compares modsolver with. A tour of the files:
+// It is the only package that imports github.com/operator-framework/deppy
+// and, built with the tag libsolv, links libsolv: the peers DESIGN.md §8
+// compares modsolver with. A tour of the files:
 //
 //   - generate.go: Generate builds an Instance, a catalog and a consistent
 //     cluster state, of a Size (S, M, L or NxR) from a seed, and the
@@ -19,7 +20,13 @@
 //     module may be (the releases modsolver's static facts leave, and its
 //     role under R8) comes from solver.NewDomains, not from a copy of the
 //     solver's rules (D110).
-//   - peer.go: deppy's selection back as a model.Result, and CheckPeer,
+//   - libsolv.go: Libsolv translates the same inputs, pruned by the same
+//     domains, into a libsolv pool (D300–D309); libsolv_pool.go writes the
+//     pool as plain data, libsolv_cgo.go (tag libsolv) loads it in one cgo
+//     call, solves, and makes the ordered transaction; libsolv_none.go
+//     stands in without the tag (ErrNoLibsolv). libsolv_run.go times it
+//     beside modsolver with report: changes.
+//   - peer.go: a peer's selection back as a model.Result, and CheckPeer,
 //     the part of internal/checker's checks that applies to it.
 //
 // The Go benchmarks (bench_test.go) time encode+solve, explanations,

@@ -2,6 +2,8 @@ package bench
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -39,6 +41,22 @@ type Outcome struct {
 	// DeppyDiffers counts the modules whose state after differs between
 	// the two answers. That is not an error: deppy has no R14 preferences.
 	DeppyDiffers int
+
+	// ModsolverChanges is modsolver's median time with report: changes,
+	// measured with libsolv (WithLibsolv).
+	ModsolverChanges time.Duration
+	// LibsolvRan is set when libsolv answered every request; otherwise
+	// LibsolvSkipped says why it did not run, when it was asked to.
+	LibsolvRan     bool
+	LibsolvSkipped string
+	// LibsolvSolve is libsolv's median solve alone, LibsolvPipeline its
+	// median whole pipeline (LibsolvTiming.Pipeline), each over a run.
+	LibsolvSolve, LibsolvPipeline time.Duration
+	// LibsolvViolations are CheckPeer's findings on libsolv's answers;
+	// LibsolvDiffers counts the modules whose state after differs from
+	// modsolver's answer (libsolv's newest-first is greedy, not R14).
+	LibsolvViolations []string
+	LibsolvDiffers    int
 }
 
 // DeppyDone reports whether deppy ran to an answer, so that Deppy and
@@ -56,20 +74,32 @@ func (o *Outcome) Ratio() float64 {
 // PeakMiB is PeakBytes in MiB.
 func (o *Outcome) PeakMiB() float64 { return float64(o.PeakBytes) / (1 << 20) }
 
+// Violations lists every answer's violations: modsolver's, deppy's,
+// then libsolv's.
+func (o *Outcome) Violations() []string {
+	return slices.Concat(o.ModsolverViolations, o.DeppyViolations, o.LibsolvViolations)
+}
+
 // Failed reports whether some answer failed its check.
-func (o *Outcome) Failed() bool { return len(o.ModsolverViolations)+len(o.DeppyViolations) > 0 }
+func (o *Outcome) Failed() bool { return len(o.Violations()) > 0 }
 
 // Checked is "ok" when every answer passed its check, "-" when modsolver
 // had no answer in time, or else counts the violations of each solver.
 func (o *Outcome) Checked() string {
-	m, d := len(o.ModsolverViolations), len(o.DeppyViolations)
 	switch {
 	case o.ModsolverTimeout:
 		return "-"
-	case m == 0 && d == 0:
+	case !o.Failed():
 		return "ok"
-	case !o.DeppyRan:
-		return fmt.Sprintf("%d violations", m)
+	case !o.DeppyRan && !o.LibsolvRan:
+		return fmt.Sprintf("%d violations", len(o.ModsolverViolations))
 	}
-	return fmt.Sprintf("modsolver %d, deppy %d violations", m, d)
+	parts := []string{fmt.Sprintf("modsolver %d", len(o.ModsolverViolations))}
+	if o.DeppyRan {
+		parts = append(parts, fmt.Sprintf("deppy %d", len(o.DeppyViolations)))
+	}
+	if o.LibsolvRan {
+		parts = append(parts, fmt.Sprintf("libsolv %d", len(o.LibsolvViolations)))
+	}
+	return strings.Join(parts, ", ") + " violations"
 }

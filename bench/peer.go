@@ -8,12 +8,10 @@ import (
 
 	"github.com/modsolver/modsolver/internal/checker"
 	"github.com/modsolver/modsolver/model"
+	"github.com/modsolver/modsolver/solver"
 )
 
-// result turns deppy's selection into a Result: every module enabled
-// before or after, sorted by name, with the action its versions before
-// and after call for. A module with several selected releases is named in
-// multiple and reported at the newest.
+// result turns deppy's selection into a Result (peerResult).
 func (t *translation) result(sel []deppy.Variable) (res *model.Result, multiple []string) {
 	after := map[string][]int{}
 	for _, v := range sel {
@@ -21,14 +19,23 @@ func (t *translation) result(sel []deppy.Variable) (res *model.Result, multiple 
 			after[p.d.Module.Name] = append(after[p.d.Module.Name], p.i)
 		}
 	}
+	return peerResult(t.cat, t.cluster, t.ds, after)
+}
+
+// peerResult turns a peer's selection, the indexes of the releases it
+// selected in each module's domain, into a Result: every module enabled
+// before or after, sorted by name, with the action its versions before
+// and after call for. A module with several selected releases is named in
+// multiple and reported at the newest.
+func peerResult(cat *model.Catalog, cluster *model.ClusterState, ds *solver.Domains, after map[string][]int) (res *model.Result, multiple []string) {
 	res = &model.Result{Status: model.StatusResolved}
-	for _, m := range t.cat.Modules() {
+	for _, m := range cat.Modules() {
 		picked := after[m.Name]
 		if len(picked) > 1 {
 			multiple = append(multiple, m.Name)
 		}
-		st := t.cluster.Modules[m.Name]
-		from, running := t.cluster.Deployed(m)
+		st := cluster.Modules[m.Name]
+		from, running := cluster.Deployed(m)
 		if len(picked) == 0 && !st.On() && !running {
 			continue
 		}
@@ -38,13 +45,13 @@ func (t *translation) result(sel []deppy.Variable) (res *model.Result, multiple 
 		}
 		var to model.Version
 		if len(picked) > 0 {
-			d, i := t.ds.Of(m.Name), slices.Max(picked)
+			d, i := ds.Of(m.Name), slices.Max(picked)
 			to = d.Releases[i].Version
 			r.ToVersion = model.VersionString(to)
 			r.ToSource = d.Sources[i]
 		}
-		if running && len(t.cat.Sources()) > 0 {
-			r.FromSource = t.cluster.DeployedSource(m)
+		if running && len(cat.Sources()) > 0 {
+			r.FromSource = cluster.DeployedSource(m)
 		}
 		r.Moved = r.FromSource != "" && r.ToSource != "" && r.FromSource != r.ToSource
 		r.Action = actionOf(from, running, to)
@@ -91,22 +98,24 @@ func actionOf(from model.Version, running bool, to model.Version) model.Action {
 // RuleStatus labels a peer answer whose status disagrees with modsolver's.
 const RuleStatus = "status"
 
-// CheckPeer checks a peer's answer with the rules a translation to deppy
-// can honour: internal/checker's checks of R1–R13, R21–R26 and the
-// output's shape, without R18 (deppy has no plan) and without what an
-// answer reports beside its selection (warnings), plus R1 for a module with several
-// selected releases, and that its status agrees with modsolver's answer
-// want (which checker.Check has verified on its own). No violations (nil)
-// means the answer is consistent. Preferences (R14) are not checked:
-// deppy's answer may be older than modsolver's and still be correct.
+// CheckPeer checks a peer's answer with the rules a translation to a peer
+// (deppy, libsolv) can honour: internal/checker's checks of R1–R13,
+// R21–R26 and the output's shape, without R18 (a peer has no plan) and
+// without what an answer reports beside its selection (warnings), plus R1
+// for a module with several selected releases, and that its status agrees
+// with modsolver's answer want (which checker.Check has verified on its
+// own). No violations (nil) means the answer is consistent. Preferences
+// (R14) are not checked: a peer's answer may be older than modsolver's
+// and still be correct.
 func CheckPeer(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, peer *PeerAnswer, want model.Status) []checker.Violation {
 	var out []checker.Violation
-	for _, name := range peer.Multiple {
-		out = append(out, checker.Violation{Rule: "R1", Module: name, Message: "deppy selected more than one release"})
+	name := peer.name()
+	for _, m := range peer.Multiple {
+		out = append(out, checker.Violation{Rule: "R1", Module: m, Message: name + " selected more than one release"})
 	}
 	got := peer.Result.Status
 	if got != want {
-		out = append(out, checker.Violation{Rule: RuleStatus, Message: fmt.Sprintf("deppy's answer is %s, modsolver's is %s", got, want)})
+		out = append(out, checker.Violation{Rule: RuleStatus, Message: fmt.Sprintf("%s's answer is %s, modsolver's is %s", name, got, want)})
 	}
 	if got != model.StatusResolved {
 		return out
@@ -117,4 +126,12 @@ func CheckPeer(cat *model.Catalog, cluster *model.ClusterState, req *model.Reque
 		}
 	}
 	return out
+}
+
+// name is the peer's name for messages.
+func (p *PeerAnswer) name() string {
+	if p.Peer == "" {
+		return "deppy"
+	}
+	return p.Peer
 }

@@ -69,6 +69,7 @@ type runConfig struct {
 	deppy        bool
 	deppyTimeout time.Duration
 	deppyOpts    []DeppyOption
+	libsolv      bool
 	progress     func(string)
 }
 
@@ -99,6 +100,14 @@ func WithDeppy(timeout time.Duration, opts ...DeppyOption) RunOption {
 		}
 	}
 }
+
+// WithLibsolv also runs libsolv on every request (Libsolv), and modsolver
+// once more with report: changes, which DESIGN.md §8 compares with
+// libsolv's solve alone. libsolv does not run on a what-if batch, nor on
+// a catalog its translation does not carry (LibsolvTranslatable); the
+// outcome says why. Without libsolv in the binary, Run fails with
+// ErrNoLibsolv.
+func WithLibsolv() RunOption { return func(c *runConfig) { c.libsolv = true } }
 
 // WithProgress calls report before every run, with a line such as
 // "M update-all: deppy run 2/6".
@@ -190,6 +199,12 @@ func (w *workload) measure(ctx context.Context, cfg runConfig) (*Outcome, error)
 	if cfg.deppy {
 		debug.FreeOSMemory()
 		if err := w.vsDeppy(ctx, cfg, o, answers); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.libsolv {
+		debug.FreeOSMemory()
+		if err := w.vsLibsolv(ctx, cfg, o, answers); err != nil {
 			return nil, err
 		}
 	}

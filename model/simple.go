@@ -99,3 +99,27 @@ func allTerms(ts []term, v Version) bool {
 	}
 	return true
 }
+
+// Comparison is one plain comparison of a range, for a peer solver that
+// speaks in comparisons: Op is ">=", ">", "<=", "<", "=" or "!=".
+type Comparison struct {
+	Op      string
+	Version Version
+}
+
+// Comparisons returns the constraint as an AND of plain comparisons, its
+// exclusions as "!=", for versions without a prerelease; none means every
+// version. ok is false when the range is not such an AND (~, ^,
+// wildcards, hyphen ranges, ||), which only Allows reads.
+func (c Constraint) Comparisons() (out []Comparison, ok bool) {
+	if c.ranges != nil && c.simple == nil {
+		return nil, false
+	}
+	for _, t := range c.simple {
+		out = append(out, Comparison{Op: t.op, Version: t.ver})
+	}
+	for _, x := range c.excluded {
+		out = append(out, Comparison{Op: "!=", Version: x})
+	}
+	return out, true
+}

@@ -64,3 +64,25 @@ func FuzzSimpleTerms(f *testing.F) {
 		}
 	})
 }
+
+// Comparisons say what Allows says, for versions without a prerelease.
+func TestComparisonsAgreeWithAllows(t *testing.T) {
+	versions := []Version{MustParseVersion("0.9.0"), MustParseVersion("1.2.0"), MustParseVersion("1.2.3"),
+		MustParseVersion("1.3.0"), MustParseVersion("1.10.0"), MustParseVersion("2.0.0")}
+	for _, text := range []string{">= 1.2.3", ">= 1.2, < 2.0.0", "!= 1.3.0", ">= 1.2 !1.10.0", "= 1.2.3", "> 1.2.0, <= 1.10.0", "!optional"} {
+		c := MustParseConstraint(text)
+		cs, ok := c.Comparisons()
+		require.True(t, ok, text)
+		for _, v := range versions {
+			all := true
+			for _, x := range cs {
+				all = all && allTerms([]term{{op: x.Op, ver: x.Version}}, v)
+			}
+			assert.Equal(t, c.Allows(v), all, "%s against %s", v, text)
+		}
+	}
+	for _, text := range []string{"~1.2", "^1.2.0", "< 1.0 || >= 2.0", "1.2.x"} {
+		_, ok := MustParseConstraint(text).Comparisons()
+		assert.False(t, ok, text)
+	}
+}

@@ -23,12 +23,13 @@ import (
 const benchUsage = `Usage:
   modsolver bench [--size S|M|L|NxR]... [--seed N] [--loops N [--loop-rule R]]
                   [--runs N] [--cases a,b]
-                  [--vs deppy|deppy-pruned] [--timeout D] [--deppy-timeout D]
+                  [--vs deppy|deppy-pruned|libsolv[,…]] [--timeout D] [--deppy-timeout D]
                   [--catalog PATH] [--json] [--cpuprofile FILE]
 
 Measures modsolver on seeded, generated catalogs and on a real DKP tree,
-optionally side by side with operator-framework/deppy v0.3.0 in the same
-process, and prints one row per case and size.
+optionally side by side with operator-framework/deppy v0.3.0 and with
+libsolv (Debian's 0.7.23) in the same process, and prints one row per case
+and size.
 
 Sizes (DESIGN.md §8): S is 100 modules × 20 releases, M 2,000 × 30, L
 10,000 × 50, and NxR is N modules × R releases. --size may repeat (default
@@ -70,14 +71,20 @@ Cases (--cases, comma-separated; default all, resolve-dkp only with --catalog):
 Columns:
   MODSOLVER MS, DEPPY MS  median of --runs timed runs, each after one warm-up
   RATIO                   deppy's time over modsolver's
+  CHANGES MS              (--vs libsolv) modsolver with report: changes
+  LIBSOLV SOLVE MS        (--vs libsolv) libsolv's solver_solve alone
+  LIBSOLV MS              (--vs libsolv) libsolv's whole pipeline: the
+                          pruning (solver.NewDomains), loading the pool,
+                          the solve, the transaction and its install order
   VARIABLES, CLAUSES      the size of modsolver's encoding (its answer's stats)
   PEAK MIB                peak memory the process holds from the OS during
                           modsolver's runs, sampled every millisecond, with
                           the catalog
   CHECKED                 ok when every answer passed its check: modsolver's
                           with the independent checker (R1–R13, R18, shape),
-                          deppy's with what its translation can honour (the
-                          same without the plan, and the same status)
+                          deppy's and libsolv's with what their translations
+                          can honour (the same without the plan, and the
+                          same status)
 
 --vs deppy translates each request to deppy: one variable per release, the
 releases a module's own rules forbid (platform, channel head, no downgrade,
@@ -85,6 +92,15 @@ update steps, pins) marked Prohibited. --vs deppy-pruned leaves those
 releases out instead, which gives deppy a much smaller problem. deppy has
 no preferences beyond "newest candidate first", so its answers may differ
 from modsolver's; the differences are counted below the table.
+
+--vs libsolv translates each request to a libsolv pool (docs/decisions.md,
+D300–D309): the releases a module's own rules leave are solvables, the
+deployed ones installed, ranges are requires joined by "with", optional
+ranges negated conflicts, the platform locked packages. It runs on every
+case but compile and the what-if batch, and needs a binary built with
+libsolv: make bench builds one (go build -tags libsolv, with Debian's
+libsolv-dev). --vs takes several peers, comma-separated, such as
+deppy,libsolv.
 
 A modsolver run longer than --timeout, or a deppy run longer than
 --deppy-timeout, is reported as a timeout, with the number of requests
@@ -130,7 +146,7 @@ func runBench(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.StringVar(&f.loopRule, "loop-rule", "refuse", "the generated catalog's dependencyLoops with --loops: refuse or allow")
 	fs.IntVar(&f.runs, "runs", 5, "timed runs per solver and case, after one warm-up")
 	fs.StringVar(&f.cases, "cases", "", "`cases` to run, comma-separated (default all)")
-	fs.StringVar(&f.vs, "vs", "", "peer to compare with: deppy or deppy-pruned")
+	fs.StringVar(&f.vs, "vs", "", "`peers` to compare with, comma-separated: deppy or deppy-pruned, libsolv")
 	fs.DurationVar(&f.timeout, "timeout", bench.DefaultTimeout, "cap on one modsolver run (`duration`)")
 	fs.DurationVar(&f.deppyTimeout, "deppy-timeout", bench.DefaultDeppyTimeout, "cap on one deppy run (`duration`)")
 	fs.StringVar(&f.catalog, "catalog", "", "catalog `path` for resolve-dkp, such as ../shared/data/dkp")
@@ -178,6 +194,8 @@ type benchPlan struct {
 	catalog string
 	opts    []bench.RunOption
 	header  string
+	// libsolv adds libsolv's columns to the table.
+	libsolv bool
 }
 
 func (f *benchFlags) plan() (*benchPlan, error) {
@@ -214,21 +232,45 @@ func (f *benchFlags) plan() (*benchPlan, error) {
 	if f.loops > 0 {
 		p.header += fmt.Sprintf("; %d dependency loops added to each generated catalog, which the catalog %ss", f.loops, rule)
 	}
-	switch f.vs {
-	case "":
-	case "deppy":
-		p.opts = append(p.opts, bench.WithDeppy(f.deppyTimeout))
-		p.header += "; deppy v0.3.0, one variable per release, forbidden ones Prohibited"
-	case "deppy-pruned":
-		p.opts = append(p.opts, bench.WithDeppy(f.deppyTimeout, bench.WithPruning()))
-		p.header += "; deppy v0.3.0, forbidden releases left out"
-	default:
-		return nil, fmt.Errorf("%w: --vs %q: want deppy or deppy-pruned", errUsage, f.vs)
+	if err := p.selectPeers(f); err != nil {
+		return nil, err
 	}
 	if f.deppyTimeout <= 0 {
 		return nil, fmt.Errorf("%w: --deppy-timeout %s: want a positive duration", errUsage, f.deppyTimeout)
 	}
 	return p, nil
+}
+
+// selectPeers reads --vs: deppy or deppy-pruned, and libsolv.
+func (p *benchPlan) selectPeers(f *benchFlags) error {
+	if f.vs == "" {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, peer := range strings.Split(f.vs, ",") {
+		peer = strings.TrimSpace(peer)
+		switch {
+		case seen[peer], peer == "deppy" && seen["deppy-pruned"], peer == "deppy-pruned" && seen["deppy"]:
+			return fmt.Errorf("%w: --vs %q: name each peer once, and deppy or deppy-pruned", errUsage, f.vs)
+		case peer == "deppy":
+			p.opts = append(p.opts, bench.WithDeppy(f.deppyTimeout))
+			p.header += "; deppy v0.3.0, one variable per release, forbidden ones Prohibited"
+		case peer == "deppy-pruned":
+			p.opts = append(p.opts, bench.WithDeppy(f.deppyTimeout, bench.WithPruning()))
+			p.header += "; deppy v0.3.0, forbidden releases left out"
+		case peer == "libsolv" && !bench.LibsolvBuilt():
+			return fmt.Errorf("%w: --vs libsolv: this modsolver was built without libsolv; "+
+				"`make bench` builds bin/modsolver with it (or `go build -tags libsolv ./cmd/modsolver` with Debian's libsolv-dev installed)", errUsage)
+		case peer == "libsolv":
+			p.opts = append(p.opts, bench.WithLibsolv())
+			p.libsolv = true
+			p.header += "; libsolv 0.7.23, forbidden releases left out"
+		default:
+			return fmt.Errorf("%w: --vs %q: want deppy or deppy-pruned, libsolv, or several comma-separated", errUsage, peer)
+		}
+		seen[peer] = true
+	}
+	return nil
 }
 
 // selectCases reads --cases; resolve-dkp needs --catalog, and runs by
@@ -337,11 +379,16 @@ func startCPUProfile(path string) (stop func(), err error) {
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
-// printBenchTable prints one row per outcome, then the violations and
-// the cases where deppy's answer differs from modsolver's.
+// printBenchTable prints one row per outcome, with libsolv's columns when
+// it was asked for, then the violations and the cases where a peer's
+// answer differs from modsolver's or libsolv did not run.
 func printBenchTable(out io.Writer, p *benchPlan, outcomes []*bench.Outcome) {
 	fmt.Fprintln(out, p.header)
-	rows := [][]string{{"CASE", "SIZE", "MODSOLVER MS", "DEPPY MS", "RATIO", "VARIABLES", "CLAUSES", "PEAK MIB", "CHECKED"}}
+	head := []string{"CASE", "SIZE", "MODSOLVER MS", "DEPPY MS", "RATIO"}
+	if p.libsolv {
+		head = append(head, "CHANGES MS", "LIBSOLV SOLVE MS", "LIBSOLV MS")
+	}
+	rows := [][]string{append(head, "VARIABLES", "CLAUSES", "PEAK MIB", "CHECKED")}
 	for _, o := range outcomes {
 		modsolver, deppy, ratio := millis(o.Modsolver), "-", "-"
 		switch {
@@ -352,22 +399,52 @@ func printBenchTable(out io.Writer, p *benchPlan, outcomes []*bench.Outcome) {
 		case o.DeppyRan:
 			deppy, ratio = millis(o.Deppy), ratioText(o.Ratio())
 		}
-		rows = append(rows, []string{o.Case, o.Size, modsolver, deppy, ratio,
-			fmt.Sprint(o.Variables), fmt.Sprint(o.Clauses), fmt.Sprintf("%.1f", o.PeakMiB()), o.Checked()})
+		row := []string{o.Case, o.Size, modsolver, deppy, ratio}
+		if p.libsolv {
+			row = append(row, libsolvColumns(o)...)
+		}
+		rows = append(rows, append(row, fmt.Sprint(o.Variables), fmt.Sprint(o.Clauses), fmt.Sprintf("%.1f", o.PeakMiB()), o.Checked()))
 	}
 	report.Columns(out, rows)
 	for _, o := range outcomes {
-		if o.DeppyDiffers > 0 {
-			fmt.Fprintf(out, "%s %s: deppy's answer differs from modsolver's in %d modules (deppy has no preferences beyond candidate order)\n", o.Case, o.Size, o.DeppyDiffers)
+		printBenchNotes(out, o)
+	}
+}
+
+// libsolvColumns are modsolver's time with report: changes and libsolv's
+// solve and pipeline times, "-" where they were not measured.
+func libsolvColumns(o *bench.Outcome) []string {
+	out := []string{"-", "-", "-"}
+	if o.ModsolverChanges > 0 {
+		out[0] = millis(o.ModsolverChanges)
+	}
+	if o.LibsolvRan {
+		out[1], out[2] = millis(o.LibsolvSolve), millis(o.LibsolvPipeline)
+	}
+	return out
+}
+
+// printBenchNotes prints, below the table, what a row leaves out: the
+// peers' differences from modsolver, why libsolv did not run, and the
+// first violations.
+func printBenchNotes(out io.Writer, o *bench.Outcome) {
+	if o.DeppyDiffers > 0 {
+		fmt.Fprintf(out, "%s %s: deppy's answer differs from modsolver's in %d modules (deppy has no preferences beyond candidate order)\n", o.Case, o.Size, o.DeppyDiffers)
+	}
+	if o.LibsolvDiffers > 0 {
+		fmt.Fprintf(out, "%s %s: libsolv's answer differs from modsolver's in %d modules (libsolv takes the newest greedily, not by R14's order)\n", o.Case, o.Size, o.LibsolvDiffers)
+	}
+	if o.LibsolvSkipped != "" {
+		fmt.Fprintf(out, "%s %s: libsolv did not run: %s\n", o.Case, o.Size, o.LibsolvSkipped)
+	}
+	const most = 10
+	all := o.Violations()
+	for i, v := range all {
+		if i == most {
+			fmt.Fprintf(out, "  … and %d more\n", len(all)-most)
+			break
 		}
-		const most = 10
-		for i, v := range slices.Concat(o.ModsolverViolations, o.DeppyViolations) {
-			if i == most {
-				fmt.Fprintf(out, "  … and %d more\n", len(o.ModsolverViolations)+len(o.DeppyViolations)-most)
-				break
-			}
-			fmt.Fprintf(out, "%s %s violation: %s\n", o.Case, o.Size, v)
-		}
+		fmt.Fprintf(out, "%s %s violation: %s\n", o.Case, o.Size, v)
 	}
 }
 
@@ -419,19 +496,27 @@ type benchResult struct {
 	DeppyTimeout     bool     `json:"deppyTimeout,omitempty"`
 	Answered         *int     `json:"answered,omitempty"`
 	DeppyDiffers     int      `json:"deppyDiffers,omitempty"`
-	Violations       []string `json:"violations,omitempty"`
+	// The columns of --vs libsolv, left out without it.
+	ModsolverChangesMs *float64 `json:"modsolverChangesMs,omitempty"`
+	LibsolvSolveMs     *float64 `json:"libsolvSolveMs,omitempty"`
+	LibsolvMs          *float64 `json:"libsolvMs,omitempty"`
+	LibsolvDiffers     int      `json:"libsolvDiffers,omitempty"`
+	LibsolvSkipped     string   `json:"libsolvSkipped,omitempty"`
+	Violations         []string `json:"violations,omitempty"`
 }
 
 // printBenchJSON prints {"results": [...]}. modsolverMs is null when
 // modsolver timed out, deppyMs and ratio when deppy did not run or timed
-// out; answered then counts the requests answered in time.
+// out; answered then counts the requests answered in time. With --vs
+// libsolv, modsolverChangesMs, libsolvSolveMs and libsolvMs are set where
+// they were measured, and libsolvSkipped says why libsolv did not run.
 func printBenchJSON(out io.Writer, outcomes []*bench.Outcome) error {
 	results := make([]benchResult, len(outcomes))
 	for i, o := range outcomes {
 		r := benchResult{Case: o.Case, Size: o.Size,
 			Variables: o.Variables, Clauses: o.Clauses, PeakMiB: round(o.PeakMiB(), 1), Checked: o.Checked(),
 			ModsolverTimeout: o.ModsolverTimeout, DeppyTimeout: o.DeppyTimeout, DeppyDiffers: o.DeppyDiffers,
-			Violations: slices.Concat(o.ModsolverViolations, o.DeppyViolations)}
+			LibsolvDiffers: o.LibsolvDiffers, LibsolvSkipped: o.LibsolvSkipped, Violations: o.Violations()}
 		switch {
 		case o.ModsolverTimeout:
 			r.Answered = &o.Answered
@@ -446,6 +531,12 @@ func printBenchJSON(out io.Writer, outcomes []*bench.Outcome) error {
 			ms, ratio := round(float64(o.Deppy)/float64(time.Millisecond), 3), round(o.Ratio(), 1)
 			r.DeppyMs, r.Ratio = &ms, &ratio
 		}
+		if o.ModsolverChanges > 0 {
+			r.ModsolverChangesMs = msOf(o.ModsolverChanges)
+		}
+		if o.LibsolvRan {
+			r.LibsolvSolveMs, r.LibsolvMs = msOf(o.LibsolvSolve), msOf(o.LibsolvPipeline)
+		}
 		results[i] = r
 	}
 	data, err := json.MarshalIndent(struct {
@@ -456,6 +547,12 @@ func printBenchJSON(out io.Writer, outcomes []*bench.Outcome) error {
 	}
 	_, err = fmt.Fprintf(out, "%s\n", data)
 	return err
+}
+
+// msOf is d in milliseconds, rounded to microseconds, for --json.
+func msOf(d time.Duration) *float64 {
+	ms := round(float64(d)/float64(time.Millisecond), 3)
+	return &ms
 }
 
 func round(x float64, digits int) float64 {

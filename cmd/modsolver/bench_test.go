@@ -115,6 +115,7 @@ func TestBenchBadInput(t *testing.T) {
 		{"unknown case", []string{"--cases", "update-all,nope"}, `unknown case "nope"`},
 		{"resolve-dkp without a catalog", []string{"--cases", "resolve-dkp"}, "needs --catalog"},
 		{"unknown peer", []string{"--vs", "olm"}, `--vs "olm"`},
+		{"deppy twice", []string{"--vs", "deppy,deppy-pruned"}, "name each peer once"},
 		{"no runs", []string{"--runs", "0"}, "--runs 0"},
 		{"no time", []string{"--timeout", "0s"}, "--timeout 0s"},
 		{"stray argument", []string{"S"}, `unexpected argument "S"`},
@@ -132,7 +133,7 @@ func TestBenchBadInput(t *testing.T) {
 func TestBenchHelp(t *testing.T) {
 	code, out, _ := benchCmd(t, "--help")
 	require.Equal(t, exitResolved, code)
-	for _, s := range []string{"--vs deppy", "whatif-1000", "PEAK MIB", "-deppy-timeout", "Exit codes"} {
+	for _, s := range []string{"--vs deppy", "--vs libsolv", "LIBSOLV MS", "CHANGES MS", "whatif-1000", "PEAK MIB", "-deppy-timeout", "Exit codes"} {
 		assert.Contains(t, out, s)
 	}
 	var o, e bytes.Buffer

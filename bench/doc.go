@@ -8,23 +8,19 @@
 //     cluster state, of a Size (S, M, L or NxR) from a seed, and the
 //     requests of each case: UpdateAll, InstallOne, PlatformUpgrade,
 //     Unsatisfiable and WhatIf.
-//
 //   - run.go: Run measures one case on an instance (RunDKP on the real DKP
 //     tree, dkp.go): the median time of modsolver over several runs after
 //     a warm-up, and deppy's if asked, the size of the encoding, the peak
 //     memory (peak.go), and both answers checked. outcome.go holds the
 //     Outcome.
-//
 //   - deppy.go: Deppy translates the same inputs into deppy variables and
 //     constraints, solves them with deppy's solver in this process, and
 //     says where the translation is weaker than modsolver. What each
 //     module may be (the releases modsolver's static facts leave, and its
 //     role under R8) comes from solver.NewDomains, not from a copy of the
 //     solver's rules (D110).
-//
 //   - peer.go: deppy's selection back as a model.Result, and CheckPeer,
 //     the part of internal/checker's checks that applies to it.
-//
 //   - catalogfile.go: WriteCatalogFile writes a generated catalog in the
 //     single-file format, so that loading one can be timed
 //     (BenchmarkLoad in load_test.go, with the real catalogs of DESIGN.md

@@ -135,8 +135,9 @@ func parseFile(file string, node *yaml.Node) (*model.Catalog, *Report, error) {
 		return nil, nil, &ParseError{File: file, Line: keyLine(node, "versions"), Err: fmt.Errorf("versions: %w", err)}
 	}
 	modules := make([]*model.Module, 0, len(fc.Modules))
+	parsed := constraintCache{}
 	for i := range fc.Modules {
-		m, err := fc.Modules[i].toModel(file)
+		m, err := fc.Modules[i].toModel(file, parsed)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -152,7 +153,7 @@ func parseFile(file string, node *yaml.Node) (*model.Catalog, *Report, error) {
 	return cat, rep, nil
 }
 
-func (fm *fileModule) toModel(file string) (*model.Module, error) {
+func (fm *fileModule) toModel(file string, parsed constraintCache) (*model.Module, error) {
 	if fm.Name == "" {
 		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("%w: a module has no name", model.ErrMissingField)}
 	}
@@ -178,7 +179,7 @@ func (fm *fileModule) toModel(file string) (*model.Module, error) {
 	if m.ChannelSets, err = parseChannelSets(fm.ChannelSets); err != nil {
 		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: %w", fm.Name, err)}
 	}
-	loc := place{file: file, module: fm.Name}
+	loc := place{file: file, module: fm.Name, parsed: parsed}
 	if m.Requirements, err = fm.Requirements.toModel(loc); err != nil {
 		return nil, err
 	}
@@ -256,13 +257,15 @@ func (fr *fileRelease) edges(loc place) (*model.UpdateEdges, error) {
 	return e, nil
 }
 
-// place is where a requirement was read, for *model.ConstraintError.
+// place is where a requirement was read, for *model.ConstraintError,
+// and the load's parsed constraints.
 type place struct {
 	file, module, release string
+	parsed                constraintCache
 }
 
 func (p place) constraint(field, text string) (model.Constraint, error) {
-	c, err := model.ParseConstraint(text)
+	c, err := p.parsed.parse(text)
 	if err != nil {
 		return c, &model.ConstraintError{File: p.file, Module: p.module, Release: p.release, Field: field, Text: text, Err: err}
 	}

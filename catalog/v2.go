@@ -270,7 +270,7 @@ func (p place) v2Constraint(line int, what, text string, optional bool) (model.C
 	if optional {
 		text += " !optional"
 	}
-	return model.ParseConstraint(text)
+	return p.parsed.parse(text)
 }
 
 // v2Groups reads the anyOf or noneOf bucket.

@@ -105,19 +105,25 @@ type fileEdition struct {
 	EnabledInBundles []string `yaml:"enabledInBundles"`
 }
 
-// UnmarshalYAML records the line of a module, for error messages.
-func (m *fileModule) UnmarshalYAML(n *yaml.Node) error {
+// decodeYAML records the line of a module, for error messages.
+func (m *fileModule) decodeYAML(w *walker, n *yaml.Node) error {
 	type plain fileModule
 	m.line = n.Line
-	return decodeNode(n, (*plain)(m))
+	return w.into(n, (*plain)(m))
 }
 
-// UnmarshalYAML records the line of a release, for error messages.
-func (r *fileRelease) UnmarshalYAML(n *yaml.Node) error {
+// UnmarshalYAML decodes m as decodeNode does.
+func (m *fileModule) UnmarshalYAML(n *yaml.Node) error { return decodeNode(n, m) }
+
+// decodeYAML records the line of a release, for error messages.
+func (r *fileRelease) decodeYAML(w *walker, n *yaml.Node) error {
 	type plain fileRelease
 	r.line = n.Line
-	return decodeNode(n, (*plain)(r))
+	return w.into(n, (*plain)(r))
 }
+
+// UnmarshalYAML decodes r as decodeNode does.
+func (r *fileRelease) UnmarshalYAML(n *yaml.Node) error { return decodeNode(n, r) }
 
 // parseFile reads a catalog in the single-file format.
 func parseFile(file string, node *yaml.Node) (*model.Catalog, *Report, error) {

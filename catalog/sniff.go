@@ -122,21 +122,40 @@ func (s *jsonSkimmer) byte(c byte) bool {
 // str consumes a string and returns its text, escapes left as written
 // (a key with one is left to the decoder).
 func (s *jsonSkimmer) str() (string, bool) {
-	if !s.byte('"') {
+	start, ok := s.skipStr()
+	if !ok {
 		return "", false
 	}
-	start := s.pos
-	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case '"':
-			s.pos++
-			return string(s.data[start : s.pos-1]), true
-		case '\\':
-			s.pos++
-		}
-		s.pos++
+	return string(s.data[start : s.pos-1]), true
+}
+
+// skipStr consumes a string and returns where its text starts; the text
+// ends before the closing quote, at s.pos-1.
+func (s *jsonSkimmer) skipStr() (int, bool) {
+	if !s.byte('"') {
+		return 0, false
 	}
-	return "", false
+	start := s.pos
+	for {
+		i := bytes.IndexByte(s.data[s.pos:], '"')
+		if i < 0 {
+			return 0, false
+		}
+		s.pos += i + 1
+		if !escaped(s.data[start : s.pos-1]) {
+			return start, true
+		}
+	}
+}
+
+// escaped reports whether text ends in an odd number of backslashes, so
+// that a quote after it is escaped.
+func escaped(text []byte) bool {
+	n := 0
+	for n < len(text) && text[len(text)-1-n] == '\\' {
+		n++
+	}
+	return n%2 == 1
 }
 
 // value consumes one value: a string, an object or array with its
@@ -148,7 +167,7 @@ func (s *jsonSkimmer) value() bool {
 	}
 	switch s.data[s.pos] {
 	case '"':
-		_, ok := s.str()
+		_, ok := s.skipStr()
 		return ok
 	case '{', '[':
 		return s.nested()
@@ -177,7 +196,7 @@ func (s *jsonSkimmer) nested() bool {
 	for s.pos < len(s.data) {
 		switch c := s.data[s.pos]; c {
 		case '"':
-			if _, ok := s.str(); !ok {
+			if _, ok := s.skipStr(); !ok {
 				return false
 			}
 			continue

@@ -12,8 +12,14 @@ import (
 )
 
 // parseNode reads the single YAML or JSON document in data. JSON is read
-// by the same parser, since it is a subset of YAML.
+// by the same parser, since it is a subset of YAML. A large file is parsed
+// in parts on several cores where it can be (split.go, D324).
 func parseNode(file string, data []byte) (*yaml.Node, error) {
+	if len(data) >= splitMin {
+		if node, ok := parseSplit(data, splitParts(), splitPart); ok {
+			return node, nil
+		}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {

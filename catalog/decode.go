@@ -319,10 +319,11 @@ func isNull(n *yaml.Node) bool {
 }
 
 // hasMergeKey reports whether a mapping uses yaml's merge key (<<), which
-// yaml's decoder expands; such a node is left to it.
+// yaml's decoder expands; such a node is left to it. The key is yaml's
+// isMerge: the text << resolving to !!merge.
 func hasMergeKey(n *yaml.Node) bool {
 	for i := 0; i < len(n.Content); i += 2 {
-		if n.Content[i].ShortTag() == "!!merge" {
+		if k := n.Content[i]; k.Value == "<<" && k.ShortTag() == "!!merge" {
 			return true
 		}
 	}

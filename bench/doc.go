@@ -28,6 +28,10 @@
 //     beside modsolver with report: changes.
 //   - peer.go: a peer's selection back as a model.Result, and CheckPeer,
 //     the part of internal/checker's checks that applies to it.
+//   - catalogfile.go: WriteCatalogFile writes a generated catalog in the
+//     single-file format, so that loading one can be timed
+//     (BenchmarkLoad in load_test.go, with the real catalogs of DESIGN.md
+//     §8's loading targets).
 //
 // The Go benchmarks (bench_test.go) time encode+solve, explanations,
 // what-if batches and the deppy peer at S and M; L runs only when asked

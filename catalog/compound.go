@@ -26,8 +26,8 @@ type fileCompound struct {
 	keys []string // the keys written, so that "all: []" counts as written
 }
 
-// UnmarshalYAML records the node's line and keys, for error messages.
-func (fc *fileCompound) UnmarshalYAML(n *yaml.Node) error {
+// decodeYAML records the node's line and keys, for error messages.
+func (fc *fileCompound) decodeYAML(w *walker, n *yaml.Node) error {
 	type plain fileCompound
 	fc.line = n.Line
 	if n.Kind == yaml.MappingNode {
@@ -35,8 +35,11 @@ func (fc *fileCompound) UnmarshalYAML(n *yaml.Node) error {
 			fc.keys = append(fc.keys, n.Content[i].Value)
 		}
 	}
-	return decodeNode(n, (*plain)(fc))
+	return w.into(n, (*plain)(fc))
 }
+
+// UnmarshalYAML decodes fc as decodeNode does.
+func (fc *fileCompound) UnmarshalYAML(n *yaml.Node) error { return decodeNode(n, fc) }
 
 // compoundKinds are the keys that say what a node is, in the order the
 // format documents them.

@@ -7,9 +7,13 @@
 // A tour of the files:
 //
 //   - load.go: Load, LoadFormat and Parse, the entry points for catalogs,
-//     and Detect, which tells a catalog file's format from its content.
+//     and Detect, which tells a catalog file's format from its content;
+//     sniff.go finds the keys Detect looks for without parsing (D320).
 //   - strict.go: strict YAML decoding; an unknown key is a *ParseError
-//     with file and line.
+//     with file and line. decode.go's walker decodes a node in one pass,
+//     as yaml would (D200, D322); split.go parses a large file in parts
+//     on several cores (D324).
+//   - constraints.go: the constraint cache one load shares (D321).
 //   - file.go: the single-file catalog format and its conversion to model.
 //   - dkp.go: the DKP module-source directory, read with DKP's tolerance.
 //   - olm.go: the mapping of OLM bundles onto modules and releases (D34);

@@ -105,19 +105,25 @@ type fileEdition struct {
 	EnabledInBundles []string `yaml:"enabledInBundles"`
 }
 
-// UnmarshalYAML records the line of a module, for error messages.
-func (m *fileModule) UnmarshalYAML(n *yaml.Node) error {
+// decodeYAML records the line of a module, for error messages.
+func (m *fileModule) decodeYAML(w *walker, n *yaml.Node) error {
 	type plain fileModule
 	m.line = n.Line
-	return decodeNode(n, (*plain)(m))
+	return w.into(n, (*plain)(m))
 }
 
-// UnmarshalYAML records the line of a release, for error messages.
-func (r *fileRelease) UnmarshalYAML(n *yaml.Node) error {
+// UnmarshalYAML decodes m as decodeNode does.
+func (m *fileModule) UnmarshalYAML(n *yaml.Node) error { return decodeNode(n, m) }
+
+// decodeYAML records the line of a release, for error messages.
+func (r *fileRelease) decodeYAML(w *walker, n *yaml.Node) error {
 	type plain fileRelease
 	r.line = n.Line
-	return decodeNode(n, (*plain)(r))
+	return w.into(n, (*plain)(r))
 }
+
+// UnmarshalYAML decodes r as decodeNode does.
+func (r *fileRelease) UnmarshalYAML(n *yaml.Node) error { return decodeNode(n, r) }
 
 // parseFile reads a catalog in the single-file format.
 func parseFile(file string, node *yaml.Node) (*model.Catalog, *Report, error) {
@@ -135,8 +141,9 @@ func parseFile(file string, node *yaml.Node) (*model.Catalog, *Report, error) {
 		return nil, nil, &ParseError{File: file, Line: keyLine(node, "versions"), Err: fmt.Errorf("versions: %w", err)}
 	}
 	modules := make([]*model.Module, 0, len(fc.Modules))
+	parsed := constraintCache{}
 	for i := range fc.Modules {
-		m, err := fc.Modules[i].toModel(file)
+		m, err := fc.Modules[i].toModel(file, parsed)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -152,7 +159,7 @@ func parseFile(file string, node *yaml.Node) (*model.Catalog, *Report, error) {
 	return cat, rep, nil
 }
 
-func (fm *fileModule) toModel(file string) (*model.Module, error) {
+func (fm *fileModule) toModel(file string, parsed constraintCache) (*model.Module, error) {
 	if fm.Name == "" {
 		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("%w: a module has no name", model.ErrMissingField)}
 	}
@@ -178,7 +185,7 @@ func (fm *fileModule) toModel(file string) (*model.Module, error) {
 	if m.ChannelSets, err = parseChannelSets(fm.ChannelSets); err != nil {
 		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: %w", fm.Name, err)}
 	}
-	loc := place{file: file, module: fm.Name}
+	loc := place{file: file, module: fm.Name, parsed: parsed}
 	if m.Requirements, err = fm.Requirements.toModel(loc); err != nil {
 		return nil, err
 	}
@@ -256,13 +263,15 @@ func (fr *fileRelease) edges(loc place) (*model.UpdateEdges, error) {
 	return e, nil
 }
 
-// place is where a requirement was read, for *model.ConstraintError.
+// place is where a requirement was read, for *model.ConstraintError,
+// and the load's parsed constraints.
 type place struct {
 	file, module, release string
+	parsed                constraintCache
 }
 
 func (p place) constraint(field, text string) (model.Constraint, error) {
-	c, err := model.ParseConstraint(text)
+	c, err := p.parsed.parse(text)
 	if err != nil {
 		return c, &model.ConstraintError{File: p.file, Module: p.module, Release: p.release, Field: field, Text: text, Err: err}
 	}

@@ -127,7 +127,7 @@ func parseHelmIndex(name string, data []byte, opts ...Option) (*model.Catalog, *
 	h := &helmImporter{
 		subcharts:   o.helmSubcharts,
 		rep:         &Report{Source: name, Format: FormatHelmIndex, HelmSubcharts: o.helmSubcharts},
-		constraints: map[string]helmParsed{},
+		constraints: constraintCache{},
 		targets:     map[string]map[string]int{},
 	}
 	if idx.APIVersion != "v1" {
@@ -167,26 +167,15 @@ type helmImporter struct {
 	subcharts HelmSubcharts
 	// constraints caches each distinct constraint text: an index repeats a
 	// few hundred ranges tens of thousands of times.
-	constraints map[string]helmParsed
+	constraints constraintCache
 	// targets counts the requirements of loaded versions by chart, then by
 	// repository, to report those on charts outside the index.
 	targets map[string]map[string]int
 }
 
-// helmParsed is a cached ParseConstraint answer.
-type helmParsed struct {
-	c   model.Constraint
-	err error
-}
-
 // constraint parses text once per import.
 func (h *helmImporter) constraint(text string) (model.Constraint, error) {
-	p, ok := h.constraints[text]
-	if !ok {
-		p.c, p.err = model.ParseConstraint(text)
-		h.constraints[text] = p
-	}
-	return p.c, p.err
+	return h.constraints.parse(text)
 }
 
 // helmRange parses a range as Helm writes it, which never carries the

@@ -3,7 +3,6 @@ package catalog
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 
 	"github.com/modsolver/modsolver/model"
@@ -67,15 +66,9 @@ func parseKUDOIndex(name string, data []byte) (*model.Catalog, *Report, error) {
 	return importKUDO(name, pkgs, rep)
 }
 
-// kudoIndexKey is an entry key a KUDO index has and a Helm index never
-// has; kudoEntryVersion is the key every Helm entry has.
-var (
-	kudoIndexKey     = regexp.MustCompile(`(^|[\s{,"])operatorVersion"?:`)
-	kudoEntryVersion = regexp.MustCompile(`(^|[\s{,"])version"?:`)
-)
-
 // looksKUDOIndex reports whether an index with top-level entries is a KUDO
-// index: its entries have operatorVersion and none has version.
+// index: its entries have operatorVersion, a key a Helm index never has,
+// and none has version, the key every Helm entry has.
 func looksKUDOIndex(data []byte) bool {
-	return kudoIndexKey.Match(data) && !kudoEntryVersion.Match(data)
+	return hasKey(data, "operatorVersion") && !hasKey(data, "version")
 }

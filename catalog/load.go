@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -119,11 +119,7 @@ func parseAs(name string, data []byte, format Format, opts []Option) (*model.Cat
 	return nil, nil, fmt.Errorf("%w: catalog %s: format %q is not a file format", model.ErrInvalidInput, name, format)
 }
 
-var (
-	helmEntries  = regexp.MustCompile(`(?m)^entries:`)
-	fileModules  = regexp.MustCompile(`(?m)^modules:`)
-	errAmbiguous = "cannot tell the catalog format; name it with --catalog-format"
-)
+const errAmbiguous = "cannot tell the catalog format; name it with --catalog-format"
 
 // Detect tells a catalog file's format from its content: a JSON stream
 // whose first object has a "schema" is an OLM file-based catalog; a JSON
@@ -145,7 +141,7 @@ func Detect(name string, data []byte) (Format, error) {
 	if bytes.HasPrefix(trimmed, []byte("{")) {
 		return detectJSON(name, trimmed)
 	}
-	helm, own := helmEntries.Match(data), fileModules.Match(data)
+	helm, own := hasLineStart(data, "entries:"), hasLineStart(data, "modules:")
 	switch {
 	case helm && !own && looksKUDOIndex(data):
 		return FormatKUDO, nil
@@ -158,14 +154,18 @@ func Detect(name string, data []byte) (Format, error) {
 }
 
 func detectJSON(name string, data []byte) (Format, error) {
-	var first map[string]json.RawMessage
-	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&first); err != nil {
-		return "", &ParseError{File: name, Err: fmt.Errorf("%w: syntax error: %v", model.ErrInvalidInput, err)}
+	keys, ok := jsonTopKeys(data)
+	if !ok {
+		var first map[string]json.RawMessage
+		if err := json.NewDecoder(bytes.NewReader(data)).Decode(&first); err != nil {
+			return "", &ParseError{File: name, Err: fmt.Errorf("%w: syntax error: %v", model.ErrInvalidInput, err)}
+		}
+		keys = slices.Collect(maps.Keys(first))
 	}
-	_, schema := first["schema"]
-	_, packages := first["packages"]
-	_, bundles := first["bundles"]
-	_, modules := first["modules"]
+	schema := slices.Contains(keys, "schema")
+	packages := slices.Contains(keys, "packages")
+	bundles := slices.Contains(keys, "bundles")
+	modules := slices.Contains(keys, "modules")
 	switch {
 	case schema && !modules:
 		return FormatOLMFBC, nil

@@ -118,6 +118,8 @@ type olmBundle struct {
 	// notes (warnings) and tally (counts) apply only if it is loaded.
 	notes []string
 	tally map[string]int
+	// parsed is the load's constraint cache (D321).
+	parsed constraintCache
 }
 
 // olmPackageDep is an olm.package dependency as written.
@@ -266,7 +268,7 @@ func (b *olmBundle) kubernetes() (*model.Constraint, error) {
 	if _, err := model.ParseVersion(text); err != nil {
 		return nil, fmt.Errorf("minKubeVersion: %w", err)
 	}
-	c, err := model.ParseConstraint(">= " + text)
+	c, err := b.parsed.parse(">= " + text)
 	if err != nil {
 		return nil, fmt.Errorf("minKubeVersion: %w", err)
 	}
@@ -299,7 +301,7 @@ func (b *olmBundle) platform() (map[string]*model.Constraint, error) {
 	}
 	// Optional (D69): an OpenShift gate says nothing on a cluster that
 	// does not run OpenShift, as on every DKP cluster.
-	c, err := model.ParseConstraint(strings.Join(parts, ", ") + " !optional")
+	c, err := b.parsed.parse(strings.Join(parts, ", ") + " !optional")
 	if err != nil {
 		return nil, fmt.Errorf("openshift: %w", err)
 	}
@@ -382,7 +384,7 @@ func (b *olmBundle) dependencies() ([]model.Dependency, error) {
 	}
 	var out []model.Dependency
 	for _, pkg := range order {
-		c, err := olmJoinRanges(ranges[pkg])
+		c, err := b.joinRanges(ranges[pkg])
 		if err != nil {
 			return nil, fmt.Errorf("dependency on %s: %w", pkg, err)
 		}
@@ -391,17 +393,17 @@ func (b *olmBundle) dependencies() ([]model.Dependency, error) {
 	return out, nil
 }
 
-// olmJoinRanges parses each range, then all of them as one AND.
-func olmJoinRanges(ranges []string) (model.Constraint, error) {
+// joinRanges parses each range, then all of them as one AND.
+func (b *olmBundle) joinRanges(ranges []string) (model.Constraint, error) {
 	for _, r := range ranges {
-		if _, err := model.ParseConstraint(r); err != nil {
+		if _, err := b.parsed.parse(r); err != nil {
 			return model.Constraint{}, err
 		}
 		if len(ranges) > 1 && strings.Contains(r, "||") {
 			return model.Constraint{}, fmt.Errorf("%w: %q: a range with || cannot be joined with another", model.ErrInvalidConstraint, r)
 		}
 	}
-	return model.ParseConstraint(strings.Join(ranges, ", "))
+	return b.parsed.parse(strings.Join(ranges, ", "))
 }
 
 // skipRange parses b's skipRanges as one constraint, or nil for none.
@@ -409,7 +411,7 @@ func (b *olmBundle) skipRange() (*model.Constraint, error) {
 	if len(b.skipRanges) == 0 {
 		return nil, nil
 	}
-	c, err := model.ParseConstraint(strings.Join(b.skipRanges, " || "))
+	c, err := b.parsed.parse(strings.Join(b.skipRanges, " || "))
 	if err != nil {
 		return nil, fmt.Errorf("skipRange: %w", err)
 	}
@@ -442,6 +444,8 @@ type olmLoader struct {
 	source string
 	rep    *Report
 	pkgs   map[string]*olmPackage
+	// parsed holds the constraints the bundles share (D321).
+	parsed constraintCache
 }
 
 // olmPackage is one package while it is read.
@@ -483,7 +487,7 @@ type olmEntry struct {
 }
 
 func newOLMLoader(source string, format Format) *olmLoader {
-	return &olmLoader{source: source, rep: &Report{Source: source, Format: format}, pkgs: map[string]*olmPackage{}}
+	return &olmLoader{source: source, rep: &Report{Source: source, Format: format}, pkgs: map[string]*olmPackage{}, parsed: constraintCache{}}
 }
 
 // pkg returns the package called name, adding it if new.
@@ -516,6 +520,7 @@ func (l *olmLoader) addBundle(b *olmBundle) {
 		l.rep.skip(b.path(), "version: %v", verr)
 		return
 	}
+	b.parsed = l.parsed
 	rel, err := b.release(v)
 	if err != nil {
 		l.rep.skip(b.path(), "%v", err)

@@ -12,8 +12,14 @@ import (
 )
 
 // parseNode reads the single YAML or JSON document in data. JSON is read
-// by the same parser, since it is a subset of YAML.
+// by the same parser, since it is a subset of YAML. A large file is parsed
+// in parts on several cores where it can be (split.go, D324).
 func parseNode(file string, data []byte) (*yaml.Node, error) {
+	if len(data) >= splitMin {
+		if node, ok := parseSplit(data, splitParts(), splitPart); ok {
+			return node, nil
+		}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -75,6 +81,17 @@ var nodeType = reflect.TypeOf(yaml.Node{})
 // that t has no field for. Fields of type yaml.Node are checked by whoever
 // decodes them.
 func checkKeys(file string, node *yaml.Node, t reflect.Type) error {
+	return keyCheck{file: file, keys: &walker{}}.node(node, t)
+}
+
+// keyCheck is one checkKeys walk; keys works out each struct type's keys
+// once.
+type keyCheck struct {
+	file string
+	keys *walker
+}
+
+func (c keyCheck) node(node *yaml.Node, t reflect.Type) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -82,20 +99,20 @@ func checkKeys(file string, node *yaml.Node, t reflect.Type) error {
 		return nil
 	}
 	if node.Kind == yaml.AliasNode {
-		return checkKeys(file, node.Alias, t)
+		return c.node(node.Alias, t)
 	}
 	switch {
 	case t.Kind() == reflect.Struct && node.Kind == yaml.MappingNode:
-		return checkStruct(file, node, t)
+		return c.structure(node, t)
 	case t.Kind() == reflect.Map && node.Kind == yaml.MappingNode:
 		for i := 1; i < len(node.Content); i += 2 {
-			if err := checkKeys(file, node.Content[i], t.Elem()); err != nil {
+			if err := c.node(node.Content[i], t.Elem()); err != nil {
 				return err
 			}
 		}
 	case t.Kind() == reflect.Slice && node.Kind == yaml.SequenceNode:
 		for _, item := range node.Content {
-			if err := checkKeys(file, item, t.Elem()); err != nil {
+			if err := c.node(item, t.Elem()); err != nil {
 				return err
 			}
 		}
@@ -104,23 +121,28 @@ func checkKeys(file string, node *yaml.Node, t reflect.Type) error {
 	return nil
 }
 
-func checkStruct(file string, node *yaml.Node, t reflect.Type) error {
-	fields := yamlFields(t)
-	inline, hasInline := inlineMap(t)
+func (c keyCheck) structure(node *yaml.Node, t reflect.Type) error {
+	sk := c.keys.keysOf(t)
 	for i := 0; i+1 < len(node.Content); i += 2 {
 		key := node.Content[i]
-		field, ok := fields[key.Value]
-		if !ok && hasInline {
-			field, ok = reflect.StructField{Type: inline.Type.Elem()}, true
+		field, ok := sk.fields[key.Value]
+		if !ok && sk.hasInline {
+			field, ok = reflect.StructField{Type: sk.inline.Type.Elem()}, true
 		}
 		if !ok {
-			return &ParseError{File: file, Line: key.Line, Err: fmt.Errorf("%w %q (known keys: %s)", ErrUnknownKey, key.Value, knownKeys(t))}
+			return &ParseError{File: c.file, Line: key.Line, Err: fmt.Errorf("%w %q (known keys: %s)", ErrUnknownKey, key.Value, knownKeys(t))}
 		}
-		if err := checkKeys(file, node.Content[i+1], field.Type); err != nil {
+		if err := c.node(node.Content[i+1], field.Type); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// cutTag returns the name and options of a field's yaml tag.
+func cutTag(f reflect.StructField) (name, opts string) {
+	name, opts, _ = strings.Cut(f.Tag.Get("yaml"), ",")
+	return name, opts
 }
 
 // yamlFields maps each yaml key of struct type t to its field.
@@ -128,7 +150,7 @@ func yamlFields(t reflect.Type) map[string]reflect.StructField {
 	fields := make(map[string]reflect.StructField, t.NumField())
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		name, opts := cutTag(f)
 		if name == "-" || opts == "inline" || !f.IsExported() {
 			continue
 		}
@@ -145,7 +167,7 @@ func yamlFields(t reflect.Type) map[string]reflect.StructField {
 func inlineMap(t reflect.Type) (reflect.StructField, bool) {
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if _, opts, _ := strings.Cut(f.Tag.Get("yaml"), ","); opts == "inline" && f.Type.Kind() == reflect.Map {
+		if _, opts := cutTag(f); opts == "inline" && f.Type.Kind() == reflect.Map {
 			return f, true
 		}
 	}

@@ -32,19 +32,22 @@ type fileConstraint struct {
 	line int
 }
 
-// UnmarshalYAML reads either form.
-func (fc *fileConstraint) UnmarshalYAML(n *yaml.Node) error {
+// decodeYAML reads either form.
+func (fc *fileConstraint) decodeYAML(w *walker, n *yaml.Node) error {
 	fc.line, fc.v2 = n.Line, n.Kind == yaml.MappingNode
 	if !fc.v2 {
-		return decodeNode(n, &fc.text)
+		return w.into(n, &fc.text)
 	}
 	type plain fileConstraint
-	if err := decodeNode(n, (*plain)(fc)); err != nil {
+	if err := w.into(n, (*plain)(fc)); err != nil {
 		return err
 	}
 	fc.text = fc.Constraint
 	return nil
 }
+
+// UnmarshalYAML decodes fc as decodeNode does.
+func (fc *fileConstraint) UnmarshalYAML(n *yaml.Node) error { return decodeNode(n, fc) }
 
 // requirementConstraint reads a deckhouse or kubernetes requirement in
 // either form; the v2 form is checked as DKP checks it.
@@ -96,17 +99,17 @@ func (fm *fileModuleReqs) legacy() map[string]string {
 	return fm.Legacy
 }
 
-// UnmarshalYAML reads either form.
-func (fm *fileModuleReqs) UnmarshalYAML(n *yaml.Node) error {
+// decodeYAML reads either form.
+func (fm *fileModuleReqs) decodeYAML(w *walker, n *yaml.Node) error {
 	fm.line = n.Line
 	if n.Kind != yaml.MappingNode {
-		return decodeNode(n, &fm.Legacy) // a type error, in yaml's words
+		return w.into(n, &fm.Legacy) // a type error, in yaml's words
 	}
 	for i := 1; i < len(n.Content); i += 2 {
 		fm.v2 = fm.v2 || n.Content[i].Kind == yaml.SequenceNode
 	}
 	if !fm.v2 {
-		return decodeNode(n, &fm.Legacy)
+		return w.into(n, &fm.Legacy)
 	}
 	for i := 0; i < len(n.Content); i += 2 {
 		if key := n.Content[i]; !slices.Contains(v2Buckets, key.Value) && fm.badKey == "" {
@@ -114,12 +117,15 @@ func (fm *fileModuleReqs) UnmarshalYAML(n *yaml.Node) error {
 		}
 	}
 	var b v2Modules
-	if err := decodeNode(n, &b); err != nil {
+	if err := w.into(n, &b); err != nil {
 		return err
 	}
 	fm.Mandatory, fm.Conditional, fm.AnyOf, fm.NoneOf = b.Mandatory, b.Conditional, b.AnyOf, b.NoneOf
 	return nil
 }
+
+// UnmarshalYAML decodes fm as decodeNode does.
+func (fm *fileModuleReqs) UnmarshalYAML(n *yaml.Node) error { return decodeNode(n, fm) }
 
 // v2Modules is the v2 form of requirements.modules on its own, as
 // package.yaml writes it.
@@ -138,12 +144,15 @@ type fileDependency struct {
 	line int
 }
 
-// UnmarshalYAML records the entry's line.
-func (fd *fileDependency) UnmarshalYAML(n *yaml.Node) error {
+// decodeYAML records the entry's line.
+func (fd *fileDependency) decodeYAML(w *walker, n *yaml.Node) error {
 	type plain fileDependency
 	fd.line = n.Line
-	return decodeNode(n, (*plain)(fd))
+	return w.into(n, (*plain)(fd))
 }
+
+// UnmarshalYAML decodes fd as decodeNode does.
+func (fd *fileDependency) UnmarshalYAML(n *yaml.Node) error { return decodeNode(n, fd) }
 
 // fileGroup is one anyOf or noneOf group.
 type fileGroup struct {
@@ -154,12 +163,15 @@ type fileGroup struct {
 	line int
 }
 
-// UnmarshalYAML records the group's line.
-func (fg *fileGroup) UnmarshalYAML(n *yaml.Node) error {
+// decodeYAML records the group's line.
+func (fg *fileGroup) decodeYAML(w *walker, n *yaml.Node) error {
 	type plain fileGroup
 	fg.line = n.Line
-	return decodeNode(n, (*plain)(fg))
+	return w.into(n, (*plain)(fg))
 }
+
+// UnmarshalYAML decodes fg as decodeNode does.
+func (fg *fileGroup) UnmarshalYAML(n *yaml.Node) error { return decodeNode(n, fg) }
 
 // ManifestError is a DKP v2 requirement that DKP's own validation
 // refuses (R28). Reason is DKP's message, word for word where DKP has one.
@@ -270,7 +282,7 @@ func (p place) v2Constraint(line int, what, text string, optional bool) (model.C
 	if optional {
 		text += " !optional"
 	}
-	return model.ParseConstraint(text)
+	return p.parsed.parse(text)
 }
 
 // v2Groups reads the anyOf or noneOf bucket.

@@ -60,7 +60,9 @@ Signals:
                     set keeps serving and the log says why
   SIGINT, SIGTERM   stop gracefully: health turns NOT_SERVING, new calls are
                     refused, in-flight calls finish; after --shutdown-timeout
-                    the rest are cancelled
+                    the rest are cancelled. While the catalogs load at start,
+                    stop at once (exit 3); a reload still reading is
+                    abandoned, nothing of it served, and the stop goes on
 
 Logs go to stderr, as text or JSON, from --log-level up: one line per call
 (method, code, duration, peer) that fails, at info, or error for a fault of
@@ -78,7 +80,8 @@ that CA (mutual TLS). --max-connection-age makes clients reconnect now and
 then, so that they rebalance onto new replicas.
 
 Exit codes: 0 after a clean shutdown, 2 bad flags or a bad catalog, 3 the
-server could not listen or failed.
+server could not listen or failed, or was stopped while loading its
+catalogs.
 
 Flags:
 `
@@ -109,7 +112,7 @@ func runServe(ctx context.Context, args []string, out, errOut io.Writer) int {
 	}
 	errOut = &lockedWriter{w: errOut} // shared by the log and the announcement
 	log := newLogger(errOut, f.logFormat, f.logLevel)
-	cats, err := loadServed(f.catalogs, log)
+	cats, err := f.load(ctx, errOut)
 	if err != nil {
 		return fail(errOut, err)
 	}
@@ -140,7 +143,8 @@ func runServe(ctx context.Context, args []string, out, errOut io.Writer) int {
 		return fail(errOut, fmt.Errorf("listen: %w", err))
 	}
 	announce(errOut, log, f.logFormat, lis.Addr(), reg.Names())
-	return serveUntilDone(ctx, srv, lis, hup, func() { prod.reloaded(reload(reg, f.catalogs, log)) }, f.shutdownTimeout, log, errOut)
+	reload := func() { prod.reloaded(f.reload(ctx, reg, log, errOut)) }
+	return serveUntilDone(ctx, srv, lis, hup, reload, f.shutdownTimeout, log, errOut)
 }
 
 func parseServeFlags(args []string, out, errOut io.Writer) (f serveFlags, code int, done bool) {
@@ -285,10 +289,29 @@ func parseInlineCatalog(name string, data []byte) (*model.Catalog, error) {
 	return cat, err
 }
 
-// reload reads every catalog again and swaps the set; on any error the
-// old set keeps serving.
-func reload(reg *server.Catalogs, srcs []catalogSource, log *slog.Logger) error {
-	cats, err := loadServed(srcs, log)
+// load reads every catalog until it is done or ctx ends (SIGINT,
+// SIGTERM): a stop does not wait for a large catalog to be read (D323).
+// What the loading logs reaches errOut only when it is done in time.
+func (f *serveFlags) load(ctx context.Context, errOut io.Writer) ([]server.Catalog, error) {
+	names := make([]string, len(f.catalogs))
+	for i, src := range f.catalogs {
+		names[i] = src.name
+	}
+	what := "loading catalog " + strings.Join(names, ", ")
+	return loadWithin(ctx, 0, what, errOut, func(w io.Writer) ([]server.Catalog, error) {
+		return loadServed(f.catalogs, newLogger(w, f.logFormat, f.logLevel))
+	})
+}
+
+// reload reads every catalog again and swaps the set; on any error, or
+// when ctx ends first (a stop), the old set keeps serving and nothing of
+// the new one is kept.
+func (f *serveFlags) reload(ctx context.Context, reg *server.Catalogs, log *slog.Logger, errOut io.Writer) error {
+	cats, err := f.load(ctx, errOut)
+	if err != nil && ctx.Err() != nil {
+		log.Warn("reload abandoned for the stop; the previous catalogs serve until then", "error", err)
+		return err
+	}
 	if err == nil {
 		err = reg.Replace(cats...)
 	}

@@ -48,18 +48,21 @@ func (sc scope) start(p *problem, closure []*view) []*view {
 	if sc.cone == nil {
 		return nil
 	}
-	names := map[string]bool{}
-	for _, name := range sc.cone(p) {
-		names[name] = true
-	}
+	// The closure is sorted by name and the cone is a few modules of it:
+	// each is found by a binary search, in the closure's order.
+	names := slices.Compact(slices.Sorted(slices.Values(sc.cone(p))))
 	var out []*view
-	for _, v := range closure {
-		if names[v.name] {
-			out = append(out, v)
+	for _, name := range names {
+		if i, ok := slices.BinarySearchFunc(closure, name, byViewName); ok {
+			out = append(out, closure[i])
 		}
 	}
 	return out
 }
+
+// byViewName compares a view with a name, for a binary search of views
+// sorted by name.
+func byViewName(v *view, name string) int { return strings.Compare(v.name, name) }
 
 // cone is the state of an encoding whose scope is a cone: the modules
 // whose facts are encoded, and, once needed, which modules name which.

@@ -3,7 +3,6 @@ package solver
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/go-air/gini"
 	"github.com/go-air/gini/z"
@@ -137,7 +136,7 @@ func (e *encoder) vars(name string) *modVars {
 	if mv := e.byName[name]; mv != nil || e.cone == nil {
 		return mv
 	}
-	i, ok := slices.BinarySearchFunc(e.universe, name, func(v *view, name string) int { return strings.Compare(v.name, name) })
+	i, ok := slices.BinarySearchFunc(e.universe, name, byViewName)
 	if !ok {
 		return nil
 	}

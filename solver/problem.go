@@ -25,10 +25,37 @@ const (
 	intentAuto
 )
 
-// problem is one resolution's inputs, read once: effective platform
-// versions and, for every module it touches, a view with the module's
-// role, head and static facts.
+// problem is one resolution: its inputs, read once, and, for every
+// module it touches, a view with the module's role, head and static
+// facts. Its parts have walls of their own: the inputs never change
+// once read; the fact store only grows, in the order of making; the
+// check cache only remembers.
 type problem struct {
+	inputs
+	factStore
+	checkCache
+
+	views    map[string]*view
+	releases int // releases of the viewed modules, for the size estimate
+	// explainClosure is the closure over every release (closure), and
+	// explainNames which of its modules name which (cone.go): the same
+	// for every explain encoding of the problem, which held-back
+	// questions build one per module (whyNot).
+	explainClosure []*view
+	explainNames   *nameIndex
+	boolSlab       []bool // backing store of the views' allowed filters
+	// lazyStatics: a view's static facts are made only when something
+	// reads them (staticFacts); until then only its allowed filter is
+	// computed. An answer that needs no explanation never makes them.
+	lazyStatics bool
+	// keepFrozen encodes every frozen module, detaching none (detach.go):
+	// tests compare the answers both ways.
+	keepFrozen bool
+}
+
+// inputs are what a problem is asked: the catalog, the cluster state and
+// the request, and the platform versions they make effective.
+type inputs struct {
 	cat      *model.Catalog
 	compiled *Compiled // the catalog compiled (compiled.go)
 	cluster  *model.ClusterState
@@ -40,39 +67,33 @@ type problem struct {
 	// (R22): the cluster's, overridden by the request's candidates.
 	components map[string]model.Version
 	sequential bool
+}
 
-	views    map[string]*view
-	releases int // releases of the viewed modules, for the size estimate
-	// explainClosure is the closure over every release (closure), and
-	// explainNames which of its modules name which (cone.go): the same
-	// for every explain encoding of the problem, which held-back
-	// questions build one per module (whyNot).
-	explainClosure []*view
-	explainNames   *nameIndex
-	facts          []*fact
-	factSlab       []fact // backing store of facts, see newFact
-	boolSlab       []bool // backing store of the views' allowed filters
-	// lazyStatics: a view's static facts are made only when something
-	// reads them (staticFacts); until then only its allowed filter is
-	// computed. An answer that needs no explanation never makes them.
-	lazyStatics bool
+// factStore holds the facts a problem makes (facts.go), in the order of
+// making, and the sink that takes a view's static facts while they are
+// read (sink.go).
+type factStore struct {
+	facts    []*fact
+	factSlab []fact // backing store of facts, see newFact
 	// seq orders facts (see fact.seq).
 	seq int
-	// sink takes the static facts addStaticFacts finds (sink.go): nil
-	// while only allowed filters are computed.
+	// sink takes the static facts addStaticFacts finds: nil while only
+	// allowed filters are computed.
 	sink factSink
-	// keepFrozen encodes every frozen module, detaching none (detach.go):
-	// tests compare the answers both ways.
-	keepFrozen bool
 	// staticCount counts the static facts made; the size estimate leaves
 	// them out (budget.go).
 	staticCount int
+}
+
+// checkCache remembers the checks of constraints against versions that a
+// problem makes again and again (facts.go).
+type checkCache struct {
 	// platformOK remembers, per interned DKP or Kubernetes requirement
 	// text (tables.texts), whether the effective version meets it: 0 not
 	// checked yet, 1 yes, 2 no.
 	platformOK [2][]uint8
-	// memo remembers constraint checks (facts.go); a shared what-if
-	// encoding hands the same memo to every problem it answers.
+	// memo remembers constraint checks; a shared what-if encoding hands
+	// the same memo to every problem it answers.
 	memo    map[allowKey]bool
 	whyMemo map[allowKey]string
 }
@@ -132,7 +153,8 @@ type view struct {
 }
 
 func newProblem(c *Compiled, cluster *model.ClusterState, req *model.Request) *problem {
-	p := &problem{cat: c.cat, compiled: c, cluster: cluster, req: req, views: map[string]*view{}, memo: map[allowKey]bool{}, whyMemo: map[allowKey]string{}}
+	p := &problem{inputs: inputs{cat: c.cat, compiled: c, cluster: cluster, req: req}, views: map[string]*view{},
+		checkCache: checkCache{memo: map[allowKey]bool{}, whyMemo: map[allowKey]string{}}}
 	p.deckhouse, p.kubernetes = cluster.Deckhouse, cluster.Kubernetes
 	if req.Platform.Deckhouse != nil {
 		p.deckhouse = req.Platform.Deckhouse

@@ -40,21 +40,24 @@ type fact struct {
 	loop *loopShape
 }
 
-func (p *problem) newFact(kind model.FactKind, v *view) *fact {
-	if len(p.factSlab) == cap(p.factSlab) {
-		p.factSlab = make([]fact, 0, 256) // facts come by the thousand: allocate them in blocks
+// newFact makes a fact about v (nil: about no one module). A static fact
+// made while a view's facts are made takes the view's place in the
+// order; any other takes the next place.
+func (fs *factStore) newFact(kind model.FactKind, v *view) *fact {
+	if len(fs.factSlab) == cap(fs.factSlab) {
+		fs.factSlab = make([]fact, 0, 256) // facts come by the thousand: allocate them in blocks
 	}
-	f := fact{id: len(p.facts), kind: kind, v: v, at: -1, seq: p.seq}
-	if m, ok := p.sink.(*making); ok {
+	f := fact{id: len(fs.facts), kind: kind, v: v, at: -1, seq: fs.seq}
+	if m, ok := fs.sink.(*making); ok {
 		f.seq = m.v.staticSeq
-		f.sub = len(p.facts) + 1 // after the view's place, in the order made
-		p.staticCount++
+		f.sub = len(fs.facts) + 1 // after the view's place, in the order made
+		fs.staticCount++
 	} else {
-		p.seq++
+		fs.seq++
 	}
-	p.factSlab = append(p.factSlab, f)
-	fp := &p.factSlab[len(p.factSlab)-1]
-	p.facts = append(p.facts, fp)
+	fs.factSlab = append(fs.factSlab, f)
+	fp := &fs.factSlab[len(fs.factSlab)-1]
+	fs.facts = append(fs.facts, fp)
 	return fp
 }
 

@@ -27,19 +27,19 @@ type factSink interface {
 
 // sinkOf is the sink that takes v's facts, or nil when only v's filter is
 // computed.
-func (p *problem) sinkOf(v *view) factSink {
-	if p.sink != nil && p.sink.view() == v {
-		return p.sink
+func (fs *factStore) sinkOf(v *view) factSink {
+	if fs.sink != nil && fs.sink.view() == v {
+		return fs.sink
 	}
 	return nil
 }
 
 // within runs read with sink taking the facts it finds, then restores the
 // sink before it.
-func (p *problem) within(sink factSink, read func()) {
-	before := p.sink
-	p.sink = sink
-	defer func() { p.sink = before }()
+func (fs *factStore) within(sink factSink, read func()) {
+	before := fs.sink
+	fs.sink = sink
+	defer func() { fs.sink = before }()
 	read()
 }
 

@@ -98,7 +98,9 @@ type checkCache struct {
 	whyMemo map[allowKey]string
 }
 
-// view is one module as this resolution sees it.
+// view is one module as this resolution sees it: the module and its
+// releases, then its parts, each of which one step of reading the inputs
+// fills in (newView).
 type view struct {
 	m    *model.Module
 	name string
@@ -113,25 +115,52 @@ type view struct {
 	takes      func(*model.Release) bool
 	develSteps bool
 
+	deployment // what the cluster runs (R9, D73, R23)
+	role       // what the request and the cluster say of the module (R8, R9, R14)
+	heading    // the channel followed and its head (R10)
+	statics    // the static facts and the filter they make (facts.go)
+
+	p   *problem     // the problem that owns the view
+	tab *moduleTable // the compiled table of m
+	own bool         // rels are m's own releases, so the table's indices apply
+
+	stepCache *updateSteps // see steps
+
+	src sourcePlace // R23: where the module's releases come from (sources.go)
+}
+
+// deployment is what the cluster runs of a view's module.
+type deployment struct {
 	before       bool           // enabled before, with a deployed version
 	configuredOn bool           // the cluster says enabled: true (D43)
 	unlisted     bool           // the deployed release is not in the catalog (D73)
 	running      *model.Release // on a move (R23), the deployed release in its own source, or nil
 	deployedDKP  model.Version  // for a built-in module: the DKP version running now
 	deployed     int            // index of the deployed release, or -1
-	pinned       int            // index of the pinned release, or -1
-	pinVersion   model.Version  // the request's pin, even one the module's source does not list (R23), or nil
-	inUpdate     bool           // in the request's update set (R9)
-	named        bool           // named by the request (R14 level 3)
+}
+
+// role is what the request and the cluster state say of a view's module.
+type role struct {
+	pinned     int           // index of the pinned release, or -1
+	pinVersion model.Version // the request's pin, even one the module's source does not list (R23), or nil
+	inUpdate   bool          // in the request's update set (R9)
+	named      bool          // named by the request (R14 level 3)
 
 	intent     intent
 	intentFact *fact // the hard fact behind intentOn or intentOff
+}
 
+// heading is the channel a view's module follows and its head.
+type heading struct {
 	channel     string        // the channel followed, "" for none
 	headVersion model.Version // the channel's version, or the newest release
 	head        int           // index of the highest release at or below headVersion, or -1
 	noChannel   bool          // a channel applies but lists no release that stable
+}
 
+// statics are the static facts of a view's module and the filter they
+// make.
+type statics struct {
 	// staticList holds the facts that forbid releases of this module;
 	// read it through staticFacts, which makes them on first use.
 	staticList []*fact
@@ -142,14 +171,6 @@ type view struct {
 	// (closure.go), or is nil.
 	allowedList []int
 	only        int // while static facts are read: the one release they read, or -1 for all
-
-	p   *problem     // the problem that owns the view
-	tab *moduleTable // the compiled table of m
-	own bool         // rels are m's own releases, so the table's indices apply
-
-	stepCache *updateSteps // see steps
-
-	src sourcePlace // R23: where the module's releases come from (sources.go)
 }
 
 func newProblem(c *Compiled, cluster *model.ClusterState, req *model.Request) *problem {
@@ -188,7 +209,7 @@ func (p *problem) view(name string) *view {
 }
 
 func (p *problem) newView(m *model.Module) *view {
-	v := &view{m: m, name: m.Name, deployed: -1, pinned: -1, head: -1, p: p}
+	v := &view{m: m, name: m.Name, deployment: deployment{deployed: -1}, role: role{pinned: -1}, heading: heading{head: -1}, p: p}
 	p.placeSource(v)
 	v.rels, v.tab = v.m.Releases, p.compiled.t.table(v.m)
 	v.own = v.tab != nil

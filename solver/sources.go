@@ -88,7 +88,7 @@ func (p *problem) setSourceHeads(v *view) {
 	v.src.channeled = map[string]bool{}
 	v.src.channels = map[string]string{}
 	for _, s := range v.m.ModuleSources() {
-		sv := &view{m: v.m.ForSource(s), name: v.name, rels: v.m.ForSource(s).Releases, deployed: -1, pinned: -1, head: -1, takes: v.takes}
+		sv := &view{m: v.m.ForSource(s), name: v.name, rels: v.m.ForSource(s).Releases, deployment: deployment{deployed: -1}, role: role{pinned: -1}, heading: heading{head: -1}, takes: v.takes}
 		p.setHead(sv)
 		v.channel = sv.channel
 		v.src.channeled[s] = sv.channel != ""

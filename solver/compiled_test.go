@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"sync"
@@ -161,4 +162,46 @@ func TestCompiledModuleReadings(t *testing.T) {
 		}
 	})
 	assert.Greater(t, checked, 1000)
+}
+
+// D222: what a module's releases name, as compiled, is what the closure
+// pushes when it walks every release, for every module of every catalog.
+func TestCompiledNamesAreTheReleasesNames(t *testing.T) {
+	checked, named := 0, 0
+	eachProblem(t, func(name string, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) {
+		p := newProblem(compiledFor(cat), cluster, req)
+		for m, mt := range p.compiled.t.mods {
+			if m.Embedded {
+				continue // its one release is made per request (R5)
+			}
+			walked := map[string]bool{}
+			boundless := false
+			push := func(n string) { walked[n] = true }
+			for _, r := range m.Releases {
+				for _, d := range r.Requirements.Modules {
+					push(d.Module)
+				}
+				for _, c := range r.Requirements.Capabilities {
+					for _, n := range cat.Providers(c) {
+						push(n)
+					}
+				}
+				for _, c := range r.Requirements.Compound {
+					if _, bounded := p.compoundModules(c.Target()); !bounded {
+						boundless = true
+						continue
+					}
+					for _, n := range p.mayMeet(c.Target()) {
+						push(n)
+					}
+				}
+			}
+			assert.Equal(t, slices.Sorted(maps.Keys(walked)), slices.Clip(append([]string(nil), mt.named...)), "%s: %s", name, m.Name)
+			assert.Equal(t, boundless, mt.boundless, "%s: %s", name, m.Name)
+			checked++
+			named += len(mt.named)
+		}
+	})
+	assert.Greater(t, checked, 1000)
+	assert.Greater(t, named, 1000)
 }

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/modsolver/modsolver/model"
@@ -64,15 +65,43 @@ func (c *Compiled) Stats() CompileStats { return CompileStats{Duration: c.t.took
 func (c *Compiled) Solve(ctx context.Context, cluster *model.ClusterState, req *model.Request, opts ...Option) (*model.Result, error) {
 	start := time.Now()
 	cfg := newSettings(opts)
-	if err := validate(c.cat, cluster, req); err != nil {
+	if err := missingInput(c.cat, cluster, req); err != nil {
 		return nil, err
 	}
-	res, err := newSession(ctx, cfg, c, cluster, req).run()
+	var memo *stateMemo
+	if !cfg.noStateMemo {
+		memo = c.memoFor(cluster, req) // nil unless req is of a shape a memo serves
+	}
+	var err error
+	if memo != nil && memo.lazy {
+		// The memo was made for this very state, which validated then.
+		err = errors.Join(nil, req.Validate(c.cat, cluster))
+	} else {
+		err = validate(c.cat, cluster, req)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.solve(ctx, cfg, cluster, req, memo)
 	if err != nil {
 		return nil, err
 	}
 	res.Stats.SolveMicros = time.Since(start).Microseconds()
 	return res, nil
+}
+
+// solve answers req on memo when it serves, and again without it when the
+// answer needs an explanation (statememo.go).
+func (c *Compiled) solve(ctx context.Context, cfg settings, cluster *model.ClusterState, req *model.Request, memo *stateMemo) (*model.Result, error) {
+	if memo != nil && memo.lazy {
+		s := newSession(ctx, cfg, c, cluster, req)
+		s.p.state = memo
+		res, err := s.run()
+		if !errors.Is(err, errNoMemo) {
+			return res, err
+		}
+	}
+	return newSession(ctx, cfg, c, cluster, req).run()
 }
 
 // Encode is the package-level Encode on c's catalog.

@@ -11,7 +11,8 @@ import (
 )
 
 // tables are what Compile computes from a catalog, kept with it
-// (compiledFor), and nothing in them changes after compileTables.
+// (compiledFor), and nothing in them changes after compileTables but the
+// state memos, which keep their own lock.
 type tables struct {
 	took  time.Duration
 	bytes int64
@@ -36,6 +37,10 @@ type tables struct {
 	// named holds, by module name and version text, the prereleases that
 	// a module requirement of the catalog names (R6, D140); nil when none.
 	named map[string]map[string]bool
+	// states are the memos of the cluster states asked about most
+	// recently (statememo.go): the one part of the tables that changes
+	// after compileTables, behind its own lock.
+	states stateMemos
 }
 
 // moduleTable is one module's part of the tables: its channel heads (R10,

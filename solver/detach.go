@@ -58,7 +58,7 @@ func (p *problem) detach(closure []*view) (encode, detached []*view) {
 // when no module of the closure is frozen.
 func (p *problem) attached(closure []*view) map[string]bool {
 	var frozen []*view
-	t := touchSet{encoded: map[string]bool{}, needed: map[string]bool{}, groups: map[string]bool{}, capabilities: map[string]bool{}}
+	t := newTouchSet()
 	for _, v := range closure {
 		if p.frozen(v) {
 			frozen = append(frozen, v)
@@ -92,27 +92,41 @@ type touchSet struct {
 	encoded, needed, groups, capabilities map[string]bool
 }
 
+func newTouchSet() touchSet {
+	return touchSet{encoded: map[string]bool{}, needed: map[string]bool{}, groups: map[string]bool{}, capabilities: map[string]bool{}}
+}
+
 // add records what module v names through the releases rels; changing
 // says whether v may change, so that the modules it requires and those
 // that require it are encoded with it.
 func (t touchSet) add(v *view, rels []int, changing bool) {
-	t.encoded[v.name] = t.encoded[v.name] || changing
-	if g := v.m.ExclusiveGroup; g != "" {
+	for _, r := range rels {
+		t.addRelease(v.name, v.m, v.rels[r], changing)
+	}
+	if len(rels) == 0 {
+		t.addRelease(v.name, v.m, nil, changing)
+	}
+}
+
+// addRelease is add for one release rel of module m (nil: none).
+func (t touchSet) addRelease(name string, m *model.Module, rel *model.Release, changing bool) {
+	t.encoded[name] = t.encoded[name] || changing
+	if g := m.ExclusiveGroup; g != "" {
 		t.groups[g] = true
 	}
-	for _, r := range rels {
-		rel := v.rels[r]
-		for _, d := range rel.Requirements.Modules {
-			t.needed[d.Module] = t.needed[d.Module] || changing
-		}
-		for _, c := range rel.Requirements.Capabilities {
-			t.capabilities[c] = true
-		}
-		for _, c := range rel.Provides {
-			t.capabilities[c] = true
-		}
-		t.addCompound(rel)
+	if rel == nil {
+		return
 	}
+	for _, d := range rel.Requirements.Modules {
+		t.needed[d.Module] = t.needed[d.Module] || changing
+	}
+	for _, c := range rel.Requirements.Capabilities {
+		t.capabilities[c] = true
+	}
+	for _, c := range rel.Provides {
+		t.capabilities[c] = true
+	}
+	t.addCompound(rel)
 }
 
 // touches reports whether frozen module v shares anything with the
@@ -121,7 +135,12 @@ func (t touchSet) touches(v *view) bool {
 	if t.needed[v.name] || t.needed[anyModule] || (v.m.ExclusiveGroup != "" && t.groups[v.m.ExclusiveGroup]) {
 		return true
 	}
-	rel := v.rels[v.deployed]
+	return t.releaseTouches(v.rels[v.deployed])
+}
+
+// releaseTouches reports whether a frozen module's deployed release rel
+// shares anything with the encoded modules.
+func (t touchSet) releaseTouches(rel *model.Release) bool {
 	if len(rel.Requirements.Compound) > 0 {
 		return true // R24: its candidates are read in the encoding
 	}

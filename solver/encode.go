@@ -31,6 +31,12 @@ type encoder struct {
 	// universe are the modules the encoding may cover, sorted by name:
 	// the closure, or what a shared encoding has included so far.
 	universe []*view
+	// kept counts the frozen modules a fast encoding on a state memo
+	// left out without a view (statememo.go): each keeps its release.
+	// lazyRefused: the memo could not serve this request, and nothing is
+	// encoded.
+	kept        int
+	lazyRefused bool
 	// detached are frozen modules left out of a fast encoding (detach.go),
 	// sorted by name; each keeps its deployed release.
 	detached []*view
@@ -88,9 +94,18 @@ func newEncoder(p *problem, g guard, sc scope) *encoder {
 // encode writes the modules of the closure its scope covers, and every
 // fact about them. A fast encoding leaves detached modules out.
 func (e *encoder) encode() {
-	closure := e.p.closure(e.guard.keepsFacts())
-	if !e.guard.keepsFacts() {
-		closure, e.detached = e.p.detach(closure)
+	var closure []*view
+	switch {
+	case e.guard.keepsFacts():
+		closure = e.p.closure(true)
+	case e.p.state != nil:
+		var ok bool
+		if closure, e.detached, e.kept, ok = e.p.lazyDetach(e.p.lazyClosure()); !ok {
+			e.lazyRefused = true
+			return
+		}
+	default:
+		closure, e.detached = e.p.detach(e.p.closure(false))
 	}
 	e.universe = closure
 	if seed := e.scope.start(e.p, closure); seed != nil {

@@ -91,6 +91,9 @@ func (s *session) staticReason(v *view, sel int) string {
 // that name those covered). A core of the cone's facts is a core of the
 // closure's (cone.go), and most reasons are a module or two away.
 func (s *session) whyNot(v *view, rel int) (string, error) {
+	if s.p.state != nil {
+		return "", errNoMemo // an explanation reads facts in the order the views were made
+	}
 	if len(v.rels) == 0 {
 		if v.src.named && !v.src.free {
 			return fmt.Sprintf("source %s lists no release of %s", v.src.to, v.name), nil

@@ -51,6 +51,9 @@ type problem struct {
 	// keepFrozen encodes every frozen module, detaching none (detach.go):
 	// tests compare the answers both ways.
 	keepFrozen bool
+	// state, when set, is the memo of the cluster state this problem's
+	// fast encoding reads its frozen modules from (statememo.go).
+	state *stateMemo
 }
 
 // inputs are what a problem is asked: the catalog, the cluster state and

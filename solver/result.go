@@ -63,6 +63,7 @@ func (s *session) resolved() (*model.Result, error) {
 	res.Plan = plan(outs, s.p.req.Devel)
 	res.Warnings = warnings(warned, runningLoops(s.p, warned))
 	res.Stats = s.stats()
+	unchanged += s.fast.kept // frozen modules without views keep their releases (statememo.go)
 	res.Stats.Unchanged = unchanged
 	s.outs, s.unchanged = outs, unchanged
 	return res, nil

@@ -26,6 +26,9 @@ type settings struct {
 	feasibleOnly bool
 	// batch is shared by the requests of one what-if batch (verify.go).
 	batch *batch
+	// noStateMemo answers without the state memos (statememo.go): tests
+	// compare the answers both ways.
+	noStateMemo bool
 }
 
 func newSettings(opts []Option) settings {
@@ -87,6 +90,14 @@ func Encode(cat *model.Catalog, cluster *model.ClusterState, req *model.Request)
 }
 
 func validate(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) error {
+	if err := missingInput(cat, cluster, req); err != nil {
+		return err
+	}
+	return errors.Join(cluster.Validate(cat), req.Validate(cat, cluster))
+}
+
+// missingInput is the error of a nil input, or nil.
+func missingInput(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) error {
 	switch {
 	case cat == nil:
 		return &model.FieldError{Path: model.Field("catalog"), Err: model.ErrMissingField}
@@ -95,7 +106,7 @@ func validate(cat *model.Catalog, cluster *model.ClusterState, req *model.Reques
 	case req == nil:
 		return &model.FieldError{Path: model.Field("request"), Err: model.ErrMissingField}
 	}
-	return errors.Join(cluster.Validate(cat), req.Validate(cat, cluster))
+	return nil
 }
 
 // session is one resolution: the fast encoding that finds the answer and,
@@ -140,6 +151,9 @@ func (s *session) run() (*model.Result, error) {
 	s.fast.ctx = s.ctx
 	s.budget.track(s.fast)
 	s.fast.encode()
+	if s.fast.lazyRefused {
+		return nil, errNoMemo
+	}
 	return s.optimize(&optimizer{e: s.fast, ctx: s.ctx})
 }
 

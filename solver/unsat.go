@@ -12,6 +12,9 @@ import (
 // unsatisfiable builds the R16 answer: a minimal core of facts, rendered
 // as a chain of sentences, with verified suggestions.
 func (s *session) unsatisfiable() (*model.Result, error) {
+	if s.p.state != nil {
+		return nil, errNoMemo // an explanation reads facts in the order the views were made
+	}
 	x := s.conflictExplainer()
 	core, err := x.inputCore(nil)
 	if err != nil {

@@ -1,0 +1,564 @@
+package solver
+
+import (
+	"cmp"
+	"container/list"
+	"errors"
+	"hash/maphash"
+	"maps"
+	"slices"
+	"sync"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// An operator asks many questions of one cluster state: can this module
+// be enabled, what if that one is disabled. On a large cluster most of
+// the work of such a question is the same each time: a view and its
+// static filter for every module the cluster runs, and the analysis that
+// finds the frozen ones (detach.go), which keep their releases whatever
+// the answer is and share nothing with what may change. A state memo
+// keeps that analysis for one cluster state and one request shape, so
+// that a question that names a few modules builds views only for what
+// it names, what those reach, and the frozen modules they touch; the
+// other frozen modules are counted as kept without a view (D225).
+//
+// The memo never changes an answer. It serves only a request that, apart
+// from the modules it enables or disables, is the neutral request it was
+// made for (no platform, devel, source, pin or update), and asks for the
+// changes only (report: changes), where a kept module is counted, not
+// listed. It is made only when the neutral request detaches frozen
+// modules, and none of them warns (a running loop, an Experimental or
+// Deprecated release, a version the catalog no longer lists). An answer
+// that needs an explanation (an unsatisfiable request, a held-back reason
+// that a SAT question answers) is made again without the memo, since
+// explanations read facts in the order the views were made. The memo is
+// keyed by the cluster state's whole content, compared byte by byte, so a
+// changed state can never be served from another's memo.
+
+// maxStates bounds the states a compiled catalog keeps memos of; the
+// least recently asked is dropped first.
+const maxStates = 8
+
+// stateMemos are a compiled catalog's memos, by state and shape.
+type stateMemos struct {
+	mu    sync.Mutex
+	seed  maphash.Seed
+	order *list.List // of *stateMemo, most recently asked first
+	byKey map[uint64][]*list.Element
+}
+
+// stateMemo is what one neutral request on one cluster state leaves to
+// the questions that follow it.
+type stateMemo struct {
+	state *model.ClusterState // a copy of the state, compared field by field
+	shape memoShapeKey
+	hash  uint64
+	// lazy: the memo may serve; when false, every request of this state
+	// and shape takes the whole path.
+	lazy bool
+	// roots are the neutral request's roots (rootNames).
+	roots []string
+	// frozen are the frozen modules of the neutral request's closure, by
+	// name, and the indexes that find those a request touches: by the
+	// module their deployed release requires, by exclusive group, by a
+	// capability it requires or provides; and those with compound
+	// requirements, which are always encoded (touches).
+	frozen       map[string]*frozenModule
+	requiredBy   map[string][]*frozenModule
+	byGroup      map[string][]*frozenModule
+	byCapability map[string][]*frozenModule
+	compound     []*frozenModule
+	// providerOf names the frozen module that provides each capability
+	// frozen modules provide (one each: the neutral request checked).
+	providerOf map[string]string
+	// closure names the modules of the neutral request's closure.
+	closure map[string]bool
+	// allHold: every frozen module's requirements hold against the
+	// others, capabilities included (frozenHold).
+	allHold bool
+}
+
+// memoShapeKey is what a memo-shaped request says besides the modules it
+// enables or disables.
+type memoShapeKey struct {
+	strategy                 model.Strategy
+	allowDisable, autoEnable bool
+	report                   model.Report
+}
+
+// frozenModule is what a frozen module is, without its view: enough to
+// tell whether it touches what may change (touchSet.touches).
+type frozenModule struct {
+	name  string
+	m     *model.Module
+	rel   *model.Release // the deployed release (a built-in module's is the view's own)
+	index int            // its index among the view's releases
+	// pushes are the names the closure pushes for its candidates, in
+	// order.
+	pushes []string
+	// depsHold: its requirements hold against the neutral request's
+	// frozen modules, as dependenciesHold reads them.
+	depsHold bool
+}
+
+// errNoMemo asks for an answer without the memo (see stateMemo).
+var errNoMemo = errors.New("answer again without the state memo")
+
+// memoFor returns the memo of cluster and req's shape, made now if need
+// be, or nil when req is not of a shape a memo serves.
+func (c *Compiled) memoFor(cluster *model.ClusterState, req *model.Request) *stateMemo {
+	if !memoShape(req) {
+		return nil
+	}
+	ms := &c.t.states
+	shape := shapeOf(req)
+	ms.mu.Lock()
+	if ms.order == nil {
+		ms.seed, ms.order, ms.byKey = maphash.MakeSeed(), list.New(), map[uint64][]*list.Element{}
+	}
+	seed := ms.seed
+	ms.mu.Unlock()
+	h := stateHash(seed, cluster, shape)
+	find := func() *stateMemo {
+		for _, el := range ms.byKey[h] {
+			if m := el.Value.(*stateMemo); m.shape == shape && sameState(m.state, cluster) {
+				ms.order.MoveToFront(el)
+				return m
+			}
+		}
+		return nil
+	}
+	ms.mu.Lock()
+	m := find()
+	ms.mu.Unlock()
+	if m != nil {
+		return m
+	}
+	m = c.newMemo(cluster, req)
+	m.state, m.shape, m.hash = copyState(cluster), shape, h
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if held := find(); held != nil {
+		return held // another request made it meanwhile
+	}
+	ms.byKey[h] = append(ms.byKey[h], ms.order.PushFront(m))
+	for ms.order.Len() > maxStates {
+		last := ms.order.Back()
+		old := ms.order.Remove(last).(*stateMemo)
+		ms.byKey[old.hash] = slices.DeleteFunc(ms.byKey[old.hash], func(el *list.Element) bool { return el == last })
+		if len(ms.byKey[old.hash]) == 0 {
+			delete(ms.byKey, old.hash)
+		}
+	}
+	return m
+}
+
+// memoShape reports whether a memo may serve req: it asks for the
+// changes only, and names modules only to enable or disable them.
+func memoShape(req *model.Request) bool {
+	p := req.Platform
+	return req.ChangesOnly() && len(req.Update) == 0 && !req.UpdateAll && len(req.Pin) == 0 &&
+		p.Deckhouse == nil && p.Kubernetes == nil && len(p.Components) == 0 && len(req.Sources) == 0 && !req.Devel
+}
+
+func shapeOf(req *model.Request) memoShapeKey {
+	return memoShapeKey{strategy: req.Strategy, allowDisable: req.AllowDisable, autoEnable: req.AutoEnable, report: req.Report}
+}
+
+// neutral is req without the modules it enables or disables: the request
+// a memo is made from.
+func neutral(req *model.Request) *model.Request {
+	r := *req
+	r.Enable, r.Disable = nil, nil
+	return &r
+}
+
+// stateHash hashes every field of the cluster state and the shape; the
+// modules are summed, so that their order in the map does not count.
+func stateHash(seed maphash.Seed, cluster *model.ClusterState, shape memoShapeKey) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	ver := func(v model.Version) {
+		if v != nil {
+			h.WriteString(v.Original())
+		}
+		h.WriteByte(0)
+	}
+	str := func(s string) {
+		h.WriteString(s)
+		h.WriteByte(0)
+	}
+	str(string(shape.strategy))
+	str(string(shape.report))
+	h.WriteByte(boolByte(shape.allowDisable)<<1 | boolByte(shape.autoEnable))
+	ver(cluster.Deckhouse)
+	ver(cluster.Kubernetes)
+	str(cluster.Edition)
+	str(cluster.Bundle)
+	str(cluster.ReleaseChannel)
+	h.WriteByte(boolByte(cluster.AllowExperimentalModules))
+	sum := h.Sum64()
+	for name, v := range cluster.Platform {
+		h.Reset()
+		str(name)
+		ver(v)
+		sum += h.Sum64()
+	}
+	for name, st := range cluster.Modules {
+		h.Reset()
+		str(name)
+		switch {
+		case st.Enabled == nil:
+			h.WriteByte(0)
+		case *st.Enabled:
+			h.WriteByte(1)
+		default:
+			h.WriteByte(2)
+		}
+		ver(st.Version)
+		str(st.Channel)
+		str(st.Source)
+		sum += h.Sum64() * 31
+	}
+	return sum
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// sameState reports whether two cluster states are the same in every
+// field (TestMemoStateCoversEveryField), versions as written.
+func sameState(a, b *model.ClusterState) bool {
+	if !sameText(a.Deckhouse, b.Deckhouse) || !sameText(a.Kubernetes, b.Kubernetes) || a.Edition != b.Edition ||
+		a.Bundle != b.Bundle || a.ReleaseChannel != b.ReleaseChannel || a.AllowExperimentalModules != b.AllowExperimentalModules ||
+		len(a.Platform) != len(b.Platform) || len(a.Modules) != len(b.Modules) {
+		return false
+	}
+	for name, v := range a.Platform {
+		if w, ok := b.Platform[name]; !ok || !sameText(v, w) {
+			return false
+		}
+	}
+	for name, x := range a.Modules {
+		y, ok := b.Modules[name]
+		if !ok || x.Channel != y.Channel || x.Source != y.Source || !sameText(x.Version, y.Version) ||
+			(x.Enabled == nil) != (y.Enabled == nil) || (x.Enabled != nil && *x.Enabled != *y.Enabled) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameText reports whether two versions are both absent or written alike.
+func sameText(a, b model.Version) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a.Original() == b.Original()
+}
+
+// copyState copies a cluster state deeply enough that a caller who
+// changes theirs afterwards leaves the memo's as it was (versions are
+// never changed).
+func copyState(c *model.ClusterState) *model.ClusterState {
+	out := *c
+	out.Platform = maps.Clone(c.Platform)
+	out.Modules = make(map[string]model.ModuleState, len(c.Modules))
+	for name, st := range c.Modules {
+		if st.Enabled != nil {
+			on := *st.Enabled
+			st.Enabled = &on
+		}
+		out.Modules[name] = st
+	}
+	return &out
+}
+
+// newMemo makes the memo of cluster and req's shape from the neutral
+// request, as detach sees its closure.
+func (c *Compiled) newMemo(cluster *model.ClusterState, req *model.Request) *stateMemo {
+	m := &stateMemo{frozen: map[string]*frozenModule{}}
+	r0 := neutral(req)
+	if validate(c.cat, cluster, r0) != nil {
+		return m
+	}
+	p := newProblem(c, cluster, r0)
+	m.roots = p.rootNames()
+	closure := p.closure(false)
+	_, detached := p.detach(closure)
+	if len(detached) == 0 {
+		return m
+	}
+	var outs []*outcome
+	on := map[string]*view{}
+	m.closure = make(map[string]bool, len(closure))
+	for _, v := range closure {
+		m.closure[v.name] = true
+		if p.frozen(v) {
+			on[v.name] = v
+		}
+	}
+	m.requiredBy, m.byGroup, m.byCapability, m.providerOf = map[string][]*frozenModule{}, map[string][]*frozenModule{}, map[string][]*frozenModule{}, map[string]string{}
+	for _, v := range closure {
+		if on[v.name] == nil {
+			continue
+		}
+		rel := v.rels[v.deployed]
+		f := &frozenModule{name: v.name, m: v.m, rel: rel, index: v.deployed, depsHold: p.dependenciesHold(v, rel, on)}
+		for _, r := range v.candidates(false) {
+			f.pushes = append(f.pushes, p.pushes(v.rels[r])...)
+		}
+		m.frozen[v.name] = f
+		for _, d := range rel.Requirements.Modules {
+			m.requiredBy[d.Module] = append(m.requiredBy[d.Module], f)
+		}
+		if g := v.m.ExclusiveGroup; g != "" {
+			m.byGroup[g] = append(m.byGroup[g], f)
+		}
+		for _, cp := range slices.Concat(rel.Requirements.Capabilities, rel.Provides) {
+			m.byCapability[cp] = append(m.byCapability[cp], f)
+		}
+		for _, cp := range rel.Provides {
+			m.providerOf[cp] = v.name
+		}
+		if len(rel.Requirements.Compound) > 0 {
+			m.compound = append(m.compound, f)
+		}
+		o := &outcome{v: v, sel: v.deployed}
+		o.action = actionOf(o)
+		outs = append(outs, o)
+	}
+	if len(warnings(outs, runningLoops(p, outs))) > 0 {
+		return m
+	}
+	m.allHold = true
+	for _, f := range m.frozen {
+		if !f.depsHold || slices.ContainsFunc(f.rel.Requirements.Capabilities, func(c string) bool { return m.providerOf[c] == "" }) {
+			m.allHold = false
+		}
+	}
+	m.lazy = true
+	return m
+}
+
+// pushes lists the names the closure pushes for release rel, in order.
+func (p *problem) pushes(rel *model.Release) []string {
+	var out []string
+	for _, d := range rel.Requirements.Modules {
+		out = append(out, d.Module)
+	}
+	for _, c := range rel.Requirements.Capabilities {
+		out = append(out, p.cat.Providers(c)...)
+	}
+	p.pushCompound(rel, func(name string) { out = append(out, name) })
+	return out
+}
+
+// lazyClosure is closure(false) with the memo's frozen modules left
+// without views: the same walk over the same names, from the neutral
+// request's roots and the modules the request names. A frozen module the
+// request names gets its view, as any other. The views it makes are made
+// in the order closure makes them, but for the modules on by default that
+// rootNames looks at first, which only explanations read (their facts'
+// order), and an explanation is never made on a memo.
+func (p *problem) lazyClosure() (views []*view, light []*frozenModule) {
+	m := p.state
+	named := map[string]bool{}
+	for _, name := range slices.Concat(p.req.Enable, p.req.Disable) {
+		named[name] = true
+	}
+	queue := make([]string, 0, len(m.closure))
+	seen := make(map[string]bool, len(m.closure))
+	push := func(name string) {
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		if f := m.frozen[name]; f != nil && !named[name] {
+			light = append(light, f)
+			queue = append(queue, name)
+			return
+		}
+		if v := p.view(name); v != nil {
+			views = append(views, v)
+			queue = append(queue, name)
+		}
+	}
+	roots := slices.Concat(m.roots, p.req.Enable, p.req.Disable)
+	slices.Sort(roots)
+	for _, name := range slices.Compact(roots) {
+		push(name)
+	}
+	for i := 0; i < len(queue); i++ {
+		if f := m.frozen[queue[i]]; f != nil && !named[queue[i]] {
+			for _, name := range f.pushes {
+				push(name)
+			}
+			continue
+		}
+		v := p.views[queue[i]]
+		for _, r := range v.candidates(false) {
+			for _, name := range p.pushes(v.rels[r]) {
+				push(name)
+			}
+		}
+	}
+	slices.SortFunc(views, func(a, b *view) int { return cmp.Compare(a.name, b.name) })
+	return views, light
+}
+
+// lazyDetach is detach over a lazy closure: the frozen modules that touch
+// what may change, views or not, are attached (and get their views), the
+// others are detached, and those without views only counted (kept). The
+// frozen modules that touch are found from the memo's indexes, not by
+// asking each. ok is false when the memo cannot serve: the frozen modules
+// do not hold among themselves for this request, as frozenConsistent
+// checks them (a module the request disables may be the one that
+// provides what a kept module requires), or a compound requirement may
+// name any module; detach then needs every view.
+func (p *problem) lazyDetach(closure []*view, light []*frozenModule) (encode, detached []*view, kept int, ok bool) {
+	m := p.state
+	t := newTouchSet()
+	frozen := map[string]*frozenModule{} // this request's, with or without views
+	var views []*view                    // the frozen ones with views
+	for _, v := range closure {
+		if p.frozen(v) {
+			views = append(views, v)
+			frozen[v.name] = m.frozen[v.name]
+		} else {
+			t.add(v, v.candidates(false), true)
+		}
+	}
+	for _, f := range light {
+		frozen[f.name] = f
+	}
+	if t.needed[anyModule] || slices.ContainsFunc(views, func(v *view) bool { return m.frozen[v.name] == nil }) {
+		return nil, nil, 0, false
+	}
+	attached := map[string]bool{}
+	var work []*frozenModule
+	attach := func(fs ...*frozenModule) {
+		for _, f := range fs {
+			if frozen[f.name] == f && !attached[f.name] {
+				attached[f.name] = true
+				work = append(work, f)
+			}
+		}
+	}
+	attach(m.compound...)
+	for name, needed := range t.needed {
+		if f := frozen[name]; needed && f != nil {
+			attach(f)
+		}
+	}
+	for name, encoded := range t.encoded {
+		if encoded {
+			attach(m.requiredBy[name]...)
+		}
+	}
+	for g := range t.groups {
+		attach(m.byGroup[g]...)
+	}
+	for c := range t.capabilities {
+		attach(m.byCapability[c]...)
+	}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		if g := f.m.ExclusiveGroup; g != "" && !t.groups[g] {
+			t.groups[g] = true
+			attach(m.byGroup[g]...)
+		}
+		caps := slices.Concat(f.rel.Requirements.Capabilities, f.rel.Provides)
+		for _, c := range f.rel.Requirements.Compound { // as addCompound reads it
+			modules, capabilities, bounded := c.Target().Names()
+			if !bounded {
+				return nil, nil, 0, false // any module may meet it: every frozen one touches
+			}
+			for _, name := range modules {
+				t.needed[name] = true
+				if g := frozen[name]; g != nil {
+					attach(g)
+				}
+			}
+			caps = append(caps, capabilities...)
+		}
+		for _, c := range caps {
+			if !t.capabilities[c] {
+				t.capabilities[c] = true
+				attach(m.byCapability[c]...)
+			}
+		}
+	}
+	if !p.frozenHold(frozen, attached) {
+		return nil, nil, 0, false
+	}
+	for _, v := range closure {
+		if attached[v.name] || !p.frozen(v) {
+			encode = append(encode, v)
+		} else {
+			detached = append(detached, v)
+		}
+	}
+	for _, f := range light {
+		if attached[f.name] {
+			encode = append(encode, p.view(f.name))
+		} else {
+			kept++
+		}
+	}
+	slices.SortFunc(encode, func(a, b *view) int { return cmp.Compare(a.name, b.name) })
+	return encode, detached, kept, true
+}
+
+// frozenHold is frozenConsistent for this request's frozen modules, from
+// what the memo's neutral request found: its frozen modules hold one per
+// group and one provider per capability, so these, fewer or as many, do
+// too. A detached module's requirements are met if they were met then
+// and the module that provides each capability it requires is still
+// frozen (one it requires that is not would have attached it); an
+// attached one's, if those on detached modules were.
+func (p *problem) frozenHold(frozen map[string]*frozenModule, attached map[string]bool) bool {
+	if p.state.allHold && len(frozen) == len(p.state.frozen) {
+		return true // the neutral request's frozen modules, each of which holds
+	}
+	for name, f := range frozen {
+		if !attached[name] {
+			if !f.depsHold {
+				return false
+			}
+			for _, c := range f.rel.Requirements.Capabilities {
+				if frozen[p.state.providerOf[c]] == nil {
+					return false
+				}
+			}
+			continue
+		}
+		if f.depsHold {
+			continue
+		}
+		for _, d := range f.rel.Requirements.Modules {
+			dv := frozen[d.Module]
+			if dv != nil && !attached[dv.name] && !frozenReading(f, dv).Admits(&d.Constraint, dv.rel.Version, p.req.Devel) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// frozenReading is readingFor for frozen modules.
+func frozenReading(f, d *frozenModule) model.VersionReading {
+	if d.m.Embedded {
+		return model.ReadingDKP
+	}
+	return f.m.Reading()
+}
+
+// withoutStateMemo answers without the state memos: tests compare.
+func withoutStateMemo() Option { return func(s *settings) { s.noStateMemo = true } }

@@ -3,7 +3,9 @@ package solver
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,11 +16,15 @@ import (
 	"github.com/modsolver/modsolver/model"
 )
 
-// eachProblem calls check on 1,000 random scenarios and every scenario
-// file whose input is valid.
+// eachProblem calls check on 1,000 random scenarios (MODSOLVER_SOLVER_SEEDS
+// sets how many) and every scenario file whose input is valid.
 func eachProblem(t *testing.T, check func(name string, cat *model.Catalog, cluster *model.ClusterState, req *model.Request)) {
 	t.Helper()
-	for seed := uint64(1); seed <= 1000; seed++ {
+	seeds := uint64(1000)
+	if n, err := strconv.ParseUint(os.Getenv("MODSOLVER_SOLVER_SEEDS"), 10, 64); err == nil {
+		seeds = n
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
 		sc := randscen.Generate(seed)
 		if validate(sc.Catalog, sc.Cluster, sc.Request) == nil {
 			check(fmt.Sprintf("seed %d", seed), sc.Catalog, sc.Cluster, sc.Request)

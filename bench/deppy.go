@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync/atomic"
 
 	"github.com/operator-framework/deppy/pkg/deppy"
@@ -156,14 +155,7 @@ func Translatable(cat *model.Catalog) error {
 			}
 		}
 	}
-	loops, err := solver.DependencyLoops(cat)
-	if err != nil {
-		return err
-	}
-	if len(loops) > 0 {
-		return fmt.Errorf("%w: the catalog holds dependency loops it refuses, such as %s (R27)", ErrNotTranslated, strings.Join(loops[0], ", "))
-	}
-	return nil
+	return refusedLoops(cat)
 }
 
 // translation turns one request into deppy variables.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/modsolver/modsolver/model"
@@ -123,14 +122,7 @@ func LibsolvTranslatable(cat *model.Catalog) error {
 	if len(cat.Sources()) > 0 {
 		return fmt.Errorf("%w: the catalog has several sources (R23)", ErrNotTranslated)
 	}
-	loops, err := solver.DependencyLoops(cat)
-	if err != nil {
-		return err
-	}
-	if len(loops) > 0 {
-		return fmt.Errorf("%w: the catalog holds dependency loops it refuses, such as %s (R27)", ErrNotTranslated, strings.Join(loops[0], ", "))
-	}
-	return nil
+	return refusedLoops(cat)
 }
 
 // poolTranslation turns one request into a libsolv pool.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/modsolver/modsolver/catalog"
+	"github.com/modsolver/modsolver/internal/loadgen"
 	"github.com/modsolver/modsolver/internal/shared"
 	"github.com/modsolver/modsolver/model"
 )
@@ -51,13 +52,13 @@ func benchmarkLoad(b *testing.B, file string) {
 	}
 	b.SetBytes(info.Size())
 	b.ReportAllocs()
-	cpu, measured := processCPU()
+	cpu, measured := loadgen.ProcessCPU()
 	for b.Loop() {
 		if _, _, err := catalog.Load(file); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if end, ok := processCPU(); ok && measured {
+	if end, ok := loadgen.ProcessCPU(); ok && measured {
 		b.ReportMetric(float64((end-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 	}
 }

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/operator-framework/deppy/pkg/deppy"
 
@@ -134,4 +135,17 @@ func (p *PeerAnswer) name() string {
 		return "deppy"
 	}
 	return p.Peer
+}
+
+// refusedLoops is ErrNotTranslated for a catalog that holds dependency
+// loops it refuses (R27), which neither peer can say.
+func refusedLoops(cat *model.Catalog) error {
+	loops, err := solver.DependencyLoops(cat)
+	if err != nil {
+		return err
+	}
+	if len(loops) > 0 {
+		return fmt.Errorf("%w: the catalog holds dependency loops it refuses, such as %s (R27)", ErrNotTranslated, strings.Join(loops[0], ", "))
+	}
+	return nil
 }

@@ -4,6 +4,6 @@ package loadgen
 
 import "time"
 
-// processCPU reports that this platform's process CPU time is not read:
+// ProcessCPU reports that this platform's process CPU time is not read:
 // Report.CPU stays zero.
-func processCPU() (time.Duration, bool) { return 0, false }
+func ProcessCPU() (time.Duration, bool) { return 0, false }

@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// processCPU returns the CPU time this process has used so far, user and
+// ProcessCPU returns the CPU time this process has used so far, user and
 // system, on every thread.
-func processCPU() (time.Duration, bool) {
+func ProcessCPU() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false

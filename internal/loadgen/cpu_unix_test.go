@@ -12,13 +12,13 @@ import (
 
 // The process's CPU time grows while it works.
 func TestLoadProcessCPU(t *testing.T) {
-	before, ok := processCPU()
+	before, ok := ProcessCPU()
 	require.True(t, ok)
 	sum := sha256.Sum256(nil)
 	for range 200_000 {
 		sum = sha256.Sum256(sum[:])
 	}
-	after, ok := processCPU()
+	after, ok := ProcessCPU()
 	require.True(t, ok)
 	assert.Greater(t, after, before, "hashing %x took no CPU time", sum[:4])
 }

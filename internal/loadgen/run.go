@@ -107,10 +107,10 @@ func Run(ctx context.Context, client modsolverv1.ResolverClient, reqs []*modsolv
 		return Report{Concurrency: cfg.concurrency}, fmt.Errorf("loadgen: interrupted during the warm-up: %w", err)
 	}
 	p := &phase{length: cfg.duration, limit: cfg.requests, rec: &recorder{}}
-	cpu0, cpuOK := processCPU()
+	cpu0, cpuOK := ProcessCPU()
 	wall := r.run(ctx, p)
 	rep := p.rec.report(cfg.concurrency, wall)
-	if cpu1, ok := processCPU(); ok && cpuOK {
+	if cpu1, ok := ProcessCPU(); ok && cpuOK {
 		rep.CPU = cpu1 - cpu0
 	}
 	if err := ctx.Err(); err != nil {

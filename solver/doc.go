@@ -45,6 +45,9 @@
 //   - closure.go: which modules an encoding needs at all (DESIGN §6).
 //   - detach.go: kept modules that share nothing with what may change are
 //     left out of the fast encoding and reported as kept (D39, D97).
+//     statememo.go: for questions of a state asked before that enable or
+//     disable a few modules, the frozen modules are read from a memo of
+//     that state, without views (D225).
 //   - guard.go, cone.go: how an encoding holds a fact's clauses (its
 //     guard) and which modules it covers (its scope, the whole closure or
 //     a cone grown from the request's facts, D107).

@@ -90,10 +90,15 @@ func (c *Compiled) Solve(ctx context.Context, cluster *model.ClusterState, req *
 	return res, nil
 }
 
-// solve answers req on memo when it serves, and again without it when the
-// answer needs an explanation (statememo.go).
+// solve answers req on memo when it serves: with the changes only, on
+// the memo's frozen modules without views, and again with every view when
+// the answer needs an explanation; otherwise with every view, the memo
+// finding which frozen modules to detach (statememo.go).
 func (c *Compiled) solve(ctx context.Context, cfg settings, cluster *model.ClusterState, req *model.Request, memo *stateMemo) (*model.Result, error) {
-	if memo != nil && memo.lazy {
+	if memo == nil || !memo.lazy {
+		return newSession(ctx, cfg, c, cluster, req).run()
+	}
+	if req.ChangesOnly() {
 		s := newSession(ctx, cfg, c, cluster, req)
 		s.p.state = memo
 		res, err := s.run()
@@ -101,7 +106,9 @@ func (c *Compiled) solve(ctx context.Context, cfg settings, cluster *model.Clust
 			return res, err
 		}
 	}
-	return newSession(ctx, cfg, c, cluster, req).run()
+	s := newSession(ctx, cfg, c, cluster, req)
+	s.p.detachMemo = memo
+	return s.run()
 }
 
 // Encode is the package-level Encode on c's catalog.

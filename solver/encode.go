@@ -100,12 +100,25 @@ func (e *encoder) encode() {
 		closure = e.p.closure(true)
 	case e.p.state != nil:
 		var ok bool
-		if closure, e.detached, e.kept, ok = e.p.lazyDetach(e.p.lazyClosure()); !ok {
+		views, light := e.p.lazyClosure()
+		if closure, e.detached, e.kept, ok = e.p.lazyDetach(e.p.state, views, light); !ok {
 			e.lazyRefused = true
 			return
 		}
 	default:
-		closure, e.detached = e.p.detach(e.p.closure(false))
+		closure = e.p.closure(false)
+		var ok bool
+		if m := e.p.detachMemo; m != nil {
+			// Every view is made, in closure's order; the memo only finds
+			// the frozen modules to detach (statememo.go).
+			var encode []*view
+			if encode, e.detached, _, ok = e.p.lazyDetach(m, closure, nil); ok {
+				closure = encode
+			}
+		}
+		if !ok {
+			closure, e.detached = e.p.detach(closure)
+		}
 	}
 	e.universe = closure
 	if seed := e.scope.start(e.p, closure); seed != nil {

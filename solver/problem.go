@@ -52,8 +52,10 @@ type problem struct {
 	// tests compare the answers both ways.
 	keepFrozen bool
 	// state, when set, is the memo of the cluster state this problem's
-	// fast encoding reads its frozen modules from (statememo.go).
-	state *stateMemo
+	// fast encoding reads its frozen modules from, views and all
+	// (statememo.go); detachMemo, the memo that only finds which frozen
+	// modules to detach, every view being made.
+	state, detachMemo *stateMemo
 }
 
 // inputs are what a problem is asked: the catalog, the cluster state and

@@ -25,9 +25,11 @@ import (
 //
 // The memo never changes an answer. It serves only a request that, apart
 // from the modules it enables or disables, is the neutral request it was
-// made for (no platform, devel, source, pin or update), and asks for the
-// changes only (report: changes), where a kept module is counted, not
-// listed. It is made only when the neutral request detaches frozen
+// made for (no platform, devel, source, pin or update). Frozen modules go
+// without views only in an answer with the changes only (report:
+// changes), where a kept module is counted, not listed; any other answer
+// makes every view and reads the memo to find the frozen modules to
+// detach. It is made only when the neutral request detaches frozen
 // modules, and none of them warns (a running loop, an Experimental or
 // Deprecated release, a version the catalog no longer lists). An answer
 // that needs an explanation (an unsatisfiable request, a held-back reason
@@ -154,11 +156,12 @@ func (c *Compiled) memoFor(cluster *model.ClusterState, req *model.Request) *sta
 	return m
 }
 
-// memoShape reports whether a memo may serve req: it asks for the
-// changes only, and names modules only to enable or disable them.
+// memoShape reports whether a memo may serve req: it names modules only
+// to enable or disable them. Only an answer with the changes only leaves
+// frozen modules without views; any other reads the memo to detach them.
 func memoShape(req *model.Request) bool {
 	p := req.Platform
-	return req.ChangesOnly() && len(req.Update) == 0 && !req.UpdateAll && len(req.Pin) == 0 &&
+	return len(req.Update) == 0 && !req.UpdateAll && len(req.Pin) == 0 &&
 		p.Deckhouse == nil && p.Kubernetes == nil && len(p.Components) == 0 && len(req.Sources) == 0 && !req.Devel
 }
 
@@ -421,8 +424,7 @@ func (p *problem) lazyClosure() (views []*view, light []*frozenModule) {
 // checks them (a module the request disables may be the one that
 // provides what a kept module requires), or a compound requirement may
 // name any module; detach then needs every view.
-func (p *problem) lazyDetach(closure []*view, light []*frozenModule) (encode, detached []*view, kept int, ok bool) {
-	m := p.state
+func (p *problem) lazyDetach(m *stateMemo, closure []*view, light []*frozenModule) (encode, detached []*view, kept int, ok bool) {
 	t := newTouchSet()
 	frozen := map[string]*frozenModule{} // this request's, with or without views
 	var views []*view                    // the frozen ones with views
@@ -495,7 +497,7 @@ func (p *problem) lazyDetach(closure []*view, light []*frozenModule) (encode, de
 			}
 		}
 	}
-	if !p.frozenHold(frozen, attached) {
+	if !p.frozenHold(m, frozen, attached) {
 		return nil, nil, 0, false
 	}
 	for _, v := range closure {
@@ -523,8 +525,8 @@ func (p *problem) lazyDetach(closure []*view, light []*frozenModule) (encode, de
 // and the module that provides each capability it requires is still
 // frozen (one it requires that is not would have attached it); an
 // attached one's, if those on detached modules were.
-func (p *problem) frozenHold(frozen map[string]*frozenModule, attached map[string]bool) bool {
-	if p.state.allHold && len(frozen) == len(p.state.frozen) {
+func (p *problem) frozenHold(m *stateMemo, frozen map[string]*frozenModule, attached map[string]bool) bool {
+	if m.allHold && len(frozen) == len(m.frozen) {
 		return true // the neutral request's frozen modules, each of which holds
 	}
 	for name, f := range frozen {
@@ -533,7 +535,7 @@ func (p *problem) frozenHold(frozen map[string]*frozenModule, attached map[strin
 				return false
 			}
 			for _, c := range f.rel.Requirements.Capabilities {
-				if frozen[p.state.providerOf[c]] == nil {
+				if frozen[m.providerOf[c]] == nil {
 					return false
 				}
 			}

@@ -34,7 +34,9 @@ func TestStateMemoOnGeneratedCatalogs(t *testing.T) {
 			} else {
 				req.Enable = []string{name}
 			}
-			for _, r := range []*model.Request{req, in.InstallOneChanges()} {
+			all := *req
+			all.Report = model.ReportAll
+			for _, r := range []*model.Request{req, &all, in.InstallOneChanges(), in.InstallOne(), in.Unsatisfiable()} {
 				want, wantErr := c.Solve(ctx, in.Cluster, r, solver.WithoutStateMemo())
 				got, gotErr := c.Solve(ctx, in.Cluster, r)
 				require.Equal(t, wantErr, gotErr)

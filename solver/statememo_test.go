@@ -4,6 +4,7 @@ import (
 	"context"
 	"hash/maphash"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,8 +15,9 @@ import (
 
 // D225: on every scenario and 1,000 random ones, questions that enable or
 // disable a module of the catalog, asked one after another of the same
-// cluster state, get the answers they get without the state memo, but
-// for the memory estimate, which counts the views the memo spares.
+// cluster state, with the changes only or every module, get the answers
+// they get without the state memo, but for the memory estimate, which
+// counts the views the memo spares.
 func TestStateMemoChangesNoAnswer(t *testing.T) {
 	ctx := context.Background()
 	served, asked := 0, 0
@@ -33,6 +35,11 @@ func TestStateMemoChangesNoAnswer(t *testing.T) {
 				r.Enable = []string{m.Name}
 			}
 			reqs = append(reqs, &r)
+		}
+		for _, r := range slices.Clone(reqs) {
+			all := *r
+			all.Report = model.ReportAll // every view made, the memo only detaching
+			reqs = append(reqs, &all)
 		}
 		for _, r := range reqs {
 			if validate(cat, cluster, r) != nil {

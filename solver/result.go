@@ -9,6 +9,8 @@ type outcome struct {
 	v      *view
 	sel    int // selected release index, -1 when off
 	action model.Action
+	// detached: a frozen module left out of the encoding (detach.go).
+	detached bool
 }
 
 func (s *session) resolved() (*model.Result, error) {
@@ -19,8 +21,8 @@ func (s *session) resolved() (*model.Result, error) {
 	changes := s.p.req.ChangesOnly()
 	unchanged := 0
 	warned := make([]*outcome, 0, n) // every outcome that may warn, listed or not
-	add := func(v *view, sel int) {
-		all = append(all, outcome{v: v, sel: sel})
+	add := func(v *view, sel int, detached bool) {
+		all = append(all, outcome{v: v, sel: sel, detached: detached})
 		o := &all[len(all)-1]
 		s.final[v] = sel
 		o.action = actionOf(o)
@@ -41,19 +43,26 @@ func (s *session) resolved() (*model.Result, error) {
 			continue
 		}
 		for len(detached) > 0 && detached[0].name < mv.v.name {
-			add(detached[0], detached[0].deployed)
+			add(detached[0], detached[0].deployed, true)
 			detached = detached[1:]
 		}
-		add(mv.v, s.fast.release(mv))
+		add(mv.v, s.fast.release(mv), false)
 	}
 	for _, v := range detached {
-		add(v, v.deployed)
+		add(v, v.deployed, true)
 	}
 	res := &model.Result{Status: model.StatusResolved}
 	if len(outs) > 0 {
 		res.Modules = make([]model.ModuleResult, 0, len(outs))
 	}
+	memo := s.p.detachMemo
 	for _, o := range outs {
+		if o.detached && memo != nil && memo.results {
+			if f := memo.frozen[o.v.name]; f != nil {
+				res.Modules = append(res.Modules, s.keptResult(f)) // the state's, rendered once (statememo.go)
+				continue
+			}
+		}
 		mr, err := s.moduleResult(o)
 		if err != nil {
 			return nil, err

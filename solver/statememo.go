@@ -3,6 +3,7 @@ package solver
 import (
 	"cmp"
 	"container/list"
+	"context"
 	"errors"
 	"hash/maphash"
 	"maps"
@@ -79,6 +80,8 @@ type stateMemo struct {
 	// allHold: every frozen module's requirements hold against the
 	// others, capabilities included (frozenHold).
 	allHold bool
+	// results: each frozen module's result is rendered (render).
+	results bool
 }
 
 // memoShapeKey is what a memo-shaped request says besides the modules it
@@ -102,6 +105,10 @@ type frozenModule struct {
 	// depsHold: its requirements hold against the neutral request's
 	// frozen modules, as dependenciesHold reads them.
 	depsHold bool
+	// result is its module result, as an answer that lists every module
+	// gives it while it is detached: it keeps its release, and what the
+	// answer says of it depends on the state alone.
+	result model.ModuleResult
 }
 
 // errNoMemo asks for an answer without the memo (see stateMemo).
@@ -178,53 +185,46 @@ func neutral(req *model.Request) *model.Request {
 }
 
 // stateHash hashes every field of the cluster state and the shape; the
-// modules are summed, so that their order in the map does not count.
+// modules are summed, so that their order in the map does not count. It
+// only finds the candidates: sameState compares them.
 func stateHash(seed maphash.Seed, cluster *model.ClusterState, shape memoShapeKey) uint64 {
-	var h maphash.Hash
-	h.SetSeed(seed)
-	ver := func(v model.Version) {
-		if v != nil {
-			h.WriteString(v.Original())
+	str := func(s string) uint64 { return maphash.String(seed, s) }
+	ver := func(v model.Version) uint64 {
+		if v == nil {
+			return 0
 		}
-		h.WriteByte(0)
+		return str(v.Original())
 	}
-	str := func(s string) {
-		h.WriteString(s)
-		h.WriteByte(0)
-	}
-	str(string(shape.strategy))
-	str(string(shape.report))
-	h.WriteByte(boolByte(shape.allowDisable)<<1 | boolByte(shape.autoEnable))
-	ver(cluster.Deckhouse)
-	ver(cluster.Kubernetes)
-	str(cluster.Edition)
-	str(cluster.Bundle)
-	str(cluster.ReleaseChannel)
-	h.WriteByte(boolByte(cluster.AllowExperimentalModules))
-	sum := h.Sum64()
+	mix := func(h, x uint64) uint64 { return (h ^ x) * 0x100000001b3 }
+	h := mix(str(string(shape.strategy)), str(string(shape.report)))
+	h = mix(h, uint64(boolByte(shape.allowDisable))<<1|uint64(boolByte(shape.autoEnable)))
+	h = mix(h, ver(cluster.Deckhouse))
+	h = mix(h, ver(cluster.Kubernetes))
+	h = mix(h, str(cluster.Edition))
+	h = mix(h, str(cluster.Bundle))
+	h = mix(h, str(cluster.ReleaseChannel))
+	h = mix(h, uint64(boolByte(cluster.AllowExperimentalModules)))
 	for name, v := range cluster.Platform {
-		h.Reset()
-		str(name)
-		ver(v)
-		sum += h.Sum64()
+		h += mix(str(name), ver(v))
 	}
 	for name, st := range cluster.Modules {
-		h.Reset()
-		str(name)
+		x := mix(str(name), ver(st.Version))
 		switch {
 		case st.Enabled == nil:
-			h.WriteByte(0)
 		case *st.Enabled:
-			h.WriteByte(1)
+			x = mix(x, 1)
 		default:
-			h.WriteByte(2)
+			x = mix(x, 2)
 		}
-		ver(st.Version)
-		str(st.Channel)
-		str(st.Source)
-		sum += h.Sum64() * 31
+		if st.Channel != "" {
+			x = mix(x, str(st.Channel))
+		}
+		if st.Source != "" {
+			x = mix(x, str(st.Source)+1)
+		}
+		h += x * 31
 	}
-	return sum
+	return h
 }
 
 func boolByte(b bool) byte {
@@ -346,7 +346,36 @@ func (c *Compiled) newMemo(cluster *model.ClusterState, req *model.Request) *sta
 		}
 	}
 	m.lazy = true
+	m.results = m.render(p, outs)
 	return m
+}
+
+// render renders each frozen module's result as an answer of the neutral
+// request renders it, and reports whether it could: a held-back reason
+// that a SAT question gives (never, for a module that keeps its release
+// outside the update set) leaves answers to render their own.
+func (m *stateMemo) render(p *problem, outs []*outcome) bool {
+	s := &session{ctx: context.Background(), cfg: newSettings(nil), p: p}
+	p.state = m // whyNot refuses on a memo
+	defer func() { p.state = nil }()
+	for _, o := range outs {
+		r, err := s.moduleResult(o)
+		if err != nil {
+			return false
+		}
+		m.frozen[o.v.name].result = r
+	}
+	return true
+}
+
+// keptResult is a detached frozen module's result, from the memo.
+func (s *session) keptResult(f *frozenModule) model.ModuleResult {
+	r := f.result
+	r.Path = slices.Clone(r.Path) // the caller's to change
+	if !s.cfg.explainHeldBack {
+		r.HeldBack = ""
+	}
+	return r
 }
 
 // pushes lists the names the closure pushes for release rel, in order.

@@ -47,7 +47,7 @@ func (s *session) verify(sug model.Suggestion, cluster *model.ClusterState, req 
 		return s.p.compiled.Solve(s.ctx, cluster, req, opts...)
 	}
 	b := s.cfg.batch
-	if b == nil || sug.Kind == model.SuggestUpdateModule || !sameCluster(cluster, s.p.cluster) {
+	if b == nil || sug.Kind == model.SuggestUpdateModule || !sameState(cluster, s.p.cluster) {
 		return solve()
 	}
 	key := b.axes.key(req)
@@ -76,35 +76,6 @@ func (b *batch) answered(req *model.Request, res *model.Result) {
 	if _, ok := b.verified[key]; !ok {
 		b.verified[key] = verified{res: &model.Result{Status: res.Status}}
 	}
-}
-
-// sameCluster reports whether a suggestion left the cluster state as it was.
-func sameCluster(a, b *model.ClusterState) bool {
-	if a.Edition != b.Edition || a.Bundle != b.Bundle || a.ReleaseChannel != b.ReleaseChannel ||
-		!sameVersion(a.Deckhouse, b.Deckhouse) || !sameVersion(a.Kubernetes, b.Kubernetes) ||
-		len(a.Platform) != len(b.Platform) || len(a.Modules) != len(b.Modules) {
-		return false
-	}
-	for name, v := range a.Platform {
-		if w, ok := b.Platform[name]; !ok || !sameVersion(v, w) {
-			return false
-		}
-	}
-	for name, x := range a.Modules {
-		y, ok := b.Modules[name]
-		if !ok || x.Channel != y.Channel || !sameVersion(x.Version, y.Version) || (x.Enabled == nil) != (y.Enabled == nil) ||
-			(x.Enabled != nil && *x.Enabled != *y.Enabled) {
-			return false
-		}
-	}
-	return true
-}
-
-func sameVersion(a, b model.Version) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return model.SameVersion(a, b) && a.String() == b.String()
 }
 
 // feasibleOnly makes Solve answer only whether a request resolves, with

@@ -3,6 +3,8 @@ package solver
 import (
 	"cmp"
 	"slices"
+
+	"github.com/modsolver/modsolver/model"
 )
 
 // closure returns the modules one resolution must encode, sorted by name:
@@ -44,16 +46,7 @@ func (p *problem) closure(explain bool) []*view {
 			continue
 		}
 		for _, r := range v.candidates(explain) {
-			req := v.rels[r].Requirements
-			for _, d := range req.Modules {
-				push(d.Module)
-			}
-			for _, c := range req.Capabilities {
-				for _, name := range p.cat.Providers(c) {
-					push(name)
-				}
-			}
-			p.pushCompound(v.rels[r], push)
+			p.pushNamed(v.rels[r], push)
 		}
 	}
 	slices.SortFunc(queue, func(a, b *view) int { return cmp.Compare(a.name, b.name) })
@@ -61,6 +54,21 @@ func (p *problem) closure(explain bool) []*view {
 		p.explainClosure = queue
 	}
 	return queue
+}
+
+// pushNamed pushes, in order, the modules release rel names: those it
+// requires, the providers of the capabilities it requires, and those its
+// compound requirements may be met by.
+func (p *problem) pushNamed(rel *model.Release, push func(string)) {
+	for _, d := range rel.Requirements.Modules {
+		push(d.Module)
+	}
+	for _, c := range rel.Requirements.Capabilities {
+		for _, name := range p.cat.Providers(c) {
+			push(name)
+		}
+	}
+	p.pushCompound(rel, push)
 }
 
 // rootNames lists the modules a resolution starts from.

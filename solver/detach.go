@@ -100,33 +100,23 @@ func newTouchSet() touchSet {
 // says whether v may change, so that the modules it requires and those
 // that require it are encoded with it.
 func (t touchSet) add(v *view, rels []int, changing bool) {
-	for _, r := range rels {
-		t.addRelease(v.name, v.m, v.rels[r], changing)
-	}
-	if len(rels) == 0 {
-		t.addRelease(v.name, v.m, nil, changing)
-	}
-}
-
-// addRelease is add for one release rel of module m (nil: none).
-func (t touchSet) addRelease(name string, m *model.Module, rel *model.Release, changing bool) {
-	t.encoded[name] = t.encoded[name] || changing
-	if g := m.ExclusiveGroup; g != "" {
+	t.encoded[v.name] = t.encoded[v.name] || changing
+	if g := v.m.ExclusiveGroup; g != "" {
 		t.groups[g] = true
 	}
-	if rel == nil {
-		return
+	for _, r := range rels {
+		rel := v.rels[r]
+		for _, d := range rel.Requirements.Modules {
+			t.needed[d.Module] = t.needed[d.Module] || changing
+		}
+		for _, c := range rel.Requirements.Capabilities {
+			t.capabilities[c] = true
+		}
+		for _, c := range rel.Provides {
+			t.capabilities[c] = true
+		}
+		t.addCompound(rel)
 	}
-	for _, d := range rel.Requirements.Modules {
-		t.needed[d.Module] = t.needed[d.Module] || changing
-	}
-	for _, c := range rel.Requirements.Capabilities {
-		t.capabilities[c] = true
-	}
-	for _, c := range rel.Provides {
-		t.capabilities[c] = true
-	}
-	t.addCompound(rel)
 }
 
 // touches reports whether frozen module v shares anything with the
@@ -135,12 +125,7 @@ func (t touchSet) touches(v *view) bool {
 	if t.needed[v.name] || t.needed[anyModule] || (v.m.ExclusiveGroup != "" && t.groups[v.m.ExclusiveGroup]) {
 		return true
 	}
-	return t.releaseTouches(v.rels[v.deployed])
-}
-
-// releaseTouches reports whether a frozen module's deployed release rel
-// shares anything with the encoded modules.
-func (t touchSet) releaseTouches(rel *model.Release) bool {
+	rel := v.rels[v.deployed]
 	if len(rel.Requirements.Compound) > 0 {
 		return true // R24: its candidates are read in the encoding
 	}

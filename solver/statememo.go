@@ -95,10 +95,9 @@ type memoShapeKey struct {
 // frozenModule is what a frozen module is, without its view: enough to
 // tell whether it touches what may change (touchSet.touches).
 type frozenModule struct {
-	name  string
-	m     *model.Module
-	rel   *model.Release // the deployed release (a built-in module's is the view's own)
-	index int            // its index among the view's releases
+	name string
+	m    *model.Module
+	rel  *model.Release // the deployed release (a built-in module's is the view's own)
 	// pushes are the names the closure pushes for its candidates, in
 	// order.
 	pushes []string
@@ -314,9 +313,9 @@ func (c *Compiled) newMemo(cluster *model.ClusterState, req *model.Request) *sta
 			continue
 		}
 		rel := v.rels[v.deployed]
-		f := &frozenModule{name: v.name, m: v.m, rel: rel, index: v.deployed, depsHold: p.dependenciesHold(v, rel, on)}
+		f := &frozenModule{name: v.name, m: v.m, rel: rel, depsHold: p.dependenciesHold(v, rel, on)}
 		for _, r := range v.candidates(false) {
-			f.pushes = append(f.pushes, p.pushes(v.rels[r])...)
+			p.pushNamed(v.rels[r], func(name string) { f.pushes = append(f.pushes, name) })
 		}
 		m.frozen[v.name] = f
 		for _, d := range rel.Requirements.Modules {
@@ -380,19 +379,6 @@ func (s *session) keptResult(f *frozenModule) model.ModuleResult {
 	return r
 }
 
-// pushes lists the names the closure pushes for release rel, in order.
-func (p *problem) pushes(rel *model.Release) []string {
-	var out []string
-	for _, d := range rel.Requirements.Modules {
-		out = append(out, d.Module)
-	}
-	for _, c := range rel.Requirements.Capabilities {
-		out = append(out, p.cat.Providers(c)...)
-	}
-	p.pushCompound(rel, func(name string) { out = append(out, name) })
-	return out
-}
-
 // lazyClosure is closure(false) with the memo's frozen modules left
 // without views: the same walk over the same names, from the neutral
 // request's roots and the modules the request names. A frozen module the
@@ -437,9 +423,7 @@ func (p *problem) lazyClosure() (views []*view, light []*frozenModule) {
 		}
 		v := p.views[queue[i]]
 		for _, r := range v.candidates(false) {
-			for _, name := range p.pushes(v.rels[r]) {
-				push(name)
-			}
+			p.pushNamed(v.rels[r], push)
 		}
 	}
 	slices.SortFunc(views, func(a, b *view) int { return cmp.Compare(a.name, b.name) })

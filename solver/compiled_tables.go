@@ -78,6 +78,11 @@ type moduleTable struct {
 	// instead of every release's requirements (D222).
 	named     []string
 	boundless bool
+	// requirements groups the module requirement texts of every release
+	// (requirementGroups), each with its compiled check (D227); every
+	// lists the release indices in order, an explain encoding's domain.
+	requirements []*reqGroup
+	every        []int
 }
 
 // headEntry is a head version and the index of the highest release at or
@@ -100,6 +105,7 @@ const (
 	headEntryBytes   = 64  // one channel entry
 	stepperBytes     = 200 // one stepper without its slices
 	intBytes         = 8   // one int of a slice
+	reqGroupBytes    = 120 // one compiled requirement text and its check
 	constraintBytes  = 150 // one interned or listed constraint
 	stringBytes      = 16  // one string header of a slice
 )
@@ -212,6 +218,14 @@ func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 	t.bytes += 8 * int64(len(m.Releases))
 	mt.named, mt.boundless = namedBy(cat, m.Releases)
 	t.bytes += int64(len(mt.named)) * stringBytes
+	mt.requirements, mt.every = compileRequirements(cat, m)
+	t.bytes += int64(len(mt.every)) * intBytes
+	for _, g := range mt.requirements {
+		t.bytes += reqGroupBytes + int64(len(g.poss))*intBytes
+		if g.adm != nil {
+			t.bytes += int64(len(g.adm.target.Releases)) // the check, once made: a bool per release
+		}
+	}
 }
 
 // namedBy lists, sorted, the modules the releases name (moduleTable.named),

@@ -212,13 +212,22 @@ func (e *encoder) newFact(kind model.FactKind, v *view, rank factRank) *fact {
 func (e *encoder) domain(v *view) []int { return v.candidates(e.guard.keepsFacts()) }
 
 func (e *encoder) addModule(v *view) *modVars {
-	mv := &modVars{v: v, dom: e.domain(v), pos: make([]int, len(v.rels))}
-	for i := range mv.pos {
-		mv.pos[i] = -1
+	mv := &modVars{v: v}
+	if e.guard.keepsFacts() && v.own {
+		// Every release, each at its own index: the compiled list serves
+		// as both, and is never written.
+		mv.dom, mv.pos = v.tab.every, v.tab.every
+	} else {
+		mv.dom, mv.pos = e.domain(v), make([]int, len(v.rels))
+		for i := range mv.pos {
+			mv.pos[i] = -1
+		}
+		for j, r := range mv.dom {
+			mv.pos[r] = j
+		}
 	}
 	mv.ge = make([]z.Lit, len(mv.dom))
-	for j, r := range mv.dom {
-		mv.pos[r] = j
+	for j := range mv.dom {
 		mv.ge[j] = e.g.Lit()
 		if j > 0 {
 			e.add(nil, mv.ge[j].Not(), mv.ge[j-1])

@@ -36,11 +36,10 @@ func newExplainer(ctx context.Context, p *problem, sc scope, b *budget) *explain
 // makes them (factOrder, then factRank), which is fixed by module names:
 // input order never matters (R15).
 func (x *explainer) facts() []*fact {
-	out := make([]*fact, 0, x.sel.sel.n)
-	for id, m := range x.sel.sel.lits {
-		if m != z.LitNull {
-			out = append(out, x.e.p.facts[id])
-		}
+	ids := x.sel.sel.sorted()
+	out := make([]*fact, len(ids))
+	for i, id := range ids {
+		out[i] = x.e.p.facts[id]
 	}
 	slices.SortStableFunc(out, factOrder)
 	x.e.rankOrder(out)

@@ -1,6 +1,10 @@
 package solver
 
-import "github.com/go-air/gini/z"
+import (
+	"slices"
+
+	"github.com/go-air/gini/z"
+)
 
 // guard is how an encoding holds the clauses of a fact. With its scope
 // (cone.go), it is all that tells the three encodings of doc.go apart:
@@ -46,23 +50,25 @@ func (s *selecting) selector(e *encoder, f *fact) z.Lit {
 }
 
 // selectors maps the facts of one problem to their selector literals, by
-// fact id (ids count up from 0 per problem); z.LitNull means none.
+// fact id; z.LitNull means none. An explain encoding is most often a cone
+// that selects a few hundred of the problem's facts, whose ids spread over
+// all of them, so the map is sparse; ids keeps them in the order set.
 type selectors struct {
-	lits []z.Lit
-	n    int
+	lits map[int]z.Lit
+	ids  []int
 }
 
-func (sl *selectors) of(f *fact) z.Lit {
-	if f.id < len(sl.lits) {
-		return sl.lits[f.id]
-	}
-	return z.LitNull
-}
+func (sl *selectors) of(f *fact) z.Lit { return sl.lits[f.id] }
 
 func (sl *selectors) set(f *fact, s z.Lit) {
-	for f.id >= len(sl.lits) {
-		sl.lits = append(sl.lits, z.LitNull)
+	if sl.lits == nil {
+		sl.lits = map[int]z.Lit{}
+	}
+	if _, ok := sl.lits[f.id]; !ok {
+		sl.ids = append(sl.ids, f.id)
 	}
 	sl.lits[f.id] = s
-	sl.n++
 }
+
+// sorted returns the ids of the facts that have a selector, ascending.
+func (sl *selectors) sorted() []int { return slices.Sorted(slices.Values(sl.ids)) }

@@ -113,8 +113,18 @@ func (s *session) whyNotCore(v *view, rel int) (core, background []*fact, err er
 	// Each level adds the preferences (R14) that may explain it: the
 	// releases of the modules served before v, then of all others, each
 	// with the sources levels 3a and 5a chose by then (R23).
-	levels := []whyLevel{{}, {s.servedBefore(v), s.opt.choicesBefore(v)}, {s.others(v), s.opt.choices}}
-	first, err := s.firstLevel(v, rel, levels)
+	// Most questions are settled by the facts alone, so a level's lists
+	// are made only when it is asked.
+	level := func(i int) whyLevel {
+		switch i {
+		case 1:
+			return whyLevel{s.servedBefore(v), s.opt.choicesBefore(v)}
+		case 2:
+			return whyLevel{s.others(v), s.opt.choices}
+		}
+		return whyLevel{}
+	}
+	first, err := s.firstLevel(v, rel, level)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -122,7 +132,8 @@ func (s *session) whyNotCore(v *view, rel int) (core, background []*fact, err er
 	defer s.dropExplainer(x)
 	mv := x.e.byName[v.name]
 	q := x.query(x.e.ge(mv, mv.pos[rel]))
-	for _, l := range levels[first:] {
+	for i := first; i < whyLevels; i++ {
+		l := level(i)
 		for {
 			var facts []*fact
 			background, facts = splitBackground(x.inputFacts())
@@ -144,6 +155,10 @@ func (s *session) whyNotCore(v *view, rel int) (core, background []*fact, err er
 	return nil, nil, fmt.Errorf("internal error: nothing holds %s back from %s", v.name, v.rels[rel].Version)
 }
 
+// whyLevels is the number of levels of whyNot's question: the facts
+// alone, then with the modules served before, then with every other.
+const whyLevels = 3
+
 // whyLevel is one level of whyNot's question: the modules fixed at their
 // final releases, and the source choices held.
 type whyLevel struct {
@@ -151,16 +166,16 @@ type whyLevel struct {
 	sources []*sourceChoice
 }
 
-// firstLevel is the first level of levels whose facts and preferences
+// firstLevel is the first level whose facts and preferences
 // leave v no model at rel or newer, as the fast encoding, which holds
 // every fact as a hard clause, answers it: on a cone the explain
 // encoding would have to widen to the whole closure to say that a level
 // has a model. It is 0 when the fast encoding cannot answer (a shared
 // what-if encoding holds facts under selectors; a module may be outside
 // its domain).
-func (s *session) firstLevel(v *view, rel int, levels []whyLevel) (int, error) {
-	for i, l := range levels[:len(levels)-1] {
-		assume, ok := s.fastAssumptions(v, rel, l)
+func (s *session) firstLevel(v *view, rel int, level func(int) whyLevel) (int, error) {
+	for i := range whyLevels - 1 {
+		assume, ok := s.fastAssumptions(v, rel, level(i))
 		if !ok {
 			return 0, nil
 		}
@@ -169,7 +184,7 @@ func (s *session) firstLevel(v *view, rel int, levels []whyLevel) (int, error) {
 			return i, err
 		}
 	}
-	return len(levels) - 1, nil
+	return whyLevels - 1, nil
 }
 
 // fastAssumptions are the fast encoding's literals for "v at rel or

@@ -3,6 +3,7 @@ package solver
 import (
 	"cmp"
 	"slices"
+	"sync/atomic"
 
 	"github.com/go-air/gini/z"
 
@@ -10,15 +11,18 @@ import (
 )
 
 // reqGroup is one requirement text on one module, with the candidate
-// positions of the releases that carry it (D20).
+// positions of the releases that carry it (D20), and, for a module whose
+// releases are its own, the compiled check of which releases of the
+// required module satisfy it (D227).
 type reqGroup struct {
 	dep  model.Dependency
 	poss []int
+	adm  *admitted
 }
 
 // encodeRequirements adds R2 and R3 for every release of mv.
 func (e *encoder) encodeRequirements(mv *modVars) {
-	for _, g := range requirementGroups(mv) {
+	for _, g := range e.requirementGroups(mv) {
 		d := e.vars(g.dep.Module)
 		if d == nil {
 			continue // not in the catalog: a static missing-module fact covers it
@@ -27,19 +31,65 @@ func (e *encoder) encodeRequirements(mv *modVars) {
 		if f != nil {
 			f.dep, f.cons = g.dep.Module, &g.dep.Constraint
 		}
+		ivs := runsOf(e.satisfyingGroup(d, g, mv.v.m.Reading()))
 		for _, run := range runsOf(g.poss) {
-			e.encodeDependency(f, mv, run, d, &g.dep.Constraint)
+			e.encodeDependency(f, mv, run, d, &g.dep.Constraint, ivs)
 		}
 	}
 }
 
-// requirementGroups collects, in a fixed order, the requirement texts of
-// mv's candidates. A module has a handful of distinct texts, so a linear
+// requirementGroups are reqGroups' groups of mv's candidates. A module
+// whose releases are its own reads them from its compiled table (D227):
+// as they are, when every release is a candidate (an explain encoding);
+// else each compiled group narrowed to the candidates, in the order
+// reqGroups gives: by required module, then by first candidate.
+func (e *encoder) requirementGroups(mv *modVars) []*reqGroup {
+	v := mv.v
+	if !v.own {
+		return reqGroups(mv)
+	}
+	if len(mv.dom) == len(v.rels) {
+		return v.tab.requirements // the positions are the release indices
+	}
+	out := make([]*reqGroup, 0, len(v.tab.requirements))
+	for _, g := range v.tab.requirements {
+		var poss []int
+		for _, r := range g.poss {
+			if j := mv.pos[r]; j >= 0 {
+				poss = append(poss, j)
+			}
+		}
+		if len(poss) > 0 {
+			out = append(out, &reqGroup{dep: g.dep, poss: poss, adm: g.adm})
+		}
+	}
+	tie := false
+	slices.SortStableFunc(out, func(a, b *reqGroup) int {
+		c := cmp.Or(cmp.Compare(a.dep.Module, b.dep.Module), cmp.Compare(a.poss[0], b.poss[0]))
+		tie = tie || c == 0
+		return c
+	})
+	if tie {
+		// Two texts on one module first met at one release: reqGroups
+		// orders them as that release lists them.
+		return reqGroups(mv)
+	}
+	return out
+}
+
+// reqGroups collects, in a fixed order, the requirement texts of mv's
+// candidates. A module has a handful of distinct texts, so a linear
 // search finds a text's group faster than a map would.
-func requirementGroups(mv *modVars) []*reqGroup {
+func reqGroups(mv *modVars) []*reqGroup {
+	return groupRequirements(mv.v.rels, mv.dom)
+}
+
+// groupRequirements groups the requirement texts of the releases at dom,
+// with their positions in dom, by required module and first position.
+func groupRequirements(rels []*model.Release, dom []int) []*reqGroup {
 	var out []*reqGroup
-	for j, r := range mv.dom {
-		for _, d := range mv.v.rels[r].Requirements.Modules {
+	for j, r := range dom {
+		for _, d := range rels[r].Requirements.Modules {
 			i := slices.IndexFunc(out, func(g *reqGroup) bool {
 				return g.dep.Module == d.Module && g.dep.Constraint.Text == d.Constraint.Text
 			})
@@ -54,14 +104,69 @@ func requirementGroups(mv *modVars) []*reqGroup {
 	return out
 }
 
+// admitted is which releases of a required module satisfy one
+// requirement text of a module, read as that module reads versions,
+// without the request's devel: made once per catalog, when first asked.
+type admitted struct {
+	target *model.Module
+	rd     model.VersionReading
+	ok     atomic.Pointer[[]bool]
+}
+
+func (a *admitted) of(c *model.Constraint) []bool {
+	if ok := a.ok.Load(); ok != nil {
+		return *ok
+	}
+	ok := make([]bool, len(a.target.Releases))
+	for i, r := range a.target.Releases {
+		ok[i] = a.rd.Admits(c, r.Version, false)
+	}
+	a.ok.Store(&ok) // sessions that race make the same list
+	return ok
+}
+
+// satisfyingGroup is satisfying for g's text, from its compiled check
+// when d's releases are the ones it was made for.
+func (e *encoder) satisfyingGroup(d *modVars, g *reqGroup, rd model.VersionReading) []int {
+	a := g.adm
+	if a == nil || e.p.req.Devel || !d.v.own || d.v.m != a.target {
+		return e.satisfying(d, &g.dep.Constraint, rd)
+	}
+	ok := a.of(&g.dep.Constraint)
+	var out []int
+	for j, r := range d.dom {
+		if ok[r] {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// compileRequirements groups the requirement texts of m's releases over
+// all of them (requirementGroups), each with its compiled check, and
+// returns the indices of all of them too.
+func compileRequirements(cat *model.Catalog, m *model.Module) ([]*reqGroup, []int) {
+	every := make([]int, len(m.Releases))
+	for i := range every {
+		every[i] = i
+	}
+	groups := groupRequirements(m.Releases, every)
+	for _, g := range groups {
+		if target := cat.Module(g.dep.Module); target != nil && !target.Embedded {
+			g.adm = &admitted{target: target, rd: m.Reading()}
+		}
+	}
+	return groups, every
+}
+
 // encodeDependency says: if mv is at a position in run, then d is on at a
 // version that satisfies c; or, when c is optional, d is off or satisfies c.
-func (e *encoder) encodeDependency(f *fact, mv *modVars, run [2]int, d *modVars, c *model.Constraint) {
+// ivs are the runs of d's positions that satisfy c.
+func (e *encoder) encodeDependency(f *fact, mv *modVars, run [2]int, d *modVars, c *model.Constraint, ivs [][2]int) {
 	base := e.notRun(mv, run[0], run[1])
 	if c.Optional {
 		base = append(base, e.on(d).Not())
 	}
-	ivs := runsOf(e.satisfying(d, c, mv.v.m.Reading()))
 	switch len(ivs) {
 	case 0:
 		e.add(f, base...)

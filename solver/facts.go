@@ -361,6 +361,10 @@ func (p *problem) addCompiledPlatformFacts(v *view, kind model.FactKind, axis in
 		if p.platformAllows(v, rels[0], axis, c, platform) {
 			continue
 		}
+		if p.sinkOf(v) == nil {
+			v.disallow(rels) // the filter alone: no fact, so no shape to make
+			continue
+		}
 		p.forbid(v, kind, rels, func(f *fact) { f.cons = c })
 	}
 }

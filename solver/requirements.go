@@ -15,7 +15,7 @@ import (
 // releases are its own, the compiled check of which releases of the
 // required module satisfy it (D227).
 type reqGroup struct {
-	dep  model.Dependency
+	dep  *model.Dependency // the first release's, as the catalog holds it
 	poss []int
 	adm  *admitted
 }
@@ -51,17 +51,31 @@ func (e *encoder) requirementGroups(mv *modVars) []*reqGroup {
 	if len(mv.dom) == len(v.rels) {
 		return v.tab.requirements // the positions are the release indices
 	}
-	out := make([]*reqGroup, 0, len(v.tab.requirements))
+	// The groups and their positions are cut from one block each.
+	n := 0
 	for _, g := range v.tab.requirements {
-		var poss []int
 		for _, r := range g.poss {
-			if j := mv.pos[r]; j >= 0 {
-				poss = append(poss, j)
+			if mv.pos[r] >= 0 {
+				n++
 			}
 		}
-		if len(poss) > 0 {
-			out = append(out, &reqGroup{dep: g.dep, poss: poss, adm: g.adm})
+	}
+	groups := make([]reqGroup, 0, len(v.tab.requirements))
+	block := make([]int, 0, n)
+	for _, g := range v.tab.requirements {
+		at := len(block)
+		for _, r := range g.poss {
+			if j := mv.pos[r]; j >= 0 {
+				block = append(block, j)
+			}
 		}
+		if len(block) > at {
+			groups = append(groups, reqGroup{dep: g.dep, poss: block[at:len(block):len(block)], adm: g.adm})
+		}
+	}
+	out := make([]*reqGroup, len(groups))
+	for i := range groups {
+		out[i] = &groups[i]
 	}
 	tie := false
 	slices.SortStableFunc(out, func(a, b *reqGroup) int {
@@ -89,7 +103,9 @@ func reqGroups(mv *modVars) []*reqGroup {
 func groupRequirements(rels []*model.Release, dom []int) []*reqGroup {
 	var out []*reqGroup
 	for j, r := range dom {
-		for _, d := range rels[r].Requirements.Modules {
+		deps := rels[r].Requirements.Modules
+		for k := range deps {
+			d := &deps[k]
 			i := slices.IndexFunc(out, func(g *reqGroup) bool {
 				return g.dep.Module == d.Module && g.dep.Constraint.Text == d.Constraint.Text
 			})

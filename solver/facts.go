@@ -473,7 +473,8 @@ func (p *problem) addVersionFacts(v *view) {
 		}
 		return
 	}
-	p.forbidWhere(v, model.FactChannelHead, func(i int, _ *model.Release) bool { return v.offChannel(i) && i != v.deployed })
+	off := v.offChannels()
+	p.forbidWhere(v, model.FactChannelHead, func(i int, _ *model.Release) bool { return off(i) && i != v.deployed })
 	if !v.before {
 		return
 	}

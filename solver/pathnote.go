@@ -101,7 +101,7 @@ func (s *session) pathForbidden(o *outcome, idx []int) []forbiddenOnPath {
 		if len(on) == 0 {
 			continue
 		}
-		lead := fmt.Sprintf("the platform forbids %s on this path: %s", releasesText(o.v, on), platformNeeds(kindOf(f).platform(s.p, f), f))
+		lead := "the platform forbids " + releasesText(o.v, on) + " on this path: " + platformNeeds(kindOf(f).platform(s.p, f), f)
 		out = append(out, forbiddenOnPath{lead: lead, f: f})
 	}
 	return out

@@ -408,10 +408,11 @@ func (p *problem) onByDefault(v *view) bool {
 	if p.cluster.Bundle == "" {
 		return false
 	}
+	off := v.offChannels()
 	for i := len(v.rels) - 1; i >= 0; i-- {
 		r := v.rels[i]
 		available, bundles := v.m.Access(r).For(p.cluster.Edition)
-		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head && !v.takes(r)) || v.offChannel(i) || p.forbidsStage(r) {
+		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head && !v.takes(r)) || off(i) || p.forbidsStage(r) {
 			continue
 		}
 		return slices.Contains(bundles, p.cluster.Bundle)

@@ -128,24 +128,36 @@ func channelMessage(_ *problem, f *fact) string {
 	return fmt.Sprintf("%s follows channel %s, whose head is %s; %s", v.name, v.channel, v.headVersion, strings.Join(parts, "; "))
 }
 
+// stepMessage is written by concatenation rather than fmt: an update of
+// every module renders one per module held back, and fmt's formatting of
+// versions showed in its profile.
 func (p *problem) stepMessage(f *fact) string {
 	v, rels := f.v, releaseLabel(f.v, f.rels)
 	st := v.steps()
 	next := releasesText(v, st.targets)
+	from := versionText(v.deployedVersion())
 	if st.st.graph {
 		if next == "" {
-			return fmt.Sprintf("%s updates along its update graph (replaces, skips, skipRange), and no edge leads from %s to a newer release; %s cannot be reached without strategy: direct",
-				v.name, v.deployedVersion(), rels)
+			return v.name + " updates along its update graph (replaces, skips, skipRange), and no edge leads from " + from +
+				" to a newer release; " + rels + " cannot be reached without strategy: direct"
 		}
-		return fmt.Sprintf("%s updates along its update graph (replaces, skips, skipRange): from %s it can reach %s, by the path %s; no edge leads to %s",
-			v.name, v.deployedVersion(), next, pathText(v, st.path), rels)
+		return v.name + " updates along its update graph (replaces, skips, skipRange): from " + from + " it can reach " + next +
+			", by the path " + pathText(v, st.path) + "; no edge leads to " + rels
 	}
 	if next == "" {
-		return fmt.Sprintf("%s updates one step at a time from %s (sequential update rule), and no release is one step away; %s must wait for a from-to rule or strategy: direct",
-			v.name, v.deployedVersion(), rels)
+		return v.name + " updates one step at a time from " + from +
+			" (sequential update rule), and no release is one step away; " + rels + " must wait for a from-to rule or strategy: direct"
 	}
-	return fmt.Sprintf("%s updates one step at a time from %s (sequential update rule): the next step is %s, and %s; %s must wait",
-		v.name, v.deployedVersion(), next, pathPhrase(v, st.path), rels)
+	return v.name + " updates one step at a time from " + from + " (sequential update rule): the next step is " + next +
+		", and " + pathPhrase(v, st.path) + "; " + rels + " must wait"
+}
+
+// versionText is v as fmt's %s writes it: "<nil>" for none.
+func versionText(v model.Version) string {
+	if v == nil {
+		return "<nil>"
+	}
+	return model.VersionString(v)
 }
 
 func pathText(v *view, rels []int) string {

@@ -128,9 +128,19 @@ func (v *view) offChannel(i int) bool {
 	return v.aboveHead(i) || !v.channelSet(i).Holds(v.rels[i].Version)
 }
 
+// offChannels is offChannel for a pass over v's releases: the channel's
+// set is looked up once, unless each release's source has its own.
+func (v *view) offChannels() func(i int) bool {
+	if v.src.free {
+		return v.offChannel
+	}
+	set := v.channelSet(-1)
+	return func(i int) bool { return i > v.head || !set.Holds(v.rels[i].Version) }
+}
+
 // channelSet is the set of releases of the channel release i is read
 // against (D182), or nil when that channel lists none: for a free module,
-// its own source's.
+// its own source's; for any other, the same for every i.
 func (v *view) channelSet(i int) *model.ChannelSet {
 	m, ch := v.m, v.channel
 	if v.src.free {

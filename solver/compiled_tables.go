@@ -209,8 +209,8 @@ func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 	mt.dkp, mt.kube = make([]int32, len(m.Releases)), make([]int32, len(m.Releases))
 	for i, r := range m.Releases {
 		mt.dkp[i], mt.kube[i] = t.intern(r.Requirements.Deckhouse), t.intern(r.Requirements.Kubernetes)
-		mt.platformGroups[axisDeckhouse] = addRelease(mt.platformGroups[axisDeckhouse], mt.dkp, i)
-		mt.platformGroups[axisKubernetes] = addRelease(mt.platformGroups[axisKubernetes], mt.kube, i)
+		mt.platformGroups[axisDeckhouse] = addRelease(mt.platformGroups[axisDeckhouse], mt.dkp, i, r.Requirements.Deckhouse)
+		mt.platformGroups[axisKubernetes] = addRelease(mt.platformGroups[axisKubernetes], mt.kube, i, r.Requirements.Kubernetes)
 		t.bytes += 2 * intBytes
 		mt.components = mt.components || len(r.Requirements.Platform) > 0
 		mt.missingModules = mt.missingModules || requiresMissing(cat, r)
@@ -327,22 +327,29 @@ func bundlesOf(m *model.Module) []string {
 
 // releaseGroup is the releases of a module, ascending, that share one
 // requirement text; its slice is full, so that appending copies it.
-type releaseGroup struct{ rels []int }
+// Each group keeps its interned text and its first release's constraint,
+// so that a request reads neither table nor release to check it.
+type releaseGroup struct {
+	rels []int
+	text int32
+	cons *model.Constraint
+}
 
-// addRelease adds release i to the group of its text in ids, or starts
-// one; releases without the requirement are in no group.
-func addRelease(groups []releaseGroup, ids []int32, i int) []releaseGroup {
+// addRelease adds release i, whose requirement is c, to the group of its
+// text in ids, or starts one; releases without the requirement are in no
+// group.
+func addRelease(groups []releaseGroup, ids []int32, i int, c *model.Constraint) []releaseGroup {
 	if ids[i] < 0 {
 		return groups
 	}
 	for k := range groups {
-		if ids[groups[k].rels[0]] == ids[i] {
+		if groups[k].text == ids[i] {
 			groups[k].rels = append(groups[k].rels, i)
 			groups[k].rels = groups[k].rels[:len(groups[k].rels):len(groups[k].rels)]
 			return groups
 		}
 	}
-	return append(groups, releaseGroup{rels: []int{i}})
+	return append(groups, releaseGroup{rels: []int{i}, text: ids[i], cons: c})
 }
 
 // requiresMissing reports whether r requires, not optionally, a module

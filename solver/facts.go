@@ -70,7 +70,7 @@ func factOrder(a, b *fact) int {
 // forbid records a static fact that forbids releases rels of v, unless it
 // forbids nothing, in the sink that takes v's facts, or only in v's
 // allowed filter.
-func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape func(*fact)) {
+func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape factShape) {
 	if len(rels) == 0 {
 		return
 	}
@@ -130,7 +130,7 @@ func (p *problem) collect(v *view, want []int, read func()) []*fact {
 func (p *problem) forbidWhere(v *view, kind model.FactKind, pred func(int, *model.Release) bool) {
 	if sink := p.sinkOf(v); sink != nil {
 		if sink.wants(v, pred) {
-			p.forbid(v, kind, v.where(pred), nil)
+			p.forbid(v, kind, v.where(pred), factShape{})
 		}
 		return
 	}
@@ -286,12 +286,11 @@ func (p *problem) forbidEach(v *view, kind model.FactKind, failures func(r *mode
 		}
 	}
 	for _, g := range groups {
-		p.forbid(v, kind, g.rels, func(x *fact) {
-			x.cons = g.why.cons
-			if x.dep = g.why.component; g.why.cons == nil {
-				x.dep = g.why.name
-			}
-		})
+		dep := g.why.component
+		if g.why.cons == nil {
+			dep = g.why.name
+		}
+		p.forbid(v, kind, g.rels, factShape{cons: g.why.cons, dep: dep})
 	}
 }
 
@@ -337,7 +336,7 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, axis int, platf
 		groups = addToGroup(groups, failing{name: c.Text, cons: c}, i)
 	}
 	for _, g := range groups {
-		p.forbid(v, kind, g.rels, func(f *fact) { f.cons = g.why.cons })
+		p.forbid(v, kind, g.rels, factShape{cons: g.why.cons})
 	}
 }
 
@@ -345,36 +344,21 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, axis int, platf
 // of releases that share a requirement text: one check per text, and the
 // group's releases forbidden together.
 func (p *problem) addCompiledPlatformFacts(v *view, kind model.FactKind, axis int, platform model.Version) {
-	get := platformGetters[axis]
-	for _, g := range v.tab.platformGroups[axis] {
+	groups := v.tab.platformGroups[axis]
+	for k := range groups {
+		g := &groups[k]
 		rels := g.rels
 		if v.only >= 0 {
 			if _, found := slices.BinarySearch(rels, v.only); !found {
 				continue
 			}
-			rels = []int{v.only}
+			rels = v.tab.every[v.only : v.only+1 : v.only+1] // shared and never written
 		}
-		if p.knownAllowed(v, rels[0], axis) {
-			continue // the text holds: no need to read the release itself
-		}
-		c := get(v.rels[rels[0]].Requirements)
-		if p.platformAllows(v, rels[0], axis, c, platform) {
+		if p.textAllows(axis, g.text, g.cons, platform) {
 			continue
 		}
-		if p.sinkOf(v) == nil {
-			v.disallow(rels) // the filter alone: no fact, so no shape to make
-			continue
-		}
-		p.forbid(v, kind, rels, func(f *fact) { f.cons = c })
+		p.forbid(v, kind, rels, factShape{cons: g.cons})
 	}
-}
-
-// knownAllowed reports whether the interned requirement text of release i
-// of v (a module whose releases are its own) on platform axis is already
-// known to hold, from the compact compiled ids alone.
-func (p *problem) knownAllowed(v *view, i, axis int) bool {
-	known := p.platformOK[axis]
-	return known != nil && known[v.tab.textID(axis, i)] == 1
 }
 
 // addComponentFacts adds R22: one fact per platform component and
@@ -511,7 +495,12 @@ func (p *problem) platformAllows(v *view, i, axis int, c *model.Constraint, plat
 	if !v.own {
 		return p.allows(c, platform)
 	}
-	id := v.tab.textID(axis, i)
+	return p.textAllows(axis, v.tab.textID(axis, i), c, platform)
+}
+
+// textAllows is platformAllows for the interned requirement text id on
+// axis, whose constraint is c.
+func (p *problem) textAllows(axis int, id int32, c *model.Constraint, platform model.Version) bool {
 	known := p.platformOK[axis]
 	if known == nil {
 		known = make([]uint8, len(p.compiled.t.texts))

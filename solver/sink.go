@@ -20,9 +20,9 @@ type factSink interface {
 	// wants reports whether a fact that forbids the releases of v for
 	// which pred holds is wanted at all, before they are listed.
 	wants(v *view, pred func(int, *model.Release) bool) bool
-	// take records a fact of kind that forbids rels, which is not empty;
-	// shape, when not nil, fills in the rest of the fact.
-	take(p *problem, v *view, kind model.FactKind, rels []int, shape func(*fact))
+	// take records a fact of kind that forbids rels, which is not empty,
+	// with the rest of the fact as shape says.
+	take(p *problem, v *view, kind model.FactKind, rels []int, shape factShape)
 }
 
 // sinkOf is the sink that takes v's facts, or nil when only v's filter is
@@ -50,11 +50,9 @@ type making struct{ v *view }
 func (m *making) view() *view                                      { return m.v }
 func (m *making) wants(*view, func(int, *model.Release) bool) bool { return true }
 
-func (m *making) take(p *problem, v *view, kind model.FactKind, rels []int, shape func(*fact)) {
+func (m *making) take(p *problem, v *view, kind model.FactKind, rels []int, shape factShape) {
 	f := p.newFact(kind, v)
-	if shape != nil {
-		shape(f)
-	}
+	shape.fill(f)
 	v.forbidWith(f, rels)
 }
 
@@ -72,15 +70,31 @@ func (c *copying) wants(v *view, pred func(int, *model.Release) bool) bool {
 	return c.want == nil || slices.ContainsFunc(c.want, func(i int) bool { return v.reads(i) && pred(i, v.rels[i]) })
 }
 
-func (c *copying) take(_ *problem, v *view, kind model.FactKind, rels []int, shape func(*fact)) {
+func (c *copying) take(_ *problem, v *view, kind model.FactKind, rels []int, shape factShape) {
 	if c.want != nil && !slices.ContainsFunc(c.want, func(i int) bool { return slices.Contains(rels, i) }) {
 		return
 	}
 	f := &fact{kind: kind, v: v, at: -1, rels: rels}
-	if shape != nil {
-		shape(f)
-	}
+	shape.fill(f)
 	c.out = append(c.out, f)
+}
+
+// factShape is the rest of a static fact beyond its kind and releases: a
+// value rather than a callback, since a closure that a sink's method is
+// handed escapes, and the platform filter makes tens of thousands of them
+// on an update of every module.
+type factShape struct {
+	cons *model.Constraint
+	dep  string
+	// made, when not nil, receives the fact.
+	made **fact
+}
+
+func (s factShape) fill(f *fact) {
+	f.cons, f.dep = s.cons, s.dep
+	if s.made != nil {
+		*s.made = f
+	}
 }
 
 // recording reports whether a sink takes v's facts, rather than only its

@@ -186,7 +186,7 @@ func (p *problem) addSourceFacts(v *view) {
 	if !v.src.moved || v.deployed < 0 || v.rels[v.deployed].Source == v.src.to {
 		return
 	}
-	p.forbid(v, model.FactSource, v.where(func(i int, _ *model.Release) bool { return i == v.deployed }), func(f *fact) { v.src.fact = f })
+	p.forbid(v, model.FactSource, v.where(func(i int, _ *model.Release) bool { return i == v.deployed }), factShape{made: &v.src.fact})
 }
 
 func sourceMessage(f *fact) string {

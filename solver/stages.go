@@ -32,7 +32,7 @@ func (p *problem) addStageFacts(v *view) {
 	}
 	p.forbid(v, model.FactExperimental, v.where(func(_ int, r *model.Release) bool {
 		return r.Stage == model.StageExperimental
-	}), nil)
+	}), factShape{})
 }
 
 // experimentalMessage renders a FactExperimental fact.

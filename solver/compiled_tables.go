@@ -83,6 +83,9 @@ type moduleTable struct {
 	// lists the release indices in order, an explain encoding's domain.
 	requirements []*reqGroup
 	every        []int
+	// versions are the releases' versions as text (model.VersionString),
+	// which answers quote by the thousand.
+	versions []string
 }
 
 // headEntry is a head version and the index of the highest release at or
@@ -220,6 +223,11 @@ func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 	t.bytes += int64(len(mt.named)) * stringBytes
 	mt.requirements, mt.every = compileRequirements(cat, m)
 	t.bytes += int64(len(mt.every)) * intBytes
+	mt.versions = make([]string, len(m.Releases))
+	for i, r := range m.Releases {
+		mt.versions[i] = model.VersionString(r.Version)
+		t.bytes += stringBytes + int64(len(mt.versions[i]))
+	}
 	for _, g := range mt.requirements {
 		t.bytes += reqGroupBytes + int64(len(g.poss))*intBytes
 		if g.adm != nil {

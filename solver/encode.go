@@ -57,6 +57,7 @@ type encoder struct {
 	lits     int // literals over all clauses, for the size estimate
 	solves   int
 	buf      []z.Lit
+	scratch  []z.Lit // a clause being built, before add copies it
 	// budget bounds the encoding's estimated size (budget.go); nil: none.
 	budget *budget
 	// ctx, when set, ends encode early once it is done; the next solve
@@ -326,7 +327,9 @@ func (e *encoder) encodeIntent(mv *modVars) {
 func (e *encoder) encodeStatics(mv *modVars) {
 	for _, f := range mv.v.staticFacts() {
 		for _, run := range runsOf(positions(mv, f.rels)) {
-			e.add(f, e.notRun(mv, run[0], run[1])...)
+			lits := append(e.scratch[:0], e.ge(mv, run[0]).Not(), e.ge(mv, run[1])) // notRun, in the scratch list
+			e.add(f, lits...)
+			e.scratch = lits[:0]
 		}
 	}
 }

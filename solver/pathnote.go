@@ -20,7 +20,7 @@ func (s *session) pathWithNote(o *outcome) ([]string, string) {
 	}
 	out := make([]string, len(idx))
 	for i, r := range idx {
-		out[i] = model.VersionString(o.v.rels[r].Version)
+		out[i] = o.v.versionText(r)
 	}
 	return out, s.pathNote(o, idx).text(s.p)
 }

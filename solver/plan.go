@@ -321,7 +321,7 @@ func capabilityIndex(order []*outcome) capProviders {
 func planStep(o *outcome) model.PlanStep {
 	st := model.PlanStep{Module: o.v.name, Action: o.action, FromVersion: model.VersionString(o.v.fromVersion(o.sel))}
 	if o.sel >= 0 {
-		st.ToVersion = model.VersionString(o.v.rels[o.sel].Version)
+		st.ToVersion = o.v.versionText(o.sel)
 	}
 	st.FromSource, st.ToSource, _ = o.v.resultSources(o.sel)
 	confirmStep(&st, o)

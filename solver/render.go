@@ -152,6 +152,15 @@ func (p *problem) stepMessage(f *fact) string {
 		", and " + pathPhrase(v, st.path) + "; " + rels + " must wait"
 }
 
+// versionText is release i's version as text (model.VersionString), from
+// the compiled table when the releases are the module's own.
+func (v *view) versionText(i int) string {
+	if v.own {
+		return v.tab.versions[i]
+	}
+	return model.VersionString(v.rels[i].Version)
+}
+
 // versionText is v as fmt's %s writes it: "<nil>" for none.
 func versionText(v model.Version) string {
 	if v == nil {
@@ -163,7 +172,7 @@ func versionText(v model.Version) string {
 func pathText(v *view, rels []int) string {
 	vs := make([]string, len(rels))
 	for i, r := range rels {
-		vs[i] = model.VersionString(v.rels[r].Version)
+		vs[i] = v.versionText(r)
 	}
 	return strings.Join(vs, " → ")
 }
@@ -314,7 +323,7 @@ func (p *problem) toModel(f *fact) model.Fact {
 		mf.Version = releasesText(f.v, f.rels)
 	}
 	if f.at >= 0 && f.v != nil {
-		mf.Version = model.VersionString(f.v.rels[f.at].Version)
+		mf.Version = f.v.versionText(f.at)
 	}
 	return mf
 }
@@ -364,7 +373,7 @@ func releasesText(v *view, rels []int) string {
 	for i, r := range rels {
 		switch {
 		case len(rels) <= most || i < most/2 || i >= len(rels)-most/2:
-			vs = append(vs, model.VersionString(v.rels[r].Version))
+			vs = append(vs, v.versionText(r))
 		case i == most/2:
 			vs = append(vs, "…")
 		}

@@ -179,26 +179,30 @@ func compileRequirements(cat *model.Catalog, m *model.Module) ([]*reqGroup, []in
 // version that satisfies c; or, when c is optional, d is off or satisfies c.
 // ivs are the runs of d's positions that satisfy c.
 func (e *encoder) encodeDependency(f *fact, mv *modVars, run [2]int, d *modVars, c *model.Constraint, ivs [][2]int) {
-	base := e.notRun(mv, run[0], run[1])
+	// The clauses are built in the encoder's scratch list: add copies
+	// them, and a requirement's clauses are most of an encoding's.
+	lits := append(e.scratch[:0], e.ge(mv, run[0]).Not(), e.ge(mv, run[1])) // mv is not in run, or
 	if c.Optional {
-		base = append(base, e.on(d).Not())
+		lits = append(lits, e.on(d).Not())
 	}
 	switch len(ivs) {
 	case 0:
-		e.add(f, base...)
+		e.add(f, lits...)
 	case 1:
 		low, high := ivs[0][0], ivs[0][1]
 		if !(c.Optional && low == 0) {
-			e.add(f, append(base, e.ge(d, low))...)
+			lits = append(lits, e.ge(d, low))
+			e.add(f, lits...)
 		}
-		e.add(f, append(e.notRun(mv, run[0], run[1]), e.ge(d, high).Not())...)
+		lits = append(lits[:0], e.ge(mv, run[0]).Not(), e.ge(mv, run[1]), e.ge(d, high).Not())
+		e.add(f, lits...)
 	default:
-		lits := base
 		for _, iv := range ivs {
 			lits = append(lits, e.interval(d, iv[0], iv[1]))
 		}
 		e.add(f, lits...)
 	}
+	e.scratch = lits[:0]
 }
 
 // interval returns a literal that implies "d is at a position in [low,

@@ -129,7 +129,7 @@ func (s *session) moduleResult(o *outcome) (model.ModuleResult, error) {
 	v := o.v
 	mr := model.ModuleResult{Name: v.name, Action: o.action, FromVersion: model.VersionString(v.fromVersion(o.sel))}
 	if o.sel >= 0 {
-		mr.ToVersion = model.VersionString(v.rels[o.sel].Version)
+		mr.ToVersion = v.versionText(o.sel)
 	}
 	if _, hv := v.headFor(o.sel); !v.noChannel {
 		mr.ChannelHead = model.VersionString(hv)

@@ -124,7 +124,7 @@ func deprecatedWarning(name string, ver model.Version, eco model.Ecosystem) mode
 // list, and what that means for the answer (D73).
 func unlistedWarning(o *outcome) model.Warning {
 	v := o.v
-	ver := model.VersionString(v.rels[v.deployed].Version)
+	ver := v.versionText(v.deployed)
 	msg := fmt.Sprintf("%s is deployed at %s, which the catalog does not list: its requirements are unknown, so none are checked while it stays", v.name, ver)
 	switch {
 	case o.sel < 0:

@@ -85,20 +85,22 @@ func (c *ClusterState) Validate(cat *Catalog) error {
 func (c *ClusterState) validateModule(cat *Catalog, name string) InputErrors {
 	var errs InputErrors
 	s := c.Modules[name]
-	field := Field("cluster", "modules").Key(name)
+	// The path is made only for an error: a cluster is validated on
+	// every request, and most modules have none.
+	field := func() Path { return Field("cluster", "modules").Key(name) }
 	m := cat.Module(name)
 	if s.Channel != "" && !IsChannel(s.Channel) && (m == nil || m.Channels[s.Channel] == nil) {
-		errs = append(errs, fieldErr(field.Field("channel"), ErrInvalidValue, "unknown channel %q (want one of %s, or a channel of the module)", s.Channel, strings.Join(Channels, ", ")))
+		errs = append(errs, fieldErr(field().Field("channel"), ErrInvalidValue, "unknown channel %q (want one of %s, or a channel of the module)", s.Channel, strings.Join(Channels, ", ")))
 	}
 	switch {
 	case m == nil && (s.On() || s.Version != nil):
-		errs = append(errs, fieldErr(field, ErrUnknownModule, "module %s is enabled in the cluster, but the catalog has no module %s", name, name))
+		errs = append(errs, fieldErr(field(), ErrUnknownModule, "module %s is enabled in the cluster, but the catalog has no module %s", name, name))
 	case m == nil:
 		// A disabled module the catalog does not know is harmless.
 	case s.Off() && s.Version != nil:
-		errs = append(errs, fieldErr(field.Field("version"), ErrInvalidValue, "module %s is disabled, so it cannot have a deployed version", name))
+		errs = append(errs, fieldErr(field().Field("version"), ErrInvalidValue, "module %s is disabled, so it cannot have a deployed version", name))
 	case s.Version != nil && s.Enabled == nil:
-		errs = append(errs, fieldErr(field.Field("enabled"), ErrMissingField, "module %s has a deployed version; say enabled: true", name))
+		errs = append(errs, fieldErr(field().Field("enabled"), ErrMissingField, "module %s has a deployed version; say enabled: true", name))
 	}
 	return errs
 }

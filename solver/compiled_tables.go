@@ -37,6 +37,9 @@ type tables struct {
 	// named holds, by module name and version text, the prereleases that
 	// a module requirement of the catalog names (R6, D140); nil when none.
 	named map[string]map[string]bool
+	// every lists the indices 0, 1, …, as long as the longest release
+	// list: each module's table takes its prefix (indices).
+	every []int
 	// states are the memos of the cluster states asked about most
 	// recently (statememo.go): the one part of the tables that changes
 	// after compileTables, behind its own lock.
@@ -83,9 +86,6 @@ type moduleTable struct {
 	// lists the release indices in order, an explain encoding's domain.
 	requirements []*reqGroup
 	every        []int
-	// versions are the releases' versions as text (model.VersionString),
-	// which answers quote by the thousand.
-	versions []string
 }
 
 // headEntry is a head version and the index of the highest release at or
@@ -183,6 +183,19 @@ func namedPrereleases(cat *model.Catalog) map[string]map[string]bool {
 	return out
 }
 
+// indices returns the release indices 0 … n-1, a prefix of one list that
+// every module's table shares (it is never written).
+func (t *tables) indices(n int) []int {
+	if n > len(t.every) {
+		t.every = make([]int, max(n, 2*len(t.every)))
+		for i := range t.every {
+			t.every[i] = i
+		}
+		t.bytes += int64(len(t.every)) * intBytes
+	}
+	return t.every[:n:n]
+}
+
 // addModule compiles one module's table.
 func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 	if m == nil || t.mods[m] != nil {
@@ -221,13 +234,8 @@ func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 	t.bytes += 8 * int64(len(m.Releases))
 	mt.named, mt.boundless = namedBy(cat, m.Releases)
 	t.bytes += int64(len(mt.named)) * stringBytes
-	mt.requirements, mt.every = compileRequirements(cat, m)
-	t.bytes += int64(len(mt.every)) * intBytes
-	mt.versions = make([]string, len(m.Releases))
-	for i, r := range m.Releases {
-		mt.versions[i] = model.VersionString(r.Version)
-		t.bytes += stringBytes + int64(len(mt.versions[i]))
-	}
+	mt.every = t.indices(len(m.Releases))
+	mt.requirements = compileRequirements(cat, m, mt.every)
 	for _, g := range mt.requirements {
 		t.bytes += reqGroupBytes + int64(len(g.poss))*intBytes
 		if g.adm != nil {

@@ -345,19 +345,24 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, axis int, platf
 // group's releases forbidden together.
 func (p *problem) addCompiledPlatformFacts(v *view, kind model.FactKind, axis int, platform model.Version) {
 	groups := v.tab.platformGroups[axis]
+	if v.only >= 0 {
+		// One release is read: its text names its group.
+		id := v.tab.textID(axis, v.only)
+		for k := range groups {
+			if g := &groups[k]; g.text == id {
+				if !p.textAllows(axis, g.text, g.cons, platform) {
+					p.forbid(v, kind, v.tab.every[v.only:v.only+1:v.only+1], factShape{cons: g.cons}) // shared and never written
+				}
+				return
+			}
+		}
+		return
+	}
 	for k := range groups {
 		g := &groups[k]
-		rels := g.rels
-		if v.only >= 0 {
-			if _, found := slices.BinarySearch(rels, v.only); !found {
-				continue
-			}
-			rels = v.tab.every[v.only : v.only+1 : v.only+1] // shared and never written
+		if !p.textAllows(axis, g.text, g.cons, platform) {
+			p.forbid(v, kind, g.rels, factShape{cons: g.cons})
 		}
-		if p.textAllows(axis, g.text, g.cons, platform) {
-			continue
-		}
-		p.forbid(v, kind, rels, factShape{cons: g.cons})
 	}
 }
 

@@ -52,22 +52,49 @@ func (s *selecting) selector(e *encoder, f *fact) z.Lit {
 // selectors maps the facts of one problem to their selector literals, by
 // fact id; z.LitNull means none. An explain encoding is most often a cone
 // that selects a few hundred of the problem's facts, whose ids spread over
-// all of them, so the map is sparse; ids keeps them in the order set.
+// all of them: it starts as a map, and becomes a list by id, quicker to
+// read, once it holds denseFrom selectors. ids keeps them in the order set.
 type selectors struct {
-	lits map[int]z.Lit
-	ids  []int
+	sparse map[int]z.Lit
+	dense  []z.Lit
+	ids    []int
 }
 
-func (sl *selectors) of(f *fact) z.Lit { return sl.lits[f.id] }
+const denseFrom = 1024
+
+func (sl *selectors) of(f *fact) z.Lit {
+	if sl.dense != nil {
+		if f.id < len(sl.dense) {
+			return sl.dense[f.id]
+		}
+		return z.LitNull
+	}
+	return sl.sparse[f.id]
+}
 
 func (sl *selectors) set(f *fact, s z.Lit) {
-	if sl.lits == nil {
-		sl.lits = map[int]z.Lit{}
-	}
-	if _, ok := sl.lits[f.id]; !ok {
+	if sl.of(f) == z.LitNull {
 		sl.ids = append(sl.ids, f.id)
 	}
-	sl.lits[f.id] = s
+	switch {
+	case sl.dense != nil:
+		if f.id >= len(sl.dense) {
+			sl.dense = slices.Grow(sl.dense, f.id+1-len(sl.dense))[:f.id+1]
+		}
+		sl.dense[f.id] = s
+	case len(sl.sparse) >= denseFrom:
+		sl.dense = make([]z.Lit, slices.Max(sl.ids)+1)
+		for id, m := range sl.sparse {
+			sl.dense[id] = m
+		}
+		sl.dense[f.id] = s
+		sl.sparse = nil
+	default:
+		if sl.sparse == nil {
+			sl.sparse = map[int]z.Lit{}
+		}
+		sl.sparse[f.id] = s
+	}
 }
 
 // sorted returns the ids of the facts that have a selector, ascending.

@@ -159,20 +159,16 @@ func (e *encoder) satisfyingGroup(d *modVars, g *reqGroup, rd model.VersionReadi
 }
 
 // compileRequirements groups the requirement texts of m's releases over
-// all of them (requirementGroups), each with its compiled check, and
-// returns the indices of all of them too.
-func compileRequirements(cat *model.Catalog, m *model.Module) ([]*reqGroup, []int) {
-	every := make([]int, len(m.Releases))
-	for i := range every {
-		every[i] = i
-	}
+// all of them, at the indices every (requirementGroups), each with its
+// compiled check.
+func compileRequirements(cat *model.Catalog, m *model.Module, every []int) []*reqGroup {
 	groups := groupRequirements(m.Releases, every)
 	for _, g := range groups {
 		if target := cat.Module(g.dep.Module); target != nil && !target.Embedded {
 			g.adm = &admitted{target: target, rd: m.Reading()}
 		}
 	}
-	return groups, every
+	return groups
 }
 
 // encodeDependency says: if mv is at a position in run, then d is on at a

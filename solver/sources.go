@@ -129,10 +129,11 @@ func (v *view) offChannel(i int) bool {
 }
 
 // offChannels is offChannel for a pass over v's releases: the channel's
-// set is looked up once, unless each release's source has its own.
+// set is looked up once, unless each release's source has its own or
+// the pass reads one release.
 func (v *view) offChannels() func(i int) bool {
-	if v.src.free {
-		return v.offChannel
+	if v.src.free || v.only >= 0 {
+		return v.offChannel // each release its own source's, or one release read
 	}
 	set := v.channelSet(-1)
 	return func(i int) bool { return i > v.head || !set.Holds(v.rels[i].Version) }

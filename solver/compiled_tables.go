@@ -86,6 +86,9 @@ type moduleTable struct {
 	// lists the release indices in order, an explain encoding's domain.
 	requirements []*reqGroup
 	every        []int
+	// versions are the releases' versions as text, made the first time
+	// an answer quotes one of them (versionText).
+	versions atomic.Pointer[[]string]
 }
 
 // headEntry is a head version and the index of the highest release at or
@@ -181,6 +184,23 @@ func namedPrereleases(cat *model.Catalog) map[string]map[string]bool {
 		}
 	}
 	return out
+}
+
+// versionText is the version of release i of rels, the module's own
+// releases, as text (model.VersionString): an answer quotes the versions
+// of a module held back many times over, so the texts of all of them are
+// made when the first is, and kept with the tables; sessions that race
+// make the same list.
+func (mt *moduleTable) versionText(rels []*model.Release, i int) string {
+	if vs := mt.versions.Load(); vs != nil {
+		return (*vs)[i]
+	}
+	vs := make([]string, len(rels))
+	for k, r := range rels {
+		vs[k] = model.VersionString(r.Version)
+	}
+	mt.versions.Store(&vs)
+	return vs[i]
 }
 
 // indices returns the release indices 0 … n-1, a prefix of one list that

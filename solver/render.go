@@ -152,8 +152,14 @@ func (p *problem) stepMessage(f *fact) string {
 		", and " + pathPhrase(v, st.path) + "; " + rels + " must wait"
 }
 
-// versionText is release i's version as text (model.VersionString).
-func (v *view) versionText(i int) string { return model.VersionString(v.rels[i].Version) }
+// versionText is release i's version as text (model.VersionString), from
+// the compiled table when the releases are the module's own.
+func (v *view) versionText(i int) string {
+	if v.own {
+		return v.tab.versionText(v.rels, i)
+	}
+	return model.VersionString(v.rels[i].Version)
+}
 
 // versionText is v as fmt's %s writes it: "<nil>" for none.
 func versionText(v model.Version) string {

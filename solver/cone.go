@@ -240,11 +240,12 @@ const (
 	rankLoop
 )
 
-// rankOrder sorts facts, given in factOrder, into the order of their
-// ranks, keeping factOrder within a rank.
+// rankOrder sorts facts into the order of their ranks, in factOrder
+// within a rank, and by id where both are equal: one sort by the whole
+// key, which orders every list of facts the same way.
 func (e *encoder) rankOrder(facts []*fact) {
-	slices.SortStableFunc(facts, func(a, b *fact) int {
+	slices.SortFunc(facts, func(a, b *fact) int {
 		ra, rb := e.ranks[a], e.ranks[b]
-		return cmp.Or(cmp.Compare(ra.class, rb.class), strings.Compare(ra.name, rb.name))
+		return cmp.Or(cmp.Compare(ra.class, rb.class), strings.Compare(ra.name, rb.name), factOrder(a, b), cmp.Compare(a.id, b.id))
 	})
 }

@@ -36,12 +36,10 @@ func newExplainer(ctx context.Context, p *problem, sc scope, b *budget) *explain
 // makes them (factOrder, then factRank), which is fixed by module names:
 // input order never matters (R15).
 func (x *explainer) facts() []*fact {
-	ids := x.sel.sel.sorted()
-	out := make([]*fact, len(ids))
-	for i, id := range ids {
-		out[i] = x.e.p.facts[id]
+	out := make([]*fact, 0, len(x.sel.sel.ids))
+	for _, id := range x.sel.sel.ids {
+		out = append(out, x.e.p.facts[id])
 	}
-	slices.SortStableFunc(out, factOrder)
 	x.e.rankOrder(out)
 	return out
 }

@@ -96,6 +96,3 @@ func (sl *selectors) set(f *fact, s z.Lit) {
 		sl.sparse[f.id] = s
 	}
 }
-
-// sorted returns the ids of the facts that have a selector, ascending.
-func (sl *selectors) sorted() []int { return slices.Sorted(slices.Values(sl.ids)) }

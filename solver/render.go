@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/modsolver/modsolver/model"
@@ -380,7 +381,7 @@ func releasesText(v *view, rels []int) string {
 	}
 	s := strings.Join(vs, ", ")
 	if len(rels) > most {
-		s += fmt.Sprintf(" (%d releases)", len(rels))
+		s += " (" + strconv.Itoa(len(rels)) + " releases)"
 	}
 	return s
 }

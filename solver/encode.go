@@ -58,6 +58,9 @@ type encoder struct {
 	solves   int
 	buf      []z.Lit
 	scratch  []z.Lit // a clause being built, before add copies it
+	// reqScratch holds a module's narrowed requirement groups while its
+	// clauses are added (requirementGroups).
+	reqScratch reqScratch
 	// budget bounds the encoding's estimated size (budget.go); nil: none.
 	budget *budget
 	// ctx, when set, ends encode early once it is done; the next solve

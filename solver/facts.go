@@ -104,12 +104,15 @@ func (p *problem) platformFacts(v *view, want []int) []*fact {
 // facts, which on an update of every module would be most of its
 // allocation. Once v's static facts are made, all of them are returned; a
 // pin's fact and a move's source fact are facts of the view itself, so
-// for those views the facts are made.
+// for those views the facts are made. The copies are read and dropped:
+// they last until the next call, which cuts its copies from the same
+// block.
 func (p *problem) staticCopies(v *view, rel int) []*fact {
 	if v.factsMade || v.pinVersion != nil || v.src.moved {
 		return v.staticFacts()
 	}
-	return p.collect(v, []int{rel}, func() { p.addStaticFacts(v) })
+	p.copies = p.copies[:0] // the last reason's copies are read no more
+	return p.collectInto(v, []int{rel}, &p.copies, func() { p.addStaticFacts(v) })
 }
 
 // collect runs read, which adds static facts of v, with those facts
@@ -118,8 +121,14 @@ func (p *problem) staticCopies(v *view, rel int) []*fact {
 // the facts that forbid one of its releases are copied (the others are
 // not even listed).
 func (p *problem) collect(v *view, want []int, read func()) []*fact {
+	return p.collectInto(v, want, nil, read)
+}
+
+// collectInto is collect with the copies cut from block, when not nil,
+// for copies that are read once and dropped (staticCopies).
+func (p *problem) collectInto(v *view, want []int, block *[]fact, read func()) []*fact {
 	only, allowed := v.only, v.allowed
-	c := &copying{v: v, want: want}
+	c := &copying{v: v, want: want, block: block}
 	p.within(c, read)
 	v.only, v.allowed = only, allowed
 	return c.out

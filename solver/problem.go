@@ -80,6 +80,9 @@ type inputs struct {
 type factStore struct {
 	facts    []*fact
 	factSlab []fact // backing store of facts, see newFact
+	// copies holds the copies of static facts that a held-back reason
+	// quotes and drops (staticCopies), one reason's at a time.
+	copies []fact
 	// seq orders facts (see fact.seq).
 	seq int
 	// sink takes the static facts addStaticFacts finds: nil while only

@@ -60,8 +60,11 @@ func (e *encoder) requirementGroups(mv *modVars) []*reqGroup {
 			}
 		}
 	}
-	groups := make([]reqGroup, 0, len(v.tab.requirements))
-	block := make([]int, 0, n)
+	// The groups live until the module's clauses are added, so one
+	// scratch block per encoding serves every module in turn.
+	sc := &e.reqScratch
+	groups := sc.groups[:0]
+	block := slices.Grow(sc.poss[:0], n) // never grows below: n is exact
 	for _, g := range v.tab.requirements {
 		at := len(block)
 		for _, r := range g.poss {
@@ -73,10 +76,11 @@ func (e *encoder) requirementGroups(mv *modVars) []*reqGroup {
 			groups = append(groups, reqGroup{dep: g.dep, poss: block[at:len(block):len(block)], adm: g.adm})
 		}
 	}
-	out := make([]*reqGroup, len(groups))
+	out := sc.ptrs[:0]
 	for i := range groups {
-		out[i] = &groups[i]
+		out = append(out, &groups[i])
 	}
+	sc.groups, sc.poss, sc.ptrs = groups, block, out
 	tie := false
 	slices.SortStableFunc(out, func(a, b *reqGroup) int {
 		c := cmp.Or(cmp.Compare(a.dep.Module, b.dep.Module), cmp.Compare(a.poss[0], b.poss[0]))
@@ -89,6 +93,14 @@ func (e *encoder) requirementGroups(mv *modVars) []*reqGroup {
 		return reqGroups(mv)
 	}
 	return out
+}
+
+// reqScratch is the block requirementGroups cuts a module's narrowed
+// groups from.
+type reqScratch struct {
+	groups []reqGroup
+	poss   []int
+	ptrs   []*reqGroup
 }
 
 // reqGroups collects, in a fixed order, the requirement texts of mv's

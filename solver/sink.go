@@ -62,6 +62,9 @@ type copying struct {
 	v    *view
 	want []int
 	out  []*fact
+	// block, when not nil, is where the copies are cut from: a new block
+	// when it is full, so that the copies made stay where they are.
+	block *[]fact
 }
 
 func (c *copying) view() *view { return c.v }
@@ -74,7 +77,16 @@ func (c *copying) take(_ *problem, v *view, kind model.FactKind, rels []int, sha
 	if c.want != nil && !slices.ContainsFunc(c.want, func(i int) bool { return slices.Contains(rels, i) }) {
 		return
 	}
-	f := &fact{kind: kind, v: v, at: -1, rels: rels}
+	var f *fact
+	if b := c.block; b != nil {
+		if len(*b) == cap(*b) {
+			*b = make([]fact, 0, max(16, 2*cap(*b)))
+		}
+		*b = append(*b, fact{kind: kind, v: v, at: -1, rels: rels})
+		f = &(*b)[len(*b)-1]
+	} else {
+		f = &fact{kind: kind, v: v, at: -1, rels: rels}
+	}
 	shape.fill(f)
 	c.out = append(c.out, f)
 }

@@ -86,11 +86,12 @@ func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape factSha
 // note (pathnote.go) names them, and only those that forbid one of the
 // releases of want (nil: all). They are copies that belong to no
 // explanation; once v's static facts are made, all of those are returned.
-func (p *problem) platformFacts(v *view, want []int) []*fact {
+// The copies are cut from block when it is not nil (collectInto).
+func (p *problem) platformFacts(v *view, want []int, block *[]fact) []*fact {
 	if v.factsMade {
 		return slices.DeleteFunc(slices.Clone(v.staticList), func(f *fact) bool { return kindOf(f).platform == nil })
 	}
-	return p.collect(v, want, func() {
+	return p.collectInto(v, want, block, func() {
 		v.only = v.readsFirst()
 		p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
 		p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
@@ -138,7 +139,9 @@ func (p *problem) collectInto(v *view, want []int, block *[]fact, read func()) [
 // filter alone needs no list of them.
 func (p *problem) forbidWhere(v *view, kind model.FactKind, pred func(int, *model.Release) bool) {
 	if sink := p.sinkOf(v); sink != nil {
-		if sink.wants(v, pred) {
+		// The predicate is read here, not by the sink, so that it does
+		// not escape: each view's passes make a handful of them.
+		if want := sink.wanted(); want == nil || slices.ContainsFunc(want, func(i int) bool { return v.reads(i) && pred(i, v.rels[i]) }) {
 			p.forbid(v, kind, v.where(pred), factShape{})
 		}
 		return

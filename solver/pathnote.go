@@ -22,7 +22,8 @@ func (s *session) pathWithNote(o *outcome) ([]string, string) {
 	for i, r := range idx {
 		out[i] = o.v.versionText(r)
 	}
-	return out, s.pathNote(o, idx).text(s.p)
+	s.p.copies = s.p.copies[:0] // the note is rendered here and its facts dropped
+	return out, s.pathNote(o, idx, &s.p.copies).text(s.p)
 }
 
 // pathNote is a path note in parts. Only the version the cluster runs of
@@ -42,9 +43,10 @@ type forbiddenOnPath struct {
 	f    *fact
 }
 
-// pathNote makes the parts of the note on the path idx of o.
-func (s *session) pathNote(o *outcome, idx []int) pathNote {
-	return pathNote{stop: s.pathStop(o.v, idx[len(idx)-1]), forbids: s.pathForbidden(o, idx)}
+// pathNote makes the parts of the note on the path idx of o, with the
+// copies of platform facts cut from block when it is not nil.
+func (s *session) pathNote(o *outcome, idx []int, block *[]fact) pathNote {
+	return pathNote{stop: s.pathStop(o.v, idx[len(idx)-1]), forbids: s.pathForbidden(o, idx, block)}
 }
 
 // text is the note with p's platform versions, or "" when there is
@@ -82,7 +84,7 @@ func (s *session) pathStop(v *view, last int) string {
 // The static facts of a module that keeps its deployed release read that
 // release only (readsFirst), which is the one the outcome selects, so for
 // such a module there is nothing to name and nothing is checked.
-func (s *session) pathForbidden(o *outcome, idx []int) []forbiddenOnPath {
+func (s *session) pathForbidden(o *outcome, idx []int, block *[]fact) []forbiddenOnPath {
 	if o.v.readsFirst() >= 0 {
 		return nil
 	}
@@ -91,7 +93,7 @@ func (s *session) pathForbidden(o *outcome, idx []int) []forbiddenOnPath {
 	}
 	want := slices.DeleteFunc(slices.Clone(idx), func(r int) bool { return r == o.sel })
 	var out []forbiddenOnPath
-	for _, f := range s.p.platformFacts(o.v, want) {
+	for _, f := range s.p.platformFacts(o.v, want, block) {
 		var on []int
 		for _, r := range idx {
 			if r != o.sel && slices.Contains(f.rels, r) {

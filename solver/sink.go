@@ -17,9 +17,9 @@ import (
 type factSink interface {
 	// view is the view whose facts the sink takes.
 	view() *view
-	// wants reports whether a fact that forbids the releases of v for
-	// which pred holds is wanted at all, before they are listed.
-	wants(v *view, pred func(int, *model.Release) bool) bool
+	// wanted lists the releases whose facts the sink takes, or nil for
+	// all: a fact that forbids none of them is not even listed.
+	wanted() []int
 	// take records a fact of kind that forbids rels, which is not empty,
 	// with the rest of the fact as shape says.
 	take(p *problem, v *view, kind model.FactKind, rels []int, shape factShape)
@@ -47,8 +47,8 @@ func (fs *factStore) within(sink factSink, read func()) {
 // in the order of facts (newFact).
 type making struct{ v *view }
 
-func (m *making) view() *view                                      { return m.v }
-func (m *making) wants(*view, func(int, *model.Release) bool) bool { return true }
+func (m *making) view() *view   { return m.v }
+func (m *making) wanted() []int { return nil }
 
 func (m *making) take(p *problem, v *view, kind model.FactKind, rels []int, shape factShape) {
 	f := p.newFact(kind, v)
@@ -69,9 +69,7 @@ type copying struct {
 
 func (c *copying) view() *view { return c.v }
 
-func (c *copying) wants(v *view, pred func(int, *model.Release) bool) bool {
-	return c.want == nil || slices.ContainsFunc(c.want, func(i int) bool { return v.reads(i) && pred(i, v.rels[i]) })
-}
+func (c *copying) wanted() []int { return c.want }
 
 func (c *copying) take(_ *problem, v *view, kind model.FactKind, rels []int, shape factShape) {
 	if c.want != nil && !slices.ContainsFunc(c.want, func(i int) bool { return slices.Contains(rels, i) }) {

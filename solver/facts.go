@@ -126,12 +126,19 @@ func (p *problem) collect(v *view, want []int, read func()) []*fact {
 }
 
 // collectInto is collect with the copies cut from block, when not nil,
-// for copies that are read once and dropped (staticCopies).
+// for copies that are read once and dropped (staticCopies); their list
+// is then reused as well, so it too lasts until the next such call.
 func (p *problem) collectInto(v *view, want []int, block *[]fact, read func()) []*fact {
 	only, allowed := v.only, v.allowed
 	c := &copying{v: v, want: want, block: block}
+	if block != nil {
+		c.out = p.copyList[:0]
+	}
 	p.within(c, read)
 	v.only, v.allowed = only, allowed
+	if block != nil {
+		p.copyList = c.out
+	}
 	return c.out
 }
 

@@ -80,9 +80,11 @@ type inputs struct {
 type factStore struct {
 	facts    []*fact
 	factSlab []fact // backing store of facts, see newFact
-	// copies holds the copies of static facts that a held-back reason
-	// quotes and drops (staticCopies), one reason's at a time.
-	copies []fact
+	// copies holds the copies of static facts that a held-back reason or
+	// a path note quotes and drops (staticCopies, pathWithNote), one
+	// text's at a time, and copyList the list of them.
+	copies   []fact
+	copyList []*fact
 	// seq orders facts (see fact.seq).
 	seq int
 	// sink takes the static facts addStaticFacts finds: nil while only

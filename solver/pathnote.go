@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -70,11 +69,11 @@ func (s *session) pathStop(v *view, last int) string {
 	if last >= v.head || v.src.free {
 		return ""
 	}
-	at := v.rels[last].Version
+	at, head := v.versionText(last), versionText(v.headVersion)
 	if v.policy() == model.UpdateGraph {
-		return fmt.Sprintf("the path stops at %s, below the head %s: no update edge leads on from %s", at, v.headVersion, at)
+		return "the path stops at " + at + ", below the head " + head + ": no update edge leads on from " + at
 	}
-	return fmt.Sprintf("the path stops at %s, below the head %s: no sequential step leads on from %s, and a major jump waits for a from-to rule or strategy: direct", at, v.headVersion, at)
+	return "the path stops at " + at + ", below the head " + head + ": no sequential step leads on from " + at + ", and a major jump waits for a from-to rule or strategy: direct"
 }
 
 // pathForbidden names the releases on the path, besides the one the
@@ -151,5 +150,5 @@ func pathPhrase(v *view, path []int) string {
 	if len(path) == 0 || path[len(path)-1] >= v.head {
 		return "the path to the head is " + pathText(v, path)
 	}
-	return fmt.Sprintf("the path toward the head %s is %s, and it stops there", v.headVersion, pathText(v, path))
+	return "the path toward the head " + versionText(v.headVersion) + " is " + pathText(v, path) + ", and it stops there"
 }

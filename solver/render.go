@@ -277,11 +277,11 @@ func comparedNote(rd model.VersionReading, ver model.Version) string {
 // on a component the cluster runs read the same.
 func (p *problem) platformMessage(f *fact, pv platformVersion) string {
 	why := p.why(f.cons, pv.version)
-	dkp := fmt.Sprintf("requirements are not satisfied: current %s version is not suitable: %s", pv.name, why)
+	dkp := "requirements are not satisfied: current " + pv.name + " version is not suitable: " + why
 	if pv.proposed {
-		dkp = fmt.Sprintf("requirements of %s are not satisfied: %s %s version is not suitable: %s", f.v.name, pv.version, pv.name, why)
+		dkp = "requirements of " + f.v.name + " are not satisfied: " + versionText(pv.version) + " " + pv.name + " version is not suitable: " + why
 	}
-	return fmt.Sprintf("%s %s requires %s %s: %s", f.v.name, releaseLabel(f.v, f.rels), pv.name, f.cons.Text, dkp)
+	return f.v.name + " " + releaseLabel(f.v, f.rels) + " requires " + pv.name + " " + f.cons.Text + ": " + dkp
 }
 
 // componentMessage renders R22 facts in DKP's words, naming the component

@@ -59,8 +59,10 @@ type encoder struct {
 	buf      []z.Lit
 	scratch  []z.Lit // a clause being built, before add copies it
 	// reqScratch holds a module's narrowed requirement groups while its
-	// clauses are added (requirementGroups).
-	reqScratch reqScratch
+	// clauses are added (requirementGroups), and runScratch and ivScratch
+	// a group's runs of candidates and of satisfying releases.
+	reqScratch            reqScratch
+	runScratch, ivScratch [][2]int
 	// budget bounds the encoding's estimated size (budget.go); nil: none.
 	budget *budget
 	// ctx, when set, ends encode early once it is done; the next solve
@@ -349,8 +351,10 @@ func positions(mv *modVars, rels []int) []int {
 }
 
 // runsOf splits ascending positions into maximal runs [a, b).
-func runsOf(ps []int) [][2]int {
-	var out [][2]int
+func runsOf(ps []int) [][2]int { return runsInto(nil, ps) }
+
+// runsInto is runsOf, appended to out.
+func runsInto(out [][2]int, ps []int) [][2]int {
 	for _, p := range ps {
 		if n := len(out); n > 0 && out[n-1][1] == p {
 			out[n-1][1] = p + 1

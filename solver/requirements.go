@@ -31,10 +31,14 @@ func (e *encoder) encodeRequirements(mv *modVars) {
 		if f != nil {
 			f.dep, f.cons = g.dep.Module, &g.dep.Constraint
 		}
-		ivs := runsOf(e.satisfyingGroup(d, g, mv.v.m.Reading()))
-		for _, run := range runsOf(g.poss) {
+		// Both lists of runs live while the group's clauses are added: each
+		// has a scratch list of its own.
+		ivs := e.satisfyingRuns(d, g, mv.v.m.Reading())
+		runs := runsInto(e.runScratch[:0], g.poss)
+		for _, run := range runs {
 			e.encodeDependency(f, mv, run, d, &g.dep.Constraint, ivs)
 		}
+		e.ivScratch, e.runScratch = ivs[:0], runs[:0]
 	}
 }
 
@@ -153,18 +157,24 @@ func (a *admitted) of(c *model.Constraint) []bool {
 	return ok
 }
 
-// satisfyingGroup is satisfying for g's text, from its compiled check
-// when d's releases are the ones it was made for.
-func (e *encoder) satisfyingGroup(d *modVars, g *reqGroup, rd model.VersionReading) []int {
+// satisfyingRuns is runsOf(satisfying) for g's text, in the encoder's
+// scratch list, from g's compiled check when d's releases are the ones it
+// was made for.
+func (e *encoder) satisfyingRuns(d *modVars, g *reqGroup, rd model.VersionReading) [][2]int {
+	out := e.ivScratch[:0]
 	a := g.adm
 	if a == nil || e.p.req.Devel || !d.v.own || d.v.m != a.target {
-		return e.satisfying(d, &g.dep.Constraint, rd)
+		return runsInto(out, e.satisfying(d, &g.dep.Constraint, rd))
 	}
 	ok := a.of(&g.dep.Constraint)
-	var out []int
 	for j, r := range d.dom {
-		if ok[r] {
-			out = append(out, j)
+		if !ok[r] {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1][1] == j {
+			out[n-1][1] = j + 1
+		} else {
+			out = append(out, [2]int{j, j + 1})
 		}
 	}
 	return out

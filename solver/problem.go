@@ -43,7 +43,11 @@ type problem struct {
 	// questions build one per module (whyNot).
 	explainClosure []*view
 	explainNames   *nameIndex
-	boolSlab       []bool // backing store of the views' allowed filters
+	// reqFacts are the requirement facts of the compiled groups that
+	// explain encodings made, one per group: each held-back question's
+	// cone encodes the same modules again (requirementFact).
+	reqFacts map[*reqGroup]*fact
+	boolSlab []bool // backing store of the views' allowed filters
 	// lazyStatics: a view's static facts are made only when something
 	// reads them (staticFacts); until then only its allowed filter is
 	// computed. An answer that needs no explanation never makes them.

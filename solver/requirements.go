@@ -27,10 +27,7 @@ func (e *encoder) encodeRequirements(mv *modVars) {
 		if d == nil {
 			continue // not in the catalog: a static missing-module fact covers it
 		}
-		f := e.moduleFact(model.FactModuleRequirement, mv, g.poss)
-		if f != nil {
-			f.dep, f.cons = g.dep.Module, &g.dep.Constraint
-		}
+		f := e.requirementFact(mv, g)
 		// Both lists of runs live while the group's clauses are added: each
 		// has a scratch list of its own.
 		ivs := e.satisfyingRuns(d, g, mv.v.m.Reading())
@@ -40,6 +37,31 @@ func (e *encoder) encodeRequirements(mv *modVars) {
 		}
 		e.ivScratch, e.runScratch = ivs[:0], runs[:0]
 	}
+}
+
+// requirementFact is the fact of requirement group g of mv, or nil when
+// the encoding keeps no facts. The fact of a compiled group over every
+// release is made once per problem and shared by the explain encodings
+// that encode mv: it says the same in each, and a fact's place among a
+// module's facts is the order they were made, the same each time.
+func (e *encoder) requirementFact(mv *modVars, g *reqGroup) *fact {
+	if e.ranks == nil {
+		return nil
+	}
+	compiled := mv.v.own && len(mv.dom) == len(mv.v.rels) // g is the table's own
+	if f := e.p.reqFacts[g]; compiled && f != nil {
+		e.ranks[f] = factRank{class: rankModule, name: mv.v.name}
+		return f
+	}
+	f := e.moduleFact(model.FactModuleRequirement, mv, g.poss)
+	f.dep, f.cons = g.dep.Module, &g.dep.Constraint
+	if compiled {
+		if e.p.reqFacts == nil {
+			e.p.reqFacts = map[*reqGroup]*fact{}
+		}
+		e.p.reqFacts[g] = f
+	}
+	return f
 }
 
 // requirementGroups are reqGroups' groups of mv's candidates. A module
@@ -242,8 +264,9 @@ func (e *encoder) interval(d *modVars, low, high int) z.Lit {
 func (e *encoder) moduleFact(kind model.FactKind, mv *modVars, poss []int) *fact {
 	f := e.newFact(kind, mv.v, factRank{class: rankModule, name: mv.v.name})
 	if f != nil {
-		for _, j := range poss {
-			f.rels = append(f.rels, mv.dom[j])
+		f.rels = make([]int, len(poss))
+		for i, j := range poss {
+			f.rels[i] = mv.dom[j]
 		}
 	}
 	return f

@@ -89,7 +89,14 @@ func VersionString(v Version) string {
 	if v == nil {
 		return ""
 	}
-	b := make([]byte, 0, 16)
+	return string(AppendVersion(make([]byte, 0, 16), v))
+}
+
+// AppendVersion appends VersionString(v) to b.
+func AppendVersion(b []byte, v Version) []byte {
+	if v == nil {
+		return b
+	}
 	b = strconv.AppendUint(b, v.Major(), 10)
 	b = append(b, '.')
 	b = strconv.AppendUint(b, v.Minor(), 10)
@@ -101,7 +108,7 @@ func VersionString(v Version) string {
 	if meta := v.Metadata(); meta != "" {
 		b = append(append(b, '+'), meta...)
 	}
-	return string(b)
+	return b
 }
 
 // VersionStrings writes versions with VersionString, in order; nil for

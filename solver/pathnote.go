@@ -58,7 +58,7 @@ func (n pathNote) text(p *problem) string {
 			b.WriteString("; ")
 		}
 		b.WriteString(fo.lead)
-		b.WriteString(clusterRuns(kindOf(fo.f).platform(p, fo.f)))
+		writeClusterRuns(&b, kindOf(fo.f).platform(p, fo.f))
 	}
 	return b.String()
 }
@@ -108,18 +108,24 @@ func (s *session) pathForbidden(o *outcome, idx []int, block *[]fact) []forbidde
 	return out
 }
 
-// platformNeeds and clusterRuns say in a few words which platform
+// platformNeeds and writeClusterRuns say in a few words which platform
 // requirement a fact fails: "needs kubernetes >= 1.25, and the cluster
-// has 1.24.0". Only clusterRuns reads the version the cluster runs.
+// has 1.24.0". Only writeClusterRuns reads the version the cluster runs;
+// it writes it with no string of its own, since every path note of a
+// platform upgrade quotes it.
 func platformNeeds(pv platformVersion, f *fact) string {
 	return "needs " + pv.name + " " + f.cons.Text + ", and the cluster "
 }
 
-func clusterRuns(pv platformVersion) string {
+func writeClusterRuns(b *strings.Builder, pv platformVersion) {
 	if pv.version == nil {
-		return "does not run " + pv.name
+		b.WriteString("does not run ")
+		b.WriteString(pv.name)
+		return
 	}
-	return "has " + model.VersionString(pv.version)
+	var buf [32]byte
+	b.WriteString("has ")
+	b.Write(model.AppendVersion(buf[:0], pv.version))
 }
 
 // newerOnly returns facts with each fact about v narrowed to v's releases

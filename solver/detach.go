@@ -104,10 +104,21 @@ func (t touchSet) add(v *view, rels []int, changing bool) {
 	if g := v.m.ExclusiveGroup; g != "" {
 		t.groups[g] = true
 	}
+	if v.own {
+		// The compiled groups name each required module once, where the
+		// releases name it once each.
+		for _, g := range v.tab.requirements {
+			if intersects(g.poss, rels) {
+				t.needed[g.dep.Module] = t.needed[g.dep.Module] || changing
+			}
+		}
+	}
 	for _, r := range rels {
 		rel := v.rels[r]
-		for _, d := range rel.Requirements.Modules {
-			t.needed[d.Module] = t.needed[d.Module] || changing
+		if !v.own {
+			for _, d := range rel.Requirements.Modules {
+				t.needed[d.Module] = t.needed[d.Module] || changing
+			}
 		}
 		for _, c := range rel.Requirements.Capabilities {
 			t.capabilities[c] = true
@@ -117,6 +128,21 @@ func (t touchSet) add(v *view, rels []int, changing bool) {
 		}
 		t.addCompound(rel)
 	}
+}
+
+// intersects reports whether the ascending lists a and b share an element.
+func intersects(a, b []int) bool {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			return true
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return false
 }
 
 // touches reports whether frozen module v shares anything with the

@@ -77,7 +77,6 @@ func (e *encoder) requirementGroups(mv *modVars) []*reqGroup {
 	if len(mv.dom) == len(v.rels) {
 		return v.tab.requirements // the positions are the release indices
 	}
-	// The groups and their positions are cut from one block each.
 	n := 0
 	for _, g := range v.tab.requirements {
 		for _, r := range g.poss {
@@ -86,8 +85,9 @@ func (e *encoder) requirementGroups(mv *modVars) []*reqGroup {
 			}
 		}
 	}
-	// The groups live until the module's clauses are added, so one
-	// scratch block per encoding serves every module in turn.
+	// The groups and their positions are cut from one block each: they
+	// live until the module's clauses are added, so the encoding's scratch
+	// blocks serve every module in turn.
 	sc := &e.reqScratch
 	groups := sc.groups[:0]
 	block := slices.Grow(sc.poss[:0], n) // never grows below: n is exact

@@ -18,6 +18,7 @@ test: vet ## run every test, including the shared acceptance scenarios
 	@test -d ../shared/scenarios || test -n "$$MODSOLVER_SHARED" || echo "NOTICE: ../shared is missing: the shared acceptance suites are skipped (go test -v names them)"
 	$(GO) test -count=1 ./...
 	$(GO) test -race -count=1 ./server/...
+	$(GO) test -race -count=1 -run 'WhatIf|SharedBy|Goroutines' ./solver/
 	$(GO) test -race -count=1 -run '^TestFault' ./cmd/modsolver/
 
 vet:

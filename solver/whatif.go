@@ -20,7 +20,10 @@ type Answer struct {
 // calls emit once per request, in request order, from the calling
 // goroutine; an error from emit stops the batch and is returned. A
 // scenario that is bad input gets an Answer with Err set and the batch
-// goes on; a cancelled ctx stops the batch with ctx.Err().
+// goes on; a cancelled ctx stops the batch with ctx.Err(). Each Answer's
+// Result is emit's own, but its lists may share their contents with
+// other answers of the batch: emit may change a Result's fields, not what
+// its lists hold.
 //
 // Requests that differ only in platform versions the catalog cannot tell
 // apart form a class (classes.go): one of them is resolved, the others
@@ -137,6 +140,10 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 	for _, class := range mine {
 		var s *session
 		var first *model.Result
+		// The class's first answer goes out once the others are rendered
+		// from it, so that emit never has it while this worker reads it.
+		var held Answer
+		heldAt := -1
 		for k, i := range class {
 			if ctx.Err() != nil {
 				return
@@ -158,7 +165,14 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 			if res != nil {
 				res.Stats.SolveMicros = time.Since(start).Microseconds()
 			}
+			if k == 0 && first != nil && len(class) > 1 {
+				held, heldAt = Answer{Result: res, Err: err}, i
+				continue
+			}
 			answers[i] <- Answer{Result: res, Err: err}
+		}
+		if heldAt >= 0 {
+			answers[heldAt] <- held
 		}
 	}
 }

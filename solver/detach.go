@@ -58,7 +58,7 @@ func (p *problem) detach(closure []*view) (encode, detached []*view) {
 // when no module of the closure is frozen.
 func (p *problem) attached(closure []*view) map[string]bool {
 	var frozen []*view
-	t := newTouchSet()
+	t := newTouchSet(len(closure))
 	for _, v := range closure {
 		if p.frozen(v) {
 			frozen = append(frozen, v)
@@ -92,8 +92,9 @@ type touchSet struct {
 	encoded, needed, groups, capabilities map[string]bool
 }
 
-func newTouchSet() touchSet {
-	return touchSet{encoded: map[string]bool{}, needed: map[string]bool{}, groups: map[string]bool{}, capabilities: map[string]bool{}}
+// newTouchSet makes a touchSet for about n modules.
+func newTouchSet(n int) touchSet {
+	return touchSet{encoded: make(map[string]bool, n), needed: make(map[string]bool, n), groups: map[string]bool{}, capabilities: map[string]bool{}}
 }
 
 // add records what module v names through the releases rels; changing

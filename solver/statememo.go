@@ -440,7 +440,7 @@ func (p *problem) lazyClosure() (views []*view, light []*frozenModule) {
 // provides what a kept module requires), or a compound requirement may
 // name any module; detach then needs every view.
 func (p *problem) lazyDetach(m *stateMemo, closure []*view, light []*frozenModule) (encode, detached []*view, kept int, ok bool) {
-	t := newTouchSet()
+	t := newTouchSet(len(closure))
 	frozen := map[string]*frozenModule{} // this request's, with or without views
 	var views []*view                    // the frozen ones with views
 	for _, v := range closure {

@@ -312,8 +312,11 @@ func (e *encoder) clause(lead z.Lit, lits []z.Lit) {
 }
 
 // notRun returns the literals of "m is not at a position in [a, b)".
-func (e *encoder) notRun(mv *modVars, a, b int) []z.Lit {
-	return []z.Lit{e.ge(mv, a).Not(), e.ge(mv, b)}
+func (e *encoder) notRun(mv *modVars, a, b int) []z.Lit { return e.appendNotRun(nil, mv, a, b) }
+
+// appendNotRun appends notRun's literals to out.
+func (e *encoder) appendNotRun(out []z.Lit, mv *modVars, a, b int) []z.Lit {
+	return append(out, e.ge(mv, a).Not(), e.ge(mv, b))
 }
 
 func (e *encoder) encodeIntent(mv *modVars) {
@@ -332,7 +335,7 @@ func (e *encoder) encodeIntent(mv *modVars) {
 func (e *encoder) encodeStatics(mv *modVars) {
 	for _, f := range mv.v.staticFacts() {
 		for _, run := range runsOf(positions(mv, f.rels)) {
-			lits := append(e.scratch[:0], e.ge(mv, run[0]).Not(), e.ge(mv, run[1])) // notRun, in the scratch list
+			lits := e.appendNotRun(e.scratch[:0], mv, run[0], run[1])
 			e.add(f, lits...)
 			e.scratch = lits[:0]
 		}
@@ -356,13 +359,19 @@ func runsOf(ps []int) [][2]int { return runsInto(nil, ps) }
 // runsInto is runsOf, appended to out.
 func runsInto(out [][2]int, ps []int) [][2]int {
 	for _, p := range ps {
-		if n := len(out); n > 0 && out[n-1][1] == p {
-			out[n-1][1] = p + 1
-			continue
-		}
-		out = append(out, [2]int{p, p + 1})
+		out = appendToRuns(out, p)
 	}
 	return out
+}
+
+// appendToRuns adds position p, above every position of out, to the runs
+// of out.
+func appendToRuns(out [][2]int, p int) [][2]int {
+	if n := len(out); n > 0 && out[n-1][1] == p {
+		out[n-1][1] = p + 1
+		return out
+	}
+	return append(out, [2]int{p, p + 1})
 }
 
 // satisfying returns the positions of d whose version satisfies c, read

@@ -86,12 +86,13 @@ func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape factSha
 // note (pathnote.go) names them, and only those that forbid one of the
 // releases of want (nil: all). They are copies that belong to no
 // explanation; once v's static facts are made, all of those are returned.
-// The copies are cut from block when it is not nil (collectInto).
-func (p *problem) platformFacts(v *view, want []int, block *[]fact) []*fact {
+// With transient, the copies last until the next transient call
+// (collect).
+func (p *problem) platformFacts(v *view, want []int, transient bool) []*fact {
 	if v.factsMade {
 		return slices.DeleteFunc(slices.Clone(v.staticList), func(f *fact) bool { return kindOf(f).platform == nil })
 	}
-	return p.collectInto(v, want, block, func() {
+	return p.collect(v, want, transient, func() {
 		v.only = v.readsFirst()
 		p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
 		p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
@@ -106,37 +107,31 @@ func (p *problem) platformFacts(v *view, want []int, block *[]fact) []*fact {
 // allocation. Once v's static facts are made, all of them are returned; a
 // pin's fact and a move's source fact are facts of the view itself, so
 // for those views the facts are made. The copies are read and dropped:
-// they last until the next call, which cuts its copies from the same
-// block.
+// they last until the next transient call (collect).
 func (p *problem) staticCopies(v *view, rel int) []*fact {
 	if v.factsMade || v.pinVersion != nil || v.src.moved {
 		return v.staticFacts()
 	}
-	p.copies = p.copies[:0] // the last reason's copies are read no more
-	return p.collectInto(v, []int{rel}, &p.copies, func() { p.addStaticFacts(v) })
+	return p.collect(v, []int{rel}, true, func() { p.addStaticFacts(v) })
 }
 
 // collect runs read, which adds static facts of v, with those facts
 // copied into a sink of their own (sink.go) and returned; v's filter and
 // the releases it reads are left as they were. When want is not nil, only
 // the facts that forbid one of its releases are copied (the others are
-// not even listed).
-func (p *problem) collect(v *view, want []int, read func()) []*fact {
-	return p.collectInto(v, want, nil, read)
-}
-
-// collectInto is collect with the copies cut from block, when not nil,
-// for copies that are read once and dropped (staticCopies); their list
-// is then reused as well, so it too lasts until the next such call.
-func (p *problem) collectInto(v *view, want []int, block *[]fact, read func()) []*fact {
+// not even listed). Transient copies, read once and dropped (a held-back
+// reason's, a path note's), are cut from one block of the problem and
+// listed in one list, both reused by the next transient call.
+func (p *problem) collect(v *view, want []int, transient bool, read func()) []*fact {
 	only, allowed := v.only, v.allowed
-	c := &copying{v: v, want: want, block: block}
-	if block != nil {
-		c.out = p.copyList[:0]
+	c := &copying{v: v, want: want}
+	if transient {
+		p.copies = p.copies[:0]
+		c.block, c.out = &p.copies, p.copyList[:0]
 	}
 	p.within(c, read)
 	v.only, v.allowed = only, allowed
-	if block != nil {
+	if transient {
 		p.copyList = c.out
 	}
 	return c.out

@@ -80,9 +80,9 @@ func TestStaticCopiesAreTheFactsMade(t *testing.T) {
 			platform := make([][]*fact, len(v.rels))
 			for r := range v.rels {
 				copies[r] = shapes(p, p.staticCopies(v, r)) // read before the next call reuses them
-				platform[r] = p.platformFacts(v, []int{r}, nil)
+				platform[r] = p.platformFacts(v, []int{r}, false)
 			}
-			allPlatform := p.platformFacts(v, nil, nil)
+			allPlatform := p.platformFacts(v, nil, false)
 			made := v.staticFacts()
 			for r := range v.rels {
 				forbidding := func(fs []*fact) []*fact {

@@ -21,8 +21,7 @@ func (s *session) pathWithNote(o *outcome) ([]string, string) {
 	for i, r := range idx {
 		out[i] = o.v.versionText(r)
 	}
-	s.p.copies = s.p.copies[:0] // the note is rendered here and its facts dropped
-	return out, s.pathNote(o, idx, &s.p.copies).text(s.p)
+	return out, s.pathNote(o, idx, true).text(s.p) // the note is rendered here and its facts dropped
 }
 
 // pathNote is a path note in parts. Only the version the cluster runs of
@@ -42,10 +41,11 @@ type forbiddenOnPath struct {
 	f    *fact
 }
 
-// pathNote makes the parts of the note on the path idx of o, with the
-// copies of platform facts cut from block when it is not nil.
-func (s *session) pathNote(o *outcome, idx []int, block *[]fact) pathNote {
-	return pathNote{stop: s.pathStop(o.v, idx[len(idx)-1]), forbids: s.pathForbidden(o, idx, block)}
+// pathNote makes the parts of the note on the path idx of o; with
+// transient, its copies of platform facts last until the next transient
+// copies are made (collect).
+func (s *session) pathNote(o *outcome, idx []int, transient bool) pathNote {
+	return pathNote{stop: s.pathStop(o.v, idx[len(idx)-1]), forbids: s.pathForbidden(o, idx, transient)}
 }
 
 // text is the note with p's platform versions, or "" when there is
@@ -69,7 +69,7 @@ func (s *session) pathStop(v *view, last int) string {
 	if last >= v.head || v.src.free {
 		return ""
 	}
-	at, head := v.versionText(last), versionText(v.headVersion)
+	at, head := v.versionText(last), fmtVersion(v.headVersion)
 	if v.policy() == model.UpdateGraph {
 		return "the path stops at " + at + ", below the head " + head + ": no update edge leads on from " + at
 	}
@@ -83,7 +83,7 @@ func (s *session) pathStop(v *view, last int) string {
 // The static facts of a module that keeps its deployed release read that
 // release only (readsFirst), which is the one the outcome selects, so for
 // such a module there is nothing to name and nothing is checked.
-func (s *session) pathForbidden(o *outcome, idx []int, block *[]fact) []forbiddenOnPath {
+func (s *session) pathForbidden(o *outcome, idx []int, transient bool) []forbiddenOnPath {
 	if o.v.readsFirst() >= 0 {
 		return nil
 	}
@@ -92,7 +92,7 @@ func (s *session) pathForbidden(o *outcome, idx []int, block *[]fact) []forbidde
 	}
 	want := slices.DeleteFunc(slices.Clone(idx), func(r int) bool { return r == o.sel })
 	var out []forbiddenOnPath
-	for _, f := range s.p.platformFacts(o.v, want, block) {
+	for _, f := range s.p.platformFacts(o.v, want, transient) {
 		var on []int
 		for _, r := range idx {
 			if r != o.sel && slices.Contains(f.rels, r) {
@@ -156,5 +156,5 @@ func pathPhrase(v *view, path []int) string {
 	if len(path) == 0 || path[len(path)-1] >= v.head {
 		return "the path to the head is " + pathText(v, path)
 	}
-	return "the path toward the head " + versionText(v.headVersion) + " is " + pathText(v, path) + ", and it stops there"
+	return "the path toward the head " + fmtVersion(v.headVersion) + " is " + pathText(v, path) + ", and it stops there"
 }

@@ -136,7 +136,7 @@ func (p *problem) stepMessage(f *fact) string {
 	v, rels := f.v, releaseLabel(f.v, f.rels)
 	st := v.steps()
 	next := releasesText(v, st.targets)
-	from := versionText(v.deployedVersion())
+	from := fmtVersion(v.deployedVersion())
 	if st.st.graph {
 		if next == "" {
 			return v.name + " updates along its update graph (replaces, skips, skipRange), and no edge leads from " + from +
@@ -162,8 +162,8 @@ func (v *view) versionText(i int) string {
 	return model.VersionString(v.rels[i].Version)
 }
 
-// versionText is v as fmt's %s writes it: "<nil>" for none.
-func versionText(v model.Version) string {
+// fmtVersion is v as fmt's %s writes it: "<nil>" for none.
+func fmtVersion(v model.Version) string {
 	if v == nil {
 		return "<nil>"
 	}
@@ -279,7 +279,7 @@ func (p *problem) platformMessage(f *fact, pv platformVersion) string {
 	why := p.why(f.cons, pv.version)
 	dkp := "requirements are not satisfied: current " + pv.name + " version is not suitable: " + why
 	if pv.proposed {
-		dkp = "requirements of " + f.v.name + " are not satisfied: " + versionText(pv.version) + " " + pv.name + " version is not suitable: " + why
+		dkp = "requirements of " + f.v.name + " are not satisfied: " + fmtVersion(pv.version) + " " + pv.name + " version is not suitable: " + why
 	}
 	return f.v.name + " " + releaseLabel(f.v, f.rels) + " requires " + pv.name + " " + f.cons.Text + ": " + dkp
 }

@@ -48,7 +48,7 @@ func (e *encoder) requirementFact(mv *modVars, g *reqGroup) *fact {
 	if e.ranks == nil {
 		return nil
 	}
-	compiled := mv.v.own && len(mv.dom) == len(mv.v.rels) // g is the table's own
+	compiled := mv.wholeTable() // g is the table's own
 	if f := e.p.reqFacts[g]; compiled && f != nil {
 		e.ranks[f] = factRank{class: rankModule, name: mv.v.name}
 		return f
@@ -74,7 +74,7 @@ func (e *encoder) requirementGroups(mv *modVars) []*reqGroup {
 	if !v.own {
 		return reqGroups(mv)
 	}
-	if len(mv.dom) == len(v.rels) {
+	if mv.wholeTable() {
 		return v.tab.requirements // the positions are the release indices
 	}
 	n := 0
@@ -120,6 +120,11 @@ func (e *encoder) requirementGroups(mv *modVars) []*reqGroup {
 	}
 	return out
 }
+
+// wholeTable reports whether mv's candidates are every release of a
+// module whose releases are its own: its positions are then the release
+// indices, and its table's compiled groups are its groups as they are.
+func (mv *modVars) wholeTable() bool { return mv.v.own && len(mv.dom) == len(mv.v.rels) }
 
 // reqScratch is the block requirementGroups cuts a module's narrowed
 // groups from.
@@ -190,13 +195,8 @@ func (e *encoder) satisfyingRuns(d *modVars, g *reqGroup, rd model.VersionReadin
 	}
 	ok := a.of(&g.dep.Constraint)
 	for j, r := range d.dom {
-		if !ok[r] {
-			continue
-		}
-		if n := len(out); n > 0 && out[n-1][1] == j {
-			out[n-1][1] = j + 1
-		} else {
-			out = append(out, [2]int{j, j + 1})
+		if ok[r] {
+			out = appendToRuns(out, j)
 		}
 	}
 	return out
@@ -221,7 +221,7 @@ func compileRequirements(cat *model.Catalog, m *model.Module, every []int) []*re
 func (e *encoder) encodeDependency(f *fact, mv *modVars, run [2]int, d *modVars, c *model.Constraint, ivs [][2]int) {
 	// The clauses are built in the encoder's scratch list: add copies
 	// them, and a requirement's clauses are most of an encoding's.
-	lits := append(e.scratch[:0], e.ge(mv, run[0]).Not(), e.ge(mv, run[1])) // mv is not in run, or
+	lits := e.appendNotRun(e.scratch[:0], mv, run[0], run[1]) // mv is not in run, or
 	if c.Optional {
 		lits = append(lits, e.on(d).Not())
 	}
@@ -234,7 +234,7 @@ func (e *encoder) encodeDependency(f *fact, mv *modVars, run [2]int, d *modVars,
 			lits = append(lits, e.ge(d, low))
 			e.add(f, lits...)
 		}
-		lits = append(lits[:0], e.ge(mv, run[0]).Not(), e.ge(mv, run[1]), e.ge(d, high).Not())
+		lits = append(e.appendNotRun(lits[:0], mv, run[0], run[1]), e.ge(d, high).Not())
 		e.add(f, lits...)
 	default:
 		for _, iv := range ivs {

@@ -63,7 +63,8 @@ type copying struct {
 	want []int
 	out  []*fact
 	// block, when not nil, is where the copies are cut from: a new block
-	// when it is full, so that the copies made stay where they are.
+	// when it is full, so that the copies made stay where they are
+	// (collect's transient copies).
 	block *[]fact
 }
 

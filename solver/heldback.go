@@ -108,8 +108,20 @@ func (s *session) whyNot(v *view, rel int) (string, error) {
 }
 
 // whyNotCore returns whyNot's minimal core, and the background facts it
-// is minimal under (none when the background itself is in the core).
+// is minimal under (none when the background itself is in the core): from
+// the facts of v and of what it requires when those decide it
+// (localcore.go), else from the solver.
 func (s *session) whyNotCore(v *view, rel int) (core, background []*fact, err error) {
+	if s.scope == nil {
+		if core, background, ok := s.localCore(v, rel); ok {
+			return core, background, nil
+		}
+	}
+	return s.solverCore(v, rel)
+}
+
+// solverCore is whyNotCore asked of the solver, on a cone from v.
+func (s *session) solverCore(v *view, rel int) (core, background []*fact, err error) {
 	// Each level adds the preferences (R14) that may explain it: the
 	// releases of the modules served before v, then of all others, each
 	// with the sources levels 3a and 5a chose by then (R23).

@@ -41,26 +41,37 @@ func (e *encoder) encodeRequirements(mv *modVars) {
 
 // requirementFact is the fact of requirement group g of mv, or nil when
 // the encoding keeps no facts. The fact of a compiled group over every
-// release is made once per problem and shared by the explain encodings
-// that encode mv: it says the same in each, and a fact's place among a
-// module's facts is the order they were made, the same each time.
+// release is the problem's (compiledRequirementFact).
 func (e *encoder) requirementFact(mv *modVars, g *reqGroup) *fact {
 	if e.ranks == nil {
 		return nil
 	}
-	compiled := mv.wholeTable() // g is the table's own
-	if f := e.p.reqFacts[g]; compiled && f != nil {
+	if mv.wholeTable() { // g is the table's own
+		f := e.p.compiledRequirementFact(mv.v, g)
 		e.ranks[f] = factRank{class: rankModule, name: mv.v.name}
 		return f
 	}
 	f := e.moduleFact(model.FactModuleRequirement, mv, g.poss)
 	f.dep, f.cons = g.dep.Module, &g.dep.Constraint
-	if compiled {
-		if e.p.reqFacts == nil {
-			e.p.reqFacts = map[*reqGroup]*fact{}
-		}
-		e.p.reqFacts[g] = f
+	return f
+}
+
+// compiledRequirementFact is the fact of v's compiled requirement group g
+// over every release, made once per problem and shared by the explain
+// encodings that encode v and by local questions (localcore.go): it says
+// the same in each, and a fact's place among a module's facts is the
+// order they were made, the same each time.
+func (p *problem) compiledRequirementFact(v *view, g *reqGroup) *fact {
+	if f := p.reqFacts[g]; f != nil {
+		return f
 	}
+	f := p.newFact(model.FactModuleRequirement, v)
+	f.rels = slices.Clone(g.poss) // the positions are the release indices
+	f.dep, f.cons = g.dep.Module, &g.dep.Constraint
+	if p.reqFacts == nil {
+		p.reqFacts = map[*reqGroup]*fact{}
+	}
+	p.reqFacts[g] = f
 	return f
 }
 

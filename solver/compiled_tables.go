@@ -257,9 +257,10 @@ func (t *tables) addModule(cat *model.Catalog, m *model.Module) {
 	mt.every = t.indices(len(m.Releases))
 	mt.requirements = compileRequirements(cat, m, mt.every)
 	for _, g := range mt.requirements {
-		t.bytes += reqGroupBytes + int64(len(g.poss))*intBytes
+		t.bytes += reqGroupBytes + int64(len(g.poss))*intBytes + int64(len(g.at))*8
 		if g.adm != nil {
-			t.bytes += int64(len(g.adm.target.Releases)) // the check, once made: a bool per release
+			n := len(g.adm.target.Releases)
+			t.bytes += int64(n + words(n)*8) // the check, once made: a bool and a bit per release
 		}
 	}
 }

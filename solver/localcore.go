@@ -2,88 +2,165 @@ package solver
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
+	"strings"
 
 	"github.com/modsolver/modsolver/model"
 )
 
 // A local question is whyNot's question at its first level (the facts
-// alone) asked of the facts of v and of the modules its releases require,
-// without a solver (D229). Those facts say little: a static fact forbids
-// releases of its module, an intent holds its module on or off, and a
-// requirement fact holds the required module on at a satisfying release
-// (or, when optional, off) while v is at a release that carries it. With
-// every other fact left out, v can be at a release when no fact forbids
-// it and each module it requires there keeps a release those facts allow:
-// the other modules are free, and what the encoding adds without a fact
-// only defines helper variables. So whether a set of these facts leaves v
-// a release at rel or newer is read off them directly, and a minimal core
-// is found by taking facts away one by one in whyNot's order, as
-// minimalCore would, each check a few bit operations.
+// alone) asked of the facts of a few modules near v, without a solver
+// (D229). Those facts say little: a static fact forbids releases of its
+// module, an intent holds its module on or off, and a requirement fact
+// holds the required module on at a satisfying release (or, when
+// optional, off) while its module is at a release that carries it.
+//
+// The modules are v, the modules its releases require, and, while those
+// do not decide it, the modules those require in turn, up to localDepth
+// steps. The question reads the static facts and intents of all of them
+// and the requirement facts of all but the last step's. With every other
+// fact left out, the modules outside are free and the last step's answer
+// to their static facts and intents alone; the clauses the encoding adds
+// without a fact only define helper variables. So whether a set of these
+// facts leaves v a release at rel or newer is exact: a search that gives
+// each module a release or off, module by module, each choice narrowed by
+// the requirements of the modules chosen before. A minimal core is found
+// by taking facts away one by one in whyNot's order, as minimalCore
+// would.
 //
 // A core found this way is a core of the whole closure: more facts only
-// take models away. When these facts alone leave v a release, or when
-// the background alone explains it, the question goes to the solver.
+// take models away. When the facts read leave v a release, when the
+// modules are too many or the search too long, or when the background
+// alone explains it, the question goes to the solver.
 type localQuestion struct {
-	v   *view
-	rel int
-	// targets are the modules v's requirement facts name.
-	targets []*view
-	// facts are the facts read, each once, with their parts in roles.
+	p     *problem
+	rel   int
+	nodes []localNode // nodes[0] is v
+	// facts are the facts read, each once, with what each says in roles.
 	facts []*fact
 	roles []localRole
-	// reqsAt lists, for each release of v from rel, the requirement facts
-	// (indices into facts) of the releases' groups.
-	reqsAt [][]int
-	// per target, scratch of each check: what the facts kept forbid and
-	// whether they hold it on or off.
-	forbidden  []relSet
-	on, off    []bool
-	candidates []int // indices of the facts whyNot may leave out, in its order
+	// pairs are the requirement facts grouped by the two modules they tie.
+	pairs []localPair
+	// candidates are the indices of the facts whyNot may leave out, in
+	// its order.
+	candidates []int
+	// kept marks the facts a check reads; steps counts its search's
+	// choices, and aborted says it ran past localSteps.
+	kept    []bool
+	steps   int
+	aborted bool
+	// levels are the domains at each depth of a check's search; parent is
+	// the scratch of branchNode.
+	levels []*localDomains
+	parent []int
+	// queued and stack are the scratch of consistent.
+	queued []bool
+	stack  []int
 }
+
+// localNode is one module of a local question.
+type localNode struct {
+	v        *view
+	facts    []int // its intent and static facts (indices into facts)
+	pairs    []int // the pairs it is in (indices into pairs)
+	expanded bool  // its requirement facts are read
+	// forbidden, inter and support are the scratch of a check.
+	forbidden, inter, support relSet
+}
+
+// localPair is the requirement facts (indices into facts) of module s
+// that name module t.
+type localPair struct {
+	s, t int
+	cons []int
+	// disjoint: no release of s carries two of them.
+	disjoint bool
+}
+
+// localDomains are the choices each module has left: releases, and off.
+type localDomains struct {
+	rels []relSet
+	off  []bool
+}
+
+// off is the choice of a module that is not on.
+const off = -1
 
 // localRole is what one fact says to a local question.
 type localRole struct {
-	module  int    // the module it is about: -1 for v, else an index into targets
-	on, off bool   // it holds the module on, or off
-	forbids relSet // the module's releases it forbids
-	// For a requirement fact of v: the target, whether it is optional,
-	// and which of the target's releases satisfy it.
-	requires  bool
-	target    int
+	on, off bool   // it holds its module on, or off
+	forbids relSet // its module's releases it forbids
+	// For a requirement fact: the releases of its module that carry it,
+	// whether it is optional, and which of the required module's releases
+	// satisfy it.
+	at        relSet
 	optional  bool
 	satisfies relSet
 }
+
+// localDepth is how many steps of requirements a local question follows
+// from v; localNodes and localSteps bound its modules and each check's
+// search before it leaves the question to the solver.
+const (
+	localDepth = 3
+	localNodes = 64
+	localSteps = 20000
+)
 
 // localCore returns whyNot's core for "v at rel or newer" and the
 // background facts it is minimal under, or false when the question needs
 // the solver.
 func (s *session) localCore(v *view, rel int) (core, background []*fact, ok bool) {
-	q, ok := s.p.localQuestion(v, rel)
-	if !ok {
+	if !v.own || s.p.req.Devel {
 		return nil, nil, false
 	}
-	in := make([]bool, len(q.facts))
+	q := &localQuestion{p: s.p, rel: rel}
+	q.addNode(v)
+	for depth := 0; depth < localDepth; depth++ {
+		for n := range q.nodes {
+			if !q.nodes[n].expanded && !q.expand(n) {
+				return nil, nil, false
+			}
+		}
+		core, background, decided := q.core()
+		if q.aborted {
+			return nil, nil, false
+		}
+		if decided {
+			return core, background, core != nil
+		}
+	}
+	return nil, nil, false
+}
+
+// core finds the minimal core of the facts read so far. It reports false
+// when they leave v a release; it returns no core when the background
+// alone explains it, which the solver names.
+func (q *localQuestion) core() (core, background []*fact, decided bool) {
+	q.order()
+	q.levels, q.parent, q.queued = nil, nil, nil // made for the modules read so far
+	q.kept = make([]bool, len(q.facts))
 	for i, f := range q.facts {
-		in[i] = kindOf(f).background
+		q.kept[i] = kindOf(f).background
 	}
-	if q.leavesNone(in) {
-		return nil, nil, false // the background alone explains it: the solver names it
-	}
-	for _, i := range q.candidates {
-		in[i] = true
-	}
-	if !q.leavesNone(in) {
-		return nil, nil, false // the facts further away decide it, or nothing does
+	if q.leavesNone() {
+		return nil, nil, true
 	}
 	for _, i := range q.candidates {
-		in[i] = false
-		if !q.leavesNone(in) {
-			in[i] = true // needed
+		q.kept[i] = true
+	}
+	if !q.leavesNone() {
+		return nil, nil, false
+	}
+	for _, i := range q.candidates {
+		q.kept[i] = false
+		if !q.leavesNone() {
+			q.kept[i] = true // needed
 		}
 	}
 	for _, i := range q.candidates {
-		if in[i] {
+		if q.kept[i] {
 			core = append(core, q.facts[i])
 		}
 	}
@@ -95,113 +172,135 @@ func (s *session) localCore(v *view, rel int) (core, background []*fact, ok bool
 	return core, background, true
 }
 
-// localQuestion reads the facts of a local question about v at rel or
-// newer, or reports false when v's facts are not all of the kinds it
-// reads: v's releases must be its own, its requirements compiled, and no
-// requirement may name v itself.
-func (p *problem) localQuestion(v *view, rel int) (*localQuestion, bool) {
-	closure := p.closure(true)
-	if !v.own || p.req.Devel {
-		return nil, false
+// addNode adds u with its static facts and intent, and returns its index.
+func (q *localQuestion) addNode(u *view) int {
+	n := len(q.nodes)
+	w := words(len(u.rels))
+	nd := localNode{v: u, forbidden: make(relSet, w), inter: make(relSet, w), support: make(relSet, w)}
+	for _, l := range u.localRoles() {
+		nd.facts = append(nd.facts, len(q.facts))
+		q.facts = append(q.facts, l.f)
+		q.roles = append(q.roles, l.localRole)
 	}
-	if _, found := slices.BinarySearchFunc(closure, v.name, byViewName); !found {
-		return nil, false
+	q.nodes = append(q.nodes, nd)
+	return n
+}
+
+// localFact is a fact of a view as local questions read it.
+type localFact struct {
+	f *fact
+	localRole
+}
+
+// localRoles are what v's intent and static facts say to a local
+// question, each fact once (a pin is both); made when a question first
+// reads v.
+func (v *view) localRoles() []localFact {
+	if v.local != nil {
+		return v.local
 	}
-	q := &localQuestion{v: v, rel: rel, reqsAt: make([][]int, len(v.rels)-rel)}
-	index := map[*fact]int{}
-	role := func(f *fact, module int) *localRole {
-		i, ok := index[f]
-		if !ok {
-			i = len(q.facts)
-			index[f] = i
-			q.facts = append(q.facts, f)
-			q.roles = append(q.roles, localRole{module: module, target: -1})
+	out := []localFact{}
+	role := func(f *fact) *localRole {
+		i := slices.IndexFunc(out, func(l localFact) bool { return l.f == f })
+		if i < 0 {
+			i = len(out)
+			out = append(out, localFact{f: f})
 		}
-		return &q.roles[i]
+		return &out[i].localRole
 	}
-	addModule := func(u *view, module int) {
-		switch u.intent {
-		case intentOn:
-			role(u.intentFact, module).on = true
-		case intentOff:
-			role(u.intentFact, module).off = true
-		}
-		for _, f := range u.staticFacts() {
-			r := role(f, module)
-			r.forbids = r.forbids.with(f.rels, len(u.rels))
-		}
+	switch v.intent {
+	case intentOn:
+		role(v.intentFact).on = true
+	case intentOff:
+		role(v.intentFact).off = true
 	}
-	addModule(v, -1)
-	for _, g := range v.tab.requirements {
-		i, found := slices.BinarySearchFunc(closure, g.dep.Module, byViewName)
-		if !found {
+	for _, f := range v.staticFacts() {
+		r := role(f)
+		r.forbids = r.forbids.with(f.rels, len(v.rels))
+	}
+	v.local = out
+	return out
+}
+
+// expand reads node n's requirement facts, adding the modules they name.
+// It reports false when n's requirements are not compiled (its releases
+// are not its own) or the modules grow past localNodes.
+func (q *localQuestion) expand(n int) bool {
+	u := q.nodes[n].v
+	if !u.own {
+		return false
+	}
+	q.nodes[n].expanded = true
+	for _, g := range u.tab.requirements {
+		// A module an explain encoding covers names only modules of the
+		// closure, where the problem holds a view of each (closure).
+		t := q.p.view(g.dep.Module)
+		if t == nil {
 			continue // not in the catalog: a static missing-module fact covers it
 		}
-		u := closure[i]
-		if u == v {
-			return nil, false
+		c := slices.IndexFunc(q.nodes, func(o localNode) bool { return o.v == t })
+		if c < 0 {
+			if len(q.nodes) == localNodes {
+				return false
+			}
+			c = q.addNode(t)
 		}
-		t := slices.Index(q.targets, u)
-		if t < 0 {
-			t = len(q.targets)
-			q.targets = append(q.targets, u)
-			addModule(u, t)
-		}
-		f := p.compiledRequirementFact(v, g)
-		r := role(f, -1)
-		r.requires, r.target, r.optional = true, t, g.dep.Constraint.Optional
-		r.satisfies = p.satisfyingSet(v, u, g)
-		for _, at := range g.poss {
-			if at >= rel {
-				q.reqsAt[at-rel] = append(q.reqsAt[at-rel], index[f])
+		k := len(q.facts)
+		q.facts = append(q.facts, q.p.compiledRequirementFact(u, g))
+		q.roles = append(q.roles, localRole{optional: g.dep.Constraint.Optional,
+			at: g.at, satisfies: q.p.satisfyingSet(u, t, g)})
+		i := slices.IndexFunc(q.pairs, func(pr localPair) bool { return pr.s == n && pr.t == c })
+		if i < 0 {
+			i = len(q.pairs)
+			q.pairs = append(q.pairs, localPair{s: n, t: c})
+			q.nodes[n].pairs = append(q.nodes[n].pairs, i)
+			if c != n {
+				q.nodes[c].pairs = append(q.nodes[c].pairs, i)
 			}
 		}
+		pr := &q.pairs[i]
+		pr.disjoint = len(pr.cons) == 0 || pr.disjoint && !slices.ContainsFunc(pr.cons, func(j int) bool { return q.roles[j].at.meets(g.at) })
+		pr.cons = append(pr.cons, k)
 	}
-	n := len(q.targets)
-	q.forbidden, q.on, q.off = make([]relSet, n), make([]bool, n), make([]bool, n)
-	for t, u := range q.targets {
-		q.forbidden[t] = make(relSet, words(len(u.rels)))
-	}
-	// whyNot's order (rankOrder): the problem's own facts (intents and
-	// static facts), then v's requirement facts, each in the order of
-	// making.
+	return true
+}
+
+// order lists the facts whyNot may leave out in its order (rankOrder):
+// the problem's own facts (intents and static facts), then the
+// requirement facts by module, each in the order of making.
+func (q *localQuestion) order() {
+	q.candidates = q.candidates[:0]
 	for i, f := range q.facts {
 		if !kindOf(f).background {
 			q.candidates = append(q.candidates, i)
 		}
 	}
-	slices.SortFunc(q.candidates, func(a, b int) int {
-		fa, fb := q.facts[a], q.facts[b]
-		return cmp.Or(cmp.Compare(rankOf(fa), rankOf(fb)), factOrder(fa, fb), cmp.Compare(fa.id, fb.id))
-	})
-	return q, true
-}
-
-// rankOf is the class rankOrder gives a fact of a local question.
-func rankOf(f *fact) int {
-	if f.kind == model.FactModuleRequirement {
-		return rankModule
-	}
-	return rankInput
-}
-
-// satisfyingSet is the releases of u that satisfy g, a requirement group
-// of v, as encodeRequirements reads them.
-func (p *problem) satisfyingSet(v, u *view, g *reqGroup) relSet {
-	out := make(relSet, words(len(u.rels)))
-	if a := g.adm; a != nil && u.own && u.m == a.target {
-		for i, ok := range a.of(&g.dep.Constraint) {
-			if ok {
-				out.add(i)
-			}
+	rank := func(i int) (int, string) {
+		if q.roles[i].at != nil {
+			return rankModule, q.facts[i].v.name
 		}
-		return out
+		return rankInput, ""
 	}
-	rd := v.m.Reading()
-	if u.m.Embedded {
+	slices.SortFunc(q.candidates, func(a, b int) int {
+		ca, na := rank(a)
+		cb, nb := rank(b)
+		fa, fb := q.facts[a], q.facts[b]
+		return cmp.Or(cmp.Compare(ca, cb), strings.Compare(na, nb), factOrder(fa, fb), cmp.Compare(fa.id, fb.id))
+	})
+}
+
+// satisfyingSet is the releases of t that satisfy g, a requirement group
+// of u, as encodeRequirements reads them.
+func (p *problem) satisfyingSet(u, t *view, g *reqGroup) relSet {
+	if a := g.adm; a != nil && t.own && t.m == a.target {
+		return a.releases(&g.dep.Constraint).set // read only
+	}
+	out := make(relSet, words(len(t.rels)))
+	rd := u.m.Reading()
+	if t.m.Embedded {
 		rd = model.ReadingDKP // the version is the request's DKP version
 	}
-	for i, r := range u.rels {
+	for i, r := range t.rels {
 		if rd.Admits(&g.dep.Constraint, r.Version, p.req.Devel) {
 			out.add(i)
 		}
@@ -209,79 +308,293 @@ func (p *problem) satisfyingSet(v, u *view, g *reqGroup) relSet {
 	return out
 }
 
-// leavesNone reports whether the facts marked in leave v no release at
-// rel or newer.
-func (q *localQuestion) leavesNone(in []bool) bool {
-	var vForbids relSet
-	vOff := false
-	for t := range q.targets {
-		clear(q.forbidden[t])
-		q.on[t], q.off[t] = false, false
-	}
-	for i, r := range q.roles {
-		if !in[i] {
-			continue
-		}
-		if r.module < 0 {
-			vOff = vOff || r.off
-			if r.forbids != nil {
-				if vForbids == nil {
-					vForbids = make(relSet, words(len(q.v.rels)))
-				}
-				vForbids.or(r.forbids)
+// leavesNone reports whether the kept facts leave v no release at rel or
+// newer. Each module's domain is the releases its kept static facts and
+// intent allow, and off unless it is held on (v is never off); the kept
+// requirement facts are constraints between two modules' domains. The
+// check makes the domains arc consistent (a release stays only while each
+// module it requires keeps a release, or off, that admits it, and the
+// other way round); where the modules with more than one choice left, and
+// the constraints between them, form a forest, that decides it; else it
+// tries each choice of the first such module in turn.
+func (q *localQuestion) leavesNone() bool {
+	d := q.domains(0)
+	for n := range q.nodes {
+		nd := &q.nodes[n]
+		forbidden, on, isOff := nd.forbidden, false, false
+		clear(forbidden)
+		for _, k := range nd.facts {
+			if r := &q.roles[k]; q.kept[k] {
+				forbidden.or(r.forbids)
+				on, isOff = on || r.on, isOff || r.off
 			}
-			continue
 		}
-		q.forbidden[r.module].or(r.forbids)
-		q.on[r.module] = q.on[r.module] || r.on
-		q.off[r.module] = q.off[r.module] || r.off
-	}
-	if vOff {
-		return true // held off: no release at all
-	}
-	for at := q.rel; at < len(q.v.rels); at++ {
-		if vForbids.has(at) || q.someTargetBlocks(at, in) {
-			continue
+		clear(d.rels[n])
+		if !isOff {
+			d.rels[n].fill(len(nd.v.rels))
+			d.rels[n].andNot(forbidden)
 		}
+		d.off[n] = !on && n > 0
+	}
+	d.rels[0].clearBelow(q.rel)
+	for _, pr := range q.pairs {
+		if pr.s == pr.t {
+			for _, k := range pr.cons {
+				if r := &q.roles[k]; q.kept[k] {
+					// On at a release that carries it, the module is on:
+					// the release must satisfy it.
+					d.rels[pr.s].andNotWhere(r.at, r.satisfies)
+				}
+			}
+		}
+	}
+	q.steps = 0
+	return !q.solvable(0)
+}
+
+// solvable reports whether the domains at depth level have a choice for
+// every module that the kept facts allow.
+func (q *localQuestion) solvable(level int) bool {
+	if q.steps++; q.steps > localSteps {
+		q.aborted = true
 		return false
+	}
+	d := q.domains(level)
+	if !q.consistent(d) {
+		return false
+	}
+	branch := q.branchNode(d)
+	if branch < 0 {
+		return true
+	}
+	next := q.domains(level + 1)
+	try := func(value int) bool {
+		next.copyFrom(d)
+		clear(next.rels[branch])
+		next.off[branch] = value == off
+		if value >= 0 {
+			next.rels[branch].add(value)
+		}
+		return q.solvable(level+1) || q.aborted
+	}
+	if d.off[branch] && try(off) {
+		return !q.aborted
+	}
+	for w, bs := range d.rels[branch] {
+		for ; bs != 0; bs &= bs - 1 {
+			if try(w*64 + bits.TrailingZeros64(bs)) {
+				return !q.aborted
+			}
+		}
+	}
+	return false
+}
+
+// consistent makes d arc consistent under the kept requirement facts and
+// reports whether every module keeps a choice.
+func (q *localQuestion) consistent(d *localDomains) bool {
+	// The pairs to revise, a stack: arc consistency reaches the same
+	// domains in any order.
+	if q.queued == nil {
+		q.queued = make([]bool, len(q.pairs))
+	}
+	stack := q.stack[:0]
+	for i, pr := range q.pairs {
+		q.queued[i] = pr.s != pr.t
+		if q.queued[i] {
+			stack = append(stack, i)
+		}
+	}
+	defer func() { q.stack = stack[:0] }()
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		q.queued[i] = false
+		pr := &q.pairs[i]
+		sChanged, tChanged := q.revise(d, pr)
+		for _, n := range [2]int{pr.s, pr.t} {
+			if n == pr.s && !sChanged || n == pr.t && !tChanged {
+				continue
+			}
+			if d.empty(n) {
+				clear(q.queued)
+				return false
+			}
+			for _, j := range q.nodes[n].pairs {
+				if !q.queued[j] && q.pairs[j].s != q.pairs[j].t {
+					q.queued[j] = true
+					stack = append(stack, j)
+				}
+			}
+		}
+	}
+	for n := range q.nodes {
+		if d.empty(n) {
+			return false
+		}
 	}
 	return true
 }
 
-// someTargetBlocks reports whether a module that v's release at requires,
-// by the facts marked in, has nothing the facts allow it.
-func (q *localQuestion) someTargetBlocks(at int, in []bool) bool {
-	reqs := q.reqsAt[at-q.rel]
-	for k, i := range reqs {
-		if !in[i] {
-			continue
-		}
-		r := &q.roles[i]
-		t := r.target
-		if slices.ContainsFunc(reqs[:k], func(j int) bool { return in[j] && q.roles[j].target == t }) {
-			continue // this target was checked with its first requirement
-		}
-		needOn := !r.optional
-		var both relSet // the releases every kept requirement on t admits
-		for _, j := range reqs[k+1:] {
-			if o := &q.roles[j]; in[j] && o.target == t {
-				if both == nil {
-					both = slices.Clone(r.satisfies)
-				}
-				both.and(o.satisfies)
-				needOn = needOn || !o.optional
+// revise takes out of pr's two modules the choices that the kept
+// requirement facts of pr leave without support in the other, and
+// reports which of the two it narrowed.
+func (q *localQuestion) revise(d *localDomains, pr *localPair) (sChanged, tChanged bool) {
+	s, t := pr.s, pr.t
+	src, tgt := d.rels[s], d.rels[t]
+	support := q.nodes[t].support
+	clear(support)
+	supportOff := false
+	everyTarget := d.off[s] // s off: t may be anything
+	if pr.disjoint {
+		// Each release carries one of the facts at most: a fact's releases
+		// stand or fall together.
+		for _, k := range pr.cons {
+			r := &q.roles[k]
+			if !q.kept[k] || !src.meets(r.at) {
+				continue
+			}
+			if r.satisfies.meets(tgt) || (r.optional && d.off[t]) {
+				support.or(r.satisfies)
+				supportOff = supportOff || r.optional
+			} else {
+				src.andNot(r.at)
+				sChanged = true
 			}
 		}
-		if both == nil {
-			both = r.satisfies
+		everyTarget = everyTarget || q.carriesNone(src, pr)
+	} else {
+		q.reviseEach(d, pr, &everyTarget, &supportOff, &sChanged)
+	}
+	if !everyTarget {
+		if tgt.andChanged(support) || (d.off[t] && !supportOff) {
+			d.off[t] = d.off[t] && supportOff
+			tChanged = true
 		}
-		offOK := !q.on[t] && !needOn
-		onOK := !q.off[t] && both.someNotIn(q.forbidden[t])
-		if !offOK && !onOK {
+	}
+	return sChanged, tChanged
+}
+
+// carriesNone reports whether a release in src carries none of pr's kept
+// facts.
+func (q *localQuestion) carriesNone(src relSet, pr *localPair) bool {
+	for w, bs := range src {
+		for _, k := range pr.cons {
+			if q.kept[k] {
+				bs &^= q.roles[k].at[w]
+			}
+		}
+		if bs != 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// reviseEach is revise's source side release by release, for facts whose
+// releases overlap.
+func (q *localQuestion) reviseEach(d *localDomains, pr *localPair, everyTarget, supportOff, sChanged *bool) {
+	s, t := pr.s, pr.t
+	src, tgt := d.rels[s], d.rels[t]
+	inter, support := q.nodes[t].inter, q.nodes[t].support
+	for w, bs := range src {
+		for ; bs != 0; bs &= bs - 1 {
+			x := w*64 + bits.TrailingZeros64(bs)
+			constrained, optional := false, true
+			for _, k := range pr.cons {
+				if r := &q.roles[k]; q.kept[k] && r.at.has(x) {
+					if !constrained {
+						copy(inter, r.satisfies)
+						constrained = true
+					} else {
+						inter.and(r.satisfies)
+					}
+					optional = optional && r.optional
+				}
+			}
+			if !constrained {
+				*everyTarget = true
+				continue
+			}
+			if inter.meets(tgt) || (optional && d.off[t]) {
+				support.or(inter)
+				*supportOff = *supportOff || optional
+				continue
+			}
+			src[w] &^= 1 << (x % 64) // x needs what t cannot give
+			*sChanged = true
+		}
+	}
+}
+
+// branchNode is the first module with more than one choice left on a
+// cycle of the constraints between such modules, or -1 when those form a
+// forest: arc consistency then leaves every module a choice that fits
+// every other's.
+func (q *localQuestion) branchNode(d *localDomains) int {
+	open := func(n int) bool { return d.rels[n].count()+b2i(d.off[n]) > 1 }
+	if q.parent == nil {
+		q.parent = make([]int, len(q.nodes))
+	}
+	parent := q.parent
+	for n := range parent {
+		parent[n] = n
+	}
+	find := func(n int) int {
+		for parent[n] != n {
+			parent[n] = parent[parent[n]]
+			n = parent[n]
+		}
+		return n
+	}
+	for _, pr := range q.pairs {
+		if pr.s == pr.t || !open(pr.s) || !open(pr.t) || !q.anyKept(pr.cons) {
+			continue
+		}
+		a, b := find(pr.s), find(pr.t)
+		if a == b {
+			for n := range q.nodes {
+				if open(n) {
+					return n
+				}
+			}
+		}
+		parent[a] = b
+	}
+	return -1
+}
+
+func (q *localQuestion) anyKept(facts []int) bool {
+	return slices.ContainsFunc(facts, func(k int) bool { return q.kept[k] })
+}
+
+// domains returns the domains of the search's depth level, made once.
+func (q *localQuestion) domains(level int) *localDomains {
+	for len(q.levels) <= level {
+		d := &localDomains{rels: make([]relSet, len(q.nodes)), off: make([]bool, len(q.nodes))}
+		for n, nd := range q.nodes {
+			d.rels[n] = make(relSet, words(len(nd.v.rels)))
+		}
+		q.levels = append(q.levels, d)
+	}
+	return q.levels[level]
+}
+
+func (d *localDomains) copyFrom(o *localDomains) {
+	for n := range d.rels {
+		copy(d.rels[n], o.rels[n])
+	}
+	copy(d.off, o.off)
+}
+
+// empty reports whether module n has no choice left.
+func (d *localDomains) empty(n int) bool { return !d.off[n] && !d.rels[n].any() }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // relSet is a set of release indices, one bit each.
@@ -290,7 +603,7 @@ type relSet []uint64
 func words(n int) int { return (n + 63) / 64 }
 
 func (s relSet) add(i int)      { s[i/64] |= 1 << (i % 64) }
-func (s relSet) has(i int) bool { return s != nil && s[i/64]&(1<<(i%64)) != 0 }
+func (s relSet) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
 
 // with returns s with rels added, made for n releases when s is nil.
 func (s relSet) with(rels []int, n int) relSet {
@@ -310,19 +623,84 @@ func (s relSet) or(o relSet) {
 	}
 }
 
+// andNot takes out the members of o.
+func (s relSet) andNot(o relSet) {
+	for i := range s {
+		s[i] &^= o[i]
+	}
+}
+
+// andChanged keeps the members of o and reports whether any went.
+func (s relSet) andChanged(o relSet) bool {
+	changed := false
+	for i := range s {
+		if s[i]&^o[i] != 0 {
+			s[i] &= o[i]
+			changed = true
+		}
+	}
+	return changed
+}
+
+// andNotWhere takes out the members of at that are not in ok.
+func (s relSet) andNotWhere(at, ok relSet) {
+	for i := range s {
+		s[i] &^= at[i] &^ ok[i]
+	}
+}
+
+// fill makes the first n indices members.
+func (s relSet) fill(n int) {
+	for i := range s {
+		s[i] = ^uint64(0)
+	}
+	if r := n % 64; r != 0 {
+		s[len(s)-1] = 1<<r - 1
+	}
+}
+
+// clearBelow takes out the indices below n.
+func (s relSet) clearBelow(n int) {
+	for i := range s {
+		switch {
+		case (i+1)*64 <= n:
+			s[i] = 0
+		case i*64 < n:
+			s[i] &^= 1<<(n%64) - 1
+		}
+	}
+}
+
+func (s relSet) any() bool {
+	for _, w := range s {
+		if w != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (s relSet) count() int {
+	c := 0
+	for _, w := range s {
+		c += bits.OnesCount64(w)
+	}
+	return c
+}
+
+// meets reports whether s and o share a member.
+func (s relSet) meets(o relSet) bool {
+	for i, w := range s {
+		if w&o[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // and keeps the members of o.
 func (s relSet) and(o relSet) {
 	for i := range s {
 		s[i] &= o[i]
 	}
-}
-
-// someNotIn reports whether a member of s is not in o.
-func (s relSet) someNotIn(o relSet) bool {
-	for i, w := range s {
-		if w&^o[i] != 0 {
-			return true
-		}
-	}
-	return false
 }

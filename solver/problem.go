@@ -185,6 +185,9 @@ type statics struct {
 	// (closure.go), or is nil.
 	allowedList []int
 	only        int // while static facts are read: the one release they read, or -1 for all
+	// local is what the intent and static facts say to local questions
+	// (localcore.go), made when one first reads the view.
+	local []localFact
 }
 
 func newProblem(c *Compiled, cluster *model.ClusterState, req *model.Request) *problem {

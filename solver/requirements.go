@@ -18,6 +18,8 @@ type reqGroup struct {
 	dep  *model.Dependency // the first release's, as the catalog holds it
 	poss []int
 	adm  *admitted
+	// at is poss as a set, for a compiled group (local questions read it).
+	at relSet
 }
 
 // encodeRequirements adds R2 and R3 for every release of mv.
@@ -180,18 +182,30 @@ func groupRequirements(rels []*model.Release, dom []int) []*reqGroup {
 type admitted struct {
 	target *model.Module
 	rd     model.VersionReading
-	ok     atomic.Pointer[[]bool]
+	ok     atomic.Pointer[admittedReleases]
 }
 
-func (a *admitted) of(c *model.Constraint) []bool {
+// admittedReleases are the releases a requirement admits, as a list of
+// flags and as a set.
+type admittedReleases struct {
+	ok  []bool
+	set relSet
+}
+
+func (a *admitted) of(c *model.Constraint) []bool { return a.releases(c).ok }
+
+func (a *admitted) releases(c *model.Constraint) *admittedReleases {
 	if ok := a.ok.Load(); ok != nil {
-		return *ok
+		return ok
 	}
-	ok := make([]bool, len(a.target.Releases))
+	n := len(a.target.Releases)
+	ok := &admittedReleases{ok: make([]bool, n), set: make(relSet, words(n))}
 	for i, r := range a.target.Releases {
-		ok[i] = a.rd.Admits(c, r.Version, false)
+		if ok.ok[i] = a.rd.Admits(c, r.Version, false); ok.ok[i] {
+			ok.set.add(i)
+		}
 	}
-	a.ok.Store(&ok) // sessions that race make the same list
+	a.ok.Store(ok) // sessions that race make the same lists
 	return ok
 }
 
@@ -219,6 +233,7 @@ func (e *encoder) satisfyingRuns(d *modVars, g *reqGroup, rd model.VersionReadin
 func compileRequirements(cat *model.Catalog, m *model.Module, every []int) []*reqGroup {
 	groups := groupRequirements(m.Releases, every)
 	for _, g := range groups {
+		g.at = relSet(nil).with(g.poss, len(m.Releases))
 		if target := cat.Module(g.dep.Module); target != nil && !target.Embedded {
 			g.adm = &admitted{target: target, rd: m.Reading()}
 		}

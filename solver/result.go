@@ -55,6 +55,11 @@ func (s *session) resolved() (*model.Result, error) {
 	if len(outs) > 0 {
 		res.Modules = make([]model.ModuleResult, 0, len(outs))
 	}
+	// The plan reads only what the outcomes and their views hold from the
+	// start, never what rendering the modules makes: it is ordered on the
+	// other core meanwhile.
+	planned := make(chan []model.PlanStep, 1)
+	go func() { planned <- plan(outs, s.p.req.Devel) }()
 	memo := s.p.detachMemo
 	for _, o := range outs {
 		if o.detached && memo != nil && memo.results {
@@ -69,7 +74,7 @@ func (s *session) resolved() (*model.Result, error) {
 		}
 		res.Modules = append(res.Modules, mr)
 	}
-	res.Plan = plan(outs, s.p.req.Devel)
+	res.Plan = <-planned
 	res.Warnings = warnings(warned, runningLoops(s.p, warned))
 	res.Stats = s.stats()
 	unchanged += s.fast.kept // frozen modules without views keep their releases (statememo.go)

@@ -57,12 +57,14 @@ type localQuestion struct {
 	// queued and stack are the scratch of consistent.
 	queued []bool
 	stack  []int
+	// arena holds the sets of the question's modules (alloc).
+	arena []uint64
 }
 
 // localNode is one module of a local question.
 type localNode struct {
 	v        *view
-	facts    []int // its intent and static facts (indices into facts)
+	facts    [2]int // its intent and static facts: the indices into facts from, and up to
 	pairs    []int // the pairs it is in (indices into pairs)
 	expanded bool  // its requirement facts are read
 	// forbidden, inter and support are the scratch of a check.
@@ -115,7 +117,11 @@ func (s *session) localCore(v *view, rel int) (core, background []*fact, ok bool
 	if !v.own || s.p.req.Devel {
 		return nil, nil, false
 	}
-	q := &localQuestion{p: s.p, rel: rel}
+	if s.local == nil {
+		s.local = &localQuestion{p: s.p}
+	}
+	q := s.local
+	q.reset(rel)
 	q.addNode(v)
 	for depth := 0; depth < localDepth; depth++ {
 		for n := range q.nodes {
@@ -134,13 +140,35 @@ func (s *session) localCore(v *view, rel int) (core, background []*fact, ok bool
 	return nil, nil, false
 }
 
+// reset empties q for a question about rel or newer, keeping the
+// memory of the questions before.
+func (q *localQuestion) reset(rel int) {
+	q.rel, q.aborted = rel, false
+	q.nodes, q.facts, q.roles, q.pairs = q.nodes[:0], q.facts[:0], q.roles[:0], q.pairs[:0]
+	q.arena = q.arena[:0]
+}
+
+// alloc returns an empty set for n releases, cut from q's arena: a block
+// that is never moved, so a new one is made when it is full.
+func (q *localQuestion) alloc(n int) relSet {
+	w := words(n)
+	if len(q.arena)+w > cap(q.arena) {
+		q.arena = make([]uint64, 0, max(1024, 2*cap(q.arena), w))
+	}
+	at := len(q.arena)
+	q.arena = q.arena[:at+w]
+	out := relSet(q.arena[at : at+w : at+w])
+	clear(out)
+	return out
+}
+
 // core finds the minimal core of the facts read so far. It reports false
 // when they leave v a release; it returns no core when the background
 // alone explains it, which the solver names.
 func (q *localQuestion) core() (core, background []*fact, decided bool) {
 	q.order()
-	q.levels, q.parent, q.queued = nil, nil, nil // made for the modules read so far
-	q.kept = make([]bool, len(q.facts))
+	q.levels = q.levels[:0] // made for the modules read so far
+	q.kept = slices.Grow(q.kept[:0], len(q.facts))[:len(q.facts)]
 	for i, f := range q.facts {
 		q.kept[i] = kindOf(f).background
 	}
@@ -175,13 +203,17 @@ func (q *localQuestion) core() (core, background []*fact, decided bool) {
 // addNode adds u with its static facts and intent, and returns its index.
 func (q *localQuestion) addNode(u *view) int {
 	n := len(q.nodes)
-	w := words(len(u.rels))
-	nd := localNode{v: u, forbidden: make(relSet, w), inter: make(relSet, w), support: make(relSet, w)}
+	var pairs []int
+	if n < cap(q.nodes) {
+		pairs = q.nodes[:n+1][n].pairs[:0] // the list a question before left
+	}
+	nd := localNode{v: u, pairs: pairs, forbidden: q.alloc(len(u.rels)), inter: q.alloc(len(u.rels)), support: q.alloc(len(u.rels))}
+	nd.facts[0] = len(q.facts)
 	for _, l := range u.localRoles() {
-		nd.facts = append(nd.facts, len(q.facts))
 		q.facts = append(q.facts, l.f)
 		q.roles = append(q.roles, l.localRole)
 	}
+	nd.facts[1] = len(q.facts)
 	q.nodes = append(q.nodes, nd)
 	return n
 }
@@ -252,7 +284,11 @@ func (q *localQuestion) expand(n int) bool {
 		i := slices.IndexFunc(q.pairs, func(pr localPair) bool { return pr.s == n && pr.t == c })
 		if i < 0 {
 			i = len(q.pairs)
-			q.pairs = append(q.pairs, localPair{s: n, t: c})
+			var cons []int
+			if i < cap(q.pairs) {
+				cons = q.pairs[:i+1][i].cons[:0] // the list a question before left
+			}
+			q.pairs = append(q.pairs, localPair{s: n, t: c, cons: cons})
 			q.nodes[n].pairs = append(q.nodes[n].pairs, i)
 			if c != n {
 				q.nodes[c].pairs = append(q.nodes[c].pairs, i)
@@ -323,7 +359,7 @@ func (q *localQuestion) leavesNone() bool {
 		nd := &q.nodes[n]
 		forbidden, on, isOff := nd.forbidden, false, false
 		clear(forbidden)
-		for _, k := range nd.facts {
+		for k := nd.facts[0]; k < nd.facts[1]; k++ {
 			if r := &q.roles[k]; q.kept[k] {
 				forbidden.or(r.forbids)
 				on, isOff = on || r.on, isOff || r.off
@@ -395,7 +431,7 @@ func (q *localQuestion) solvable(level int) bool {
 func (q *localQuestion) consistent(d *localDomains) bool {
 	// The pairs to revise, a stack: arc consistency reaches the same
 	// domains in any order.
-	if q.queued == nil {
+	if len(q.queued) != len(q.pairs) {
 		q.queued = make([]bool, len(q.pairs))
 	}
 	stack := q.stack[:0]
@@ -533,9 +569,7 @@ func (q *localQuestion) reviseEach(d *localDomains, pr *localPair, everyTarget, 
 // every other's.
 func (q *localQuestion) branchNode(d *localDomains) int {
 	open := func(n int) bool { return d.rels[n].count()+b2i(d.off[n]) > 1 }
-	if q.parent == nil {
-		q.parent = make([]int, len(q.nodes))
-	}
+	q.parent = slices.Grow(q.parent[:0], len(q.nodes))[:len(q.nodes)]
 	parent := q.parent
 	for n := range parent {
 		parent[n] = n
@@ -571,9 +605,15 @@ func (q *localQuestion) anyKept(facts []int) bool {
 // domains returns the domains of the search's depth level, made once.
 func (q *localQuestion) domains(level int) *localDomains {
 	for len(q.levels) <= level {
-		d := &localDomains{rels: make([]relSet, len(q.nodes)), off: make([]bool, len(q.nodes))}
-		for n, nd := range q.nodes {
-			d.rels[n] = make(relSet, words(len(nd.v.rels)))
+		var d *localDomains
+		if len(q.levels) < cap(q.levels) {
+			d = q.levels[:len(q.levels)+1][len(q.levels)] // a question before made it
+		} else {
+			d = &localDomains{}
+		}
+		d.rels, d.off = d.rels[:0], slices.Grow(d.off[:0], len(q.nodes))[:len(q.nodes)]
+		for _, nd := range q.nodes {
+			d.rels = append(d.rels, q.alloc(len(nd.v.rels)))
 		}
 		q.levels = append(q.levels, d)
 	}

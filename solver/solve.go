@@ -143,6 +143,9 @@ type session struct {
 	// class is what of the answer quotes a platform version, found when
 	// the session renders its first other request of the class.
 	class *classParts
+	// local is the scratch of held-back questions asked without a solver
+	// (localcore.go), kept from one question to the next.
+	local *localQuestion
 }
 
 func (s *session) run() (*model.Result, error) {

@@ -65,8 +65,8 @@ type localQuestion struct {
 type localNode struct {
 	v        *view
 	facts    [2]int // its intent and static facts: the indices into facts from, and up to
-	pairs    []int // the pairs it is in (indices into pairs)
-	expanded bool  // its requirement facts are read
+	pairs    []int  // the pairs it is in (indices into pairs)
+	expanded bool   // its requirement facts are read
 	// forbidden, inter and support are the scratch of a check.
 	forbidden, inter, support relSet
 }

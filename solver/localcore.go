@@ -607,8 +607,9 @@ func (q *localQuestion) domains(level int) *localDomains {
 	for len(q.levels) <= level {
 		var d *localDomains
 		if len(q.levels) < cap(q.levels) {
-			d = q.levels[:len(q.levels)+1][len(q.levels)] // a question before made it
-		} else {
+			d = q.levels[:len(q.levels)+1][len(q.levels)] // a question before may have made it
+		}
+		if d == nil {
 			d = &localDomains{}
 		}
 		d.rels, d.off = d.rels[:0], slices.Grow(d.off[:0], len(q.nodes))[:len(q.nodes)]

@@ -48,7 +48,7 @@ func (fs *factStore) newFact(kind model.FactKind, v *view) *fact {
 		fs.factSlab = make([]fact, 0, 256) // facts come by the thousand: allocate them in blocks
 	}
 	f := fact{id: len(fs.facts), kind: kind, v: v, at: -1, seq: fs.seq}
-	if m, ok := fs.sink.(*making); ok {
+	if m := fs.making; m != nil {
 		f.seq = m.v.staticSeq
 		f.sub = len(fs.facts) + 1 // after the view's place, in the order made
 		fs.staticCount++
@@ -86,13 +86,12 @@ func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape factSha
 // note (pathnote.go) names them, and only those that forbid one of the
 // releases of want (nil: all). They are copies that belong to no
 // explanation; once v's static facts are made, all of those are returned.
-// With transient, the copies last until the next transient call
-// (collect).
-func (p *problem) platformFacts(v *view, want []int, transient bool) []*fact {
+// With a scratch, the copies last until its next use (collect).
+func (p *problem) platformFacts(v *view, want []int, sc *copyScratch) []*fact {
 	if v.factsMade {
 		return slices.DeleteFunc(slices.Clone(v.staticList), func(f *fact) bool { return kindOf(f).platform == nil })
 	}
-	return p.collect(v, want, transient, func() {
+	return p.collect(v, want, sc, func() {
 		v.only = v.readsFirst()
 		p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
 		p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
@@ -106,35 +105,48 @@ func (p *problem) platformFacts(v *view, want []int, transient bool) []*fact {
 // facts, which on an update of every module would be most of its
 // allocation. Once v's static facts are made, all of them are returned; a
 // pin's fact and a move's source fact are facts of the view itself, so
-// for those views the facts are made. The copies are read and dropped:
-// they last until the next transient call (collect).
-func (p *problem) staticCopies(v *view, rel int) []*fact {
-	if v.factsMade || v.pinVersion != nil || v.src.moved {
+// for those views the facts are made (staticMade). The copies are read
+// and dropped: they last until sc's next use (collect).
+func (p *problem) staticCopies(v *view, rel int, sc *copyScratch) []*fact {
+	if staticMade(v) {
 		return v.staticFacts()
 	}
-	return p.collect(v, []int{rel}, true, func() { p.addStaticFacts(v) })
+	return p.collect(v, []int{rel}, sc, func() { p.addStaticFacts(v) })
 }
+
+// staticMade reports whether staticCopies returns v's static facts
+// themselves, made on first use, rather than copies.
+func staticMade(v *view) bool { return v.factsMade || v.pinVersion != nil || v.src.moved }
 
 // collect runs read, which adds static facts of v, with those facts
 // copied into a sink of their own (sink.go) and returned; v's filter and
 // the releases it reads are left as they were. When want is not nil, only
 // the facts that forbid one of its releases are copied (the others are
 // not even listed). Transient copies, read once and dropped (a held-back
-// reason's, a path note's), are cut from one block of the problem and
-// listed in one list, both reused by the next transient call.
-func (p *problem) collect(v *view, want []int, transient bool, read func()) []*fact {
+// reason's, a path note's), are cut from the block of sc and listed in
+// its list, both reused by its next use; with no scratch, the copies are
+// the caller's to keep.
+func (p *problem) collect(v *view, want []int, sc *copyScratch, read func()) []*fact {
 	only, allowed := v.only, v.allowed
 	c := &copying{v: v, want: want}
-	if transient {
-		p.copies = p.copies[:0]
-		c.block, c.out = &p.copies, p.copyList[:0]
+	if sc != nil {
+		sc.block = sc.block[:0]
+		c.block, c.out = &sc.block, sc.list[:0]
 	}
-	p.within(c, read)
+	p.within(v, c, read)
 	v.only, v.allowed = only, allowed
-	if transient {
-		p.copyList = c.out
+	if sc != nil {
+		sc.list = c.out
 	}
 	return c.out
+}
+
+// copyScratch is where a renderer's transient copies of static facts are
+// cut from (collect): one per session, so that sessions that render side
+// by side keep apart.
+type copyScratch struct {
+	block []fact
+	list  []*fact
 }
 
 // forbidWhere is forbid over the releases for which pred holds; the
@@ -176,14 +188,14 @@ func (v *view) staticFacts() []*fact {
 	}
 	p := v.p
 	v.staticList = nil
-	p.within(&making{v: v}, func() { p.addStaticFacts(v) })
+	p.within(v, &making{v: v}, func() { p.addStaticFacts(v) })
 	v.factsMade = true
 	return v.staticList
 }
 
 // filter computes v's allowed filter without making its static facts.
 func (p *problem) filter(v *view) {
-	p.within(nil, func() { p.addStaticFacts(v) })
+	p.within(v, nil, func() { p.addStaticFacts(v) })
 }
 
 // newAllowed returns n releases' allowed filter, all true, cut from a

@@ -61,7 +61,7 @@ func (s *session) nextAllowed(v *view, sel int) int {
 // about, and every release up to the head is forbidden too. The background
 // facts (see whyNot) are named only when no other fact forbids it.
 func (s *session) staticReason(v *view, sel int) string {
-	background, facts := splitBackground(s.p.staticCopies(v, sel+1))
+	background, facts := splitBackground(s.p.staticCopies(v, sel+1, s.scratch()))
 	for _, group := range [][]*fact{facts, background} {
 		// A fact forbids sel+1 whether or not newerOnly narrows it, so
 		// only the facts that do are narrowed. The groups are

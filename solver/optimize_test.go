@@ -79,10 +79,10 @@ func TestStaticCopiesAreTheFactsMade(t *testing.T) {
 			copies := make([][]string, len(v.rels))
 			platform := make([][]*fact, len(v.rels))
 			for r := range v.rels {
-				copies[r] = shapes(p, p.staticCopies(v, r)) // read before the next call reuses them
-				platform[r] = p.platformFacts(v, []int{r}, false)
+				copies[r] = shapes(p, p.staticCopies(v, r, &copyScratch{})) // read before the next call reuses them
+				platform[r] = p.platformFacts(v, []int{r}, nil)
 			}
-			allPlatform := p.platformFacts(v, nil, false)
+			allPlatform := p.platformFacts(v, nil, nil)
 			made := v.staticFacts()
 			for r := range v.rels {
 				forbidding := func(fs []*fact) []*fact {

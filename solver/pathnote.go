@@ -21,7 +21,7 @@ func (s *session) pathWithNote(o *outcome) ([]string, string) {
 	for i, r := range idx {
 		out[i] = o.v.versionText(r)
 	}
-	return out, s.pathNote(o, idx, true).text(s.p) // the note is rendered here and its facts dropped
+	return out, s.pathNote(o, idx, s.scratch()).text(s.p) // the note is rendered here and its facts dropped
 }
 
 // pathNote is a path note in parts. Only the version the cluster runs of
@@ -41,11 +41,11 @@ type forbiddenOnPath struct {
 	f    *fact
 }
 
-// pathNote makes the parts of the note on the path idx of o; with
-// transient, its copies of platform facts last until the next transient
-// copies are made (collect).
-func (s *session) pathNote(o *outcome, idx []int, transient bool) pathNote {
-	return pathNote{stop: s.pathStop(o.v, idx[len(idx)-1]), forbids: s.pathForbidden(o, idx, transient)}
+// pathNote makes the parts of the note on the path idx of o; with a
+// scratch, its copies of platform facts last until its next use
+// (collect).
+func (s *session) pathNote(o *outcome, idx []int, sc *copyScratch) pathNote {
+	return pathNote{stop: s.pathStop(o.v, idx[len(idx)-1]), forbids: s.pathForbidden(o, idx, sc)}
 }
 
 // text is the note with p's platform versions, or "" when there is
@@ -83,7 +83,7 @@ func (s *session) pathStop(v *view, last int) string {
 // The static facts of a module that keeps its deployed release read that
 // release only (readsFirst), which is the one the outcome selects, so for
 // such a module there is nothing to name and nothing is checked.
-func (s *session) pathForbidden(o *outcome, idx []int, transient bool) []forbiddenOnPath {
+func (s *session) pathForbidden(o *outcome, idx []int, sc *copyScratch) []forbiddenOnPath {
 	if o.v.readsFirst() >= 0 {
 		return nil
 	}
@@ -92,7 +92,7 @@ func (s *session) pathForbidden(o *outcome, idx []int, transient bool) []forbidd
 	}
 	want := slices.DeleteFunc(slices.Clone(idx), func(r int) bool { return r == o.sel })
 	var out []forbiddenOnPath
-	for _, f := range s.p.platformFacts(o.v, want, transient) {
+	for _, f := range s.p.platformFacts(o.v, want, sc) {
 		var on []int
 		for _, r := range idx {
 			if r != o.sel && slices.Contains(f.rels, r) {

@@ -84,16 +84,11 @@ type inputs struct {
 type factStore struct {
 	facts    []*fact
 	factSlab []fact // backing store of facts, see newFact
-	// copies holds the copies of static facts that a held-back reason or
-	// a path note quotes and drops (staticCopies, pathWithNote), one
-	// text's at a time, and copyList the list of them.
-	copies   []fact
-	copyList []*fact
 	// seq orders facts (see fact.seq).
 	seq int
-	// sink takes the static facts addStaticFacts finds: nil while only
-	// allowed filters are computed.
-	sink factSink
+	// making is the sink that makes a view's static facts while one does
+	// (staticFacts): the facts made meanwhile take that view's place.
+	making *making
 	// staticCount counts the static facts made; the size estimate leaves
 	// them out (budget.go).
 	staticCount int
@@ -185,6 +180,9 @@ type statics struct {
 	// (closure.go), or is nil.
 	allowedList []int
 	only        int // while static facts are read: the one release they read, or -1 for all
+	// sink takes the static facts addStaticFacts finds about the view
+	// (sink.go): nil while only its allowed filter is computed.
+	sink factSink
 	// local is what the intent and static facts say to local questions
 	// (localcore.go), made when one first reads the view.
 	local []localFact

@@ -8,7 +8,7 @@ import (
 
 // A factSink takes the static facts of one view as addStaticFacts finds
 // them. The same reading of a view's rules serves three ends, and the sink
-// says which: none (p.sink nil) computes only the view's allowed filter,
+// says which: none (the view's sink nil) computes only its allowed filter,
 // the cheap pass every view of a closure takes; making makes the facts of
 // the problem, which explanations read (staticFacts); copying copies the
 // facts that forbid the releases a message asks about, which belong to no
@@ -26,20 +26,26 @@ type factSink interface {
 }
 
 // sinkOf is the sink that takes v's facts, or nil when only v's filter is
-// computed.
-func (fs *factStore) sinkOf(v *view) factSink {
-	if fs.sink != nil && fs.sink.view() == v {
-		return fs.sink
-	}
-	return nil
-}
+// computed. Each view holds its own, so that views read at once (a
+// view made on first use while another's facts are read, or two views'
+// held-back reasons rendered side by side) keep apart.
+func (fs *factStore) sinkOf(v *view) factSink { return v.sink }
 
-// within runs read with sink taking the facts it finds, then restores the
-// sink before it.
-func (fs *factStore) within(sink factSink, read func()) {
-	before := fs.sink
-	fs.sink = sink
-	defer func() { fs.sink = before }()
+// within runs read with sink taking the facts it finds about v, then
+// restores v's sink before it. While a making sink is in, every fact made
+// takes its view's place (newFact).
+func (fs *factStore) within(v *view, sink factSink, read func()) {
+	before, made := v.sink, fs.making
+	v.sink = sink
+	if m, _ := sink.(*making); m != made {
+		fs.making = m // written only when it changes: a copying sink leaves it nil
+	}
+	defer func() {
+		v.sink = before
+		if fs.making != made {
+			fs.making = made
+		}
+	}()
 	read()
 }
 
@@ -110,4 +116,4 @@ func (s factShape) fill(f *fact) {
 
 // recording reports whether a sink takes v's facts, rather than only its
 // allowed filter being computed.
-func (v *view) recording() bool { return v.p.sinkOf(v) != nil }
+func (v *view) recording() bool { return v.sink != nil }

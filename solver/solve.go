@@ -146,6 +146,18 @@ type session struct {
 	// local is the scratch of held-back questions asked without a solver
 	// (localcore.go), kept from one question to the next.
 	local *localQuestion
+	// copies is the scratch of the static facts a rendered text quotes
+	// and drops (collect).
+	copies *copyScratch
+}
+
+// scratch returns the session's scratch for transient copies of static
+// facts, made on first use.
+func (s *session) scratch() *copyScratch {
+	if s.copies == nil {
+		s.copies = &copyScratch{}
+	}
+	return s.copies
 }
 
 func (s *session) run() (*model.Result, error) {

@@ -201,7 +201,7 @@ func (p *problem) filter(v *view) {
 // newAllowed returns n releases' allowed filter, all true, cut from a
 // block shared by the problem's views.
 func (p *problem) newAllowed(n int) []bool {
-	if n > 512 {
+	if n > 512 || p.shared { // a shared problem's renderers make their own
 		return fill(make([]bool, n))
 	}
 	if cap(p.boolSlab)-len(p.boolSlab) < n {
@@ -534,16 +534,23 @@ func (p *problem) platformAllows(v *view, i, axis int, c *model.Constraint, plat
 func (p *problem) textAllows(axis int, id int32, c *model.Constraint, platform model.Version) bool {
 	known := p.platformOK[axis]
 	if known == nil {
+		if p.shared {
+			return p.allows(c, platform)
+		}
 		known = make([]uint8, len(p.compiled.t.texts))
 		p.platformOK[axis] = known
 	}
-	if known[id] == 0 {
+	if k := known[id]; k != 0 {
+		return k == 1
+	}
+	ok := p.allows(c, platform)
+	if !p.shared {
 		known[id] = 2
-		if p.allows(c, platform) {
+		if ok {
 			known[id] = 1
 		}
 	}
-	return known[id] == 1
+	return ok
 }
 
 // allows is c.Allows(v), remembered by constraint text and version: many
@@ -562,7 +569,9 @@ func (p *problem) allowsText(c *model.Constraint, v model.Version, text string) 
 	ok, seen := p.memo[key]
 	if !seen {
 		ok = c.Allows(v)
-		p.memo[key] = ok
+		if !p.shared {
+			p.memo[key] = ok
+		}
 	}
 	return ok
 }
@@ -574,7 +583,9 @@ func (p *problem) why(c *model.Constraint, v model.Version) string {
 	text, seen := p.whyMemo[key]
 	if !seen {
 		text = c.Why(v)
-		p.whyMemo[key] = text
+		if !p.shared {
+			p.whyMemo[key] = text
+		}
 	}
 	return text
 }

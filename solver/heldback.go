@@ -12,36 +12,42 @@ import (
 
 // heldBack says what keeps a module below its head (R17), or why a module
 // that is on by default stays off (R8). It is "" for a module at its head.
-func (s *session) heldBack(o *outcome) (string, error) {
+// When the static facts that forbid the next release say it, and quoting
+// them makes no fact (staticMade), it reports quotes instead, for
+// staticReason to render apart (moduleResults).
+func (s *session) heldBack(o *outcome) (why string, quotes bool, err error) {
 	v := o.v
 	if !o.belowHead() {
-		return "", nil
+		return "", false, nil
 	}
 	switch {
 	case v.noChannel:
-		return s.p.message(v.static(model.FactChannelHead)), nil
+		return s.p.message(v.static(model.FactChannelHead)), false, nil
 	case v.pinned >= 0:
-		return fmt.Sprintf("pinned to %s by the request", v.rels[v.pinned].Version), nil
+		return fmt.Sprintf("pinned to %s by the request", v.rels[v.pinned].Version), false, nil
 	case v.before && !v.inUpdate && !v.m.Embedded:
-		return fmt.Sprintf("not in the request's update set, so it stays at %s", v.deployedVersion()), nil
+		return fmt.Sprintf("not in the request's update set, so it stays at %s", v.deployedVersion()), false, nil
 	}
 	if o.sel < 0 {
 		why, err := s.whyNot(v, 0)
 		if v.configuredOn {
-			return fmt.Sprintf("enabled in the cluster, but stays off: %s", why), err
+			return fmt.Sprintf("enabled in the cluster, but stays off: %s", why), false, err
 		}
-		return fmt.Sprintf("on by default in bundle %s, but stays off: %s", s.p.cluster.Bundle, why), err
+		return fmt.Sprintf("on by default in bundle %s, but stays off: %s", s.p.cluster.Bundle, why), false, err
 	}
 	next := s.nextAllowed(v, o.sel)
 	if next < 0 {
-		return s.staticReason(v, o.sel), nil
+		if !staticMade(v) {
+			return "", true, nil
+		}
+		return s.staticReason(v, o.sel), false, nil
 	}
-	why, err := s.whyNot(v, next)
+	why, err = s.whyNot(v, next)
 	why = fmt.Sprintf("%s is not possible: %s", v.rels[next].Version, why)
 	if skipped := s.p.skippedExperimental(v, o.sel, next); skipped != "" {
 		why = skipped + "; " + why // R25: the stage holds back the releases passed over
 	}
-	return why, err
+	return why, false, err
 }
 
 // nextAllowed is the lowest release above sel, up to the head, that no

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -97,6 +98,12 @@ type factStore struct {
 // checkCache remembers the checks of constraints against versions that a
 // problem makes again and again (facts.go).
 type checkCache struct {
+	// shared is set while two renderers read the problem at once
+	// (moduleResults): the caches are then only read (what they lack is
+	// checked again, not kept), and the views made on first use are made
+	// under mu.
+	shared bool
+	mu     sync.Mutex
 	// platformOK remembers, per interned DKP or Kubernetes requirement
 	// text (tables.texts), whether the effective version meets it: 0 not
 	// checked yet, 1 yes, 2 no.
@@ -210,6 +217,10 @@ func newProblem(c *Compiled, cluster *model.ClusterState, req *model.Request) *p
 // view returns the view of module name, building it on first use, or nil
 // when the catalog has no such module.
 func (p *problem) view(name string) *view {
+	if p.shared {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+	}
 	if v, ok := p.views[name]; ok {
 		return v
 	}

@@ -61,7 +61,7 @@ func (s *session) retarget(req *model.Request) {
 func (s *session) renderAll(res *model.Result) (*model.Result, error) {
 	out := &model.Result{Status: res.Status, Stats: res.Stats, Warnings: s.retargetWarnings(res.Warnings)}
 	for _, o := range s.outs {
-		mr, err := s.moduleResult(o)
+		mr, err := s.oneResult(o)
 		if err != nil {
 			return nil, err
 		}
@@ -121,7 +121,7 @@ func (s *session) renderBuiltIns(res *model.Result) *model.Result {
 	builtIn := map[string]*outcome{}
 	for _, i := range s.class.builtIn {
 		o := s.outs[i]
-		out.Modules[i], _ = s.moduleResult(o) // no held-back search, so no error
+		out.Modules[i], _ = s.oneResult(o) // no held-back search, so no error
 		builtIn[o.v.name] = o
 	}
 	for i, st := range out.Plan {

@@ -58,23 +58,13 @@ func (s *session) resolved() (*model.Result, error) {
 	// The plan reads only what the outcomes and their views hold from the
 	// start, never what rendering the modules makes: it is ordered on the
 	// other core meanwhile.
-	planned := make(chan []model.PlanStep, 1)
-	go func() { planned <- plan(outs, s.p.req.Devel) }()
-	memo := s.p.detachMemo
-	for _, o := range outs {
-		if o.detached && memo != nil && memo.results {
-			if f := memo.frozen[o.v.name]; f != nil {
-				res.Modules = append(res.Modules, s.keptResult(f)) // the state's, rendered once (statememo.go)
-				continue
-			}
-		}
-		mr, err := s.moduleResult(o)
-		if err != nil {
-			return nil, err
-		}
-		res.Modules = append(res.Modules, mr)
+	planned := alongside(func() { res.Plan = plan(outs, s.p.req.Devel) })
+	modules, err := s.moduleResults(outs)
+	planned()
+	if err != nil {
+		return nil, err
 	}
-	res.Plan = <-planned
+	res.Modules = modules
 	res.Warnings = warnings(warned, runningLoops(s.p, warned))
 	res.Stats = s.stats()
 	unchanged += s.fast.kept // frozen modules without views keep their releases (statememo.go)
@@ -130,9 +120,104 @@ func (v *view) deployedVersion() model.Version {
 	return v.rels[v.deployed].Version
 }
 
-func (s *session) moduleResult(o *outcome) (model.ModuleResult, error) {
+// moduleResults renders the outcomes' results in two passes. The first,
+// in order, asks what makes facts: the held-back questions (whyNot) and
+// the static facts a reason names as they are. The second renders the
+// rest, which only reads (the versions, the path and its note, a
+// held-back reason that quotes copies of static facts): on a large answer
+// in two halves side by side, each with a scratch of its own, while the
+// problem's caches are shared under a lock. The texts are the same either
+// way: the second pass makes no fact and no view.
+func (s *session) moduleResults(outs []*outcome) ([]model.ModuleResult, error) {
+	if len(outs) == 0 {
+		return nil, nil
+	}
+	out := make([]model.ModuleResult, len(outs))
+	rendered := make([]bool, len(outs)) // by the first pass
+	quoted := make([]bool, len(outs))   // held back by static facts, quoted in the second pass
+	memo := s.p.detachMemo
+	for i, o := range outs {
+		if o.detached && memo != nil && memo.results {
+			if f := memo.frozen[o.v.name]; f != nil {
+				out[i], rendered[i] = s.keptResult(f), true // the state's, rendered once (statememo.go)
+				continue
+			}
+		}
+		if !s.cfg.explainHeldBack {
+			continue
+		}
+		why, quotes, err := s.heldBack(o)
+		if err != nil {
+			return nil, err
+		}
+		out[i].HeldBack, quoted[i] = why, quotes
+	}
+	render := func(w *session, from, to int) {
+		for i := from; i < to; i++ {
+			if !rendered[i] {
+				w.moduleResult(outs[i], &out[i], quoted[i])
+			}
+		}
+	}
+	if len(outs) < parallelRender {
+		render(s, 0, len(outs))
+		return out, nil
+	}
+	half := len(outs) / 2
+	other := *s
+	other.copies = nil // its own scratch
+	s.p.shared = true
+	wait := alongside(func() { render(&other, half, len(outs)) })
+	render(s, 0, half)
+	wait()
+	s.p.shared = false
+	return out, nil
+}
+
+// parallelRender is the number of outcomes from which moduleResults
+// renders in two halves side by side: below it, a goroutine costs more
+// than it saves. Tests set it to compare both ways.
+var parallelRender = 64
+
+// alongside runs f on a goroutine of its own and returns a wait that
+// returns once f has. A panic in f is raised again by wait, in the
+// caller's goroutine, as it would have been had f run there: a server's
+// recovery then answers the call instead of the process going down.
+func alongside(f func()) (wait func()) {
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		f()
+	}()
+	return func() {
+		if r := <-done; r != nil {
+			panic(r)
+		}
+	}
+}
+
+// oneResult renders o's result alone, both passes of moduleResults in
+// one.
+func (s *session) oneResult(o *outcome) (model.ModuleResult, error) {
+	var mr model.ModuleResult
+	quoted := false
+	if s.cfg.explainHeldBack {
+		why, quotes, err := s.heldBack(o)
+		if err != nil {
+			return mr, err
+		}
+		mr.HeldBack, quoted = why, quotes
+	}
+	s.moduleResult(o, &mr, quoted)
+	return mr, nil
+}
+
+// moduleResult renders o's result into mr, whose held-back reason the
+// first pass of moduleResults gave; quoted says it is the static facts
+// that forbid the next release, quoted here.
+func (s *session) moduleResult(o *outcome, mr *model.ModuleResult, quoted bool) {
 	v := o.v
-	mr := model.ModuleResult{Name: v.name, Action: o.action, FromVersion: model.VersionString(v.fromVersion(o.sel))}
+	mr.Name, mr.Action, mr.FromVersion = v.name, o.action, model.VersionString(v.fromVersion(o.sel))
 	if o.sel >= 0 {
 		mr.ToVersion = v.versionText(o.sel)
 	}
@@ -141,12 +226,9 @@ func (s *session) moduleResult(o *outcome) (model.ModuleResult, error) {
 	}
 	mr.FromSource, mr.ToSource, mr.Moved = v.resultSources(o.sel)
 	mr.Path, mr.PathNote = s.pathWithNote(o)
-	if !s.cfg.explainHeldBack {
-		return mr, nil
+	if quoted {
+		mr.HeldBack = s.staticReason(v, o.sel)
 	}
-	why, err := s.heldBack(o)
-	mr.HeldBack = why
-	return mr, err
 }
 
 // path lists the update steps from the deployed version (or from the

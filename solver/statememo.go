@@ -360,7 +360,7 @@ func (m *stateMemo) render(p *problem, outs []*outcome) bool {
 	p.state = m // whyNot refuses on a memo
 	defer func() { p.state = nil }()
 	for _, o := range outs {
-		r, err := s.moduleResult(o)
+		r, err := s.oneResult(o)
 		if err != nil {
 			return false
 		}

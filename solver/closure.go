@@ -17,6 +17,13 @@ func (p *problem) closure(explain bool) []*view {
 	if explain && p.explainClosure != nil {
 		return p.explainClosure
 	}
+	if !explain && p.lazyStatics {
+		// The views of a step are filtered together, side by side, before
+		// the step reads their candidates: the walk makes them in the
+		// same order as one that filtered each as it made it.
+		p.deferring = true
+		defer func() { p.deferring = false }()
+	}
 	var queue []*view
 	seen := map[string]bool{}
 	push := func(name string) {
@@ -33,6 +40,9 @@ func (p *problem) closure(explain bool) []*view {
 	}
 	for i := 0; i < len(queue); i++ {
 		v := queue[i]
+		if v.allowed == nil {
+			p.filterPending() // v's step, and what the walk made meanwhile
+		}
 		if explain && v.own {
 			// Every release: what they name is compiled (D222).
 			for _, name := range v.tab.named {
@@ -49,12 +59,46 @@ func (p *problem) closure(explain bool) []*view {
 			p.pushNamed(v.rels[r], push)
 		}
 	}
+	p.filterPending()
 	slices.SortFunc(queue, func(a, b *view) int { return cmp.Compare(a.name, b.name) })
 	if explain {
 		p.explainClosure = queue
 	}
 	return queue
 }
+
+// filterPending computes the allowed filters of the views made and not
+// yet filtered; from parallelFilter views on, in two halves side by side,
+// with the problem shared (its caches of checks then only read, but for
+// the platform checks, which any filter may write).
+func (p *problem) filterPending() {
+	vs := p.pending
+	p.pending = nil
+	if len(vs) < parallelFilter {
+		for _, v := range vs {
+			p.filter(v)
+		}
+		return
+	}
+	p.platformChecks(axisDeckhouse)
+	p.platformChecks(axisKubernetes)
+	p.shared = true
+	defer func() { p.shared = false }()
+	half := len(vs) / 2
+	wait := alongside(func() {
+		for _, v := range vs[half:] {
+			p.filter(v)
+		}
+	})
+	for _, v := range vs[:half] {
+		p.filter(v)
+	}
+	wait()
+}
+
+// parallelFilter is the number of views from which filterPending filters
+// in two halves side by side. Tests set it to compare both ways.
+var parallelFilter = 128
 
 // pushNamed pushes, in order, the modules release rel names: those it
 // requires, the providers of the capabilities it requires, and those its

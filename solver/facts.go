@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"sync/atomic"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -532,25 +533,29 @@ func (p *problem) platformAllows(v *view, i, axis int, c *model.Constraint, plat
 // textAllows is platformAllows for the interned requirement text id on
 // axis, whose constraint is c.
 func (p *problem) textAllows(axis int, id int32, c *model.Constraint, platform model.Version) bool {
-	known := p.platformOK[axis]
-	if known == nil {
-		if p.shared {
-			return p.allows(c, platform)
-		}
-		known = make([]uint8, len(p.compiled.t.texts))
-		p.platformOK[axis] = known
-	}
-	if k := known[id]; k != 0 {
+	known := p.platformChecks(axis)
+	if k := known[id].Load(); k != 0 {
 		return k == 1
 	}
 	ok := p.allows(c, platform)
-	if !p.shared {
-		known[id] = 2
-		if ok {
-			known[id] = 1
-		}
-	}
+	known[id].Store(2 - b2i32(ok)) // the same answer, whoever stores it
 	return ok
+}
+
+// platformChecks is platformOK's list for axis, made on first use; a
+// shared problem has made both.
+func (p *problem) platformChecks(axis int) []atomic.Int32 {
+	if p.platformOK[axis] == nil {
+		p.platformOK[axis] = make([]atomic.Int32, len(p.compiled.t.texts))
+	}
+	return p.platformOK[axis]
+}
+
+func b2i32(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // allows is c.Allows(v), remembered by constraint text and version: many

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -49,6 +50,10 @@ type problem struct {
 	// cone encodes the same modules again (requirementFact).
 	reqFacts map[*reqGroup]*fact
 	boolSlab []bool // backing store of the views' allowed filters
+	// deferring, while closure walks, leaves the views it makes for
+	// pending, which it filters a step at a time (filterPending).
+	deferring bool
+	pending   []*view
 	// lazyStatics: a view's static facts are made only when something
 	// reads them (staticFacts); until then only its allowed filter is
 	// computed. An answer that needs no explanation never makes them.
@@ -107,7 +112,7 @@ type checkCache struct {
 	// platformOK remembers, per interned DKP or Kubernetes requirement
 	// text (tables.texts), whether the effective version meets it: 0 not
 	// checked yet, 1 yes, 2 no.
-	platformOK [2][]uint8
+	platformOK [2][]atomic.Int32
 	// memo remembers constraint checks; a shared what-if encoding hands
 	// the same memo to every problem it answers.
 	memo    map[allowKey]bool
@@ -286,9 +291,12 @@ func (p *problem) newView(m *model.Module) *view {
 	p.setIntent(v)
 	v.staticSeq = p.seq
 	p.seq++
-	if p.lazyStatics {
+	switch {
+	case p.lazyStatics && p.deferring:
+		p.pending = append(p.pending, v) // filtered with the others of its step (closure)
+	case p.lazyStatics:
 		p.filter(v)
-	} else {
+	default:
 		v.staticFacts()
 	}
 	return v

@@ -13,10 +13,10 @@ import (
 )
 
 // An answer's modules rendered in two halves side by side, each half on
-// its own goroutine with the problem's caches only read, are the modules
-// rendered one after another: the same texts, in the same order. Under
-// -race (make test) it also checks that the halves share nothing they
-// write.
+// its own goroutine with the problem's caches only read, and a closure's
+// views filtered so, give the answer of one after another: the same
+// texts, in the same order. Under -race (make test) it also checks that
+// the halves share nothing they write.
 func TestRenderSharedByGoroutines(t *testing.T) {
 	ctx := context.Background()
 	in := bench.Generate(bench.SizeS, 1)
@@ -25,7 +25,9 @@ func TestRenderSharedByGoroutines(t *testing.T) {
 		want, err := solver.Solve(ctx, in.Catalog, in.Cluster, req)
 		restore()
 		require.NoError(t, err)
+		restore = solver.RenderSideBySideFrom(8)
 		got, err := solver.Solve(ctx, in.Catalog, in.Cluster, req)
+		restore()
 		require.NoError(t, err)
 		require.GreaterOrEqual(t, len(got.Modules), 64, "too few modules to render side by side")
 		want.Stats, got.Stats = model.Stats{}, model.Stats{}

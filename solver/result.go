@@ -166,6 +166,8 @@ func (s *session) moduleResults(outs []*outcome) ([]model.ModuleResult, error) {
 	half := len(outs) / 2
 	other := *s
 	other.copies = nil // its own scratch
+	s.p.platformChecks(axisDeckhouse)
+	s.p.platformChecks(axisKubernetes)
 	s.p.shared = true
 	wait := alongside(func() { render(&other, half, len(outs)) })
 	render(s, 0, half)

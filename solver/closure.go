@@ -97,8 +97,9 @@ func (p *problem) filterPending() {
 }
 
 // parallelFilter is the number of views from which filterPending filters
-// in two halves side by side. Tests set it to compare both ways.
-var parallelFilter = 128
+// in two halves side by side (see parallelRender). Tests set it to
+// compare both ways.
+var parallelFilter = 512
 
 // pushNamed pushes, in order, the modules release rel names: those it
 // requires, the providers of the capabilities it requires, and those its

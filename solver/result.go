@@ -58,7 +58,12 @@ func (s *session) resolved() (*model.Result, error) {
 	// The plan reads only what the outcomes and their views hold from the
 	// start, never what rendering the modules makes: it is ordered on the
 	// other core meanwhile.
-	planned := alongside(func() { res.Plan = plan(outs, s.p.req.Devel) })
+	planned := func() {}
+	if len(outs) >= parallelRender {
+		planned = alongside(func() { res.Plan = plan(outs, s.p.req.Devel) })
+	} else {
+		res.Plan = plan(outs, s.p.req.Devel)
+	}
 	modules, err := s.moduleResults(outs)
 	planned()
 	if err != nil {
@@ -176,10 +181,13 @@ func (s *session) moduleResults(outs []*outcome) ([]model.ModuleResult, error) {
 	return out, nil
 }
 
-// parallelRender is the number of outcomes from which moduleResults
-// renders in two halves side by side: below it, a goroutine costs more
-// than it saves. Tests set it to compare both ways.
-var parallelRender = 64
+// parallelRender is the number of outcomes from which resolved orders
+// the plan, and moduleResults renders in two halves, side by side: below
+// it, the goroutine costs more than it saves, and a service answering
+// many small requests at once has no idle core to give (on S, 100
+// modules, side by side cost 8% of the gRPC load test's throughput).
+// Tests set it to compare both ways.
+var parallelRender = 512
 
 // alongside runs f on a goroutine of its own and returns a wait that
 // returns once f has. A panic in f is raised again by wait, in the

@@ -87,6 +87,9 @@
 //     text, its short form in a sweep, the changes a suggestion may make,
 //     and whether it is a platform requirement or background (D100).
 //   - heldback.go: why a module ends below its head (R17).
+//     localcore.go: most of its questions read off the facts of the
+//     modules near it, a small constraint problem answered exactly
+//     without a solver; the rest go to a cone (D229).
 //   - sources.go: several sources (R23): where each module comes from,
 //     and a release off its channel (above the head, or not in the
 //     channel's set of releases, D182); each step's side beside it:
@@ -101,6 +104,9 @@
 //     warnings, the Experimental-only modules of a catalog) and disable
 //     confirmation (R26: the intent under allowDisable, the plan step).
 //   - result.go, plan.go: actions, paths, and the ordered plan (R18).
+//     A large answer is rendered in two passes, the second only reading,
+//     in halves side by side, while the plan is ordered (D330); a large
+//     closure's views are filtered so too (D331).
 //   - whatif.go, shared.go: batches. On catalogs of up to 5,000 releases
 //     each worker builds one shared encoding, where facts are
 //     selector-guarded as in an explanation and facts with equal clauses
@@ -129,7 +135,8 @@
 // guards every fact's clauses with a selector literal; it is built only
 // to explain: over the whole closure for platform questions, over a cone
 // for other unsatisfiable requests (D107), and over a cone of its own for
-// each held-back question (D124, heldback.go). The shared one
+// each held-back question that the facts near the module do not decide
+// (D124, D229, heldback.go). The shared one
 // (guard sharing, shared.go) is built like the explain one, for all the
 // requests of a what-if worker, facts with equal clauses sharing one
 // selector.

@@ -8,6 +8,11 @@
 // standard health service (a replica that is shutting down leaves the
 // rotation), and retries of calls that fail with UNAVAILABLE, which every
 // modsolver call may safely be retried on: the service is stateless.
+// gRPC retries a call only until the replica has begun to answer it; a
+// replica that dies in that moment fails the call with UNAVAILABLE
+// although nothing was answered, so a unary call that fails so is made
+// again, twice at most, on whichever replica the balancer picks then
+// (go-grpc-middleware's retry interceptor).
 //
 // An unsatisfiable request is an answer, not an error: Resolve returns it
 // with Unsatisfiable() true and its explanation. Errors are what the
@@ -23,7 +28,9 @@ import (
 	"io"
 	"time"
 
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	_ "google.golang.org/grpc/health" // client-side health checking
@@ -52,6 +59,10 @@ const ServiceConfig = `{
     }
   }]
 }`
+
+// callAttempts is how many times a unary call that fails with
+// UNAVAILABLE is made in all, each with gRPC's own retries (ServiceConfig).
+const callAttempts = 3
 
 // Option tunes New.
 type Option func(*options)
@@ -99,6 +110,11 @@ func New(target string, opts ...Option) (*Client, error) {
 		grpc.WithDefaultServiceConfig(ServiceConfig),
 		grpc.WithDisableServiceConfig(), // DNS TXT records do not override ours
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 30 * time.Second, Timeout: 10 * time.Second, PermitWithoutStream: true}),
+		grpc.WithChainUnaryInterceptor(retry.UnaryClientInterceptor(
+			retry.WithCodes(codes.Unavailable),
+			retry.WithMax(callAttempts-1),
+			retry.WithBackoff(retry.BackoffExponential(50*time.Millisecond)),
+		)),
 	}, o.dial...)
 	conn, err := grpc.NewClient(target, dial...)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/resolver"
 	"google.golang.org/grpc/resolver/manual"
 	"google.golang.org/grpc/status"
@@ -30,7 +31,7 @@ type replica struct {
 	calls atomic.Int64
 }
 
-func startReplica(t *testing.T) *replica {
+func startReplica(t *testing.T, more ...grpc.UnaryServerInterceptor) *replica {
 	t.Helper()
 	demo, err := catalog.Demo()
 	require.NoError(t, err)
@@ -41,7 +42,7 @@ func startReplica(t *testing.T) *replica {
 		r.calls.Add(1)
 		return h(ctx, req)
 	}
-	r.srv = server.New(cats, server.WithServerOptions(grpc.ChainUnaryInterceptor(count)))
+	r.srv = server.New(cats, server.WithServerOptions(grpc.ChainUnaryInterceptor(append([]grpc.UnaryServerInterceptor{count}, more...)...)))
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	r.addr = lis.Addr().String()
@@ -124,6 +125,37 @@ func stopMidRun(t *testing.T, stop func(*server.Server)) {
 	assert.Zero(t, failed.Load(), "no call failed")
 	assert.Greater(t, b.calls.Load(), stoppedAt, "replica b took the calls on")
 	t.Logf("calls: a %d, b %d", a.calls.Load(), b.calls.Load())
+}
+
+// TestReplicaDiesWhileAnswering stops a replica after it has begun to
+// answer a call (its response headers sent), where gRPC's own retries no
+// longer apply, and expects the call made again on the other replica.
+func TestReplicaDiesWhileAnswering(t *testing.T) {
+	var dying *replica
+	var died atomic.Bool
+	die := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+		if died.Swap(true) {
+			return h(ctx, req)
+		}
+		require.NoError(t, grpc.SendHeader(ctx, metadata.MD{}))
+		time.Sleep(50 * time.Millisecond) // the headers reach the client first
+		go dying.srv.GRPC().Stop()
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	dying = startReplica(t, die)
+	other := startReplica(t)
+	c := dial(t, dying, other)
+	req := demoRequest(t, "")
+	for range 4 {
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		ans, err := c.Resolve(ctx, req)
+		cancel()
+		require.NoError(t, err)
+		assert.True(t, ans.Resolved())
+	}
+	assert.True(t, died.Load(), "round robin reached the dying replica")
+	assert.Positive(t, other.calls.Load())
 }
 
 func TestTypedCalls(t *testing.T) {

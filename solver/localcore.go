@@ -2,6 +2,7 @@ package solver
 
 import (
 	"cmp"
+	"context"
 	"math/bits"
 	"slices"
 	"strings"
@@ -46,10 +47,13 @@ type localQuestion struct {
 	// its order.
 	candidates []int
 	// kept marks the facts a check reads; steps counts its search's
-	// choices, and aborted says it ran past localSteps.
+	// choices and total the question's, and aborted says a check ran past
+	// localSteps, the question past localQuestionSteps, or ctx ended.
 	kept    []bool
 	steps   int
+	total   int
 	aborted bool
+	ctx     context.Context
 	// levels are the domains at each depth of a check's search; parent is
 	// the scratch of branchNode.
 	levels []*localDomains
@@ -102,12 +106,15 @@ type localRole struct {
 }
 
 // localDepth is how many steps of requirements a local question follows
-// from v; localNodes and localSteps bound its modules and each check's
-// search before it leaves the question to the solver.
+// from v; localNodes, localSteps and localQuestionSteps bound its
+// modules, each check's search and all its checks' searches before it
+// leaves the question to the solver, which answers a long question in
+// slices that its context can end.
 const (
-	localDepth = 3
-	localNodes = 64
-	localSteps = 20000
+	localDepth         = 3
+	localNodes         = 64
+	localSteps         = 20000
+	localQuestionSteps = 200000
 )
 
 // localCore returns whyNot's core for "v at rel or newer" and the
@@ -121,7 +128,7 @@ func (s *session) localCore(v *view, rel int) (core, background []*fact, ok bool
 		s.local = &localQuestion{p: s.p}
 	}
 	q := s.local
-	q.reset(rel)
+	q.reset(s.ctx, rel)
 	q.addNode(v)
 	for depth := 0; depth < localDepth; depth++ {
 		for n := range q.nodes {
@@ -142,8 +149,11 @@ func (s *session) localCore(v *view, rel int) (core, background []*fact, ok bool
 
 // reset empties q for a question about rel or newer, keeping the
 // memory of the questions before.
-func (q *localQuestion) reset(rel int) {
-	q.rel, q.aborted = rel, false
+func (q *localQuestion) reset(ctx context.Context, rel int) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	q.ctx, q.rel, q.aborted, q.total = ctx, rel, false, 0
 	q.nodes, q.facts, q.roles, q.pairs = q.nodes[:0], q.facts[:0], q.roles[:0], q.pairs[:0]
 	q.arena = q.arena[:0]
 }
@@ -391,7 +401,8 @@ func (q *localQuestion) leavesNone() bool {
 // solvable reports whether the domains at depth level have a choice for
 // every module that the kept facts allow.
 func (q *localQuestion) solvable(level int) bool {
-	if q.steps++; q.steps > localSteps {
+	q.steps++
+	if q.total++; q.steps > localSteps || q.total > localQuestionSteps || q.total%1024 == 0 && q.ctx.Err() != nil {
 		q.aborted = true
 		return false
 	}

@@ -24,11 +24,12 @@ import (
 // fact left out, the modules outside are free and the last step's answer
 // to their static facts and intents alone; the clauses the encoding adds
 // without a fact only define helper variables. So whether a set of these
-// facts leaves v a release at rel or newer is exact: a search that gives
-// each module a release or off, module by module, each choice narrowed by
-// the requirements of the modules chosen before. A minimal core is found
-// by taking facts away one by one in whyNot's order, as minimalCore
-// would.
+// facts leaves v a release at rel or newer is a small constraint problem
+// over each module's releases and off, answered exactly (leavesNone): arc
+// consistency, which decides it where the modules left open form a
+// forest, and otherwise a search over the choices of one open module at a
+// time. A minimal core is found by taking facts away one by one in
+// whyNot's order, as minimalCore would.
 //
 // A core found this way is a core of the whole closure: more facts only
 // take models away. When the facts read leave v a release, when the

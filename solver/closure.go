@@ -68,13 +68,13 @@ func (p *problem) closure(explain bool) []*view {
 }
 
 // filterPending computes the allowed filters of the views made and not
-// yet filtered; from parallelFilter views on, in two halves side by side,
+// yet filtered; from p.sideBySide views on, in two halves side by side,
 // with the problem shared (its caches of checks then only read, but for
 // the platform checks, which any filter may write).
 func (p *problem) filterPending() {
 	vs := p.pending
 	p.pending = nil
-	if len(vs) < parallelFilter {
+	if p.sideBySide <= 0 || len(vs) < p.sideBySide {
 		for _, v := range vs {
 			p.filter(v)
 		}
@@ -95,11 +95,6 @@ func (p *problem) filterPending() {
 	}
 	wait()
 }
-
-// parallelFilter is the number of views from which filterPending filters
-// in two halves side by side (see parallelRender). Tests set it to
-// compare both ways.
-var parallelFilter = 512
 
 // pushNamed pushes, in order, the modules release rel names: those it
 // requires, the providers of the capabilities it requires, and those its

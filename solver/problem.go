@@ -51,9 +51,11 @@ type problem struct {
 	reqFacts map[*reqGroup]*fact
 	boolSlab []bool // backing store of the views' allowed filters
 	// deferring, while closure walks, leaves the views it makes for
-	// pending, which it filters a step at a time (filterPending).
-	deferring bool
-	pending   []*view
+	// pending, which it filters a step at a time (filterPending); from
+	// sideBySide of them (settings.sideBySide; 0: never) in two halves.
+	deferring  bool
+	pending    []*view
+	sideBySide int
 	// lazyStatics: a view's static facts are made only when something
 	// reads them (staticFacts); until then only its allowed filter is
 	// computed. An answer that needs no explanation never makes them.

@@ -21,13 +21,9 @@ func TestRenderSharedByGoroutines(t *testing.T) {
 	ctx := context.Background()
 	in := bench.Generate(bench.SizeS, 1)
 	for _, req := range []*model.Request{in.UpdateAll(), in.PlatformUpgrade()} {
-		restore := solver.RenderSideBySideFrom(1 << 30)
-		want, err := solver.Solve(ctx, in.Catalog, in.Cluster, req)
-		restore()
+		want, err := solver.Solve(ctx, in.Catalog, in.Cluster, req, solver.WithSideBySideFrom(0))
 		require.NoError(t, err)
-		restore = solver.RenderSideBySideFrom(8)
-		got, err := solver.Solve(ctx, in.Catalog, in.Cluster, req)
-		restore()
+		got, err := solver.Solve(ctx, in.Catalog, in.Cluster, req, solver.WithSideBySideFrom(8))
 		require.NoError(t, err)
 		require.GreaterOrEqual(t, len(got.Modules), 64, "too few modules to render side by side")
 		want.Stats, got.Stats = model.Stats{}, model.Stats{}

@@ -59,7 +59,7 @@ func (s *session) resolved() (*model.Result, error) {
 	// start, never what rendering the modules makes: it is ordered on the
 	// other core meanwhile.
 	planned := func() {}
-	if len(outs) >= parallelRender {
+	if s.sideBySide(len(outs)) {
 		planned = alongside(func() { res.Plan = plan(outs, s.p.req.Devel) })
 	} else {
 		res.Plan = plan(outs, s.p.req.Devel)
@@ -164,7 +164,7 @@ func (s *session) moduleResults(outs []*outcome) ([]model.ModuleResult, error) {
 			}
 		}
 	}
-	if len(outs) < parallelRender {
+	if !s.sideBySide(len(outs)) {
 		render(s, 0, len(outs))
 		return out, nil
 	}
@@ -181,13 +181,9 @@ func (s *session) moduleResults(outs []*outcome) ([]model.ModuleResult, error) {
 	return out, nil
 }
 
-// parallelRender is the number of outcomes from which resolved orders
-// the plan, and moduleResults renders in two halves, side by side: below
-// it, the goroutine costs more than it saves, and a service answering
-// many small requests at once has no idle core to give (on S, 100
-// modules, side by side cost 8% of the gRPC load test's throughput).
-// Tests set it to compare both ways.
-var parallelRender = 512
+// sideBySide reports whether n outcomes are rendered in two halves side
+// by side (settings.sideBySide).
+func (s *session) sideBySide(n int) bool { return s.p.sideBySide > 0 && n >= s.p.sideBySide }
 
 // alongside runs f on a goroutine of its own and returns a wait that
 // returns once f has. A panic in f is raised again by wait, in the

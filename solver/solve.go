@@ -29,10 +29,20 @@ type settings struct {
 	// noStateMemo answers without the state memos (statememo.go): tests
 	// compare the answers both ways.
 	noStateMemo bool
+	// sideBySide is the number of outcomes, and of a closure's views,
+	// from which an answer is rendered and filtered in two halves side by
+	// side (D330, D331): below it, the goroutine costs more than it saves,
+	// and a service answering many small requests at once has no idle
+	// core to give (on S, 100 modules, it cost 8% of the gRPC load test's
+	// throughput). Tests set it to compare both ways.
+	sideBySide int
 }
 
+// sideBySide is settings.sideBySide's default.
+const sideBySide = 512
+
 func newSettings(opts []Option) settings {
-	s := settings{explainHeldBack: true, suggest: true, workers: runtime.GOMAXPROCS(0)}
+	s := settings{explainHeldBack: true, suggest: true, workers: runtime.GOMAXPROCS(0), sideBySide: sideBySide}
 	for _, o := range opts {
 		o(&s)
 	}
@@ -74,7 +84,7 @@ func Solve(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 // made only when an explanation or a held-back reason reads them.
 func newSession(ctx context.Context, cfg settings, c *Compiled, cluster *model.ClusterState, req *model.Request) *session {
 	p := newProblem(c, cluster, req)
-	p.lazyStatics = true
+	p.lazyStatics, p.sideBySide = true, cfg.sideBySide
 	return &session{ctx: ctx, cfg: cfg, p: p}
 }
 

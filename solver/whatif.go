@@ -52,6 +52,9 @@ func (c *Compiled) WhatIf(ctx context.Context, cluster *model.ClusterState, reqs
 	cfg.batch = newBatch(axes)
 	classes := classify(axes, cat, cluster, reqs, answers)
 	workers := min(cfg.workers, max(len(classes), 1))
+	if workers > 1 {
+		cfg.sideBySide = 0 // the workers keep the cores busy
+	}
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)

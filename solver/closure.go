@@ -68,32 +68,15 @@ func (p *problem) closure(explain bool) []*view {
 }
 
 // filterPending computes the allowed filters of the views made and not
-// yet filtered; from p.sideBySide views on, in two halves side by side,
-// with the problem shared (its caches of checks then only read, but for
-// the platform checks, which any filter may write).
+// yet filtered, in halves side by side when they are many (inHalves).
 func (p *problem) filterPending() {
 	vs := p.pending
 	p.pending = nil
-	if p.sideBySide <= 0 || len(vs) < p.sideBySide {
-		for _, v := range vs {
-			p.filter(v)
-		}
-		return
-	}
-	p.platformChecks(axisDeckhouse)
-	p.platformChecks(axisKubernetes)
-	p.shared = true
-	defer func() { p.shared = false }()
-	half := len(vs) / 2
-	wait := alongside(func() {
-		for _, v := range vs[half:] {
+	p.inHalves(len(vs), func(_ bool, from, to int) {
+		for _, v := range vs[from:to] {
 			p.filter(v)
 		}
 	})
-	for _, v := range vs[:half] {
-		p.filter(v)
-	}
-	wait()
 }
 
 // pushNamed pushes, in order, the modules release rel names: those it

@@ -538,7 +538,7 @@ func (p *problem) textAllows(axis int, id int32, c *model.Constraint, platform m
 		return k == 1
 	}
 	ok := p.allows(c, platform)
-	known[id].Store(2 - b2i32(ok)) // the same answer, whoever stores it
+	known[id].Store(int32(2 - b2i(ok))) // the same answer, whoever stores it
 	return ok
 }
 
@@ -549,13 +549,6 @@ func (p *problem) platformChecks(axis int) []atomic.Int32 {
 		p.platformOK[axis] = make([]atomic.Int32, len(p.compiled.t.texts))
 	}
 	return p.platformOK[axis]
-}
-
-func b2i32(b bool) int32 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // allows is c.Allows(v), remembered by constraint text and version: many

@@ -6,8 +6,6 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
-
-	"github.com/modsolver/modsolver/model"
 )
 
 // A local question is whyNot's question at its first level (the facts
@@ -343,12 +341,8 @@ func (p *problem) satisfyingSet(u, t *view, g *reqGroup) relSet {
 		return a.releases(&g.dep.Constraint).set // read only
 	}
 	out := make(relSet, words(len(t.rels)))
-	rd := u.m.Reading()
-	if t.m.Embedded {
-		rd = model.ReadingDKP // the version is the request's DKP version
-	}
 	for i, r := range t.rels {
-		if rd.Admits(&g.dep.Constraint, r.Version, p.req.Devel) {
+		if p.admits(u, &g.dep.Constraint, t, r.Version) {
 			out.add(i)
 		}
 	}

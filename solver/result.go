@@ -59,7 +59,7 @@ func (s *session) resolved() (*model.Result, error) {
 	// start, never what rendering the modules makes: it is ordered on the
 	// other core meanwhile.
 	planned := func() {}
-	if s.sideBySide(len(outs)) {
+	if s.p.halves(len(outs)) {
 		planned = alongside(func() { res.Plan = plan(outs, s.p.req.Devel) })
 	} else {
 		res.Plan = plan(outs, s.p.req.Devel)
@@ -164,26 +164,41 @@ func (s *session) moduleResults(outs []*outcome) ([]model.ModuleResult, error) {
 			}
 		}
 	}
-	if !s.sideBySide(len(outs)) {
-		render(s, 0, len(outs))
-		return out, nil
-	}
-	half := len(outs) / 2
 	other := *s
-	other.copies = nil // its own scratch
-	s.p.platformChecks(axisDeckhouse)
-	s.p.platformChecks(axisKubernetes)
-	s.p.shared = true
-	wait := alongside(func() { render(&other, half, len(outs)) })
-	render(s, 0, half)
-	wait()
-	s.p.shared = false
+	other.copies = nil // the helper's half has a scratch of its own
+	s.p.inHalves(len(outs), func(helper bool, from, to int) {
+		w := s
+		if helper {
+			w = &other
+		}
+		render(w, from, to)
+	})
 	return out, nil
 }
 
-// sideBySide reports whether n outcomes are rendered in two halves side
-// by side (settings.sideBySide).
-func (s *session) sideBySide(n int) bool { return s.p.sideBySide > 0 && n >= s.p.sideBySide }
+// halves reports whether n items of work are done in two halves side by
+// side (settings.sideBySide; 0: never).
+func (p *problem) halves(n int) bool { return p.sideBySide > 0 && n >= p.sideBySide }
+
+// inHalves runs do over [0, n): in two halves side by side when halves
+// says so, the second on another goroutine (helper), else all here.
+// While the halves run, the problem is shared: its caches of checks are
+// only read, but for the platform checks, made for both axes first and
+// written atomically; a view made on first use is made under a lock.
+func (p *problem) inHalves(n int, do func(helper bool, from, to int)) {
+	if !p.halves(n) {
+		do(false, 0, n)
+		return
+	}
+	p.platformChecks(axisDeckhouse)
+	p.platformChecks(axisKubernetes)
+	p.shared = true
+	defer func() { p.shared = false }()
+	half := n / 2
+	wait := alongside(func() { do(true, half, n) })
+	do(false, 0, half)
+	wait()
+}
 
 // alongside runs f on a goroutine of its own and returns a wait that
 // returns once f has. A panic in f is raised again by wait, in the

@@ -37,8 +37,11 @@ func TestInferBundleDefaults(t *testing.T) {
 	assert.Contains(t, rep.Summary(), "built-in module tracing records no bundle default (DKP keeps it outside module.yaml); it is taken as off unless the cluster state enables it")
 }
 
-// On the real tree, the built-in modules that a module on by default
-// needs run by default too: a plain install keeps them (D128, D129).
+// On the real tree, DKP's own bundle defaults decide what a plain cluster
+// runs: 71 of the 74 built-in modules record them in module.yaml, and on
+// bundle Default in EE 37 of them are on (D128, D129). The three that
+// record none, and that no default module requires, stay off with a
+// warning that names them.
 func TestInferBundleDefaultsRealDKP(t *testing.T) {
 	cat, rep, err := Load(shared.Path(t, "data", "dkp"))
 	require.NoError(t, err)
@@ -49,6 +52,19 @@ func TestInferBundleDefaultsRealDKP(t *testing.T) {
 			running = append(running, m.Name)
 		}
 	}
-	assert.Equal(t, []string{"deckhouse-tools", "descheduler", "kube-dns", "kube-proxy", "monitoring-custom", "node-local-dns", "operator-prometheus", "prometheus"}, running)
+	assert.Equal(t, []string{
+		"admission-policy-engine", "cert-manager", "chrony", "control-plane-manager", "dashboard",
+		"deckhouse", "deckhouse-tools", "descheduler", "documentation", "extended-monitoring",
+		"flow-schema", "ingress-nginx", "kube-dns", "kube-proxy", "local-path-provisioner",
+		"log-shipper", "monitoring-custom", "monitoring-deckhouse", "monitoring-kubernetes",
+		"monitoring-kubernetes-control-plane", "monitoring-ping", "multitenancy-manager",
+		"namespace-configurator", "node-local-dns", "node-manager", "operator-prometheus",
+		"pod-reloader", "priority-class", "prometheus", "prometheus-metrics-adapter",
+		"registry-packages-proxy", "secret-copier", "terraform-manager", "upmeter", "user-authn",
+		"user-authz", "vertical-pod-autoscaler",
+	}, running)
+	for _, name := range []string{"registry", "cloud-provider-dvp", "cloud-provider-metal3"} {
+		assert.Contains(t, rep.Summary(), name, "a built-in module with no default is named")
+	}
 	assert.Contains(t, rep.Summary(), "they are taken as off unless the cluster state enables them")
 }

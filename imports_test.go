@@ -20,7 +20,8 @@ const modulePath = "github.com/modsolver/modsolver"
 var allowed = map[string][]string{
 	"":                      {},
 	"model":                 {},
-	"catalog":               {"model"},
+	"catalog":               {"model", "settings"},
+	"settings":              {"model"},
 	"solver":                {"model"},
 	"proto/modsolver/v1":    {},
 	"server":                {"proto/modsolver/v1", "solver", "model"},
@@ -33,7 +34,7 @@ var allowed = map[string][]string{
 	"deploy":                {},
 	"client":                {"proto/modsolver/v1"},
 	"internal/oracle":       {"model"},
-	"internal/randscen":     {"model"},
+	"internal/randscen":     {"model", "settings"},
 	"internal/report":       {"model", "solver", "catalog"},
 	"internal/shared":       {},
 	"internal/scenariotest": {"catalog", "internal/shared"},
@@ -42,10 +43,13 @@ var allowed = map[string][]string{
 
 // onlyIn lists outside packages that only some packages may import.
 var onlyIn = map[string][]string{
-	"github.com/go-air/gini":              {"solver"},
-	"github.com/operator-framework/deppy": {"bench"},
-	"google.golang.org/grpc":              {"proto/modsolver/v1", "server", "internal/loadgen", "internal/metrics", "client", "cmd/modsolver"},
-	"github.com/prometheus":               {"internal/metrics"},
+	"github.com/go-air/gini":                {"solver"},
+	"github.com/operator-framework/deppy":   {"bench"},
+	"github.com/santhosh-tekuri/jsonschema": {"settings"},
+	"github.com/itchyny/gojq":               {"settings"},
+	"github.com/google/cel-go":              {"settings"},
+	"google.golang.org/grpc":                {"proto/modsolver/v1", "server", "internal/loadgen", "internal/metrics", "client", "cmd/modsolver"},
+	"github.com/prometheus":                 {"internal/metrics"},
 	// The grpc-ecosystem's metrics are the metrics package's, its retry
 	// interceptor the client's, and nothing else of it is used.
 	"github.com/grpc-ecosystem":                                          {"internal/metrics", "client"},

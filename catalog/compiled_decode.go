@@ -3,6 +3,7 @@ package catalog
 import (
 	"bytes"
 	"encoding/gob"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"runtime"
@@ -11,13 +12,16 @@ import (
 	"sync/atomic"
 
 	"github.com/modsolver/modsolver/model"
+	"github.com/modsolver/modsolver/settings"
 )
 
-// payloadTables are a payload's versions and constraints, each distinct
-// text parsed once, which every chunk's modules refer to.
+// payloadTables are a payload's versions, constraints and settings
+// schemas, each distinct one parsed or compiled once, which every chunk's
+// modules refer to.
 type payloadTables struct {
 	versions    []model.Version
 	constraints []model.Constraint
+	settings    []*model.SettingsSchema
 }
 
 // payloadReader builds model values from a compiled payload, one chunk
@@ -81,7 +85,28 @@ func newPayloadTables(p *compiledCatalog) (*payloadTables, error) {
 		t.constraints[i], err = model.ParseConstraint(p.Constraints[i])
 		return err
 	})
+	if err != nil {
+		return nil, err
+	}
+	t.settings = make([]*model.SettingsSchema, len(p.Settings))
+	err = eachOnCores(len(p.Settings), func(i int) (err error) {
+		t.settings[i], err = settingsFrom(&p.Settings[i])
+		return err
+	})
 	return t, err
+}
+
+// settingsFrom compiles a schema of the payload again, as the load that
+// was compiled compiled it.
+func settingsFrom(c *compiledSettings) (*model.SettingsSchema, error) {
+	s := &model.SettingsSchema{Conversions: c.Conversions}
+	if err := json.Unmarshal(c.Schema, &s.Schema); err != nil {
+		return nil, fmt.Errorf("%w: a settings schema: %v", model.ErrInvalidInput, err)
+	}
+	if err := settings.Compile(s); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // eachOnCores calls fn for 0 … n-1, with one worker per core taking the
@@ -157,6 +182,9 @@ func (r *payloadReader) module(c *compiledModule) *model.Module {
 	}
 	deps := c.Dependencies
 	m.Requirements = r.requirements(&c.Requirements, &deps)
+	for _, ps := range c.Settings {
+		m.Settings = append(m.Settings, model.PlatformSettings{Deckhouse: r.constraintRef(ps.Deckhouse), Schema: r.settingsRef(ps.Schema)})
+	}
 	if len(c.Releases) > 0 {
 		rels := make([]model.Release, len(c.Releases))
 		m.Releases = make([]*model.Release, len(c.Releases))
@@ -175,7 +203,7 @@ func (r *payloadReader) release(rel *model.Release, c *compiledRelease, deps *[]
 	*rel = model.Release{
 		Version: r.requiredVersion(c.Version), Requirements: r.requirements(&c.Requirements, deps), UpdateRules: c.UpdateRules,
 		Provides: c.Provides, Accessibility: accessFrom(c.Accessibility), Stage: c.Stage, Disable: c.Disable,
-		Source: c.Source, Manifest: c.Manifest,
+		Source: c.Source, Manifest: c.Manifest, Settings: r.settingsRef(c.Settings),
 	}
 	if e := c.Edges; e != nil {
 		rel.Edges = &model.UpdateEdges{Replaces: r.version(e.Replaces), Skips: r.versionList(e.Skips), SkipRange: r.constraintRef(e.SkipRange)}
@@ -275,6 +303,15 @@ func (r *payloadReader) constraintRef(n int32) *model.Constraint {
 	}
 	r.slab = append(r.slab, r.constraints[n-1])
 	return &r.slab[len(r.slab)-1]
+}
+
+// settingsRef is the settings schema numbered n, or nil for 0. Releases
+// that refer to the same one share it.
+func (r *payloadReader) settingsRef(n int32) *model.SettingsSchema {
+	if !r.inRange(n, len(r.settings), "settings schema") {
+		return nil
+	}
+	return r.settings[n-1]
 }
 
 // dependencies is a list of n dependencies of its own, cut from a chunk.

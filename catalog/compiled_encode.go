@@ -3,21 +3,30 @@ package catalog
 import (
 	"bytes"
 	"encoding/gob"
+	"encoding/json"
+	"fmt"
 
 	"github.com/modsolver/modsolver/model"
 )
 
 // payloadWriter turns a catalog into its compiled payload, numbering
-// each distinct version and constraint text once.
+// each distinct version and constraint text, and each distinct settings
+// schema, once. err is the first schema that cannot be written.
 type payloadWriter struct {
 	out         *compiledCatalog
 	versions    map[string]int32
 	constraints map[string]int32
+	// settings numbers each schema the catalog holds, and settingsText
+	// each distinct one, by its JSON text and conversions.
+	settings     map[*model.SettingsSchema]int32
+	settingsText map[string]int32
+	err          error
 }
 
 // compiledOf is cat, with the report of its load, as a compiled payload.
 func compiledOf(cat *model.Catalog, rep *Report) (*compiledCatalog, error) {
-	w := &payloadWriter{out: &compiledCatalog{Known: cat.KnownPlatform()}, versions: map[string]int32{}, constraints: map[string]int32{}}
+	w := &payloadWriter{out: &compiledCatalog{Known: cat.KnownPlatform()}, versions: map[string]int32{}, constraints: map[string]int32{},
+		settings: map[*model.SettingsSchema]int32{}, settingsText: map[string]int32{}}
 	if rep != nil {
 		w.out.Report = compiledReport{Source: rep.Source, Format: rep.Format, Skipped: rep.Skipped,
 			Warnings: rep.Warnings, Counts: rep.Counts, HelmSubcharts: rep.HelmSubcharts}
@@ -28,6 +37,9 @@ func compiledOf(cat *model.Catalog, rep *Report) (*compiledCatalog, error) {
 	}
 	for _, info := range infos {
 		s, err := w.source(info, sourceModules(cat, info.Name))
+		if err == nil {
+			err = w.err
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -91,6 +103,9 @@ func (w *payloadWriter) module(m *model.Module) compiledModule {
 		}
 	}
 	out.Requirements = w.requirements(m.Requirements, &out.Dependencies)
+	for _, ps := range m.Settings {
+		out.Settings = append(out.Settings, compiledPlatformSettings{Deckhouse: w.constraintRef(ps.Deckhouse), Schema: w.settingsRef(ps.Schema)})
+	}
 	out.Releases = make([]compiledRelease, len(m.Releases))
 	for i, r := range m.Releases {
 		out.Releases[i] = w.release(r, &out.Dependencies)
@@ -102,7 +117,7 @@ func (w *payloadWriter) release(r *model.Release, deps *[]compiledDependency) co
 	out := compiledRelease{
 		Version: w.version(r.Version), Requirements: w.requirements(r.Requirements, deps), UpdateRules: r.UpdateRules,
 		Provides: r.Provides, Accessibility: accessOf(r.Accessibility), Stage: r.Stage, Disable: r.Disable,
-		Source: r.Source, Manifest: r.Manifest,
+		Source: r.Source, Manifest: r.Manifest, Settings: w.settingsRef(r.Settings),
 	}
 	if e := r.Edges; e != nil {
 		out.Edges = &compiledEdges{Replaces: w.version(e.Replaces), Skips: w.versionList(e.Skips), SkipRange: w.constraintRef(e.SkipRange)}
@@ -176,6 +191,34 @@ func (w *payloadWriter) constraintRef(c *model.Constraint) int32 {
 		return 0
 	}
 	return w.constraint(*c)
+}
+
+// settingsRef numbers s: its position in Settings plus one, or 0 for
+// nil. Schemas of the same text and conversions are written once.
+func (w *payloadWriter) settingsRef(s *model.SettingsSchema) int32 {
+	if s == nil {
+		return 0
+	}
+	if n, ok := w.settings[s]; ok {
+		return n
+	}
+	schema, err := json.Marshal(s.Schema) // map keys sorted: the same schema gives the same text
+	if err != nil {
+		if w.err == nil {
+			w.err = fmt.Errorf("settings schema: %w", err)
+		}
+		return 0
+	}
+	conv, _ := json.Marshal(s.Conversions) // a map of string lists always marshals
+	key := string(schema) + "\x00" + string(conv)
+	n, ok := w.settingsText[key]
+	if !ok {
+		w.out.Settings = append(w.out.Settings, compiledSettings{Schema: schema, Conversions: s.Conversions})
+		n = int32(len(w.out.Settings))
+		w.settingsText[key] = n
+	}
+	w.settings[s] = n
+	return n
 }
 
 // number returns text's position in table plus one, adding it the first

@@ -10,7 +10,8 @@ import (
 // builds the catalog the way a load does. Versions and constraints are
 // written once each, in Versions and Constraints, and referred to by
 // position plus one, so that 0 is "none" and each distinct text is parsed
-// once on reading.
+// once on reading; so are settings schemas, in Settings, each distinct
+// one compiled once on reading.
 type compiledCatalog struct {
 	// Sources are the catalog's sources (R23), each with its own modules
 	// as model.Merge takes them; a single catalog is one source without a
@@ -18,6 +19,7 @@ type compiledCatalog struct {
 	Sources     []compiledSource
 	Versions    []string
 	Constraints []string
+	Settings    []compiledSettings
 	// Known is the catalog's platform data (D212); nil when it has none.
 	Known *model.KnownPlatform
 	// Report is what the load that was compiled said.
@@ -75,6 +77,7 @@ type compiledModule struct {
 	Versions        model.VersionReading
 	Ecosystem       model.Ecosystem
 	Source          string
+	Settings        []compiledPlatformSettings
 }
 
 type compiledChannelSet struct {
@@ -93,6 +96,22 @@ type compiledRelease struct {
 	Disable       model.Disable
 	Source        string
 	Manifest      model.Manifest
+	// Settings refers to the payload's Settings.
+	Settings int32
+}
+
+// compiledSettings is model.SettingsSchema without its compiled form,
+// which reading compiles again: the schema as JSON text.
+type compiledSettings struct {
+	Schema      []byte
+	Conversions map[int][]string
+}
+
+// compiledPlatformSettings is model.PlatformSettings: a constraint and a
+// schema, each by reference.
+type compiledPlatformSettings struct {
+	Deckhouse int32
+	Schema    int32
 }
 
 type compiledEdges struct {

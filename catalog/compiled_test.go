@@ -196,10 +196,24 @@ func sameCatalog(t *testing.T, a, b *model.Catalog) {
 
 // looseDiff returns the path of the first place where a and b differ,
 // or "" when they are equal, as reflect.DeepEqual tells but with empty
-// lists and maps equal to nil ones.
+// lists and maps equal to nil ones, and numbers equal by value whatever
+// their type (a schema read from YAML holds ints, one read back from
+// JSON float64s). A settings schema's compiled form is compared by its
+// presence: reading compiles it again.
 func looseDiff(a, b reflect.Value, path string) string {
 	if a.Kind() != b.Kind() {
-		return path
+		x, isNumber := numberOf(a)
+		y, alsoNumber := numberOf(b)
+		return map[bool]string{true: "", false: path}[isNumber && alsoNumber && x == y]
+	}
+	if a.Type() == reflect.TypeFor[model.SettingsSchema]() {
+		if d := looseDiff(a.FieldByName("Schema"), b.FieldByName("Schema"), path+".Schema"); d != "" {
+			return d
+		}
+		if a.FieldByName("Check").IsNil() != b.FieldByName("Check").IsNil() {
+			return path + ".Check"
+		}
+		return looseDiff(a.FieldByName("Conversions"), b.FieldByName("Conversions"), path+".Conversions")
 	}
 	switch a.Kind() {
 	case reflect.Pointer, reflect.Interface:
@@ -239,8 +253,24 @@ func looseDiff(a, b reflect.Value, path string) string {
 		return map[bool]string{true: "", false: path}[a.Int() == b.Int()]
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return map[bool]string{true: "", false: path}[a.Uint() == b.Uint()]
+	case reflect.Float32, reflect.Float64:
+		return map[bool]string{true: "", false: path}[a.Float() == b.Float()]
 	default:
 		return path + " (" + a.Kind().String() + ": not compared)"
 	}
 	return ""
+}
+
+// numberOf is v's value when v is a number, to compare numbers of two
+// types.
+func numberOf(v reflect.Value) (float64, bool) {
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(v.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return float64(v.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return v.Float(), true
+	}
+	return 0, false
 }

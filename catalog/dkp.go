@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -68,6 +69,9 @@ func LoadDir(root string) (*model.Catalog, *Report, error) {
 type dkpLoader struct {
 	root string
 	rep  *Report
+	// schemas holds the settings read so far, by the content of their
+	// files (dkp_settings.go).
+	schemas map[[sha256.Size]byte]openAPIRead
 }
 
 func (l *dkpLoader) checkRoot() error {
@@ -121,6 +125,13 @@ func (l *dkpLoader) embedded() ([]*model.Module, error) {
 		m := &model.Module{Name: name, Embedded: true, Weight: mf.head.weight, ExclusiveGroup: mf.head.exclusiveGroup,
 			Type: mf.head.typ, Critical: mf.head.critical, Accessibility: mf.rel.Accessibility, Disable: mf.disable,
 			Stage: mf.stage, Requirements: mf.req, Manifest: mf.rel.Manifest}
+		s, err := l.settings(filepath.Join(dir, name), place{module: name})
+		if err != nil {
+			return nil, err
+		}
+		if s != nil {
+			m.Settings = []model.PlatformSettings{{Schema: s}} // one schema, for every DKP version
+		}
 		modules = append(modules, m)
 	}
 	return modules, nil
@@ -187,11 +198,15 @@ func (l *dkpLoader) release(dir, module, tag string) (*model.Release, moduleHead
 		l.rep.skip(dir, "tag %q is not a semantic version", tag)
 		return nil, moduleHead{}, nil
 	}
-	mf, err := l.readManifest(dir, module, place{module: module, release: model.VersionString(v)})
+	loc := place{module: module, release: model.VersionString(v)}
+	mf, err := l.readManifest(dir, module, loc)
 	if err != nil || !mf.ok {
 		return nil, moduleHead{}, err
 	}
 	mf.rel.Version = v
+	if mf.rel.Settings, err = l.settings(dir, loc); err != nil {
+		return nil, moduleHead{}, err
+	}
 	return mf.rel, mf.head, nil
 }
 

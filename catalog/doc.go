@@ -15,7 +15,11 @@
 //     on several cores (D324).
 //   - constraints.go: the constraint cache one load shares (D321).
 //   - file.go: the single-file catalog format and its conversion to model.
-//   - dkp.go: the DKP module-source directory, read with DKP's tolerance.
+//   - dkp.go: the DKP module-source directory, read with DKP's tolerance;
+//     dkp_settings.go reads a folder's openapi/ settings schema and
+//     conversions (R34), compiling each distinct one once a load.
+//   - settings.go: the single-file format's settings schemas (R34),
+//     compiled as they are read (the settings package).
 //   - olm.go: the mapping of OLM bundles onto modules and releases (D34);
 //     olm_dump.go reads a bundle-metadata dump, olm_fbc.go a file-based
 //     catalog.

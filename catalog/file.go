@@ -45,6 +45,8 @@ type fileModule struct {
 	// carry them (R25, R26).
 	Stage   string       `yaml:"stage"`
 	Disable *fileDisable `yaml:"disable"`
+	// Settings are a built-in module's settings schemas (R34).
+	Settings []*fileSettings `yaml:"settings"`
 
 	line int
 }
@@ -71,6 +73,8 @@ type fileRelease struct {
 	// the module is disabled (R26).
 	Stage   string       `yaml:"stage"`
 	Disable *fileDisable `yaml:"disable"`
+	// Settings is the release's settings schema (R34).
+	Settings *fileSettings `yaml:"settings"`
 
 	line int
 }
@@ -199,6 +203,12 @@ func (fm *fileModule) toModel(file string, parsed constraintCache) (*model.Modul
 		return nil, err
 	}
 	m.Disable = fm.Disable.toModel()
+	if len(fm.Settings) > 0 && !fm.Embedded {
+		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("%w: module %s: settings belong to each release; only a built-in module lists them for itself", model.ErrInvalidValue, fm.Name)}
+	}
+	if m.Settings, err = builtInSettings(loc, fm.line, fm.Settings); err != nil {
+		return nil, err
+	}
 	for _, fr := range fm.Releases {
 		r, err := fr.toModel(loc)
 		if err != nil {
@@ -224,6 +234,9 @@ func (fr *fileRelease) toModel(loc place) (*model.Release, error) {
 	}
 	if fr.Requirements.v2() {
 		r.Manifest = model.ManifestV2
+	}
+	if r.Settings, err = fr.Settings.toModel(loc, fr.line); err != nil {
+		return nil, err
 	}
 	if r.Edges, err = fr.edges(loc); err != nil {
 		return nil, &ParseError{File: loc.file, Line: fr.line, Err: err}

@@ -3,7 +3,9 @@ package catalog
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
+	"strconv"
 
 	"go.yaml.in/yaml/v3"
 
@@ -43,8 +45,11 @@ type kubeModuleConfig struct {
 		Enabled      *bool  `yaml:"enabled"`
 		UpdatePolicy string `yaml:"updatePolicy"`
 		Source       string `yaml:"source"`
-		// Settings are read only for the deckhouse ModuleConfig.
+		// Settings are the module's settings (R34); the deckhouse
+		// ModuleConfig's also say the cluster's bundle and channel.
 		Settings yaml.Node `yaml:"settings"`
+		// Version is the settings version the settings are written for.
+		Version yaml.Node `yaml:"version"`
 	} `yaml:"spec"`
 }
 
@@ -167,6 +172,7 @@ type dumpReader struct {
 	dump *KubectlDump
 
 	configs  map[string]*kubeModuleConfig
+	settings map[string]*model.Settings // of the ModuleConfigs that give them (R34)
 	modules  map[string]*kubeModule
 	deployed map[string]deployedRelease
 	// sources are the ModuleSources' names; sourcePolicy the policy a
@@ -197,6 +203,7 @@ func newDumpReader(file string) *dumpReader {
 		file:         file,
 		dump:         &KubectlDump{Sources: map[string]string{}, Skipped: map[string]int{}, file: file},
 		configs:      map[string]*kubeModuleConfig{},
+		settings:     map[string]*model.Settings{},
 		modules:      map[string]*kubeModule{},
 		deployed:     map[string]deployedRelease{},
 		sources:      map[string]bool{},
@@ -218,10 +225,129 @@ func (r *dumpReader) moduleConfig(node *yaml.Node, meta kubeMeta) error {
 			}
 		}
 	}
-	if meta.Name != globalConfig {
-		r.configs[meta.Name] = &mc
+	if meta.Name == globalConfig {
+		return nil
+	}
+	r.configs[meta.Name] = &mc
+	settings, err := r.settingsOf(meta.Name, &mc)
+	if err != nil {
+		return err
+	}
+	if settings != nil {
+		r.settings[meta.Name] = settings
 	}
 	return nil
+}
+
+// settingsOf reads a ModuleConfig's spec.settings and the settings
+// version spec.version gives them (R34); nil when it has no settings.
+func (r *dumpReader) settingsOf(name string, mc *kubeModuleConfig) (*model.Settings, error) {
+	version, err := r.settingsVersion(name, &mc.Spec.Version)
+	if err != nil {
+		return nil, err
+	}
+	n := resolveAlias(&mc.Spec.Settings)
+	if n.IsZero() || isNull(n) {
+		return nil, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, r.errAt(n, model.ErrInvalidValue, "ModuleConfig %s: spec.settings is %s, not a mapping", name, describeNode(n))
+	}
+	var raw any // not a map[string]any, which would take any key as a string
+	if err := decode(r.file, n, &raw); err != nil {
+		return nil, err
+	}
+	value, err := jsonValue("spec.settings", raw)
+	if err != nil {
+		return nil, r.errAt(n, model.ErrInvalidValue, "ModuleConfig %s: %v", name, err)
+	}
+	values, ok := value.(map[string]any)
+	if !ok {
+		return nil, r.errAt(n, model.ErrInvalidValue, "ModuleConfig %s: spec.settings is not a mapping", name)
+	}
+	s, err := model.NewSettings(version, values)
+	if err != nil {
+		return nil, &ParseError{File: r.file, Line: n.Line, Err: fmt.Errorf("ModuleConfig %s: %w", name, err)}
+	}
+	return s, nil
+}
+
+// settingsVersion reads a ModuleConfig's spec.version, a whole number of
+// 0 or more; 0 when not given.
+func (r *dumpReader) settingsVersion(name string, n *yaml.Node) (int, error) {
+	n = resolveAlias(n)
+	if n.IsZero() || isNull(n) {
+		return 0, nil
+	}
+	var v int
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&v) != nil || v < 0 {
+		return 0, r.errAt(n, model.ErrInvalidValue, "ModuleConfig %s: spec.version is %s, not a settings version (a whole number of 0 or more)", name, describeNode(n))
+	}
+	return v, nil
+}
+
+// describeNode names a value in an error: a scalar by its text, anything
+// else by its kind.
+func describeNode(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode {
+		return strconv.Quote(n.Value)
+	}
+	return "a " + nodeKindName(n)
+}
+
+// jsonValue gives a value YAML decoded the shape encoding/json would give
+// it, which settings are made of: mappings keyed by strings, numbers as
+// float64. A key that is not a string, or a number or value JSON cannot
+// hold, is an error at path.
+func jsonValue(path string, v any) (any, error) {
+	switch v := v.(type) {
+	case nil, bool, string:
+		return v, nil
+	case int:
+		return float64(v), nil
+	case int64:
+		return float64(v), nil
+	case uint64:
+		return float64(v), nil
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%s: %v is not a JSON number", path, v)
+		}
+		return v, nil
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			e, err := jsonValue(path+"."+k, v[k])
+			if err != nil {
+				return nil, err
+			}
+			v[k] = e
+		}
+		return v, nil
+	case map[any]any:
+		m := make(map[string]any, len(v))
+		var bad []string // named in order, so that the error is the same each time
+		for k, e := range v {
+			if ks, ok := k.(string); ok {
+				m[ks] = e
+				continue
+			}
+			bad = append(bad, fmt.Sprint(k))
+		}
+		if len(bad) > 0 {
+			return nil, fmt.Errorf("%s: key %s is not a string", path, slices.Min(bad))
+		}
+		return jsonValue(path, m)
+	case []any:
+		for i, e := range v {
+			j, err := jsonValue(path+"["+strconv.Itoa(i)+"]", e)
+			if err != nil {
+				return nil, err
+			}
+			v[i] = j
+		}
+		return v, nil
+	}
+	return nil, fmt.Errorf("%s: a %T is not a JSON value", path, v)
 }
 
 func (r *dumpReader) module(node *yaml.Node, meta kubeMeta) error {
@@ -336,8 +462,8 @@ func (r *dumpReader) finish() (*KubectlDump, error) {
 	return r.dump, nil
 }
 
-// moduleState is what the dump says of one module: enabled by its
-// ModuleConfig, running its Deployed release (or, with none in the dump,
+// moduleState is what the dump says of one module: enabled and set by
+// its ModuleConfig, running its Deployed release (or, with none in the dump,
 // the version its Ready Module shows), from its source, on its update
 // policy's channel.
 func (r *dumpReader) moduleState(name string) model.ModuleState {
@@ -345,6 +471,7 @@ func (r *dumpReader) moduleState(name string) model.ModuleState {
 	mc := r.configs[name]
 	if mc != nil {
 		s.Enabled = mc.Spec.Enabled
+		s.Settings = r.settings[name]
 	}
 	source := r.sourceOf(name)
 	if source != "" {

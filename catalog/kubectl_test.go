@@ -97,6 +97,57 @@ spec: {version: 1, settings: {releaseChannel: Stable}}
 	assert.Equal(t, "stable", d.Cluster.ReleaseChannel)
 }
 
+// TestParseKubectlSettings reads a ModuleConfig's settings (R34): they
+// are the module's, at the settings version spec.version gives, in the
+// shape encoding/json gives the same values.
+func TestParseKubectlSettings(t *testing.T) {
+	d, err := ParseKubectl("mc.yaml", []byte(`
+apiVersion: v1
+kind: List
+items:
+- apiVersion: deckhouse.io/v1alpha1
+  kind: ModuleConfig
+  metadata: {name: virtualization}
+  spec: {enabled: true, version: 1, settings: {dvcr: {storage: {type: ObjectStorage}}}}
+- apiVersion: deckhouse.io/v1alpha1
+  kind: ModuleConfig
+  metadata: {name: prometheus}
+  spec: {enabled: true, settings: {retentionDays: 15, hosts: [a, b]}}
+- apiVersion: deckhouse.io/v1alpha1
+  kind: ModuleConfig
+  metadata: {name: parca}
+  spec: {enabled: true, version: 2}
+- apiVersion: deckhouse.io/v1alpha1
+  kind: ModuleConfig
+  metadata: {name: global}
+  spec: {version: 2, settings: {modules: {https: {mode: Disabled}}}}
+`))
+	require.NoError(t, err)
+	virt := d.Cluster.Modules["virtualization"].Settings
+	require.NotNil(t, virt)
+	assert.Equal(t, 1, virt.Version)
+	assert.Equal(t, map[string]any{"storage": map[string]any{"type": "ObjectStorage"}}, virt.Values["dvcr"])
+	want, err := model.NewSettings(1, map[string]any{"dvcr": map[string]any{"storage": map[string]any{"type": "ObjectStorage"}}})
+	require.NoError(t, err)
+	assert.Equal(t, want.Digest(), virt.Digest())
+
+	prom := d.Cluster.Modules["prometheus"].Settings
+	require.NotNil(t, prom)
+	assert.Equal(t, 0, prom.Version, "no spec.version: 0")
+	assert.Equal(t, map[string]any{"retentionDays": 15.0, "hosts": []any{"a", "b"}}, prom.Values, "numbers as encoding/json reads them")
+
+	assert.Nil(t, d.Cluster.Modules["parca"].Settings, "a settings version without settings gives none")
+	assert.NotContains(t, d.Cluster.Modules, "global", "global's settings are no module's")
+
+	full, err := ParseKubectl("dump.yaml", readDump(t))
+	require.NoError(t, err)
+	dh := full.Cluster.Modules["deckhouse"].Settings
+	require.NotNil(t, dh, "the deckhouse ModuleConfig's settings are the deckhouse module's too")
+	assert.Equal(t, 1, dh.Version)
+	assert.Equal(t, "Minimal", dh.Values["bundle"])
+	assert.Nil(t, full.Cluster.Modules["parca"].Settings)
+}
+
 func TestParseKubectlChannels(t *testing.T) {
 	for dkp, want := range map[string]string{
 		"Alpha": "alpha", "Beta": "beta", "EarlyAccess": "early-access", "Stable": "stable", "RockSolid": "rock-solid",
@@ -228,6 +279,14 @@ func TestParseKubectlErrors(t *testing.T) {
 		{"bad channel", "apiVersion: deckhouse.io/v1alpha2\nkind: ModuleUpdatePolicy\nmetadata: {name: p}\nspec:\n  releaseChannel: Nightly\n", 5, model.ErrInvalidValue, "Nightly"},
 		{"bad cluster channel", "apiVersion: deckhouse.io/v1alpha1\nkind: ModuleConfig\nmetadata: {name: deckhouse}\nspec:\n  settings:\n    releaseChannel: Fast\n", 6, model.ErrInvalidValue, "Fast"},
 		{"bad version", rel + "spec:\n  moduleName: a\n  version: latest\nstatus: {phase: Deployed}\n", 6, model.ErrInvalidVersion, "latest"},
+		{"negative settings version", mc + "spec:\n  enabled: true\n  version: -1\n  settings: {a: 1}\n", 6, model.ErrInvalidValue, "ModuleConfig m: spec.version"},
+		{"fractional settings version", mc + "spec:\n  version: 1.5\n", 5, model.ErrInvalidValue, `spec.version is "1.5"`},
+		{"settings version as text", mc + "spec:\n  version: \"1\"\n  settings: {a: 1}\n", 5, model.ErrInvalidValue, "ModuleConfig m: spec.version"},
+		{"settings version list", mc + "spec:\n  version: [1]\n", 5, model.ErrInvalidValue, "spec.version is a list"},
+		{"settings a list", mc + "spec:\n  enabled: true\n  settings: [a]\n", 6, model.ErrInvalidValue, "ModuleConfig m: spec.settings is a list"},
+		{"settings text", mc + "spec:\n  settings: on\n", 5, model.ErrInvalidValue, "ModuleConfig m: spec.settings"},
+		{"settings key not text", mc + "spec:\n  settings:\n    a: {1: x, 2: y}\n", 6, model.ErrInvalidValue, "spec.settings.a: key 1 is not a string"},
+		{"settings not JSON", mc + "spec:\n  settings:\n    a: [.nan]\n", 6, model.ErrInvalidValue, "spec.settings.a[0]"},
 		{"no module name", rel + "spec: {version: 1.0.0}\nstatus: {phase: Deployed}\n", 1, model.ErrMissingField, "moduleName"},
 		{"two deployed", rel + "spec: {moduleName: a, version: 1.0.0}\nstatus: {phase: Deployed}\n---\n" + rel + "spec: {moduleName: a, version: 1.1.0}\nstatus: {phase: Deployed}\n", 7, model.ErrDuplicate, "two Deployed"},
 		{"two DKP versions", "apiVersion: deckhouse.io/v1alpha1\nkind: DeckhouseRelease\nmetadata: {name: a}\nspec: {version: v1.73.0}\nstatus: {phase: Deployed}\n---\napiVersion: deckhouse.io/v1alpha1\nkind: DeckhouseRelease\nmetadata: {name: b}\nspec: {version: v1.74.0}\nstatus: {phase: Deployed}\n", 7, model.ErrDuplicate, "two Deployed DeckhouseReleases"},

@@ -29,6 +29,10 @@ type fileModuleState struct {
 	Channel string `yaml:"channel"`
 	// Source is the source the deployed release came from (R23).
 	Source string `yaml:"source"`
+	// Settings and SettingsVersion are the module's ModuleConfig settings
+	// and the settings version they are written for (R34).
+	Settings        map[string]any `yaml:"settings"`
+	SettingsVersion int            `yaml:"settingsVersion"`
 }
 
 // fileRequest is the request format (DESIGN.md §2).
@@ -128,6 +132,11 @@ func clusterFromNode(file string, node *yaml.Node) (*model.ClusterState, error) 
 		s := model.ModuleState{Enabled: fs.Enabled, Channel: fs.Channel, Source: fs.Source}
 		if s.Version, err = optionalVersion(fs.Version); err != nil {
 			return nil, placed(file, model.Field("cluster", "modules").Key(name).Field("version"), err)
+		}
+		if fs.Settings != nil || fs.SettingsVersion != 0 {
+			if s.Settings, err = model.NewSettings(fs.SettingsVersion, fs.Settings); err != nil {
+				return nil, placed(file, model.Field("cluster", "modules").Key(name).Field("settings"), err)
+			}
 		}
 		c.Modules[name] = s
 	}

@@ -111,6 +111,10 @@ type Module struct {
 	// carry them (R25, R26); read them through StageOf and DisableOf.
 	Stage   Stage
 	Disable Disable
+	// Settings are a built-in module's settings schemas (R34), each for
+	// the DKP versions its constraint admits; the first that admits the
+	// DKP version the answer runs applies.
+	Settings []PlatformSettings
 	// Manifest is the form a built-in module's requirements were written
 	// in (R28); read it through ManifestOf.
 	Manifest Manifest
@@ -162,6 +166,16 @@ type Release struct {
 	Source string
 	// Manifest is the form its requirements were written in (R28).
 	Manifest Manifest
+	// Settings is the release's settings schema (R34); nil when it has
+	// none, and then any settings are accepted.
+	Settings *SettingsSchema
+}
+
+// PlatformSettings is a built-in module's settings schema for the DKP
+// versions Deckhouse admits (nil: every version) (R34).
+type PlatformSettings struct {
+	Deckhouse *Constraint
+	Schema    *SettingsSchema
 }
 
 // Requirements are what a release needs (R2–R4, R19, R22). Nil

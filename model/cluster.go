@@ -42,6 +42,9 @@ type ModuleState struct {
 	// Source is the source the deployed release came from, with several
 	// sources (R23); "" lets the resolver infer it (D75).
 	Source string
+	// Settings are the module's ModuleConfig settings (R34); nil when the
+	// cluster state gives none, and then no schema is checked.
+	Settings *Settings
 }
 
 // Configured reports whether the operator set enabled: true or false.

@@ -196,6 +196,9 @@ const (
 	// FactDependencyLoop: the selected releases of enabled modules may not
 	// require one another in a loop (R27).
 	FactDependencyLoop
+	// FactSettings: a release's settings schema refuses the module's
+	// settings in the cluster (R34).
+	FactSettings
 )
 
 var factKindNames = map[FactKind]string{
@@ -226,6 +229,7 @@ var factKindNames = map[FactKind]string{
 	FactCompoundConflict:      "compound-conflict",
 	FactSource:                "source",
 	FactDependencyLoop:        "dependency-loop",
+	FactSettings:              "settings",
 }
 
 func (k FactKind) String() string {
@@ -238,7 +242,7 @@ func (k FactKind) String() string {
 // FactKinds lists every kind, in declaration order.
 func FactKinds() []FactKind {
 	kinds := make([]FactKind, 0, len(factKindNames))
-	for k := FactRequestEnable; k <= FactDependencyLoop; k++ {
+	for k := FactRequestEnable; k <= FactSettings; k++ {
 		kinds = append(kinds, k)
 	}
 	return kinds
@@ -292,6 +296,9 @@ const (
 	// SuggestCombined: a set of changes made together, none of which is
 	// enough alone (R16); Suggestion.Changes holds its parts.
 	SuggestCombined
+	// SuggestChangeSettings: change the module's settings so that the
+	// release's schema accepts them (R34).
+	SuggestChangeSettings
 )
 
 var suggestionKindNames = map[SuggestionKind]string{
@@ -309,6 +316,7 @@ var suggestionKindNames = map[SuggestionKind]string{
 	SuggestAllowExperimental: "allow-experimental",
 	SuggestMoveSource:        "move-source",
 	SuggestCombined:          "combined",
+	SuggestChangeSettings:    "change-settings",
 }
 
 func (k SuggestionKind) String() string {

@@ -105,6 +105,14 @@ const (
 	// WarningDependencyLoop: the answer keeps a dependency loop the
 	// cluster already runs (R27).
 	WarningDependencyLoop
+	// WarningSettingsRequired: a selected release's settings schema
+	// requires a field the module's settings lack; DKP's release gate
+	// lets it through, and the next edit of the ModuleConfig must add it
+	// (R34).
+	WarningSettingsRequired
+	// WarningSettingsRefused: releases newer than the selected one refuse
+	// the module's settings, so it stays where it is (R34).
+	WarningSettingsRefused
 )
 
 var warningKindNames = map[WarningKind]string{
@@ -112,6 +120,8 @@ var warningKindNames = map[WarningKind]string{
 	WarningUnknownVersion:    "unknown-version",
 	WarningNormalisedVersion: "normalised-version",
 	WarningDependencyLoop:    "dependency-loop",
+	WarningSettingsRequired:  "settings-required",
+	WarningSettingsRefused:   "settings-refused",
 }
 
 func (k WarningKind) String() string {
@@ -123,7 +133,7 @@ func (k WarningKind) String() string {
 
 // WarningKinds lists every kind, in declaration order.
 func WarningKinds() []WarningKind {
-	return []WarningKind{WarningDeprecated, WarningUnknownVersion, WarningNormalisedVersion, WarningDependencyLoop}
+	return []WarningKind{WarningDeprecated, WarningUnknownVersion, WarningNormalisedVersion, WarningDependencyLoop, WarningSettingsRequired, WarningSettingsRefused}
 }
 
 // Warning is something a resolved answer should not hide (DESIGN §3).

@@ -1,12 +1,15 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
 
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
@@ -59,6 +62,7 @@ var factKindToProto = map[model.FactKind]modsolverv1.FactKind{
 	model.FactCompoundConflict:      modsolverv1.FactKind_FACT_KIND_COMPOUND_CONFLICT,
 	model.FactSource:                modsolverv1.FactKind_FACT_KIND_SOURCE,
 	model.FactDependencyLoop:        modsolverv1.FactKind_FACT_KIND_DEPENDENCY_LOOP,
+	model.FactSettings:              modsolverv1.FactKind_FACT_KIND_SETTINGS,
 }
 
 var suggestionKindToProto = map[model.SuggestionKind]modsolverv1.SuggestionKind{
@@ -76,6 +80,7 @@ var suggestionKindToProto = map[model.SuggestionKind]modsolverv1.SuggestionKind{
 	model.SuggestAllowExperimental: modsolverv1.SuggestionKind_SUGGESTION_KIND_ALLOW_EXPERIMENTAL,
 	model.SuggestMoveSource:        modsolverv1.SuggestionKind_SUGGESTION_KIND_MOVE_SOURCE,
 	model.SuggestCombined:          modsolverv1.SuggestionKind_SUGGESTION_KIND_COMBINED,
+	model.SuggestChangeSettings:    modsolverv1.SuggestionKind_SUGGESTION_KIND_CHANGE_SETTINGS,
 }
 
 var warningKindToProto = map[model.WarningKind]modsolverv1.WarningKind{
@@ -83,6 +88,8 @@ var warningKindToProto = map[model.WarningKind]modsolverv1.WarningKind{
 	model.WarningUnknownVersion:    modsolverv1.WarningKind_WARNING_KIND_UNKNOWN_VERSION,
 	model.WarningNormalisedVersion: modsolverv1.WarningKind_WARNING_KIND_NORMALISED_VERSION,
 	model.WarningDependencyLoop:    modsolverv1.WarningKind_WARNING_KIND_DEPENDENCY_LOOP,
+	model.WarningSettingsRequired:  modsolverv1.WarningKind_WARNING_KIND_SETTINGS_REQUIRED,
+	model.WarningSettingsRefused:   modsolverv1.WarningKind_WARNING_KIND_SETTINGS_REFUSED,
 }
 
 var groupKindToProto = map[model.GroupKind]modsolverv1.GroupKind{
@@ -308,18 +315,18 @@ func clusterFromProto(pc *modsolverv1.ClusterState) (*model.ClusterState, error)
 }
 
 // modulesFromProto converts the module states of a cluster, adding the
-// versions it cannot read to errs in module name order. A version's field
-// path is spelled out only for an error: a request carries one per
-// module.
+// fields it cannot read to errs in module name order. A field's path is
+// spelled out only for an error: a request carries one per module.
 func modulesFromProto(in map[string]*modsolverv1.ModuleState, errs model.InputErrors) (map[string]model.ModuleState, model.InputErrors) {
 	out := make(map[string]model.ModuleState, len(in))
-	var bad []string // the modules whose version cannot be read
+	var bad []string // the modules with a field that cannot be read
 	for name, pm := range in {
-		v, err := parseVersion(nil, pm.GetVersion())
-		if err != nil {
+		v, verr := parseVersion(nil, pm.GetVersion())
+		settings, serr := settingsFromProto(nil, pm)
+		if verr != nil || serr != nil {
 			bad = append(bad, name)
 		}
-		s := model.ModuleState{Version: v, Channel: pm.GetChannel(), Source: pm.GetSource()}
+		s := model.ModuleState{Version: v, Channel: pm.GetChannel(), Source: pm.GetSource(), Settings: settings}
 		if pm.Enabled != nil {
 			s.Enabled = new(pm.GetEnabled())
 		}
@@ -327,10 +334,52 @@ func modulesFromProto(in map[string]*modsolverv1.ModuleState, errs model.InputEr
 	}
 	slices.Sort(bad)
 	for _, name := range bad {
-		_, err := parseVersion(model.Field("cluster", "modules").Key(name).Field("version"), in[name].GetVersion())
-		errs = append(errs, err)
+		field := model.Field("cluster", "modules").Key(name)
+		if _, err := parseVersion(field.Field("version"), in[name].GetVersion()); err != nil {
+			errs = append(errs, err)
+		}
+		if _, err := settingsFromProto(field, in[name]); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	return out, errs
+}
+
+// settingsFromProto reads a module's ModuleConfig settings (R34): nil when
+// the state gives neither settings nor a settings version, as in the
+// cluster state file. A bad one is a *model.FieldError under module, the
+// module's path.
+func settingsFromProto(module model.Path, pm *modsolverv1.ModuleState) (*model.Settings, error) {
+	if pm.GetSettings() == nil && pm.GetSettingsVersion() == 0 {
+		return nil, nil
+	}
+	s, err := model.NewSettings(int(pm.GetSettingsVersion()), pm.GetSettings().AsMap())
+	if err != nil {
+		field := "settings"
+		if pm.GetSettingsVersion() < 0 {
+			field = "settingsVersion"
+		}
+		return nil, &model.FieldError{Path: module.Field(field), Err: err}
+	}
+	return s, nil
+}
+
+// settingsToProto renders a module's settings; nil for none.
+func settingsToProto(s *model.Settings) *structpb.Struct {
+	if s == nil {
+		return nil
+	}
+	// NewSettings has checked that JSON holds the values; JSON is also
+	// the one way to a Struct that takes every value it accepts.
+	text, err := json.Marshal(s.Values)
+	if err != nil {
+		panic(fmt.Sprintf("internal error: settings: %v", err))
+	}
+	out := &structpb.Struct{}
+	if err := protojson.Unmarshal(text, out); err != nil {
+		panic(fmt.Sprintf("internal error: settings: %v", err))
+	}
+	return out
 }
 
 // componentsFromProto reads platform component versions (R22), adding
@@ -423,6 +472,10 @@ func ClusterProto(c *model.ClusterState) *modsolverv1.ClusterState {
 	}
 	for name, s := range c.Modules {
 		pm := &modsolverv1.ModuleState{Version: model.VersionString(s.Version), Channel: s.Channel, Source: s.Source}
+		if s.Settings != nil {
+			pm.Settings = settingsToProto(s.Settings)
+			pm.SettingsVersion = int32(min(s.Settings.Version, math.MaxInt32))
+		}
 		if s.Enabled != nil {
 			pm.Enabled = new(*s.Enabled)
 		}

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
@@ -84,11 +86,11 @@ func TestFactKindMapping(t *testing.T) {
 
 func TestSuggestionKindMapping(t *testing.T) {
 	var cases []enumCase
-	for k := model.SuggestUpgradeKubernetes; k <= model.SuggestCombined; k++ {
+	for k := model.SuggestUpgradeKubernetes; k <= model.SuggestChangeSettings; k++ {
 		p := suggestionKindProto(k)
 		cases = append(cases, enumCase{k.String(), int32(p), p.String()})
 	}
-	require.Equal(t, "unspecified", (model.SuggestCombined + 1).String())
+	require.Equal(t, "unspecified", (model.SuggestChangeSettings + 1).String())
 	assert.Equal(t, modsolverv1.SuggestionKind_SUGGESTION_KIND_UNSPECIFIED, suggestionKindProto(model.SuggestUnspecified))
 	checkEnum(t, "SUGGESTION_KIND_", cases, modsolverv1.SuggestionKind_name)
 
@@ -180,6 +182,44 @@ func TestStagesConvert(t *testing.T) {
 	m := moduleToProto(&model.Module{Name: "lab", Releases: []*model.Release{{Version: model.MustParseVersion("0.2.0"), Stage: model.StageExperimental, Disable: model.Disable{Confirmation: true, Message: "m"}}}})
 	assert.Equal(t, modsolverv1.Stage_STAGE_EXPERIMENTAL, m.GetReleases()[0].GetStage())
 	assert.True(t, m.GetReleases()[0].GetDisable().GetConfirmation())
+}
+
+// TestSettingsConvert covers R34 across the wire: a module's ModuleConfig
+// settings and settings version reach the model with the digest the
+// model gives the same settings, and come back from it.
+func TestSettingsConvert(t *testing.T) {
+	values := map[string]any{"a": map[string]any{"b": 1}}
+	st, err := structpb.NewStruct(values)
+	require.NoError(t, err)
+	c, err := clusterFromProto(&modsolverv1.ClusterState{Modules: map[string]*modsolverv1.ModuleState{
+		"x":    {Enabled: proto.Bool(true), Settings: st, SettingsVersion: 2},
+		"none": {Enabled: proto.Bool(true)},
+	}})
+	require.NoError(t, err)
+	want, err := model.NewSettings(2, values)
+	require.NoError(t, err)
+	got := c.Modules["x"].Settings
+	require.NotNil(t, got)
+	assert.Equal(t, 2, got.Version)
+	assert.Equal(t, want.Digest(), got.Digest())
+	assert.Nil(t, c.Modules["none"].Settings, "no settings: no schema is checked")
+
+	back := ClusterProto(c).GetModules()
+	assert.Equal(t, int32(2), back["x"].GetSettingsVersion())
+	assert.Equal(t, map[string]any{"a": map[string]any{"b": 1.0}}, back["x"].GetSettings().AsMap())
+	assert.Nil(t, back["none"].GetSettings())
+	again, err := clusterFromProto(ClusterProto(c))
+	require.NoError(t, err)
+	assert.Equal(t, want.Digest(), again.Modules["x"].Settings.Digest())
+}
+
+func TestSettingsConvertErrors(t *testing.T) {
+	_, err := clusterFromProto(&modsolverv1.ClusterState{Modules: map[string]*modsolverv1.ModuleState{
+		"b": {Settings: &structpb.Struct{}, SettingsVersion: -1},
+		"a": {Version: "bad", SettingsVersion: -2},
+	}})
+	assertFields(t, err, `cluster.modules["a"].version`, `cluster.modules["a"].settings_version`, `cluster.modules["b"].settings_version`)
+	require.True(t, errors.Is(err, model.ErrInvalidInput))
 }
 
 func TestModuleToProtoChannelSets(t *testing.T) {

@@ -103,6 +103,11 @@
 //   - stages.go: module stages (R25: the Experimental fact, Deprecated
 //     warnings, the Experimental-only modules of a catalog) and disable
 //     confirmation (R26: the intent under allowDisable, the plan step).
+//   - settings.go: settings the target release accepts (R34): the
+//     static fact of the releases whose compiled schema refuses the
+//     module's settings, its wording and suggestion, and the warnings of
+//     required fields the settings lack. The schema itself is the
+//     settings package's, asked through model.Release.CheckSettings.
 //   - result.go, plan.go: actions, paths, and the ordered plan (R18).
 //     A large answer is rendered in two passes, the second only reading,
 //     in halves side by side, while the plan is ordered (D330); a large

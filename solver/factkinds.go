@@ -118,6 +118,8 @@ var factKinds = [...]kindInfo{
 	model.FactSource: {rank: rankState, message: plain(sourceMessage), subject: targetSource, short: stateShort},
 	model.FactDependencyLoop: {rank: rankRequirement, message: loopMessage, subject: groupName, short: loopShort,
 		changes: leaveTheLoop},
+	model.FactSettings: {rank: rankAvailability, message: plain(settingsMessage), subject: requiredName, short: settingsShort,
+		changes: changeTheSettings},
 }
 
 // kindOf is the table entry of f's kind.

@@ -39,6 +39,9 @@ type fact struct {
 	// loop is what a dependency-loop fact says of its circle (R27); its
 	// members are the circle's modules, group its text.
 	loop *loopShape
+	// settings is the field a settings fact names and what is wrong with
+	// it (R34); dep is then its path.
+	settings *model.SettingsProblem
 }
 
 // newFact makes a fact about v (nil: about no one module). A static fact
@@ -244,6 +247,7 @@ func (p *problem) addStaticFacts(v *view) {
 	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
 	p.addComponentFacts(v)
 	p.addStageFacts(v)
+	p.addSettingsFacts(v)
 	p.addMissingModuleFacts(v)
 	p.addMissingCapabilityFacts(v)
 	p.addVersionFacts(v)

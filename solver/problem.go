@@ -247,7 +247,8 @@ func (p *problem) newView(m *model.Module) *view {
 	v.rels, v.tab = v.m.Releases, p.compiled.t.table(v.m)
 	v.own = v.tab != nil
 	if bm := v.m; bm.Embedded { // a module of several sources, one of which carries it built in, too (R29)
-		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: bm.Requirements, Accessibility: bm.Accessibility, Stage: bm.Stage, Disable: bm.Disable, Source: bm.Source}}
+		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: bm.Requirements, Accessibility: bm.Accessibility, Stage: bm.Stage, Disable: bm.Disable, Source: bm.Source,
+			Settings: p.builtInSettings(bm)}}
 		v.deployedDKP, v.own = p.cluster.Deckhouse, false
 	}
 	st := p.cluster.Modules[m.Name]

@@ -103,12 +103,14 @@ func (c *copying) take(_ *problem, v *view, kind model.FactKind, rels []int, sha
 type factShape struct {
 	cons *model.Constraint
 	dep  string
+	// settings is what a settings fact says is wrong (R34).
+	settings *model.SettingsProblem
 	// made, when not nil, receives the fact.
 	made **fact
 }
 
 func (s factShape) fill(f *fact) {
-	f.cons, f.dep = s.cons, s.dep
+	f.cons, f.dep, f.settings = s.cons, s.dep, s.settings
 	if s.made != nil {
 		*s.made = f
 	}

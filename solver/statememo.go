@@ -221,6 +221,9 @@ func stateHash(seed maphash.Seed, cluster *model.ClusterState, shape memoShapeKe
 		if st.Source != "" {
 			x = mix(x, str(st.Source)+1)
 		}
+		if st.Settings != nil {
+			x = mix(x, str(st.Settings.Digest())+2)
+		}
 		h += x * 31
 	}
 	return h
@@ -250,7 +253,7 @@ func sameState(a, b *model.ClusterState) bool {
 	}
 	for name, x := range a.Modules {
 		y, ok := b.Modules[name]
-		if !ok || x.Channel != y.Channel || x.Source != y.Source || !sameText(x.Version, y.Version) ||
+		if !ok || x.Channel != y.Channel || x.Source != y.Source || !sameText(x.Version, y.Version) || x.Settings.Digest() != y.Settings.Digest() ||
 			(x.Enabled == nil) != (y.Enabled == nil) || (x.Enabled != nil && *x.Enabled != *y.Enabled) {
 			return false
 		}

@@ -105,6 +105,11 @@ func TestMemoStateCoversEveryField(t *testing.T) {
 		"source": func(c *model.ClusterState, _ *model.Request) {
 			c.Modules["a"] = model.ModuleState{Enabled: &on, Version: c.Modules["a"].Version, Channel: "alpha"}
 		},
+		"settings": func(c *model.ClusterState, _ *model.Request) {
+			st := c.Modules["a"]
+			st.Settings, _ = model.NewSettings(1, map[string]any{"replicas": 2})
+			c.Modules["a"] = st
+		},
 		"another module": func(c *model.ClusterState, _ *model.Request) { c.Modules["b"] = model.ModuleState{} },
 		"strategy":       func(_ *model.ClusterState, r *model.Request) { r.Strategy = model.StrategyDirect },
 		"allow disable":  func(_ *model.ClusterState, r *model.Request) { r.AllowDisable = true },
@@ -125,7 +130,7 @@ func TestMemoStateCoversEveryField(t *testing.T) {
 	// Every field of the two structs is one that a change above covers:
 	// a new field fails here until sameState and stateHash read it.
 	assert.Len(t, fieldNames(model.ClusterState{}), 8)
-	assert.Len(t, fieldNames(model.ModuleState{}), 4)
+	assert.Len(t, fieldNames(model.ModuleState{}), 5)
 	assert.Len(t, fieldNames(model.Request{}), 12, "memoShape and shapeOf read every field of a request")
 }
 

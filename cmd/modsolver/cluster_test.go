@@ -191,3 +191,26 @@ func TestWhatIfKubectlDumpOnDKP(t *testing.T) {
 	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, errOut, "give it with --kubernetes")
 }
+
+// TestWhatIfSettingsOnDKP runs the README's settings example (R34): the
+// real DKP tree, whose releases carry their settings schemas, and
+// docs/examples/kubectl/settings.yaml, whose ModuleConfigs hold settings
+// that newer releases refuse. Each cell names every module its settings
+// hold back, the releases that refuse them and the field.
+func TestWhatIfSettingsOnDKP(t *testing.T) {
+	dkp := shared.Path(t, "data", "dkp")
+	code, out, errOut := runCommand(t, "whatif", "--catalog", dkp, "--cluster", "../../docs/examples/kubectl/settings.yaml",
+		"--kubernetes", "1.31.4", "--edition", "ee", "--deckhouse", "1.75.1,1.76.0", "--no-timing")
+	require.Equal(t, exitResolved, code, errOut)
+	assert.Contains(t, out, "3 held back by settings")
+	for _, want := range []string{
+		"settings: csi-nfs stays at 0.2.2: the module's settings are refused by 0.2.3, ",
+		`(settings.tlsParameters.ca: "-----BEGIN CERTIFICATE-----`,
+		"settings: secrets-store-integration stays at 1.3.21: the module's settings are refused by 1.4.0, 1.4.1, 1.4.2, 1.4.3 (settings.connection.authPath: ",
+		"settings: virtualization stays at 1.8.4: the module's settings are refused by 1.9.0, ",
+		"(settings.dvcr.storage.type: must be one of [PersistentVolumeClaim])",
+	} {
+		assert.Contains(t, out, want)
+	}
+	assert.NotContains(t, errOut, "kubectl dump:", "the example dump holds only what modsolver reads")
+}

@@ -195,6 +195,7 @@ func (c *checker) checkResolved() {
 	c.checkCompound()
 	c.checkLoops()
 	c.checkStages()
+	c.checkSettings()
 	c.checkPlan()
 	c.checkUnlistedWarnings()
 	c.checkSources()

@@ -31,6 +31,9 @@ func (c *checker) checkStages() {
 	}
 	c.checkDeprecationWarnings(deprecated)
 	for _, name := range c.cluster.ModuleNames() {
+		if st := c.cluster.Modules[name]; !st.Configured() && st.Version == nil {
+			continue // listed for its settings alone (R34): read as a module the state does not list
+		}
 		c.checkConfirmedDisable(name)
 	}
 }

@@ -329,6 +329,9 @@ func (p *problem) selectable(x *mod, i int) bool {
 	if p.stageOf(x, r) == model.StageExperimental && !p.cluster.AllowExperimentalModules {
 		return false // R25
 	}
+	if p.settingsRefuse(x, i) {
+		return false // R34
+	}
 	if x.m.Embedded {
 		return true
 	}

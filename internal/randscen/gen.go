@@ -45,7 +45,8 @@ func Generate(seed uint64) *Scenario {
 	for attempt := range uint64(maxAttempts) {
 		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: stream(compoundStream, seed, attempt), srng: stream(sourceStream, seed, attempt),
 			grng: stream(groupStream, seed, attempt), lrng: stream(loopStream, seed, attempt), brng: stream(builtInStream, seed, attempt),
-			vrng: stream(versionStream, seed, attempt), chrng: stream(channelStream, seed, attempt)}
+			vrng: stream(versionStream, seed, attempt), chrng: stream(channelStream, seed, attempt),
+			setrng: stream(settingsStream, seed, attempt)}
 		if sc, err := g.scenario(); err == nil {
 			sc.Seed = seed
 			return sc
@@ -83,6 +84,9 @@ type gen struct {
 	// devel (R6, versions.go); reading is the catalog's.
 	vrng    *rand.Rand
 	reading model.VersionReading
+	// setrng draws settings schemas and the cluster's settings (R34,
+	// settings.go).
+	setrng *rand.Rand
 	// versions holds each module's release versions as text; a built-in
 	// module has the DKP pool, the versions it may run at.
 	versions map[string][]string
@@ -140,6 +144,9 @@ func (g *gen) scenario() (*Scenario, error) {
 		return nil, err
 	}
 	cluster := g.cluster(cat)
+	if err := g.drawSettings(g.setrng, cat, cluster); err != nil {
+		return nil, err
+	}
 	req := g.request(cat, cluster)
 	sources := g.secondSource(cat)
 	if sources != nil {

@@ -4,6 +4,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 
 	"go.yaml.in/yaml/v3"
 
@@ -112,6 +113,32 @@ type fileModule struct {
 	Requirements *fileRequirements         `yaml:"requirements,omitempty"`
 	Stage        string                    `yaml:"stage,omitempty"`
 	Disable      *fileDisable              `yaml:"disable,omitempty"`
+	Settings     []*fileSettings           `yaml:"settings,omitempty"`
+}
+
+// fileSettings is a settings schema (R34).
+type fileSettings struct {
+	Deckhouse   string              `yaml:"deckhouse,omitempty"`
+	Schema      map[string]any      `yaml:"schema"`
+	Conversions map[string][]string `yaml:"conversions,omitempty"`
+}
+
+// settingsOf writes a schema; nil for none.
+func settingsOf(s *model.SettingsSchema, deckhouse *model.Constraint) *fileSettings {
+	if s == nil {
+		return nil
+	}
+	out := &fileSettings{Schema: s.Schema}
+	if deckhouse != nil {
+		out.Deckhouse = deckhouse.Text
+	}
+	for v, exprs := range s.Conversions {
+		if out.Conversions == nil {
+			out.Conversions = map[string][]string{}
+		}
+		out.Conversions[strconv.Itoa(v)] = exprs
+	}
+	return out
 }
 
 type fileChannelSet struct {
@@ -147,6 +174,7 @@ type fileRelease struct {
 	SkipRange     string             `yaml:"skipRange,omitempty"`
 	Stage         string             `yaml:"stage,omitempty"`
 	Disable       *fileDisable       `yaml:"disable,omitempty"`
+	Settings      *fileSettings      `yaml:"settings,omitempty"`
 }
 
 type fileRequirements struct {
@@ -190,10 +218,12 @@ type fileCluster struct {
 }
 
 type fileModuleState struct {
-	Enabled *bool  `yaml:"enabled,omitempty"`
-	Version string `yaml:"version,omitempty"`
-	Channel string `yaml:"channel,omitempty"`
-	Source  string `yaml:"source,omitempty"`
+	Enabled         *bool          `yaml:"enabled,omitempty"`
+	Version         string         `yaml:"version,omitempty"`
+	Channel         string         `yaml:"channel,omitempty"`
+	Source          string         `yaml:"source,omitempty"`
+	SettingsVersion int            `yaml:"settingsVersion,omitempty"`
+	Settings        map[string]any `yaml:"settings,omitempty"`
 }
 
 type fileRequest struct {
@@ -224,6 +254,9 @@ func catalogOf(mods []*model.Module) fileCatalog {
 		if m.Embedded {
 			fm.Requirements = requirementsOf(m.Requirements)
 			fm.Stage, fm.Disable = stageText(m.Stage), disableOf(m.Disable)
+			for _, ps := range m.Settings {
+				fm.Settings = append(fm.Settings, settingsOf(ps.Schema, ps.Deckhouse))
+			}
 		}
 		for _, r := range m.Releases {
 			fr := releaseOf(r)
@@ -240,7 +273,7 @@ func catalogOf(mods []*model.Module) fileCatalog {
 func releaseOf(r *model.Release) fileRelease {
 	fr := fileRelease{Version: model.VersionString(r.Version), Requirements: requirementsOf(r.Requirements),
 		Accessibility: accessibilityOf(r.Accessibility), Provides: r.Provides,
-		Stage: stageText(r.Stage), Disable: disableOf(r.Disable)}
+		Stage: stageText(r.Stage), Disable: disableOf(r.Disable), Settings: settingsOf(r.Settings, nil)}
 	if len(r.UpdateRules) > 0 {
 		fr.Update = &fileUpdate{}
 		for _, u := range r.UpdateRules {
@@ -322,7 +355,11 @@ func clusterOf(c *model.ClusterState) fileCluster {
 		if out.Modules == nil {
 			out.Modules = map[string]fileModuleState{}
 		}
-		out.Modules[name] = fileModuleState{Enabled: s.Enabled, Version: model.VersionString(s.Version), Channel: s.Channel, Source: s.Source}
+		fs := fileModuleState{Enabled: s.Enabled, Version: model.VersionString(s.Version), Channel: s.Channel, Source: s.Source}
+		if s.Settings != nil {
+			fs.SettingsVersion, fs.Settings = s.Settings.Version, s.Settings.Values
+		}
+		out.Modules[name] = fs
 	}
 	return out
 }

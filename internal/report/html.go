@@ -57,6 +57,7 @@ type htmlGroup struct {
 	Letter, Covers, Verdict, Class string
 	Problem                        string
 	Updates                        []string
+	Settings                       []string
 	Blockers                       []htmlBlocker
 	Summary                        string
 	Facts, Suggestions, Plan       []string
@@ -157,6 +158,7 @@ func (b *WhatIf) htmlGroup(letter string, members []int) htmlGroup {
 		g.Summary, g.Facts, g.Suggestions = s.Result.Explanation.Summary, factTexts(s.Result.Explanation), suggestionTexts(s.Result.Explanation)
 	default:
 		g.Updates = Updates(b.Catalog, s.Result)
+		g.Settings = SettingsNotes(s.Result)
 		g.Plan = planTexts(b.Catalog, s.Result.Plan)
 	}
 	return g

@@ -153,7 +153,37 @@ func (b *WhatIf) outcome(s Scenario) string {
 	case s.Result.Status == model.StatusUnsatisfiable:
 		return "blocked: " + strings.Join(blockerNames(s), ", ")
 	}
-	return "ok" + changeCounts(b.Catalog, s.Result)
+	out := "ok" + changeCounts(b.Catalog, s.Result)
+	if n := countKind(s.Result.Warnings, model.WarningSettingsRefused); n > 0 {
+		out += fmt.Sprintf(", %d held back by settings", n)
+	}
+	return out
+}
+
+// settingsKinds are the warnings a readiness answer states under its
+// updates: what the modules' settings mean for the releases it selects
+// (R34), which an operator has to act on before the upgrade day.
+var settingsKinds = []model.WarningKind{model.WarningSettingsRefused, model.WarningSettingsRequired}
+
+// SettingsNotes are the messages of res's settings warnings, in order.
+func SettingsNotes(res *model.Result) []string {
+	var out []string
+	for _, w := range res.Warnings {
+		if slices.Contains(settingsKinds, w.Kind) {
+			out = append(out, w.Message)
+		}
+	}
+	return out
+}
+
+func countKind(ws []model.Warning, k model.WarningKind) int {
+	n := 0
+	for _, w := range ws {
+		if w.Kind == k {
+			n++
+		}
+	}
+	return n
 }
 
 // changeCounts counts a resolved answer's changes by kind, as ", 2 to
@@ -262,6 +292,9 @@ func (b *WhatIf) details(p *printer) {
 			p.line("%s: %s", head, b.outcome(s))
 			for _, u := range Updates(b.Catalog, s.Result) {
 				p.line("  %s", u)
+			}
+			for _, n := range SettingsNotes(s.Result) {
+				p.line("  settings: %s", n)
 			}
 		}
 	}

@@ -19,7 +19,6 @@ var KnownFailing = []string{
 	"r32-assumes-node-os",                 // issue 30: R32, gates that need the live cluster
 	"r32-node-os-fact-decides",            // issue 30: R32
 	"r33-route-interleaves-kubernetes",    // issue 30: R33, the route minor by minor
-	"r34-settings-converted-and-rejected", // issue 33: R34, settings the target accepts
 }
 
 // IsKnownFailing reports whether the scenario file is on KnownFailing.

@@ -180,6 +180,9 @@ const (
 	// The selected releases of enabled modules may not require one another
 	// in a loop (R27); the fact's subject lists the loop's modules.
 	FactKind_FACT_KIND_DEPENDENCY_LOOP FactKind = 26
+	// A release's settings schema refuses the module's settings in the
+	// cluster (R34); the fact's message names the field and the reason.
+	FactKind_FACT_KIND_SETTINGS FactKind = 27
 	// The request moves the module to a source that does not list its
 	// deployed release (R23).
 	FactKind_FACT_KIND_SOURCE FactKind = 50
@@ -215,6 +218,7 @@ var (
 		24: "FACT_KIND_COMPOUND_REQUIREMENT",
 		25: "FACT_KIND_COMPOUND_CONFLICT",
 		26: "FACT_KIND_DEPENDENCY_LOOP",
+		27: "FACT_KIND_SETTINGS",
 		50: "FACT_KIND_SOURCE",
 	}
 	FactKind_value = map[string]int32{
@@ -245,6 +249,7 @@ var (
 		"FACT_KIND_COMPOUND_REQUIREMENT":   24,
 		"FACT_KIND_COMPOUND_CONFLICT":      25,
 		"FACT_KIND_DEPENDENCY_LOOP":        26,
+		"FACT_KIND_SETTINGS":               27,
 		"FACT_KIND_SOURCE":                 50,
 	}
 )
@@ -299,6 +304,9 @@ const (
 	// A set of changes made together, none of which is enough alone: its
 	// parts are in Suggestion.changes (R16).
 	SuggestionKind_SUGGESTION_KIND_COMBINED SuggestionKind = 14
+	// Change the module's settings so that the release's schema accepts
+	// them (R34).
+	SuggestionKind_SUGGESTION_KIND_CHANGE_SETTINGS SuggestionKind = 15
 )
 
 // Enum value maps for SuggestionKind.
@@ -319,6 +327,7 @@ var (
 		12: "SUGGESTION_KIND_ALLOW_EXPERIMENTAL",
 		13: "SUGGESTION_KIND_MOVE_SOURCE",
 		14: "SUGGESTION_KIND_COMBINED",
+		15: "SUGGESTION_KIND_CHANGE_SETTINGS",
 	}
 	SuggestionKind_value = map[string]int32{
 		"SUGGESTION_KIND_UNSPECIFIED":        0,
@@ -336,6 +345,7 @@ var (
 		"SUGGESTION_KIND_ALLOW_EXPERIMENTAL": 12,
 		"SUGGESTION_KIND_MOVE_SOURCE":        13,
 		"SUGGESTION_KIND_COMBINED":           14,
+		"SUGGESTION_KIND_CHANGE_SETTINGS":    15,
 	}
 )
 
@@ -379,6 +389,13 @@ const (
 	WarningKind_WARNING_KIND_NORMALISED_VERSION WarningKind = 3
 	// The answer keeps a dependency loop the cluster already runs (R27).
 	WarningKind_WARNING_KIND_DEPENDENCY_LOOP WarningKind = 4
+	// A selected release's settings schema requires a field the module's
+	// settings lack; DKP lets the release through, and the next edit of the
+	// ModuleConfig must add it (R34).
+	WarningKind_WARNING_KIND_SETTINGS_REQUIRED WarningKind = 5
+	// Releases newer than the selected one refuse the module's settings, so
+	// it stays where it is (R34).
+	WarningKind_WARNING_KIND_SETTINGS_REFUSED WarningKind = 6
 )
 
 // Enum value maps for WarningKind.
@@ -389,6 +406,8 @@ var (
 		2: "WARNING_KIND_UNKNOWN_VERSION",
 		3: "WARNING_KIND_NORMALISED_VERSION",
 		4: "WARNING_KIND_DEPENDENCY_LOOP",
+		5: "WARNING_KIND_SETTINGS_REQUIRED",
+		6: "WARNING_KIND_SETTINGS_REFUSED",
 	}
 	WarningKind_value = map[string]int32{
 		"WARNING_KIND_UNSPECIFIED":        0,
@@ -396,6 +415,8 @@ var (
 		"WARNING_KIND_UNKNOWN_VERSION":    2,
 		"WARNING_KIND_NORMALISED_VERSION": 3,
 		"WARNING_KIND_DEPENDENCY_LOOP":    4,
+		"WARNING_KIND_SETTINGS_REQUIRED":  5,
+		"WARNING_KIND_SETTINGS_REFUSED":   6,
 	}
 )
 
@@ -1402,7 +1423,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vACTION_KEEP\x10\x03\x12\x12\n" +
 	"\x0eACTION_DISABLE\x10\x04\x12\x14\n" +
 	"\x10ACTION_DOWNGRADE\x10\x05\x12\x11\n" +
-	"\rACTION_ABSENT\x10\x06*\xe0\x06\n" +
+	"\rACTION_ABSENT\x10\x06*\xf8\x06\n" +
 	"\bFactKind\x12\x19\n" +
 	"\x15FACT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18FACT_KIND_REQUEST_ENABLE\x10\x01\x12\x1d\n" +
@@ -1431,8 +1452,9 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x16FACT_KIND_EXPERIMENTAL\x10\x17\x12\"\n" +
 	"\x1eFACT_KIND_COMPOUND_REQUIREMENT\x10\x18\x12\x1f\n" +
 	"\x1bFACT_KIND_COMPOUND_CONFLICT\x10\x19\x12\x1d\n" +
-	"\x19FACT_KIND_DEPENDENCY_LOOP\x10\x1a\x12\x14\n" +
-	"\x10FACT_KIND_SOURCE\x102*\xa5\x04\n" +
+	"\x19FACT_KIND_DEPENDENCY_LOOP\x10\x1a\x12\x16\n" +
+	"\x12FACT_KIND_SETTINGS\x10\x1b\x12\x14\n" +
+	"\x10FACT_KIND_SOURCE\x102*\xca\x04\n" +
 	"\x0eSuggestionKind\x12\x1f\n" +
 	"\x1bSUGGESTION_KIND_UNSPECIFIED\x10\x00\x12&\n" +
 	"\"SUGGESTION_KIND_UPGRADE_KUBERNETES\x10\x01\x12%\n" +
@@ -1449,13 +1471,16 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	" SUGGESTION_KIND_UPGRADE_PLATFORM\x10\v\x12&\n" +
 	"\"SUGGESTION_KIND_ALLOW_EXPERIMENTAL\x10\f\x12\x1f\n" +
 	"\x1bSUGGESTION_KIND_MOVE_SOURCE\x10\r\x12\x1c\n" +
-	"\x18SUGGESTION_KIND_COMBINED\x10\x0e*\xb1\x01\n" +
+	"\x18SUGGESTION_KIND_COMBINED\x10\x0e\x12#\n" +
+	"\x1fSUGGESTION_KIND_CHANGE_SETTINGS\x10\x0f*\xf8\x01\n" +
 	"\vWarningKind\x12\x1c\n" +
 	"\x18WARNING_KIND_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17WARNING_KIND_DEPRECATED\x10\x01\x12 \n" +
 	"\x1cWARNING_KIND_UNKNOWN_VERSION\x10\x02\x12#\n" +
 	"\x1fWARNING_KIND_NORMALISED_VERSION\x10\x03\x12 \n" +
-	"\x1cWARNING_KIND_DEPENDENCY_LOOP\x10\x04*V\n" +
+	"\x1cWARNING_KIND_DEPENDENCY_LOOP\x10\x04\x12\"\n" +
+	"\x1eWARNING_KIND_SETTINGS_REQUIRED\x10\x05\x12!\n" +
+	"\x1dWARNING_KIND_SETTINGS_REFUSED\x10\x06*V\n" +
 	"\tGroupKind\x12\x1a\n" +
 	"\x16GROUP_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11GROUP_KIND_ANY_OF\x10\x01\x12\x16\n" +

@@ -9,6 +9,7 @@ package modsolverv1
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	structpb "google.golang.org/protobuf/types/known/structpb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -477,9 +478,15 @@ type ModuleState struct {
 	Version string `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
 	Channel string `protobuf:"bytes,3,opt,name=channel,proto3" json:"channel,omitempty"`
 	// The source the deployed release came from, with several sources (R23).
-	Source        string `protobuf:"bytes,4,opt,name=source,proto3" json:"source,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Source string `protobuf:"bytes,4,opt,name=source,proto3" json:"source,omitempty"`
+	// The ModuleConfig's spec.settings (R34); unset when the cluster gives
+	// none, and then no settings schema is checked.
+	Settings *structpb.Struct `protobuf:"bytes,5,opt,name=settings,proto3" json:"settings,omitempty"`
+	// The ModuleConfig's spec.version, the settings version the settings
+	// were written for; 0 when not given.
+	SettingsVersion int32 `protobuf:"varint,6,opt,name=settings_version,json=settingsVersion,proto3" json:"settings_version,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *ModuleState) Reset() {
@@ -538,6 +545,20 @@ func (x *ModuleState) GetSource() string {
 		return x.Source
 	}
 	return ""
+}
+
+func (x *ModuleState) GetSettings() *structpb.Struct {
+	if x != nil {
+		return x.Settings
+	}
+	return nil
+}
+
+func (x *ModuleState) GetSettingsVersion() int32 {
+	if x != nil {
+		return x.SettingsVersion
+	}
+	return 0
 }
 
 // Request is what the operator asks for.
@@ -2436,7 +2457,7 @@ var File_modsolver_v1_resolver_proto protoreflect.FileDescriptor
 
 const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\n" +
-	"\x1bmodsolver/v1/resolver.proto\x12\fmodsolver.v1\x1a\x1amodsolver/v1/resolve.proto\"\x83\x02\n" +
+	"\x1bmodsolver/v1/resolver.proto\x12\fmodsolver.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1amodsolver/v1/resolve.proto\"\x83\x02\n" +
 	"\x0eResolveRequest\x12#\n" +
 	"\fcatalog_name\x18\x01 \x01(\tH\x00R\vcatalogName\x12'\n" +
 	"\x0einline_catalog\x18\x02 \x01(\tH\x00R\rinlineCatalog\x124\n" +
@@ -2465,12 +2486,14 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x19.modsolver.v1.ModuleStateR\x05value:\x028\x01\x1a;\n" +
 	"\rPlatformEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x84\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe4\x01\n" +
 	"\vModuleState\x12\x1d\n" +
 	"\aenabled\x18\x01 \x01(\bH\x00R\aenabled\x88\x01\x01\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x18\n" +
 	"\achannel\x18\x03 \x01(\tR\achannel\x12\x16\n" +
-	"\x06source\x18\x04 \x01(\tR\x06sourceB\n" +
+	"\x06source\x18\x04 \x01(\tR\x06source\x123\n" +
+	"\bsettings\x18\x05 \x01(\v2\x17.google.protobuf.StructR\bsettings\x12)\n" +
+	"\x10settings_version\x18\x06 \x01(\x05R\x0fsettingsVersionB\n" +
 	"\n" +
 	"\b_enabled\"\x9a\x04\n" +
 	"\aRequest\x12\x16\n" +
@@ -2715,11 +2738,12 @@ var file_modsolver_v1_resolver_proto_goTypes = []any{
 	nil,                          // 37: modsolver.v1.Module.ChannelSetsEntry
 	nil,                          // 38: modsolver.v1.Requirements.ModulesEntry
 	nil,                          // 39: modsolver.v1.Requirements.PlatformEntry
-	(*ResolveResponse)(nil),      // 40: modsolver.v1.ResolveResponse
-	(Status)(0),                  // 41: modsolver.v1.Status
-	(*Explanation)(nil),          // 42: modsolver.v1.Explanation
-	(*Stats)(nil),                // 43: modsolver.v1.Stats
-	(*ModuleGroup)(nil),          // 44: modsolver.v1.ModuleGroup
+	(*structpb.Struct)(nil),      // 40: google.protobuf.Struct
+	(*ResolveResponse)(nil),      // 41: modsolver.v1.ResolveResponse
+	(Status)(0),                  // 42: modsolver.v1.Status
+	(*Explanation)(nil),          // 43: modsolver.v1.Explanation
+	(*Stats)(nil),                // 44: modsolver.v1.Stats
+	(*ModuleGroup)(nil),          // 45: modsolver.v1.ModuleGroup
 }
 var file_modsolver_v1_resolver_proto_depIdxs = []int32{
 	5,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
@@ -2727,63 +2751,64 @@ var file_modsolver_v1_resolver_proto_depIdxs = []int32{
 	4,  // 2: modsolver.v1.ResolveRequest.sources:type_name -> modsolver.v1.SourceRef
 	31, // 3: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
 	32, // 4: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
-	33, // 5: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
-	8,  // 6: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
-	34, // 7: modsolver.v1.Request.sources:type_name -> modsolver.v1.Request.SourcesEntry
-	35, // 8: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
-	5,  // 9: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
-	10, // 10: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
-	4,  // 11: modsolver.v1.WhatIfRequest.sources:type_name -> modsolver.v1.SourceRef
-	7,  // 12: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
-	40, // 13: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
-	12, // 14: modsolver.v1.WhatIfResult.blockers:type_name -> modsolver.v1.Blocker
-	0,  // 15: modsolver.v1.Blocker.severity:type_name -> modsolver.v1.Severity
-	5,  // 16: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
-	7,  // 17: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
-	41, // 18: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
-	42, // 19: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
-	43, // 20: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
-	17, // 21: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
-	20, // 22: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
-	36, // 23: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
-	22, // 24: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
-	25, // 25: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
-	2,  // 26: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
-	23, // 27: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
-	1,  // 28: modsolver.v1.Module.type:type_name -> modsolver.v1.PackageType
-	37, // 29: modsolver.v1.Module.channel_sets:type_name -> modsolver.v1.Module.ChannelSetsEntry
-	25, // 30: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
-	30, // 31: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
-	24, // 32: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
-	2,  // 33: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
-	23, // 34: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
-	38, // 35: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
-	39, // 36: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
-	26, // 37: modsolver.v1.Requirements.compound:type_name -> modsolver.v1.CompoundRequirement
-	27, // 38: modsolver.v1.CompoundRequirement.predicate:type_name -> modsolver.v1.Predicate
-	44, // 39: modsolver.v1.CompoundRequirement.group:type_name -> modsolver.v1.ModuleGroup
-	28, // 40: modsolver.v1.Predicate.module:type_name -> modsolver.v1.ModuleAtom
-	29, // 41: modsolver.v1.Predicate.all:type_name -> modsolver.v1.PredicateList
-	29, // 42: modsolver.v1.Predicate.any:type_name -> modsolver.v1.PredicateList
-	27, // 43: modsolver.v1.Predicate.not:type_name -> modsolver.v1.Predicate
-	27, // 44: modsolver.v1.PredicateList.operands:type_name -> modsolver.v1.Predicate
-	6,  // 45: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
-	21, // 46: modsolver.v1.Module.ChannelSetsEntry.value:type_name -> modsolver.v1.ChannelSet
-	3,  // 47: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
-	9,  // 48: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
-	13, // 49: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
-	15, // 50: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
-	18, // 51: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
-	40, // 52: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
-	11, // 53: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
-	14, // 54: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
-	16, // 55: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
-	19, // 56: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
-	52, // [52:57] is the sub-list for method output_type
-	47, // [47:52] is the sub-list for method input_type
-	47, // [47:47] is the sub-list for extension type_name
-	47, // [47:47] is the sub-list for extension extendee
-	0,  // [0:47] is the sub-list for field type_name
+	40, // 5: modsolver.v1.ModuleState.settings:type_name -> google.protobuf.Struct
+	33, // 6: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
+	8,  // 7: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
+	34, // 8: modsolver.v1.Request.sources:type_name -> modsolver.v1.Request.SourcesEntry
+	35, // 9: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
+	5,  // 10: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
+	10, // 11: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
+	4,  // 12: modsolver.v1.WhatIfRequest.sources:type_name -> modsolver.v1.SourceRef
+	7,  // 13: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
+	41, // 14: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
+	12, // 15: modsolver.v1.WhatIfResult.blockers:type_name -> modsolver.v1.Blocker
+	0,  // 16: modsolver.v1.Blocker.severity:type_name -> modsolver.v1.Severity
+	5,  // 17: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
+	7,  // 18: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
+	42, // 19: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
+	43, // 20: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
+	44, // 21: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
+	17, // 22: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
+	20, // 23: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
+	36, // 24: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
+	22, // 25: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
+	25, // 26: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
+	2,  // 27: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
+	23, // 28: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
+	1,  // 29: modsolver.v1.Module.type:type_name -> modsolver.v1.PackageType
+	37, // 30: modsolver.v1.Module.channel_sets:type_name -> modsolver.v1.Module.ChannelSetsEntry
+	25, // 31: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
+	30, // 32: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
+	24, // 33: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
+	2,  // 34: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
+	23, // 35: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
+	38, // 36: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
+	39, // 37: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
+	26, // 38: modsolver.v1.Requirements.compound:type_name -> modsolver.v1.CompoundRequirement
+	27, // 39: modsolver.v1.CompoundRequirement.predicate:type_name -> modsolver.v1.Predicate
+	45, // 40: modsolver.v1.CompoundRequirement.group:type_name -> modsolver.v1.ModuleGroup
+	28, // 41: modsolver.v1.Predicate.module:type_name -> modsolver.v1.ModuleAtom
+	29, // 42: modsolver.v1.Predicate.all:type_name -> modsolver.v1.PredicateList
+	29, // 43: modsolver.v1.Predicate.any:type_name -> modsolver.v1.PredicateList
+	27, // 44: modsolver.v1.Predicate.not:type_name -> modsolver.v1.Predicate
+	27, // 45: modsolver.v1.PredicateList.operands:type_name -> modsolver.v1.Predicate
+	6,  // 46: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
+	21, // 47: modsolver.v1.Module.ChannelSetsEntry.value:type_name -> modsolver.v1.ChannelSet
+	3,  // 48: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
+	9,  // 49: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
+	13, // 50: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
+	15, // 51: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
+	18, // 52: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
+	41, // 53: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
+	11, // 54: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
+	14, // 55: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
+	16, // 56: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
+	19, // 57: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
+	53, // [53:58] is the sub-list for method output_type
+	48, // [48:53] is the sub-list for method input_type
+	48, // [48:48] is the sub-list for extension type_name
+	48, // [48:48] is the sub-list for extension extendee
+	0,  // [0:48] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolver_proto_init() }

@@ -128,3 +128,30 @@ func TestCheckRemembers(t *testing.T) {
 	s.Check.(*Checker).verdicts.Range(func(any, any) bool { n++; return true })
 	assert.Equal(t, 1, n)
 }
+
+// BenchmarkCheck is one settings question: asked anew (a digest the
+// schema has not seen: conversion, defaults, validation, CEL) and asked
+// again (the remembered verdict).
+func BenchmarkCheck(b *testing.B) {
+	var s map[string]any
+	require.NoError(b, yaml.Unmarshal([]byte(`{type: object, properties: {
+	  clusters: {type: array, items: {type: object, properties: {monitors: {type: array, items: {type: string}}, fsid: {type: string, pattern: "^[0-9a-f-]{36}$"}}}},
+	  replicas: {type: integer, default: 2}, maxReplicas: {type: integer, default: 3}},
+	  x-deckhouse-validations: [{expression: "self.replicas <= self.maxReplicas"}]}`), &s))
+	schema := &model.SettingsSchema{Schema: s, Conversions: map[int][]string{2: {".clusters = [{monitors: .monitors, fsid: .fsid}] | del(.monitors, .fsid)"}}}
+	require.NoError(b, Compile(schema))
+	values := map[string]any{"monitors": []any{"10.0.0.1:6789"}, "fsid": "0a1b2c3d-0000-4000-8000-000000000000"}
+	b.Run("new", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			st, _ := model.NewSettings(1, map[string]any{"monitors": values["monitors"], "fsid": values["fsid"], "n": i})
+			schema.Check.Check(st)
+		}
+	})
+	b.Run("remembered", func(b *testing.B) {
+		st, _ := model.NewSettings(1, values)
+		schema.Check.Check(st)
+		for b.Loop() {
+			schema.Check.Check(st)
+		}
+	})
+}

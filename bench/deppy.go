@@ -143,12 +143,12 @@ func Deppy(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 var ErrNotTranslated = errors.New("not translated for the peer")
 
 // Translatable reports, as an error wrapping ErrNotTranslated, the first
-// rule of cat that the deppy translation does not carry over.
+// rule of cat that the deppy translation does not carry over. A module
+// built in in one source and listed in another (R29) is carried: its
+// domain is the source the request places it in, and peerResult reports
+// a move out of the platform as DKP's install (D160, D350).
 func Translatable(cat *model.Catalog) error {
 	for _, m := range cat.Modules() {
-		if b := m.BuiltInSource(); b != "" {
-			return fmt.Errorf("%w: module %s is built in in source %s and listed in another (R29)", ErrNotTranslated, m.Name, b)
-		}
 		for _, r := range m.Releases {
 			if len(r.Provides) > 0 || len(r.Requirements.Capabilities) > 0 {
 				return fmt.Errorf("%w: module %s uses capabilities (R19, R20)", ErrNotTranslated, m.Name)

@@ -270,6 +270,9 @@ func TestDeppyOnScenarios(t *testing.T) {
 			if err := Translatable(sc.Catalog); err != nil {
 				t.Skip(err)
 			}
+			if sc.Catalog.PlatformReleases() != nil {
+				t.Skip("DKP's release data (R31) has no form in the peer's translation")
+			}
 			res, err := solver.Solve(context.Background(), sc.Catalog, sc.Cluster, sc.Request)
 			if err != nil {
 				_, perr := Deppy(context.Background(), sc.Catalog, sc.Cluster, sc.Request)

@@ -51,10 +51,13 @@ func peerResult(cat *model.Catalog, cluster *model.ClusterState, ds *solver.Doma
 			r.ToVersion = model.VersionString(to)
 			r.ToSource = d.Sources[i]
 		}
-		if running && len(cat.Sources()) > 0 {
+		if running && (len(cat.Sources()) > 0 || m.MultiSource()) {
 			r.FromSource = cluster.DeployedSource(m)
 		}
 		r.Moved = r.FromSource != "" && r.ToSource != "" && r.FromSource != r.ToSource
+		if r.Moved && r.FromSource == m.BuiltInSource() {
+			from, running, r.FromVersion = nil, false, "" // R29: leaving the platform, it installs anew (D160)
+		}
 		r.Action = actionOf(from, running, to)
 		res.Modules = append(res.Modules, r)
 	}

@@ -30,7 +30,7 @@ const (
 	compiledMagic = "\x00modsolver compiled catalog\n"
 	// compiledFormat numbers the layout and payload; a change to either
 	// takes the next number.
-	compiledFormat uint32 = 2
+	compiledFormat uint32 = 3
 	// FormatCompiled is a catalog written by `modsolver catalog compile`.
 	FormatCompiled Format = "compiled"
 )

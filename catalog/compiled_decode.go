@@ -53,6 +53,9 @@ func (p *compiledCatalog) toModel() (*model.Catalog, error) {
 	sources := make([]model.Source, len(p.Sources))
 	for i, s := range p.Sources {
 		mods, err := t.modules(s.Chunks)
+		if err == nil {
+			mods, err = joinCopies(mods)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +72,39 @@ func (p *compiledCatalog) toModel() (*model.Catalog, error) {
 	if p.Known != nil {
 		cat = cat.WithKnownPlatform(p.Known)
 	}
+	if p.Names != nil {
+		cat = cat.WithPlatformNames(p.Names) // after WithKnownPlatform, which does not copy it
+	}
 	return cat, nil
+}
+
+// joinCopies joins the copies of a module that a single catalog holds
+// under sources of its own, which the payload writes one after the other
+// (sourceModules, D350).
+func joinCopies(mods []*model.Module) ([]*model.Module, error) {
+	out := mods[:0]
+	for i := 0; i < len(mods); {
+		j := i + 1
+		for j < len(mods) && mods[j].Name == mods[i].Name && mods[i].Source != "" {
+			j++
+		}
+		if j == i+1 {
+			out = append(out, mods[i])
+			i = j
+			continue
+		}
+		copies := make([]model.SourceCopy, 0, j-i)
+		for _, m := range mods[i:j] {
+			copies = append(copies, model.SourceCopy{Source: m.Source, Module: m})
+		}
+		joined, err := model.JoinSources(copies)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, joined)
+		i = j
+	}
+	return out, nil
 }
 
 func newPayloadTables(p *compiledCatalog) (*payloadTables, error) {
@@ -193,6 +228,9 @@ func (r *payloadReader) module(c *compiledModule) *model.Module {
 			m.Releases[i] = &rels[i]
 		}
 	}
+	for _, rr := range c.Refused {
+		m.Refused = append(m.Refused, model.RefusedRelease{Version: r.requiredVersion(rr.Version), Reason: rr.Reason})
+	}
 	if len(deps) > 0 && r.err == nil {
 		r.err = fmt.Errorf("%w: module %s has %d dependencies no requirement takes", model.ErrInvalidInput, c.Name, len(deps))
 	}
@@ -203,7 +241,7 @@ func (r *payloadReader) release(rel *model.Release, c *compiledRelease, deps *[]
 	*rel = model.Release{
 		Version: r.requiredVersion(c.Version), Requirements: r.requirements(&c.Requirements, deps), UpdateRules: c.UpdateRules,
 		Provides: c.Provides, Accessibility: accessFrom(c.Accessibility), Stage: c.Stage, Disable: c.Disable,
-		Source: c.Source, Manifest: c.Manifest, Settings: r.settingsRef(c.Settings),
+		Source: c.Source, Manifest: c.Manifest, Settings: r.settingsRef(c.Settings), Refused: c.Refused,
 	}
 	if e := c.Edges; e != nil {
 		rel.Edges = &model.UpdateEdges{Replaces: r.version(e.Replaces), Skips: r.versionList(e.Skips), SkipRange: r.constraintRef(e.SkipRange)}

@@ -25,7 +25,7 @@ type payloadWriter struct {
 
 // compiledOf is cat, with the report of its load, as a compiled payload.
 func compiledOf(cat *model.Catalog, rep *Report) (*compiledCatalog, error) {
-	w := &payloadWriter{out: &compiledCatalog{Known: cat.KnownPlatform()}, versions: map[string]int32{}, constraints: map[string]int32{},
+	w := &payloadWriter{out: &compiledCatalog{Known: cat.KnownPlatform(), Names: cat.PlatformNames()}, versions: map[string]int32{}, constraints: map[string]int32{},
 		settings: map[*model.SettingsSchema]int32{}, settingsText: map[string]int32{}}
 	if rep != nil {
 		w.out.Report = compiledReport{Source: rep.Source, Format: rep.Format, Skipped: rep.Skipped,
@@ -50,15 +50,28 @@ func compiledOf(cat *model.Catalog, rep *Report) (*compiledCatalog, error) {
 
 // sourceModules lists the modules of source as it holds them: in a
 // merged catalog its own copies, in a single catalog (source "") every
-// module.
+// module, and each copy of a module that names sources of its own (D350),
+// one after the other, which reading joins again.
 func sourceModules(cat *model.Catalog, source string) []*model.Module {
-	if source == "" {
-		return cat.Modules()
-	}
 	var own []*model.Module
+	if source == "" {
+		for _, m := range cat.Modules() {
+			if !m.MultiSource() {
+				own = append(own, m)
+				continue
+			}
+			for _, s := range m.ModuleSources() {
+				own = append(own, m.ForSource(s))
+			}
+		}
+		return own
+	}
 	for _, m := range cat.Modules() {
 		if sm := m.ForSource(source); sm != nil {
 			own = append(own, sm)
+		}
+		if b := m.BuiltInOf(source); b != nil {
+			own = append(own, b) // read back beside its listed copy, joined again
 		}
 	}
 	return own
@@ -110,6 +123,9 @@ func (w *payloadWriter) module(m *model.Module) compiledModule {
 	for i, r := range m.Releases {
 		out.Releases[i] = w.release(r, &out.Dependencies)
 	}
+	for _, r := range m.Refused {
+		out.Refused = append(out.Refused, compiledRefused{Version: w.version(r.Version), Reason: r.Reason})
+	}
 	return out
 }
 
@@ -117,7 +133,7 @@ func (w *payloadWriter) release(r *model.Release, deps *[]compiledDependency) co
 	out := compiledRelease{
 		Version: w.version(r.Version), Requirements: w.requirements(r.Requirements, deps), UpdateRules: r.UpdateRules,
 		Provides: r.Provides, Accessibility: accessOf(r.Accessibility), Stage: r.Stage, Disable: r.Disable,
-		Source: r.Source, Manifest: r.Manifest, Settings: w.settingsRef(r.Settings),
+		Source: r.Source, Manifest: r.Manifest, Settings: w.settingsRef(r.Settings), Refused: r.Refused,
 	}
 	if e := r.Edges; e != nil {
 		out.Edges = &compiledEdges{Replaces: w.version(e.Replaces), Skips: w.versionList(e.Skips), SkipRange: w.constraintRef(e.SkipRange)}

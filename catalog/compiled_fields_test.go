@@ -28,6 +28,7 @@ func TestCompiledMirrorsModel(t *testing.T) {
 		{model.EditionAccess{}, compiledEdition{}},
 		{model.SettingsSchema{}, compiledSettings{}},
 		{model.PlatformSettings{}, compiledPlatformSettings{}},
+		{model.RefusedRelease{}, compiledRefused{}},
 		{Report{}, compiledReport{}},
 	}
 	// rebuilt are the fields that reading builds again instead of

@@ -22,6 +22,9 @@ type compiledCatalog struct {
 	Settings    []compiledSettings
 	// Known is the catalog's platform data (D212); nil when it has none.
 	Known *model.KnownPlatform
+	// Names are the editions and bundles that data lists (D351); nil
+	// when it lists none.
+	Names *model.PlatformNames
 	// Report is what the load that was compiled said.
 	Report compiledReport
 }
@@ -78,6 +81,13 @@ type compiledModule struct {
 	Ecosystem       model.Ecosystem
 	Source          string
 	Settings        []compiledPlatformSettings
+	Refused         []compiledRefused
+}
+
+// compiledRefused is model.RefusedRelease.
+type compiledRefused struct {
+	Version int32
+	Reason  string
 }
 
 type compiledChannelSet struct {
@@ -98,6 +108,7 @@ type compiledRelease struct {
 	Manifest      model.Manifest
 	// Settings refers to the payload's Settings.
 	Settings int32
+	Refused  string
 }
 
 // compiledSettings is model.SettingsSchema without its compiled form,

@@ -192,6 +192,7 @@ func sameCatalog(t *testing.T, a, b *model.Catalog) {
 	}
 	assert.Equal(t, a.Sources(), b.Sources())
 	assert.Equal(t, a.KnownPlatform(), b.KnownPlatform())
+	assert.Equal(t, a.PlatformNames(), b.PlatformNames())
 }
 
 // looseDiff returns the path of the first place where a and b differ,

@@ -55,13 +55,16 @@ func LoadDir(root string) (*model.Catalog, *Report, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	modules := l.merge(embedded, external)
-	l.inferBundleDefaults(modules)
+	l.inferBundleDefaults(embedded)
+	modules, err := l.merge(embedded, external)
+	if err != nil {
+		return nil, nil, &ParseError{File: root, Err: err}
+	}
 	cat, err := model.NewCatalog(modules)
 	if err != nil {
 		return nil, nil, &ParseError{File: root, Err: err}
 	}
-	cat = cat.WithKnownPlatform(l.platform())
+	cat = cat.WithKnownPlatform(l.platform()).WithPlatformNames(l.platformNames())
 	l.rep.count(cat)
 	return cat, l.rep, nil
 }
@@ -291,20 +294,36 @@ func (l *dkpLoader) channels(path string) (map[string]model.Version, error) {
 	return channels, nil
 }
 
-// merge joins built-in and external modules. A module that is both has
-// moved from the platform to a module source; its releases win (D4).
-func (l *dkpLoader) merge(embedded, external []*model.Module) []*model.Module {
-	byName := make(map[string]bool, len(external))
-	for _, m := range external {
-		byName[m.Name] = true
-	}
-	out := slices.Clone(external)
+// merge joins built-in and external modules. A module that is both is
+// one module of two sources, named after the tree's folders (R29, D350):
+// its built-in copy runs at the DKP version until a request moves it to
+// its external releases, or the DKP version no longer carries it.
+func (l *dkpLoader) merge(embedded, external []*model.Module) ([]*model.Module, error) {
+	builtIn := make(map[string]*model.Module, len(embedded))
 	for _, m := range embedded {
-		if byName[m.Name] {
-			l.rep.warn("module %s is both built in and external; its external releases are used", m.Name)
+		builtIn[m.Name] = m
+	}
+	out := make([]*model.Module, 0, len(embedded)+len(external))
+	for _, m := range external {
+		b := builtIn[m.Name]
+		if b == nil {
+			out = append(out, m)
 			continue
 		}
-		out = append(out, m)
+		delete(builtIn, m.Name)
+		// The external folder comes first: a deployed version it no
+		// longer lists is still a release of that source (D75).
+		joined, err := model.JoinSources([]model.SourceCopy{{Source: dkpExternal, Module: m}, {Source: dkpEmbedded, Module: b}})
+		if err != nil {
+			return nil, err
+		}
+		l.rep.warn("module %s is both built in and external: a cluster that runs it runs the built-in one, until the request moves it to source %s (R29)", m.Name, dkpExternal)
+		out = append(out, joined)
 	}
-	return out
+	for _, m := range embedded {
+		if builtIn[m.Name] != nil {
+			out = append(out, m)
+		}
+	}
+	return out, nil
 }

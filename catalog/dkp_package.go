@@ -98,7 +98,9 @@ func (l *dkpLoader) readManifest(dir, module string, loc place) (manifest, error
 	if err != nil {
 		return manifest{}, err
 	}
-	l.compareLegacy(filepath.Join(dir, dkpModuleFile), module, loc, mf)
+	if mf.ok && mf.rel.Refused == "" {
+		l.compareLegacy(filepath.Join(dir, dkpModuleFile), module, loc, mf)
+	}
 	return mf, nil
 }
 
@@ -122,7 +124,33 @@ func (l *dkpLoader) readPackage(path string, data []byte, module string, loc pla
 		return manifest{}, err
 	}
 	mf.rel = &model.Release{Accessibility: dp.Licensing.toModel(), Disable: mf.disable, Stage: mf.stage, Requirements: mf.req, Manifest: model.ManifestV2}
-	return mf, nil
+	return l.refuseSelfLoop(path, loc, dp.modules(), mf), nil
+}
+
+// refuseSelfLoop marks a release whose package names its own module in
+// mandatory or conditional: a package DKP never registers (R27, D347).
+// The release stays with its module, set aside, so that an answer can
+// name it; a built-in module has no release to set aside, and is left
+// out. Either way the rest of the tree loads.
+func (l *dkpLoader) refuseSelfLoop(path string, loc place, fm *fileModuleReqs, mf manifest) manifest {
+	reason, line, ok := loc.v2SelfLoop(fm)
+	switch {
+	case !ok:
+		return mf
+	case loc.release == "":
+		l.rep.warn("%s:%d: %s; DKP never registers the package, so built-in module %s is left out", path, line, reason, loc.module)
+		return manifest{}
+	}
+	l.rep.warn("%s:%d: %s; DKP never registers the package, so release %s of %s is left out", path, line, reason, loc.release, loc.module)
+	mf.rel.Refused = reason
+	return mf
+}
+
+// modules is requirements.modules as the single-file format's v2 form
+// holds it.
+func (dp *dkpPackage) modules() *fileModuleReqs {
+	rq := &dp.Requirements.Modules
+	return &fileModuleReqs{Mandatory: rq.Mandatory, Conditional: rq.Conditional, AnyOf: rq.AnyOf, NoneOf: rq.NoneOf, v2: true}
 }
 
 // packageHead reads type, weight, critical and exclusiveGroup. Only a
@@ -148,7 +176,7 @@ func (l *dkpLoader) packageHead(path string, dp *dkpPackage) (moduleHead, error)
 
 // packageRequirements reads package.yaml's requirements with DKP's
 // checks, in DKP's order: kubernetes, deckhouse, then the buckets. A
-// module that requires itself closes a loop of one, which DKP refuses.
+// module that requires itself is refused afterwards (refuseSelfLoop).
 func (l *dkpLoader) packageRequirements(loc place, dp *dkpPackage) (model.Requirements, error) {
 	var req model.Requirements
 	rq := &dp.Requirements
@@ -159,16 +187,8 @@ func (l *dkpLoader) packageRequirements(loc place, dp *dkpPackage) (model.Requir
 	if req.Deckhouse, err = loc.v2Platform("deckhouse", rq.Deckhouse.Constraint, rq.Deckhouse.line); err != nil {
 		return req, err
 	}
-	fm := &fileModuleReqs{Mandatory: rq.Modules.Mandatory, Conditional: rq.Modules.Conditional, AnyOf: rq.Modules.AnyOf, NoneOf: rq.Modules.NoneOf}
-	if req.Modules, req.Compound, err = loc.v2Requirements(fm); err != nil {
-		return req, err
-	}
-	for _, d := range slices.Concat(fm.Mandatory, fm.Conditional) {
-		if strings.TrimSpace(d.Name) == loc.module {
-			return req, loc.manifestErr(d.line, "dependency cycle through: %s", loc.module)
-		}
-	}
-	return req, nil
+	req.Modules, req.Compound, err = loc.v2Requirements(dp.modules())
+	return req, err
 }
 
 // readLegacy reads one module.yaml (ok false when there is none).

@@ -58,7 +58,9 @@ func TestLoadDir(t *testing.T) {
 	assert.True(t, prom.Requirements.Modules[0].Constraint.Optional, `a bare "!optional"`)
 	assert.True(t, prom.Requirements.Modules[0].Constraint.AnyVersion())
 
-	assert.False(t, cat.Module("snap").Embedded, "D4: external releases win over a built-in module of the same name")
+	snap := cat.Module("snap")
+	assert.Equal(t, "embedded", snap.BuiltInSource(), "D350: built in and external, one module of two sources")
+	assert.Len(t, snap.Releases, 1, "D350: its releases are the external ones")
 	assert.Empty(t, cat.Module("dashboard").Requirements.Modules, "D4: requirements.user-authz is ignored, as DKP ignores it")
 
 	summary := rep.Summary()

@@ -250,14 +250,51 @@ func TestV2Files(t *testing.T) {
 	}
 }
 
+// R27, D347: a package.yaml that names its own module in mandatory or
+// conditional is a package DKP never registers (its scheduler's
+// one-module cycle): the release is set aside with a warning in DKP's
+// words, the rest of the tree loads, and a module whose only release it
+// was stays, without releases; a built-in module is left out. A legacy
+// module.yaml beside it is not compared, and module.yaml alone keeps
+// dropping the self-requirement (TestLoadDir).
+func TestPackageYAMLSelfLoop(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"external/vault/v1.0.0/package.yaml": "name: vault\nrequirements:\n  modules:\n    mandatory:\n      - name: vault\n",
+		"external/vault/v1.0.0/module.yaml":  "name: vault\n",
+		"external/vault/v0.9.0/package.yaml": "name: vault\n",
+		"external/vault/channels.yaml":       "stable: v1.0.0\n",
+		"external/only/v1.0.0/package.yaml":  "name: only\nrequirements:\n  modules:\n    conditional:\n      - {name: only, constraint: '>= 1.0'}\n",
+		"embedded/core/package.yaml":         "name: core\nrequirements:\n  modules:\n    mandatory: [{name: core}]\n",
+		"embedded/base/package.yaml":         "name: base\n",
+	})
+	cat, rep, err := Load(root)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"base", "only", "vault"}, names(cat), "the built-in core is left out")
+	vault := cat.Module("vault")
+	require.Len(t, vault.Releases, 1)
+	assert.Equal(t, "0.9.0", model.VersionString(vault.Releases[0].Version))
+	require.Len(t, vault.Refusals(), 1)
+	assert.Equal(t, "1.0.0", model.VersionString(vault.Refusals()[0].Version))
+	assert.Equal(t, "dependency cycle through: vault", vault.Refusals()[0].Reason)
+	assert.Equal(t, "0.9.0", model.VersionString(vault.Channels["stable"]), "the channel moves to the release below the refused one: the same bound")
+	only := cat.Module("only")
+	assert.Empty(t, only.Releases)
+	assert.Len(t, only.Refusals(), 1)
+	assert.Equal(t, 1, rep.Releases, "a refused release is not counted")
+	sep := string(filepath.Separator)
+	for _, want := range []string{
+		"vault" + sep + "v1.0.0" + sep + "package.yaml:5: dependency cycle through: vault; DKP never registers the package, so release 1.0.0 of vault is left out",
+		"only" + sep + "v1.0.0" + sep + "package.yaml:5: dependency cycle through: only; DKP never registers the package, so release 1.0.0 of only is left out",
+		"core" + sep + "package.yaml:4: dependency cycle through: core; DKP never registers the package, so built-in module core is left out",
+	} {
+		assert.True(t, slices.ContainsFunc(rep.Warnings, func(w string) bool { return strings.Contains(w, want) }), "a warning says %q; have %q", want, rep.Warnings)
+	}
+	assert.False(t, slices.ContainsFunc(rep.Warnings, func(w string) bool { return strings.Contains(w, "disagrees") }), "the module.yaml beside the refused package.yaml is not compared")
+}
+
 // R28: what package.yaml says that no shared file covers.
 func TestPackageYAMLEdges(t *testing.T) {
-	_, _, err := Load(writeV2Package(t, "requirements:\n  modules:\n    mandatory:\n      - name: pkg\n"))
-	require.Error(t, err)
-	assert.ErrorIs(t, err, ErrManifest)
-	assert.Contains(t, err.Error(), "package.yaml:4: module pkg: release 1.0.0: dependency cycle through: pkg", "a self-requirement is DKP's one-module cycle (D133)")
-
-	_, _, err = Load(writeV2Package(t, "type: Library\n"))
+	_, _, err := Load(writeV2Package(t, "type: Library\n"))
 	require.Error(t, err)
 	assert.ErrorIs(t, err, model.ErrInvalidValue)
 

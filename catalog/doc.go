@@ -17,7 +17,10 @@
 //   - file.go: the single-file catalog format and its conversion to model.
 //   - dkp.go: the DKP module-source directory, read with DKP's tolerance;
 //     dkp_settings.go reads a folder's openapi/ settings schema and
-//     conversions (R34), compiling each distinct one once a load.
+//     conversions (R34), compiling each distinct one once a load;
+//     dkp_editions.go reads the editions and bundles platform.yaml lists
+//     (D351). A module in both embedded/ and external/ is one module of
+//     two sources (D350).
 //   - settings.go: the single-file format's settings schemas (R34),
 //     compiled as they are read (the settings package).
 //   - olm.go: the mapping of OLM bundles onto modules and releases (D34);

@@ -13,6 +13,8 @@ import (
 // fileCatalog is modsolver's single-file catalog format (DESIGN.md §2).
 type fileCatalog struct {
 	Modules []fileModule `yaml:"modules"`
+	// PlatformReleases is DKP's release data, by minor (R31).
+	PlatformReleases map[string]filePlatformRelease `yaml:"platformReleases"`
 	// DependencyLoops is refuse (the default, as DKP) or allow (R27); it
 	// applies to every module of the file.
 	DependencyLoops string `yaml:"dependencyLoops"`
@@ -151,6 +153,9 @@ func parseFile(file string, node *yaml.Node) (*model.Catalog, *Report, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		if !fc.Modules[i].reportRefused(file, m, rep) {
+			continue
+		}
 		m.DependencyLoops = loops
 		m.Versions = reading
 		modules = append(modules, m)
@@ -158,6 +163,13 @@ func parseFile(file string, node *yaml.Node) (*model.Catalog, *Report, error) {
 	cat, err := model.NewCatalog(modules)
 	if err != nil {
 		return nil, nil, &ParseError{File: file, Err: err}
+	}
+	releases, err := platformReleases(fc.PlatformReleases)
+	if err != nil {
+		return nil, nil, &ParseError{File: file, Line: keyLine(node, "platformReleases"), Err: fmt.Errorf("%w: platformReleases: %w", model.ErrInvalidValue, err)}
+	}
+	if releases != nil {
+		cat = cat.WithKnownPlatform(&model.KnownPlatform{Releases: releases})
 	}
 	rep.count(cat)
 	return cat, rep, nil
@@ -219,6 +231,24 @@ func (fm *fileModule) toModel(file string, parsed constraintCache) (*model.Modul
 	return m, nil
 }
 
+// reportRefused warns of every release of m that the v2 form refuses as
+// DKP refuses its package (R27, D347), and reports whether m is kept: a
+// built-in module whose own requirements name it has no release to set
+// aside, and is left out, as the DKP tree leaves its package.yaml out.
+func (fm *fileModule) reportRefused(file string, m *model.Module, rep *Report) bool {
+	loc := place{file: file, module: fm.Name}
+	if reason, line, ok := loc.v2SelfLoop(fm.Requirements.modules()); ok && fm.Embedded {
+		rep.warn("%s:%d: module %s: %s; DKP never registers the package, so the built-in module is left out", file, line, fm.Name, reason)
+		return false
+	}
+	for i, r := range m.Releases {
+		if r.Refused != "" {
+			rep.warn("%s:%d: module %s: release %s: %s; DKP never registers the package, so the release is left out", file, fm.Releases[i].line, fm.Name, model.VersionString(r.Version), r.Refused)
+		}
+	}
+	return true
+}
+
 func (fr *fileRelease) toModel(loc place) (*model.Release, error) {
 	v, err := model.ParseVersion(fr.Version)
 	if err != nil {
@@ -235,6 +265,7 @@ func (fr *fileRelease) toModel(loc place) (*model.Release, error) {
 	if fr.Requirements.v2() {
 		r.Manifest = model.ManifestV2
 	}
+	r.Refused, _, _ = loc.v2SelfLoop(fr.Requirements.modules())
 	if r.Settings, err = fr.Settings.toModel(loc, fr.line); err != nil {
 		return nil, err
 	}
@@ -327,6 +358,14 @@ func (fr *fileRequirements) toModel(loc place) (model.Requirements, error) {
 }
 
 // v2 reports whether fr is written in DKP's v2 form, in any part (R28).
+// modules is requirements.modules; nil for none.
+func (fr *fileRequirements) modules() *fileModuleReqs {
+	if fr == nil {
+		return nil
+	}
+	return fr.Modules
+}
+
 func (fr *fileRequirements) v2() bool {
 	return fr != nil && ((fr.Deckhouse != nil && fr.Deckhouse.v2) || (fr.Kubernetes != nil && fr.Kubernetes.v2) || (fr.Modules != nil && fr.Modules.v2))
 }

@@ -51,8 +51,11 @@ import (
 //     release meets, which the answer explains in KUDO's words, "package
 //     not found" (D180).
 //     Several tasks on one operator are one requirement that all must hold.
-//     A task on the operator itself is dropped, with a warning.
-//     Dependency cycles are kept: both modules install together (D90).
+//     A package with a task on its own operator is refused, as KUDO
+//     refuses it (`cyclic package dependency found when adding package
+//     A-0.0.1 -> A-0.0.1`): it is set aside with a warning (D349).
+//     Dependency cycles between operators are kept as requirements; the
+//     solver refuses them (R27, D125).
 //
 // apiVersion is not read (25 real packages have none); neither are
 // maintainers, url, plans, parameters or templates.
@@ -85,7 +88,7 @@ const (
 	kudoNames         = "operator names that are not lowercase DNS labels"
 	kudoDeps          = "KudoOperator dependencies"
 	kudoOutside       = "KudoOperator dependencies on operators outside the catalog"
-	kudoSelf          = "KudoOperator dependencies on the operator itself"
+	kudoSelf          = "packages refused: a KudoOperator task installs the operator itself (cyclic package dependency)"
 	kudoMissing       = "KudoOperator dependencies on a package the catalog does not hold (package not found)"
 	kudoMerged        = "KudoOperator dependencies merged into another on the same operator"
 	kudoDupKey        = "packages with a key written twice (the last one read)"
@@ -133,6 +136,9 @@ type kudoRelease struct {
 	// warnings and counts reach the report only if the package is kept.
 	warnings []string
 	counts   []string
+	// refused is KUDO's error for a package that installs itself; "" for
+	// one it installs.
+	refused string
 }
 
 func (kr *kudoRelease) warn(format string, args ...any) {
@@ -281,6 +287,7 @@ func (k *kudoImporter) release(kr *kudoRelease) (*model.Release, error) {
 	if r.Requirements.Modules, err = k.dependencies(kr); err != nil {
 		return nil, err
 	}
+	r.Refused = kr.refused
 	kudo, err := kr.kudo(len(kr.pkg.deps) > 0)
 	if err != nil {
 		return nil, err

@@ -53,9 +53,8 @@ func (k *kudoImporter) dependencies(kr *kudoRelease) ([]model.Dependency, error)
 			return nil, err
 		}
 		if target == kr.pkg.name {
-			kr.counts = append(kr.counts, kudoSelf)
-			kr.warn("task %s installs the operator itself; the dependency is dropped", d.task)
-			continue
+			kr.refuse(d.task)
+			return nil, nil
 		}
 		pin, err := k.pin(target, d)
 		if errors.Is(err, errKudoNoPackage) {
@@ -104,6 +103,30 @@ func (k *kudoImporter) dependencies(kr *kudoRelease) ([]model.Dependency, error)
 		}
 	}
 	return deps, nil
+}
+
+// refuse marks a package whose task installs its own operator, as KUDO
+// refuses it when it resolves the package's dependencies: the task adds
+// the package to its own graph, which then has a cycle (R27, D349). Its
+// pins do not matter: modsolver runs one release of an operator, so the
+// package could only ever install itself. The package is set aside, and
+// its other tasks are not read, as KUDO stops at the first error.
+func (kr *kudoRelease) refuse(task string) {
+	self := kudoPackageName(kr.pkg)
+	kr.refused = fmt.Sprintf("cyclic package dependency found when adding package %s -> %s", self, self)
+	kr.counts = append(kr.counts, kudoSelf)
+	kr.warn("task %s: %s; KUDO refuses to install the package, so it is left out", task, kr.refused)
+}
+
+// kudoPackageName is a package as KUDO names its OperatorVersion:
+// name-appVersion-operatorVersion, or name-operatorVersion without an
+// appVersion, each as written.
+func kudoPackageName(p *kudoPackage) string {
+	parts := []string{p.name, strings.TrimSpace(p.appVersion), strings.TrimSpace(p.operatorVersion)}
+	if parts[1] == "" {
+		parts = slices.Delete(parts, 1, 2)
+	}
+	return strings.Join(parts, "-")
 }
 
 // target is the operator a task's spec.package names: a name, or a local

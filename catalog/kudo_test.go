@@ -237,7 +237,13 @@ func TestKUDODependencies(t *testing.T) {
 	assert.Equal(t, map[string]string{"kafka": "= 2.5.10300 || = 2.5.10301"}, req("app", "0.1.0"))
 	assert.Equal(t, map[string]string{"kafka": "= 2.5.1010301"}, req("twice", "0.1.0"), "two tasks on one operator: both pins hold")
 	assert.Equal(t, map[string]string{"nowhere": kudoAny}, req("outside", "0.1.0"))
-	assert.Empty(t, req("self", "0.1.0"))
+	self := cat.Module("self")
+	require.NotNil(t, self, "a refused package keeps its operator, without releases")
+	assert.Empty(t, self.Releases)
+	assert.Equal(t, []model.RefusedRelease{{Version: model.MustParseVersion("0.1.0"), Reason: "cyclic package dependency found when adding package self-0.1.0 -> self-0.1.0"}}, self.Refusals(), "KUDO's words (D349)")
+	assert.True(t, slices.ContainsFunc(rep.Warnings, func(w string) bool {
+		return strings.Contains(w, "self/0.1.0: task dep: cyclic package dependency found when adding package self-0.1.0 -> self-0.1.0; KUDO refuses to install the package")
+	}), "%q", rep.Warnings)
 	assert.Equal(t, map[string]string{"child": kudoAny}, req("parent", "0.1.0"), "a relative path names the package in that folder")
 	assert.Equal(t, map[string]string{"parent": kudoAny}, req("child", "0.2.0"), "a cycle is kept (D90)")
 	assert.Empty(t, req("apply", "0.1.0"))
@@ -261,6 +267,47 @@ func TestKUDODependencies(t *testing.T) {
 	assert.Equal(t, 1, rep.Counts[kudoSelf])
 	assert.Equal(t, 1, rep.Counts[kudoMerged])
 	assert.Equal(t, 3, rep.Counts[kudoMissing])
+}
+
+// R27, D349: a package whose KudoOperator task installs its own operator
+// is refused in KUDO's words, named as KUDO names an OperatorVersion
+// (appVersion only when it has one), whatever the task pins or however it
+// names the package; the operator's other packages stay, and an operator
+// whose every package is refused stays without releases.
+func TestKUDOSelfInstallRefused(t *testing.T) {
+	root := kudoTree(t, map[string]string{
+		"a/0.0.1":        kudoOp("A", "0.0.1", "", kudoDep("A", "", "")),
+		"relay/1.0.0":    kudoOp("relay", "1.0.0", "2.1.0", kudoDep("relay", "0.9.0", "")),
+		"relay/0.9.0":    kudoOp("relay", "0.9.0", "2.0.0"),
+		"path/0.2.0":     kudoOp("path", "0.2.0", "", kudoDep("../0.1.0", "", "")),
+		"path/0.1.0":     kudoOp("path", "0.1.0", ""),
+		"user/1.0.0":     kudoOp("user", "1.0.0", "", kudoDep("relay", "", "")),
+		"first/1.0.0":    kudoOp("first", "1.0.0", "", "tasks:\n  - {name: self, kind: KudoOperator, spec: {package: first}}\n  - {name: other, kind: KudoOperator, spec: {package: nowhere, operatorVersion: x}}"),
+		"unreadable/1.0": kudoOp("unreadable", "1.0.0", "", "tasks:\n  - {name: other, kind: KudoOperator, spec: {package: nowhere, operatorVersion: x}}\n  - {name: self, kind: KudoOperator, spec: {package: unreadable}}"),
+	})
+	cat, rep, err := LoadFormat(root, FormatKUDO)
+	require.NoError(t, err)
+	refusal := func(name string) []string {
+		var out []string
+		for _, r := range cat.Module(name).Refusals() {
+			out = append(out, model.VersionString(r.Version)+": "+r.Reason)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"0.0.1: cyclic package dependency found when adding package A-0.0.1 -> A-0.0.1"}, refusal("A"), "KUDO's own test case, word for word")
+	assert.Empty(t, cat.Module("A").Releases)
+	assert.Equal(t, []string{"2.1.10000: cyclic package dependency found when adding package relay-2.1.0-1.0.0 -> relay-2.1.0-1.0.0"}, refusal("relay"), "a pin on another package of the operator is refused all the same")
+	assert.Equal(t, []string{"2.0.900"}, kudoVersions(cat, "relay"))
+	assert.Equal(t, []string{"0.2.0: cyclic package dependency found when adding package path-0.2.0 -> path-0.2.0"}, refusal("path"), "a relative path to a package of the operator names the operator")
+	user := kudoReleaseOf(t, cat, "user", "1.0.0").Requirements.Modules
+	require.Len(t, user, 1, "a task on an operator with a refused package is a requirement like any other")
+	assert.Equal(t, model.Dependency{Module: "relay", Constraint: model.MustParseConstraint(kudoAny)}, user[0])
+	assert.Len(t, refusal("first"), 1, "KUDO stops at the first task: the self-install is the error")
+	assert.Contains(t, kudoSkipped(rep, "unreadable/1.0"), "spec.operatorVersion", "an earlier task that fails is the error")
+	assert.Equal(t, 4, rep.Counts[kudoSelf])
+	assert.True(t, slices.ContainsFunc(rep.Warnings, func(w string) bool {
+		return strings.Contains(w, "a/0.0.1: task dep: cyclic package dependency found when adding package A-0.0.1 -> A-0.0.1; KUDO refuses to install the package, so it is left out")
+	}), "%q", rep.Warnings)
 }
 
 func TestKUDOIndex(t *testing.T) {

@@ -21,6 +21,9 @@ type fileCluster struct {
 	Platform map[string]string `yaml:"platform"`
 	// AllowExperimentalModules lets Experimental releases be selected (R25).
 	AllowExperimentalModules bool `yaml:"allowExperimentalModules"`
+	// KubernetesVersion is the cluster configuration's kubernetesVersion:
+	// Automatic, or the minor the cluster is pinned to (R31).
+	KubernetesVersion string `yaml:"kubernetesVersion"`
 }
 
 type fileModuleState struct {
@@ -118,6 +121,9 @@ func clusterFromNode(file string, node *yaml.Node) (*model.ClusterState, error) 
 
 		AllowExperimentalModules: fc.AllowExperimentalModules,
 	}
+	if err := readKubernetesVersion(c, fc.KubernetesVersion); err != nil {
+		return nil, placed(file, model.Field("cluster", "kubernetesVersion"), err)
+	}
 	var err error
 	if c.Deckhouse, err = optionalVersion(fc.Deckhouse); err != nil {
 		return nil, placed(file, model.Field("cluster", "deckhouse"), err)
@@ -205,4 +211,20 @@ func optionalVersion(text string) (model.Version, error) {
 // placed names the file and the field of err.
 func placed(file string, field model.Path, err error) error {
 	return &ParseError{File: file, Err: &model.FieldError{Path: field, Err: err}}
+}
+
+// readKubernetesVersion reads kubernetesVersion (R31): Automatic, where
+// the cluster follows DKP's default Kubernetes minor, or a minor it is
+// pinned to, which the cluster's kubernetes version already says.
+func readKubernetesVersion(c *model.ClusterState, text string) error {
+	switch text {
+	case "":
+	case "Automatic":
+		c.KubernetesAutomatic = true
+	default:
+		if _, err := model.ParseVersion(text); err != nil {
+			return fmt.Errorf("%w: %q: Automatic or a Kubernetes version", model.ErrInvalidValue, text)
+		}
+	}
+	return nil
 }

@@ -242,6 +242,23 @@ func (p place) v2Requirements(fm *fileModuleReqs) ([]model.Dependency, []model.C
 	return append(mandatory, conditional...), append(anyOf, noneOf...), nil
 }
 
+// v2SelfLoop is DKP's reason for refusing a v2 release whose mandatory
+// or conditional bucket names its own module, and the entry's line: its
+// scheduler's one-module cycle, `dependency cycle through: m` (R27). A
+// group that names the module is no such cycle. ok is false for the
+// legacy form, whose reader drops the entry instead.
+func (p place) v2SelfLoop(fm *fileModuleReqs) (reason string, line int, ok bool) {
+	if fm == nil || !fm.v2 {
+		return "", 0, false
+	}
+	for _, d := range slices.Concat(fm.Mandatory, fm.Conditional) {
+		if d != nil && strings.TrimSpace(d.Name) == p.module {
+			return "dependency cycle through: " + p.module, d.line, true
+		}
+	}
+	return "", 0, false
+}
+
 // v2Dependencies reads the mandatory or conditional bucket. A mandatory
 // entry without a constraint means any version (R2's ">= 0.0.0"); a
 // conditional one needs a constraint, which reads as R3's "C !optional".

@@ -78,7 +78,6 @@ func TestParseV2FormErrors(t *testing.T) {
 		{"conditional and anyOf", "          modules: {conditional: [{name: b, constraint: '1'}], anyOf: [{name: g, modules: [{name: b}]}]}\n", ErrManifest, 6, "module 'b' appears in both conditional and anyOf group 'g'"},
 		{"conditional and noneOf", "          modules: {conditional: [{name: b, constraint: '1'}], noneOf: [{name: g, modules: [{name: b}]}]}\n", ErrManifest, 6, "module 'b' appears in both conditional and noneOf group 'g'"},
 		{"mandatory and noneOf", "          modules: {mandatory: [{name: b}], noneOf: [{name: g, modules: [{name: b}]}]}\n", ErrManifest, 6, "module 'b' appears in both mandatory and noneOf group 'g'"},
-		{"a requirement on itself", "          modules: {mandatory: [{name: a}]}\n", model.ErrInvalidValue, 0, "module a requires itself"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := Parse("c.yaml", []byte(release(tc.req)))
@@ -96,6 +95,64 @@ func TestParseV2FormErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// R27, D347: a v2 release that names its own module in mandatory or
+// conditional is a package DKP never registers: it is set aside with a
+// warning in DKP's words, and the rest of the catalog loads. A group that
+// names the module is no such cycle; the legacy form stays the model's
+// error, and a built-in module that names itself is left out.
+func TestParseV2SelfLoopRefused(t *testing.T) {
+	cat, rep, err := Parse("c.yaml", []byte(`
+modules:
+  - name: vault
+    channels: {stable: 1.1.0}
+    releases:
+      - version: 1.1.0
+        requirements: {modules: {conditional: [{name: vault, constraint: ">= 1.0"}]}}
+      - version: 1.0.0
+        requirements:
+          modules:
+            mandatory: [{name: vault}]
+      - version: 0.9.0
+        requirements: {modules: {anyOf: [{name: self, modules: [{name: vault}]}]}}
+  - name: core
+    embedded: true
+    requirements: {modules: {mandatory: [{name: core}]}}
+  - {name: other, releases: [{version: 1.0.0}]}
+  - name: lone
+    channels: {stable: 1.0.0}
+    releases:
+      - {version: 1.0.0, requirements: {modules: {mandatory: [{name: lone}]}}}
+      - {version: 1.1.0}
+`))
+	require.NoError(t, err)
+	vault := cat.Module("vault")
+	require.Len(t, vault.Releases, 1)
+	assert.Equal(t, "0.9.0", model.VersionString(vault.Releases[0].Version), "a group on the module itself is no cycle")
+	assert.Equal(t, []model.RefusedRelease{
+		{Version: model.MustParseVersion("1.0.0"), Reason: "dependency cycle through: vault"},
+		{Version: model.MustParseVersion("1.1.0"), Reason: "dependency cycle through: vault"},
+	}, vault.Refusals())
+	assert.NotNil(t, vault.RefusedAt(model.MustParseVersion("1.1.0")))
+	assert.Equal(t, "0.9.0", model.VersionString(vault.Channels["stable"]), "a channel at a refused release moves to the release below it: the same bound")
+	assert.Equal(t, "1.0.0", model.VersionString(cat.Module("lone").Channels["stable"]), "with no release below, the channel stays, and allows none")
+	assert.Nil(t, cat.Module("core"), "a built-in module that names itself is left out")
+	assert.NotNil(t, cat.Module("other"))
+	require.Len(t, rep.Warnings, 4)
+	assert.Contains(t, rep.Warnings[3], "module lone: release 1.0.0: dependency cycle through: lone")
+	assert.Contains(t, rep.Warnings[0], "c.yaml:6: module vault: release 1.1.0: dependency cycle through: vault; DKP never registers the package")
+	assert.Contains(t, rep.Warnings[1], "c.yaml:8: module vault: release 1.0.0: dependency cycle through: vault")
+	assert.Contains(t, rep.Warnings[2], "c.yaml:16: module core: dependency cycle through: core; DKP never registers the package, so the built-in module is left out")
+
+	_, _, err = Parse("c.yaml", []byte("modules:\n  - name: a\n    releases:\n      - version: 1.0.0\n        requirements: {modules: {a: '>= 1'}}\n"))
+	require.Error(t, err, "the legacy form of the single-file format keeps refusing it")
+	assert.ErrorIs(t, err, model.ErrInvalidValue)
+	assert.Contains(t, err.Error(), "module a requires itself")
+
+	_, _, err = Parse("c.yaml", []byte("modules:\n  - name: a\n    releases:\n      - {version: 1.0.0, requirements: {modules: {mandatory: [{name: a}]}}}\n      - {version: 1.0.0}\n"))
+	require.Error(t, err, "a refused release is still listed twice")
+	assert.ErrorIs(t, err, model.ErrDuplicate)
 }
 
 // R28: two groups of one bucket may share a member, and two packages may

@@ -41,6 +41,10 @@ type Catalog struct {
 	// known is the platform data the catalog was read with (D212); nil
 	// when its format carries none.
 	known *KnownPlatform
+	// names are the editions and bundles that platform data lists (D351);
+	// nil when it lists none. WithKnownPlatform does not copy it: set it
+	// after, with WithPlatformNames.
+	names *PlatformNames
 	// derived holds what other packages compute from the catalog once,
 	// such as the solver's compiled tables (Derived). A field added above
 	// is copied by WithKnownPlatform too.
@@ -105,6 +109,11 @@ type Module struct {
 	DefaultChannel string
 	// Releases are sorted by ascending version; empty for a built-in module.
 	Releases []*Release
+	// Refused are the releases the module's ecosystem never registers
+	// (R27), by ascending version: NewCatalog moves a release marked
+	// Refused here, so that no answer selects it and an answer that would
+	// have taken it can name it (D347). Read them through Refusals.
+	Refused []RefusedRelease
 	// Requirements of a built-in module, which travel with the platform (R5).
 	Requirements Requirements
 	// Stage and Disable of a built-in module, which has no releases to
@@ -140,6 +149,9 @@ type Module struct {
 	// builtIn names the source that carries the module built in while
 	// other sources list its releases (R29); "" otherwise.
 	builtIn string
+	// home is, for the built-in copy of a module that a source's catalog
+	// holds under a name of its own (D350), that source; "" otherwise.
+	home string
 }
 
 // Release is one version of a module.
@@ -169,6 +181,11 @@ type Release struct {
 	// Settings is the release's settings schema (R34); nil when it has
 	// none, and then any settings are accepted.
 	Settings *SettingsSchema
+	// Refused is why the release's ecosystem never registers it, in that
+	// ecosystem's words (R27: `dependency cycle through: vault`); "" for
+	// a release it takes. An importer marks it; NewCatalog moves the
+	// release to Module.Refused.
+	Refused string
 }
 
 // PlatformSettings is a built-in module's settings schema for the DKP
@@ -379,11 +396,14 @@ func (m *Module) normalize() InputErrors {
 		errs = append(errs, fieldErr(field.Field("releases"), ErrInvalidValue, "built-in module %s cannot list releases: its version is the DKP version", m.Name))
 	}
 	slices.SortFunc(m.Releases, func(a, b *Release) int { return CompareVersions(a.Version, b.Version) })
+	errs = append(errs, m.setAsideRefused(field)...)
+	// A channel may point at a refused release that has no release below
+	// it (setAsideRefused): it still bounds the module (D347).
 	for _, ch := range slices.Sorted(maps.Keys(m.Channels)) {
 		switch {
 		case ch == "":
 			errs = append(errs, fieldErr(field.Field("channels"), ErrInvalidValue, "a channel has no name"))
-		case !m.Embedded && m.Release(m.Channels[ch]) == nil:
+		case !m.Embedded && m.Release(m.Channels[ch]) == nil && m.RefusedAt(m.Channels[ch]) == nil:
 			errs = append(errs, fieldErr(field.Field("channels").Key(ch), ErrUnknownVersion, "channel %s points at %s, which is not a release of %s", ch, m.Channels[ch], m.Name))
 		}
 	}

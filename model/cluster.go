@@ -22,6 +22,10 @@ type ClusterState struct {
 	// AllowExperimentalModules lets Experimental releases be selected
 	// (R25), as DKP's setting of that name does.
 	AllowExperimentalModules bool
+	// KubernetesAutomatic: the cluster follows DKP's default Kubernetes
+	// version (kubernetesVersion: Automatic), so a DKP release's
+	// autoK8sVersion applies to it (R31).
+	KubernetesAutomatic bool
 }
 
 // The names of the two platform components every cluster has.
@@ -62,10 +66,14 @@ func (c *ClusterState) ModuleNames() []string {
 }
 
 // Validate checks the cluster state against the catalog: versions are set
-// (the DKP version only where the catalog needs one) and every enabled
+// (the DKP version only where the catalog needs one), the edition and
+// bundle are ones the catalog's platform data lists, and every enabled
 // module exists. A deployed version the catalog does not
 // list (catalogs prune old tags) is not an error: it is answered, with a
-// warning (D73).
+// warning (D73). An edition or bundle the data lists in another case is
+// spelled as the data spells it, in c itself (D351): Validate is where
+// every entry point meets the catalog, so it is read once, there; it
+// writes only a value spelled otherwise.
 func (c *ClusterState) Validate(cat *Catalog) error {
 	var errs InputErrors
 	if c.Deckhouse == nil && cat.NeedsDeckhouse() {
@@ -77,6 +85,7 @@ func (c *ClusterState) Validate(cat *Catalog) error {
 	if c.ReleaseChannel != "" && !IsChannel(c.ReleaseChannel) {
 		errs = append(errs, fieldErr(Field("cluster", "releaseChannel"), ErrInvalidValue, "unknown channel %q (want one of %s)", c.ReleaseChannel, strings.Join(Channels, ", ")))
 	}
+	errs = append(errs, c.validateNames(cat)...)
 	errs = append(errs, validateComponents(Field("cluster", "platform"), c.Platform)...)
 	for _, name := range c.ModuleNames() {
 		errs = append(errs, c.validateModule(cat, name)...)

@@ -14,7 +14,11 @@
 //   - constraint.go: the constraint grammar, with "!optional" and exclusions.
 //   - catalog.go: Catalog, Module, Release, Accessibility.
 //   - channelset.go: a channel as the set of releases it holds (D182).
-//   - cluster.go, request.go: the two other inputs and their validation.
+//   - cluster.go, request.go: the two other inputs and their validation;
+//     editions.go checks a cluster's edition and bundle against the
+//     catalog's platform data (D351).
+//   - source.go: several sources merged into one catalog (R23), and a
+//     module built in and listed in another source (R29, D350).
 //   - result.go: Result, actions, facts and suggestions.
 //   - errors.go: sentinels and typed errors for bad input.
 package model

@@ -18,6 +18,9 @@ type KnownPlatform struct {
 	DeckhouseReleased, DeckhouseInDevelopment MajorMinor
 	// Kubernetes lists the Kubernetes minors the data knows, sorted.
 	Kubernetes []MajorMinor
+	// Releases is DKP's own data of each minor (R31); nil when the
+	// catalog carries none, and then nothing of R31 applies.
+	Releases PlatformReleases
 }
 
 // newestDeckhouse is the newest DKP minor the data knows.
@@ -61,8 +64,17 @@ func (c *Catalog) WithKnownPlatform(k *KnownPlatform) *Catalog {
 	out := Catalog{modules: c.modules, index: c.index, providers: c.providers, sources: c.sources, needsDeckhouse: c.needsDeckhouse}
 	if k != nil {
 		k = &KnownPlatform{DeckhouseReleased: k.DeckhouseReleased, DeckhouseInDevelopment: k.DeckhouseInDevelopment,
-			Kubernetes: slices.SortedFunc(slices.Values(k.Kubernetes), MajorMinor.Compare)}
+			Kubernetes: slices.SortedFunc(slices.Values(k.Kubernetes), MajorMinor.Compare), Releases: k.Releases}
 	}
 	out.known = k
 	return &out
+}
+
+// PlatformReleases is DKP's release data the catalog carries (R31), or
+// nil.
+func (c *Catalog) PlatformReleases() PlatformReleases {
+	if c.known == nil {
+		return nil
+	}
+	return c.known.Releases
 }

@@ -43,6 +43,10 @@ type Blocker struct {
 	Accepted bool
 }
 
+// PlatformBlocker names, among the blockers, a platform that DKP does not
+// run or may not move to (R31), which no module change fixes.
+const PlatformBlocker = "platform"
+
 // Blockers names the modules the explanation blames, sorted and without
 // repeats: the modules of its facts about a platform version (DKP,
 // Kubernetes or another platform component, R22), as the facts
@@ -51,13 +55,17 @@ type Blocker struct {
 func (e *Explanation) Blockers() []string {
 	var platform, all []string
 	for _, f := range e.Facts {
-		if f.Module == "" {
+		name := f.Module
+		if name == "" && f.AboutPlatform() {
+			name = PlatformBlocker // R31: the platform itself, not a module
+		}
+		if name == "" {
 			continue
 		}
 		if f.AboutPlatform() {
-			platform = append(platform, f.Module)
+			platform = append(platform, name)
 		}
-		all = append(all, f.Module)
+		all = append(all, name)
 	}
 	if len(platform) > 0 {
 		all = platform

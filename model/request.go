@@ -120,7 +120,9 @@ func (r *Request) validatePin(cat *Catalog, name string) InputErrors {
 		return InputErrors{fieldErr(field, ErrInvalidValue, "module %s is built in: its version is the DKP version and cannot be pinned", name)}
 	case v == nil:
 		return InputErrors{fieldErr(field, ErrMissingField, "pin of %s has no version", name)}
-	case m.Release(v) == nil:
+	case m.Release(v) == nil && m.RefusedAt(v) == nil:
+		// A pin on a refused release is a request no answer meets,
+		// explained with the refusal (D348), not bad input.
 		return InputErrors{fieldErr(field, ErrUnknownVersion, "module %s has no release %s (releases: %s)", name, v, releaseList(m))}
 	case slices.Contains(r.Disable, name):
 		return InputErrors{fieldErr(field, ErrConflict, "module %s is both pinned and disabled by the request", name)}

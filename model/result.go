@@ -199,6 +199,13 @@ const (
 	// FactSettings: a release's settings schema refuses the module's
 	// settings in the cluster (R34).
 	FactSettings
+	// FactPlatformKubernetes: the answer's Kubernetes is not one DKP runs
+	// or moves with: its DKP release does not support the minor, or a DKP
+	// release on the way requires a newer one (R31).
+	FactPlatformKubernetes
+	// FactPlatformRelease: a requirement of a DKP release's release.yaml
+	// that DKP checks before it moves to the release (R31).
+	FactPlatformRelease
 )
 
 var factKindNames = map[FactKind]string{
@@ -230,6 +237,8 @@ var factKindNames = map[FactKind]string{
 	FactSource:                "source",
 	FactDependencyLoop:        "dependency-loop",
 	FactSettings:              "settings",
+	FactPlatformKubernetes:    "platform-kubernetes",
+	FactPlatformRelease:       "platform-release",
 }
 
 func (k FactKind) String() string {
@@ -242,7 +251,7 @@ func (k FactKind) String() string {
 // FactKinds lists every kind, in declaration order.
 func FactKinds() []FactKind {
 	kinds := make([]FactKind, 0, len(factKindNames))
-	for k := FactRequestEnable; k <= FactSettings; k++ {
+	for k := FactRequestEnable; k <= FactPlatformRelease; k++ {
 		kinds = append(kinds, k)
 	}
 	return kinds
@@ -361,7 +370,7 @@ type Stats struct {
 // question changes.
 func (f Fact) AboutPlatform() bool {
 	switch f.Kind {
-	case FactDeckhouseRequirement, FactKubernetesRequirement, FactPlatformRequirement:
+	case FactDeckhouseRequirement, FactKubernetesRequirement, FactPlatformRequirement, FactPlatformKubernetes:
 		return true
 	}
 	return false

@@ -58,11 +58,14 @@ func Merge(sources []Source) (*Catalog, error) {
 			if _, seen := byName[m.Name]; !seen {
 				names = append(names, m.Name)
 			}
-			byName[m.Name] = append(byName[m.Name], tagged(m, info.Name))
+			byName[m.Name] = append(byName[m.Name], copiesIn(m, info.Name)...)
 		}
 	}
 	slices.Sort(names)
 	var errs InputErrors
+	for _, name := range names {
+		errs = append(errs, checkHomeNames(byName[name], infos)...)
+	}
 	modules := make([]*Module, 0, len(names))
 	for _, name := range names {
 		m, err := mergeModule(byName[name])
@@ -75,7 +78,7 @@ func Merge(sources []Source) (*Catalog, error) {
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
-	c := &Catalog{modules: modules, index: make(map[string]*Module, len(modules)), sources: infos}
+	c := &Catalog{modules: modules, index: make(map[string]*Module, len(modules)), sources: infos, names: mergeNames(sources)}
 	for _, m := range modules {
 		c.index[m.Name] = m
 	}
@@ -101,6 +104,42 @@ func sourceInfos(sources []Source) ([]SourceInfo, error) {
 	}
 	slices.SortFunc(infos, compareSources)
 	return infos, errs.Err()
+}
+
+// copiesIn is what source's module m adds to a merged module: m tagged
+// by source, or for a module source's catalog holds under sources of its
+// own (JoinSources, D350), each of its copies: the one that lists
+// releases is source's, as source is the module source that serves them,
+// and the built-in copy keeps its own name, its home source (the tree
+// that carries it) recorded, since the platform is not one of the
+// sources.
+func copiesIn(m *Module, source string) []*Module {
+	if m.builtIn == "" || len(m.sources) != 2 {
+		return []*Module{tagged(m, source)}
+	}
+	out := make([]*Module, 0, len(m.sources))
+	for _, name := range m.sources {
+		c := m.bySource[name]
+		if !c.Embedded {
+			out = append(out, tagged(c, source))
+			continue
+		}
+		b := tagged(c, name)
+		b.home = source
+		out = append(out, b)
+	}
+	return out
+}
+
+// checkHomeNames refuses a built-in copy's own name (copiesIn) that is
+// also the name of a source: one name would stand for two places.
+func checkHomeNames(copies []*Module, infos []SourceInfo) InputErrors {
+	for _, c := range copies {
+		if c.home != "" && slices.ContainsFunc(infos, func(i SourceInfo) bool { return i.Name == c.Source }) {
+			return InputErrors{fieldErr(Field("catalogs"), ErrDuplicate, "source %s carries module %s built in as %q, which is also the name of a source: name the source otherwise", c.home, c.Name, c.Source)}
+		}
+	}
+	return nil
 }
 
 // tagged copies m with every release tagged by source: the source's
@@ -165,6 +204,40 @@ func mergeModule(copies []*Module) (*Module, error) {
 		out.sources[i] = m.Source
 	}
 	return &out, nil
+}
+
+// SourceCopy is one copy of a module that a single catalog holds under a
+// source name of its own, for JoinSources.
+type SourceCopy struct {
+	Source string
+	Module *Module
+}
+
+// JoinSources returns one module from two copies of it that a single
+// catalog holds, each under a source name of its own, one built in and
+// one that lists releases, given in the order in which a deployed version
+// is looked up (D75): a DKP tree that carries a module both built in and
+// in its external folder (R29, D350). The module is what Merge makes of
+// a module built in in one source and listed in another, its copies and
+// their releases tagged with their sources, so that R29 reads it the same
+// way; the catalog stays a single one, and only this module names
+// sources.
+func JoinSources(copies []SourceCopy) (*Module, error) {
+	if len(copies) == 0 {
+		panic("internal error: JoinSources of no copies")
+	}
+	mods := make([]*Module, len(copies))
+	builtIn := 0
+	for i, c := range copies {
+		mods[i] = tagged(c.Module, c.Source)
+		if c.Module.Embedded {
+			builtIn++
+		}
+	}
+	if len(mods) != 2 || builtIn != 1 || mods[0].Source == mods[1].Source {
+		return nil, fieldErr(Field("modules").Key(mods[0].Name), ErrDuplicate, "module %s is listed twice, and not as a built-in module and its releases", mods[0].Name)
+	}
+	return mergeModule(mods)
 }
 
 func sourceNames(copies []*Module) string {
@@ -243,6 +316,24 @@ func (m *Module) MovedTo() string {
 // some resolution: a built-in module, or one a source carries built in
 // (R29).
 func (m *Module) MayBeBuiltIn() bool { return m.Embedded || m.builtIn != "" }
+
+// BuiltInOf returns, in a merged catalog, the built-in copy of m that
+// source's catalog holds under a name of its own beside the releases it
+// lists (D350), or nil: what source's catalog holds of m besides
+// ForSource(source).
+func (m *Module) BuiltInOf(source string) *Module {
+	if b := m.bySource[m.builtIn]; b != nil && source != "" && b.home == source {
+		return b
+	}
+	return nil
+}
+
+// BuiltInFrom reports whether m runs built in, at the DKP version, when
+// it comes from source (an answer's toSource): a built-in module, or one
+// whose built-in source serves it (R29).
+func (m *Module) BuiltInFrom(source string) bool {
+	return m.Embedded || (m.builtIn != "" && source == m.builtIn)
+}
 
 // BuiltInRequirements are the requirements m has when it runs built in
 // (R5); none for a module that never does.
@@ -334,6 +425,10 @@ func (r *Request) validateIntoPlatform(cat *Catalog, cluster *ClusterState) Inpu
 func checkSource(cat *Catalog, field Path, module, source string) InputErrors {
 	m := cat.Module(module)
 	switch {
+	case len(cat.sources) == 0 && m != nil && m.MultiSource(): // a single catalog's module of its own sources (D350)
+		if !slices.Contains(m.sources, source) {
+			return InputErrors{fieldErr(field, ErrInvalidValue, "unknown source %q of module %s (its sources: %s)", source, module, strings.Join(m.sources, ", "))}
+		}
 	case len(cat.sources) == 0:
 		return InputErrors{fieldErr(field, ErrInvalidValue, "module %s names source %q, but the resolution has a single catalog", module, source)}
 	case cat.SourceRank(source) < 0:

@@ -113,6 +113,9 @@ const (
 	// WarningSettingsRefused: releases newer than the selected one refuse
 	// the module's settings, so it stays where it is (R34).
 	WarningSettingsRefused
+	// WarningKubernetesStatus: the answer runs a Kubernetes minor its DKP
+	// release marks preview or end-of-life (R31).
+	WarningKubernetesStatus
 )
 
 var warningKindNames = map[WarningKind]string{
@@ -122,6 +125,7 @@ var warningKindNames = map[WarningKind]string{
 	WarningDependencyLoop:    "dependency-loop",
 	WarningSettingsRequired:  "settings-required",
 	WarningSettingsRefused:   "settings-refused",
+	WarningKubernetesStatus:  "kubernetes-status",
 }
 
 func (k WarningKind) String() string {
@@ -133,7 +137,7 @@ func (k WarningKind) String() string {
 
 // WarningKinds lists every kind, in declaration order.
 func WarningKinds() []WarningKind {
-	return []WarningKind{WarningDeprecated, WarningUnknownVersion, WarningNormalisedVersion, WarningDependencyLoop, WarningSettingsRequired, WarningSettingsRefused}
+	return []WarningKind{WarningDeprecated, WarningUnknownVersion, WarningNormalisedVersion, WarningDependencyLoop, WarningSettingsRequired, WarningSettingsRefused, WarningKubernetesStatus}
 }
 
 // Warning is something a resolved answer should not hide (DESIGN §3).

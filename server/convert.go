@@ -63,6 +63,8 @@ var factKindToProto = map[model.FactKind]modsolverv1.FactKind{
 	model.FactSource:                modsolverv1.FactKind_FACT_KIND_SOURCE,
 	model.FactDependencyLoop:        modsolverv1.FactKind_FACT_KIND_DEPENDENCY_LOOP,
 	model.FactSettings:              modsolverv1.FactKind_FACT_KIND_SETTINGS,
+	model.FactPlatformKubernetes:    modsolverv1.FactKind_FACT_KIND_PLATFORM_KUBERNETES,
+	model.FactPlatformRelease:       modsolverv1.FactKind_FACT_KIND_PLATFORM_RELEASE,
 }
 
 var suggestionKindToProto = map[model.SuggestionKind]modsolverv1.SuggestionKind{
@@ -90,6 +92,7 @@ var warningKindToProto = map[model.WarningKind]modsolverv1.WarningKind{
 	model.WarningDependencyLoop:    modsolverv1.WarningKind_WARNING_KIND_DEPENDENCY_LOOP,
 	model.WarningSettingsRequired:  modsolverv1.WarningKind_WARNING_KIND_SETTINGS_REQUIRED,
 	model.WarningSettingsRefused:   modsolverv1.WarningKind_WARNING_KIND_SETTINGS_REFUSED,
+	model.WarningKubernetesStatus:  modsolverv1.WarningKind_WARNING_KIND_KUBERNETES_STATUS,
 }
 
 var groupKindToProto = map[model.GroupKind]modsolverv1.GroupKind{
@@ -305,6 +308,7 @@ func clusterFromProto(pc *modsolverv1.ClusterState) (*model.ClusterState, error)
 		ReleaseChannel: pc.GetReleaseChannel(),
 
 		AllowExperimentalModules: pc.GetAllowExperimentalModules(),
+		KubernetesAutomatic:      pc.GetKubernetesAutomatic(),
 	}
 	out.Modules, errs = modulesFromProto(pc.GetModules(), errs)
 	out.Platform = componentsFromProto(model.Field("cluster", "platform"), pc.GetPlatform(), &errs)
@@ -466,6 +470,7 @@ func ClusterProto(c *model.ClusterState) *modsolverv1.ClusterState {
 		Platform:       componentsToProto(c.Platform),
 
 		AllowExperimentalModules: c.AllowExperimentalModules,
+		KubernetesAutomatic:      c.KubernetesAutomatic,
 	}
 	if len(c.Modules) > 0 {
 		out.Modules = make(map[string]*modsolverv1.ModuleState, len(c.Modules))

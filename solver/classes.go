@@ -29,6 +29,8 @@ type platformAxes struct {
 	deckhouse  *axis
 	kubernetes *axis
 	components map[string]*axis
+	// releases is DKP's release data (R31), nil when the catalog has none.
+	releases model.PlatformReleases
 }
 
 // axis is one platform version's comparisons: the distinct constraints
@@ -57,7 +59,8 @@ func (a *axis) add(c *model.Constraint) {
 // a platform version is checked against (readPlatformConstraints).
 func newPlatformAxes(c *Compiled, cluster *model.ClusterState) *platformAxes {
 	pc := c.t.platform
-	return &platformAxes{cluster: cluster, deckhouse: pc.deckhouse, kubernetes: pc.kubernetes, components: pc.components}
+	return &platformAxes{cluster: cluster, deckhouse: pc.deckhouse, kubernetes: pc.kubernetes, components: pc.components,
+		releases: c.cat.PlatformReleases()}
 }
 
 // key names the class of req: requests with equal keys differ at most in
@@ -76,6 +79,12 @@ func (pa *platformAxes) key(req *model.Request) string {
 		b.WriteString(strconv.FormatBool(model.IsPrerelease(dkp)))
 		pa.deckhouse.write(&b, model.Core(dkp))
 		pa.deckhouse.write(&b, dkp)
+	}
+	if pa.releases != nil && dkp != nil { // R31: each DKP and Kubernetes minor has release data of its own
+		b.WriteString("|r" + model.MinorOf(dkp).String())
+		if kube := orElse(req.Platform.Kubernetes, pa.cluster.Kubernetes); kube != nil {
+			b.WriteString("/" + model.MinorOf(kube).String())
+		}
 	}
 	b.WriteString("|k")
 	writeLowers(&b, pa.cluster.Kubernetes, req.Platform.Kubernetes)

@@ -40,6 +40,9 @@ type tables struct {
 	// every lists the indices 0, 1, …, as long as the longest release
 	// list: each module's table takes its prefix (indices).
 	every []int
+	// multiSource: some module is in several sources (R23), also in a
+	// single catalog that names sources of its own module (R29, D350).
+	multiSource bool
 	// states are the memos of the cluster states asked about most
 	// recently (statememo.go): the one part of the tables that changes
 	// after compileTables, behind its own lock.
@@ -126,6 +129,7 @@ func compileTables(cat *model.Catalog) *tables {
 	for _, m := range cat.Modules() {
 		t.addModule(cat, m)
 		if m.MultiSource() {
+			t.multiSource = true
 			for _, s := range m.ModuleSources() {
 				t.addModule(cat, m.ForSource(s))
 			}

@@ -120,6 +120,12 @@ var factKinds = [...]kindInfo{
 		changes: leaveTheLoop},
 	model.FactSettings: {rank: rankAvailability, message: plain(settingsMessage), subject: requiredName, short: settingsShort,
 		changes: changeTheSettings},
+	// A platform-kubernetes fact is made before any encoding, as the
+	// whole answer (platformRefusal); it never stands in a core.
+	model.FactPlatformKubernetes: {rank: rankAvailability, message: (*problem).platformKubernetesMessage,
+		subject: named(model.PlatformKubernetes), short: componentShort, platform: kubernetesVersion},
+	model.FactPlatformRelease: {rank: rankAvailability, message: plain(platformReleaseMessage), subject: platformReleaseSubject,
+		short: stateShort, changes: disableTheModule},
 }
 
 // kindOf is the table entry of f's kind.

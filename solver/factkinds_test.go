@@ -131,6 +131,9 @@ func kindFact(p *problem, k model.FactKind) *fact {
 	if k == model.FactPreference {
 		f.at = 1
 	}
+	if k == model.FactPlatformRelease {
+		f.platform = &releaseReq{minor: model.MajorMinor{Major: 1, Minor: 74}, key: "disabledModules"}
+	}
 	if k == model.FactDependencyLoop {
 		f.v, f.group = nil, "app, dep"
 		f.loop = &loopShape{rels: [][]int{{2}, {0}}}

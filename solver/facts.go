@@ -42,6 +42,9 @@ type fact struct {
 	// settings is the field a settings fact names and what is wrong with
 	// it (R34); dep is then its path.
 	settings *model.SettingsProblem
+	// platform is the DKP release requirement of a platform-release fact
+	// (R31).
+	platform *releaseReq
 }
 
 // newFact makes a fact about v (nil: about no one module). A static fact
@@ -248,6 +251,7 @@ func (p *problem) addStaticFacts(v *view) {
 	p.addComponentFacts(v)
 	p.addStageFacts(v)
 	p.addSettingsFacts(v)
+	p.addReleaseFacts(v)
 	p.addMissingModuleFacts(v)
 	p.addMissingCapabilityFacts(v)
 	p.addVersionFacts(v)

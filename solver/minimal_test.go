@@ -34,6 +34,15 @@ func TestExplanationsAreMinimal(t *testing.T) {
 
 func checkMinimal(t *testing.T, sc *catalog.Scenario, res *model.Result) {
 	ctx := context.Background()
+	if f := res.Explanation.Facts; len(f) == 1 && f[0].Kind == model.FactPlatformKubernetes {
+		// R31: a platform DKP does not run is decided before any encoding,
+		// one fact that is a core by itself; it is the platform's own.
+		dkp, kube := orElse(sc.Request.Platform.Deckhouse, sc.Cluster.Deckhouse), orElse(sc.Request.Platform.Kubernetes, sc.Cluster.Kubernetes)
+		got, _ := platformFact(sc.Catalog.PlatformReleases(), sc.Cluster, dkp, kube)
+		require.NotNil(t, got)
+		assert.Equal(t, f[0], *got)
+		return
+	}
 	s := &session{ctx: ctx, p: newProblem(compiledFor(sc.Catalog), sc.Cluster, sc.Request)}
 	x := s.explainer()
 	var core []*fact

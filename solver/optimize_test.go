@@ -26,15 +26,31 @@ func eachProblem(t *testing.T, check func(name string, cat *model.Catalog, clust
 	}
 	for seed := uint64(1); seed <= seeds; seed++ {
 		sc := randscen.Generate(seed)
-		if validate(sc.Catalog, sc.Cluster, sc.Request) == nil {
+		if encoded(sc.Catalog, sc.Cluster, sc.Request) {
 			check(fmt.Sprintf("seed %d", seed), sc.Catalog, sc.Cluster, sc.Request)
 		}
 	}
 	for _, sc := range scenariotest.All(t, "..") {
-		if validate(sc.Catalog, sc.Cluster, sc.Request) == nil {
+		if encoded(sc.Catalog, sc.Cluster, sc.Request) {
 			check(sc.File, sc.Catalog, sc.Cluster, sc.Request)
 		}
 	}
+}
+
+// encoded reports whether a request is answered by its encoding: it is
+// valid, and its platform is one DKP runs (a platform DKP does not run is
+// answered before any encoding, D361).
+func encoded(cat *model.Catalog, cluster *model.ClusterState, req *model.Request) bool {
+	if validate(cat, cluster, req) != nil {
+		return false
+	}
+	dkp, kube := orElse(req.Platform.Deckhouse, cluster.Deckhouse), orElse(req.Platform.Kubernetes, cluster.Kubernetes)
+	if data := cat.PlatformReleases(); data != nil && dkp != nil && kube != nil {
+		if f, _ := platformFact(data, cluster, dkp, kube); f != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // D117, D220: searching each module from the newest position unit

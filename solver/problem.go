@@ -84,6 +84,9 @@ type inputs struct {
 	// (R22): the cluster's, overridden by the request's candidates.
 	components map[string]model.Version
 	sequential bool
+	// way are the DKP minors with release data the answer moves through
+	// (R31, platformWay).
+	way []model.MajorMinor
 }
 
 // factStore holds the facts a problem makes (facts.go), in the order of
@@ -218,6 +221,7 @@ func newProblem(c *Compiled, cluster *model.ClusterState, req *model.Request) *p
 		maps.Copy(p.components, req.Platform.Components)
 	}
 	p.sequential = req.EffectiveStrategy() == model.StrategySequential
+	p.way = p.cat.PlatformReleases().OnTheWay(cluster.Deckhouse, p.deckhouse) // R31
 	return p
 }
 

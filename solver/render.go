@@ -22,6 +22,11 @@ func (p *problem) message(f *fact) string {
 // The messages of each kind of fact (factKinds) follow.
 
 func requestEnableMessage(_ *problem, f *fact) string {
+	if len(f.v.m.Releases) == 0 {
+		if text := refusedText(f.v.name, f.v.m.Refusals()); text != "" {
+			return fmt.Sprintf("the request enables %s, which has no release to take (%s)", f.v.name, text)
+		}
+	}
 	return fmt.Sprintf("the request enables %s", f.v.name)
 }
 
@@ -31,6 +36,9 @@ func requestDisableMessage(_ *problem, f *fact) string {
 
 func pinMessage(_ *problem, f *fact) string {
 	v := f.v
+	if r := v.m.RefusedAt(v.pinVersion); v.pinned < 0 && r != nil {
+		return fmt.Sprintf("the request pins %s to %s, which is refused: %s", v.name, v.pinVersion, r.Reason)
+	}
 	if v.pinned < 0 {
 		return fmt.Sprintf("the request pins %s to %s, which source %s does not list", v.name, v.pinVersion, v.src.to)
 	}
@@ -229,7 +237,7 @@ func (p *problem) dependencyDetailIn(v, d *view, dep string, c *model.Constraint
 		return fmt.Sprintf("dependency '%s' is disabled", dep)
 	}
 	if !slices.ContainsFunc(d.rels, func(r *model.Release) bool { return p.admits(v, c, d, r.Version) }) {
-		return notFoundPrefix(v) + noReleaseText(v, d, dep, c)
+		return notFoundPrefix(v) + noReleaseText(v, d, dep, c) + p.refusedAdmitted(v, c, d)
 	}
 	return ""
 }
@@ -237,6 +245,9 @@ func (p *problem) dependencyDetailIn(v, d *view, dep string, c *model.Constraint
 // noReleaseText says that no release of dep meets c.
 func noReleaseText(v, d *view, dep string, c *model.Constraint) string {
 	newest := newestFinal(d.rels)
+	if newest == nil {
+		return fmt.Sprintf("no release of %s satisfies '%s' (%s has none)", dep, c.Range(), dep)
+	}
 	if note := comparedNote(readingFor(v, d), newest); note != "" {
 		return fmt.Sprintf("no release of %s satisfies '%s' (the newest is %s, %s)", dep, c.Range(), newest, note)
 	}

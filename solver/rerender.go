@@ -16,7 +16,7 @@ func (s *session) rerender(req *model.Request, res *model.Result) (*model.Result
 	if res.Status == model.StatusUnsatisfiable {
 		s.classFacts()
 		s.retarget(req)
-		out := &model.Result{Status: res.Status, Stats: res.Stats}
+		out := &model.Result{Status: res.Status, Stats: res.Stats, Warnings: slices.Clone(res.Warnings)}
 		if res.Explanation != nil {
 			out.Explanation = s.explanation()
 			out.Explanation.Suggestions = slices.Clone(res.Explanation.Suggestions)

@@ -70,7 +70,7 @@ func (s *session) resolved() (*model.Result, error) {
 		return nil, err
 	}
 	res.Modules = modules
-	res.Warnings = warnings(warned, append(runningLoops(s.p, warned), s.p.settingsWarnings(warned)...))
+	res.Warnings = warnings(warned, append(runningLoops(s.p, warned), s.p.answerWarnings(warned)...))
 	res.Stats = s.stats()
 	unchanged += s.fast.kept // frozen modules without views keep their releases (statememo.go)
 	res.Stats.Unchanged = unchanged

@@ -105,12 +105,15 @@ type factShape struct {
 	dep  string
 	// settings is what a settings fact says is wrong (R34).
 	settings *model.SettingsProblem
+	// platform is the DKP release requirement of a platform-release fact
+	// (R31).
+	platform *releaseReq
 	// made, when not nil, receives the fact.
 	made **fact
 }
 
 func (s factShape) fill(f *fact) {
-	f.cons, f.dep, f.settings = s.cons, s.dep, s.settings
+	f.cons, f.dep, f.settings, f.platform = s.cons, s.dep, s.settings, s.platform
 	if s.made != nil {
 		*s.made = f
 	}

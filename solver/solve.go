@@ -171,6 +171,9 @@ func (s *session) scratch() *copyScratch {
 }
 
 func (s *session) run() (*model.Result, error) {
+	if res, err := s.p.compiled.platformRefusal(s.ctx, s.cfg, s.p.cluster, s.p.req); res != nil || err != nil {
+		return res, err // R31: a platform DKP does not run, decided before any encoding
+	}
 	s.budget = newBudget(s.cfg.maxBytes)
 	s.fast = newEncoder(s.p, hard{}, everything)
 	s.fast.ctx = s.ctx

@@ -80,8 +80,9 @@ func confirmStep(st *model.PlanStep, o *outcome) {
 	st.ConfirmationAnnotation = model.AllowDisablingAnnotation
 }
 
-// warnings names every selected Deprecated release (R25) and every
-// deployed version the catalog does not list (D73), in the order of outs,
+// warnings names every selected Deprecated release (R25), every
+// deployed version the catalog does not list (D73), every refused release
+// newer than a selected one (D348), in the order of outs,
 // which is module name order, and the loops the answer keeps running
 // (R27), each with its least module.
 func warnings(outs []*outcome, loops []model.Warning) []model.Warning {
@@ -96,14 +97,16 @@ func warnings(outs []*outcome, loops []model.Warning) []model.Warning {
 	return out
 }
 
-// releaseWarnings are the warnings of single releases: Deprecated ones
-// and deployed versions the catalog does not list.
+// releaseWarnings are the warnings of single releases: Deprecated ones,
+// deployed versions the catalog does not list, and refused releases newer
+// than the selected one (refused.go).
 func releaseWarnings(outs []*outcome) []model.Warning {
 	var out []model.Warning
 	for _, o := range outs {
 		if o.v.unlisted {
 			out = append(out, unlistedWarning(o))
 		}
+		out = append(out, refusedWarnings(o)...)
 		if o.sel < 0 || o.v.rels[o.sel].Stage != model.StageDeprecated {
 			continue
 		}

@@ -202,7 +202,7 @@ func stateHash(seed maphash.Seed, cluster *model.ClusterState, shape memoShapeKe
 	h = mix(h, str(cluster.Edition))
 	h = mix(h, str(cluster.Bundle))
 	h = mix(h, str(cluster.ReleaseChannel))
-	h = mix(h, uint64(boolByte(cluster.AllowExperimentalModules)))
+	h = mix(h, uint64(boolByte(cluster.AllowExperimentalModules))|uint64(boolByte(cluster.KubernetesAutomatic))<<1)
 	for name, v := range cluster.Platform {
 		h += mix(str(name), ver(v))
 	}
@@ -242,7 +242,7 @@ func boolByte(b bool) byte {
 // changed (verify.go).
 func sameState(a, b *model.ClusterState) bool {
 	if !sameText(a.Deckhouse, b.Deckhouse) || !sameText(a.Kubernetes, b.Kubernetes) || a.Edition != b.Edition ||
-		a.Bundle != b.Bundle || a.ReleaseChannel != b.ReleaseChannel || a.AllowExperimentalModules != b.AllowExperimentalModules ||
+		a.Bundle != b.Bundle || a.ReleaseChannel != b.ReleaseChannel || a.AllowExperimentalModules != b.AllowExperimentalModules || a.KubernetesAutomatic != b.KubernetesAutomatic ||
 		len(a.Platform) != len(b.Platform) || len(a.Modules) != len(b.Modules) {
 		return false
 	}

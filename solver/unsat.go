@@ -34,7 +34,7 @@ func (s *session) unsatisfiable() (*model.Result, error) {
 			return nil, err
 		}
 	}
-	return &model.Result{Status: model.StatusUnsatisfiable, Explanation: ex, Stats: s.stats()}, nil
+	return &model.Result{Status: model.StatusUnsatisfiable, Explanation: ex, Warnings: s.p.coreRefusals(core), Stats: s.stats()}, nil
 }
 
 // explanation renders the session's core and platform blockers, without

@@ -132,7 +132,7 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 		res, err := s.run()
 		return s, res, err
 	}
-	if cat.ReleaseCount() <= sharedLimit && len(cat.Sources()) == 0 { // R23: each request on its own (D77)
+	if cat.ReleaseCount() <= sharedLimit && len(cat.Sources()) == 0 && !c.t.multiSource { // R23: each request on its own (D77, D350)
 		se := newShared(c, cluster)
 		resolve = func(req *model.Request) (*session, *model.Result, error) {
 			s := se.session(ctx, cfg, req)
@@ -154,6 +154,13 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 			start := time.Now()
 			var res *model.Result
 			var err error
+			if refused, rerr := c.platformRefusal(ctx, cfg, cluster, reqs[i]); refused != nil || rerr != nil { // R31: the class's pair is not one DKP runs
+				if refused != nil {
+					refused.Stats.SolveMicros = time.Since(start).Microseconds()
+				}
+				answers[i] <- Answer{Result: refused, Err: rerr}
+				continue
+			}
 			if k == 0 {
 				s, first, err = resolve(reqs[i])
 				res = first

@@ -41,8 +41,8 @@ var factNames = catalog.FactNames{
 // register adds --edition and --bundle, and with versions --kubernetes and
 // --deckhouse.
 func (f *factFlags) register(fs *flag.FlagSet, versions bool) {
-	fs.StringVar(&f.edition, "edition", "", "the cluster's DKP `edition` (ce, ee, …), over what --cluster says; a kubectl dump needs it")
-	fs.StringVar(&f.bundle, "bundle", "", "the cluster's `bundle` (Default, Minimal, Managed), over what --cluster says")
+	fs.StringVar(&f.edition, "edition", "", "the cluster's DKP `edition` (ce, ee, …; one the catalog's platform data lists, in any case), over what --cluster says; a kubectl dump needs it")
+	fs.StringVar(&f.bundle, "bundle", "", "the cluster's `bundle` (Default, Minimal, Managed; in any case), over what --cluster says")
 	if versions {
 		fs.StringVar(&f.kubernetes, "kubernetes", "", "the cluster's Kubernetes `version`, over what --cluster says; a kubectl dump needs it")
 		fs.StringVar(&f.deckhouse, "deckhouse", "", "the cluster's DKP `version`, over what --cluster says (a dump's Deployed DeckhouseRelease)")

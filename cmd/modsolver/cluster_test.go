@@ -186,6 +186,24 @@ func TestWhatIfKubectlDumpOnDKP(t *testing.T) {
 	}
 	assert.NotContains(t, errOut, "kubectl dump:", "the example dump holds only what modsolver reads")
 
+	// snapshot-controller is built in and external in the tree; the dump
+	// runs its release 0.1.18, so it runs from external/ and updates
+	// there, with no move (R29, D350).
+	code, out, errOut = runCommand(t, "resolve", "--catalog", dkp, "--cluster", "../../docs/examples/kubectl/dump.yaml",
+		"--kubernetes", "1.31.2", "--edition", "ee", "--request", writeTemp(t, "r.yaml", "updateAll: true\n"), "-o", "json")
+	require.Equal(t, exitResolved, code, errOut)
+	var sc *modsolverv1.ModuleResult
+	for _, m := range decodeResponse(t, out).GetModules() {
+		if m.GetName() == "snapshot-controller" {
+			sc = m
+		}
+	}
+	require.NotNil(t, sc)
+	assert.Equal(t, modsolverv1.Action_ACTION_UPDATE, sc.GetAction())
+	assert.Equal(t, "external", sc.GetFromSource())
+	assert.Equal(t, "external", sc.GetToSource())
+	assert.False(t, sc.GetMoved())
+
 	code, _, errOut = runCommand(t, "whatif", "--catalog", dkp, "--cluster", "../../docs/examples/kubectl/dump.yaml",
 		"--edition", "ee", "--deckhouse", "1.74.0")
 	assert.Equal(t, exitBadInput, code)
@@ -203,6 +221,11 @@ func TestWhatIfSettingsOnDKP(t *testing.T) {
 		"--kubernetes", "1.31.4", "--edition", "ee", "--deckhouse", "1.75.1,1.76.0", "--no-timing")
 	require.Equal(t, exitResolved, code, errOut)
 	assert.Contains(t, out, "3 held back by settings")
+	// snapshot-controller runs built in by the Default bundle: no cell
+	// installs it, and none lists it, since it follows the platform
+	// (R29, D350).
+	assert.NotContains(t, out, "to install")
+	assert.NotContains(t, out, "snapshot-controller")
 	for _, want := range []string{
 		"settings: csi-nfs stays at 0.2.2: the module's settings are refused by 0.2.3, ",
 		`(settings.tlsParameters.ca: "-----BEGIN CERTIFICATE-----`,

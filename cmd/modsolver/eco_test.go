@@ -138,9 +138,10 @@ func TestUnknownPlatformWarns(t *testing.T) {
 	dump := "../../docs/examples/kubectl/dump.yaml"
 	const dkpWarning = "modsolver: warning: deckhouse 1.99.0 is newer than any DKP version the catalog's platform data knows (newest released 1.77, 1.78 in development)\n"
 	const kubeWarning = "modsolver: warning: kubernetes 1.20.0 is not a version the catalog's platform data knows (1.31 to 1.35)\n"
-	code, _, errOut := runCommand(t, "whatif", "--catalog", dkp, "--cluster", dump, "--edition", "ee",
+	code, out, errOut := runCommand(t, "whatif", "--catalog", dkp, "--cluster", dump, "--edition", "ee",
 		"--deckhouse", "1.99.0,1.74.0", "--kubernetes", "1.20.0,1.31.2", "--no-timing")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitUnsatisfiable, code, errOut)
+	assert.Contains(t, out, "DKP 1.74 requires Kubernetes 1.30 or newer before it moves to 1.74", "R31: the first cell is no platform DKP moves to")
 	assert.Equal(t, 1, strings.Count(errOut, dkpWarning), errOut)
 	assert.Equal(t, 1, strings.Count(errOut, kubeWarning), errOut)
 

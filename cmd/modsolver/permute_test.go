@@ -68,16 +68,27 @@ func resolveJSON(t *testing.T, file string) []byte {
 
 // writeShuffled writes data with every mapping and sequence shuffled,
 // except the expect section, which the resolver does not read. A relative
-// catalogFile is made absolute against dir, the original's folder.
+// catalogFile, of the scenario or of one of its catalogs, is made
+// absolute against dir, the original's folder.
 func writeShuffled(t *testing.T, data []byte, seed uint64, dir, path string) {
 	var doc yaml.Node
 	require.NoError(t, yaml.Unmarshal(data, &doc))
 	top := doc.Content[0]
+	absolute := func(m *yaml.Node) {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == "catalogFile" {
+				abs, err := filepath.Abs(filepath.Join(dir, m.Content[i+1].Value))
+				require.NoError(t, err)
+				m.Content[i+1].Value = abs
+			}
+		}
+	}
+	absolute(top)
 	for i := 0; i+1 < len(top.Content); i += 2 {
-		if top.Content[i].Value == "catalogFile" {
-			abs, err := filepath.Abs(filepath.Join(dir, top.Content[i+1].Value))
-			require.NoError(t, err)
-			top.Content[i+1].Value = abs
+		if top.Content[i].Value == "catalogs" {
+			for _, c := range top.Content[i+1].Content {
+				absolute(c)
+			}
 		}
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))

@@ -125,16 +125,20 @@ modules:
 	code, out, errOut := whatif(t, "--catalog", dkp, "--cluster", cluster, "--deckhouse", "1.74.2,1.77.0", "--kubernetes", "1.31.4,1.33.0")
 	require.Equal(t, exitUnsatisfiable, code, errOut)
 	// The cluster runs Experimental releases without allowing them (R25):
-	// no platform version changes that, and the matrix says so once.
-	assert.Contains(t, out, "every scenario is blocked for one reason that no platform version changes (2 DKP × 2 Kubernetes versions)")
+	// no platform version changes that, and the matrix says so once, in
+	// the group of every cell that DKP runs; DKP 1.77 does not run
+	// Kubernetes 1.31 at all (R31, releases.yaml).
+	assert.Contains(t, out, "A: deckhouse 1.74.2 × kubernetes 1.31.4, 1.33.0; deckhouse 1.77.0 × kubernetes 1.33.0: blocked")
 	assert.Equal(t, 1, strings.Count(out, "allowExperimentalModules=false"), out)
 	assert.Contains(t, out, "allow experimental modules")
+	assert.Contains(t, out, "B: deckhouse 1.77.0 × kubernetes 1.31.4: blocked")
+	assert.Contains(t, out, "DKP 1.77 supports Kubernetes 1.32–1.36; 1.31.4 is not among them")
 
 	code, out, errOut = whatif(t, "--catalog", dkp, "--cluster", cluster, "--deckhouse", "1.74.2,1.77.0", "--kubernetes", "1.31.4,1.33.0", "--allow-experimental")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitUnsatisfiable, code, "DKP 1.77, the upgrade asked about, does not run on the cluster's Kubernetes 1.31: %s", errOut)
 	assert.Contains(t, out, "DKP \\ KUBERNETES")
-	assert.Contains(t, out, "B: deckhouse 1.77.0 × kubernetes 1.31.4, 1.33.0: ok")
-	assert.NotContains(t, out, "blocked")
+	assert.Contains(t, out, "A: deckhouse 1.74.2 × kubernetes 1.31.4, 1.33.0: ok")
+	assert.Contains(t, out, "B: deckhouse 1.77.0 × kubernetes 1.31.4: blocked")
 	assert.Contains(t, out, "virtualization update: 0.17.0 → 1.0.0")
 }
 

@@ -196,6 +196,7 @@ func (c *checker) checkResolved() {
 	c.checkLoops()
 	c.checkStages()
 	c.checkSettings()
+	c.checkReleases31()
 	c.checkPlan()
 	c.checkUnlistedWarnings()
 	c.checkSources()

@@ -143,7 +143,7 @@ func (c *checker) checkUnlistedWarnings() {
 		}
 		// Listed or not in the source the module runs from, moved or not.
 		src := ""
-		if len(c.cat.Sources()) > 0 {
+		if c.sourced(m) {
 			src = c.deployedSource(m)
 		}
 		dv, deployed := c.cluster.Deployed(m)

@@ -5,12 +5,14 @@ import (
 )
 
 // module returns the module called name as the answer uses it: with
-// several sources (R23), the own module of the source the answer takes it
-// from, so that its releases, channels and steps are that source's; else
-// the catalog's module. It is nil when the catalog has no such module.
+// several sources (R23), or for a module a single catalog holds under
+// sources of its own (D350), the own module of the source the answer
+// takes it from, so that its releases, channels and steps are that
+// source's; else the catalog's module. It is nil when the catalog has no
+// such module.
 func (c *checker) module(name string) *model.Module {
 	m := c.cat.Module(name)
-	if m == nil || len(c.cat.Sources()) == 0 {
+	if m == nil || !c.sourced(m) {
 		return m
 	}
 	src := c.results[name].ToSource
@@ -35,11 +37,11 @@ func (c *checker) deployedSource(m *model.Module) string {
 		return b // R29: no version, so it runs built in
 	}
 	var holding []string
-	for _, s := range c.cat.Sources() {
-		if own := m.ForSource(s.Name); own != nil {
-			holding = append(holding, s.Name)
+	for _, s := range c.sourceOrder(m) {
+		if own := m.ForSource(s); own != nil {
+			holding = append(holding, s)
 			if st.Version != nil && own.Release(st.Version) != nil {
-				return s.Name
+				return s
 			}
 		}
 	}
@@ -49,17 +51,39 @@ func (c *checker) deployedSource(m *model.Module) string {
 	return holding[0]
 }
 
+// sourced reports whether m's results name sources: every module of a
+// merged catalog (R23), and in a single catalog a module it holds under
+// sources of its own (D350).
+func (c *checker) sourced(m *model.Module) bool {
+	return len(c.cat.Sources()) > 0 || len(m.ModuleSources()) > 1
+}
+
+// sourceOrder is the order in which m's sources are looked at for a
+// deployed version (D75): the catalog's source order, or for a module of
+// a single catalog its own.
+func (c *checker) sourceOrder(m *model.Module) []string {
+	if len(c.cat.Sources()) == 0 {
+		return m.ModuleSources()
+	}
+	var out []string
+	for _, s := range c.cat.Sources() {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
 // checkSources checks R23 on every module result: a deployed module stays
 // in its source unless the request moves it, a source the request names
 // is kept, the selected release is in its source, and fromSource,
-// toSource and moved agree. A single catalog has no sources to report.
+// toSource and moved agree. A single catalog has no sources to report,
+// but for a module it holds under sources of its own (D350).
 func (c *checker) checkSources() {
 	for _, r := range c.res.Modules {
 		m := c.cat.Module(r.Name)
 		if m == nil {
 			continue
 		}
-		if len(c.cat.Sources()) == 0 {
+		if !c.sourced(m) {
 			if r.FromSource != "" || r.ToSource != "" || r.Moved {
 				c.add("R23", r.Name, "names sources (%q → %q), but the resolution has a single catalog", r.FromSource, r.ToSource)
 			}

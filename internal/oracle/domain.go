@@ -332,6 +332,9 @@ func (p *problem) selectable(x *mod, i int) bool {
 	if p.settingsRefuse(x, i) {
 		return false // R34
 	}
+	if p.releaseRefuses(x, i) {
+		return false // R31
+	}
 	if x.m.Embedded {
 		return true
 	}

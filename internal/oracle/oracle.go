@@ -43,6 +43,9 @@ func Solve(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, 
 		}
 	}
 	ans := &Answer{Status: model.StatusUnsatisfiable, Selected: map[string]model.Version{}, Sources: map[string]string{}}
+	if !p.platformRuns() {
+		return ans, nil // R31: a platform DKP does not run
+	}
 	for _, m := range p.mods {
 		if len(m.options) == 0 {
 			return ans, nil // the module can be neither on nor off
@@ -55,7 +58,7 @@ func Solve(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, 
 		for i, m := range p.mods {
 			if best[i] >= 0 {
 				ans.Selected[m.name] = m.rels[best[i]].Version
-				if len(cat.Sources()) > 0 {
+				if p.sourced(cat.Module(m.name)) {
 					ans.Sources[m.name] = m.rels[best[i]].Source
 				}
 			}

@@ -13,10 +13,12 @@ import (
 // request.sources moves it; request.sources fixes the source of any other
 // module too. A fixed module of several sources sees only its source's
 // own module. A module of several sources that is not fixed is free: each
-// (source, release) pair is a candidate, and levels 3a and 5a choose.
+// (source, release) pair is a candidate, and levels 3a and 5a choose. A
+// single catalog names sources only for a module it holds under sources
+// of its own (D350), which is read the same way.
 func (p *problem) placeSource(x *mod) {
 	m := x.m
-	if len(p.cat.Sources()) == 0 {
+	if !p.sourced(m) {
 		return
 	}
 	if v, ok := p.cluster.Deployed(m); ok && !m.Embedded {
@@ -43,6 +45,13 @@ func (p *problem) placeSource(x *mod) {
 		x.m = m.ForSource(x.to)
 		x.rels = x.m.Releases
 	}
+}
+
+// sourced reports whether m comes from a source: every module of a
+// merged catalog, and a module a single catalog holds under sources of
+// its own (D350).
+func (p *problem) sourced(m *model.Module) bool {
+	return len(p.cat.Sources()) > 0 || len(m.ModuleSources()) > 1
 }
 
 // deployedSource is D75, read on its own: the cluster's source, else the

@@ -46,7 +46,7 @@ func Generate(seed uint64) *Scenario {
 		g := &gen{rng: rand.New(rand.NewPCG(seed, attempt)), crng: stream(compoundStream, seed, attempt), srng: stream(sourceStream, seed, attempt),
 			grng: stream(groupStream, seed, attempt), lrng: stream(loopStream, seed, attempt), brng: stream(builtInStream, seed, attempt),
 			vrng: stream(versionStream, seed, attempt), chrng: stream(channelStream, seed, attempt),
-			setrng: stream(settingsStream, seed, attempt)}
+			setrng: stream(settingsStream, seed, attempt), rrng: stream(releaseStream, seed, attempt)}
 		if sc, err := g.scenario(); err == nil {
 			sc.Seed = seed
 			return sc
@@ -87,6 +87,8 @@ type gen struct {
 	// setrng draws settings schemas and the cluster's settings (R34,
 	// settings.go).
 	setrng *rand.Rand
+	// rrng draws DKP's release data (R31, releases.go).
+	rrng *rand.Rand
 	// versions holds each module's release versions as text; a built-in
 	// module has the DKP pool, the versions it may run at.
 	versions map[string][]string
@@ -149,6 +151,9 @@ func (g *gen) scenario() (*Scenario, error) {
 	}
 	req := g.request(cat, cluster)
 	sources := g.secondSource(cat)
+	if releases := g.drawReleases(g.rrng, cat, cluster); releases != nil && sources == nil {
+		cat = cat.WithKnownPlatform(&model.KnownPlatform{Releases: releases})
+	}
 	if sources != nil {
 		if cat, err = model.Merge(sources); err != nil {
 			return nil, err

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -44,6 +45,7 @@ func Write(w io.Writer, sc *Scenario, f File) error {
 	}
 	if len(sc.Catalog.Sources()) == 0 {
 		c := catalogOf(sc.Catalog.Modules())
+		c.PlatformReleases = releasesOf(sc.Catalog.PlatformReleases())
 		out.Catalog = &c
 	}
 	for _, s := range sc.Catalog.Sources() {
@@ -94,8 +96,10 @@ type fileSource struct {
 }
 
 type fileCatalog struct {
-	Modules         []fileModule `yaml:"modules"`
-	DependencyLoops string       `yaml:"dependencyLoops,omitempty"`
+	Modules []fileModule `yaml:"modules"`
+	// PlatformReleases is DKP's release data (R31).
+	PlatformReleases map[string]filePlatformRelease `yaml:"platformReleases,omitempty"`
+	DependencyLoops  string                         `yaml:"dependencyLoops,omitempty"`
 	// Versions is the catalog's reading (R6); DKP's is left out.
 	Versions string `yaml:"versions,omitempty"`
 }
@@ -213,6 +217,7 @@ type fileCluster struct {
 	Bundle            string                     `yaml:"bundle,omitempty"`
 	ReleaseChannel    string                     `yaml:"releaseChannel,omitempty"`
 	AllowExperimental bool                       `yaml:"allowExperimentalModules,omitempty"`
+	KubernetesVersion string                     `yaml:"kubernetesVersion,omitempty"`
 	Platform          map[string]string          `yaml:"platform,omitempty"`
 	Modules           map[string]fileModuleState `yaml:"modules,omitempty"`
 }
@@ -350,6 +355,9 @@ func clusterOf(c *model.ClusterState) fileCluster {
 	out := fileCluster{Deckhouse: model.VersionString(c.Deckhouse), Kubernetes: model.VersionString(c.Kubernetes),
 		Edition: c.Edition, Bundle: c.Bundle, ReleaseChannel: c.ReleaseChannel, Platform: versionTexts(c.Platform),
 		AllowExperimental: c.AllowExperimentalModules}
+	if c.KubernetesAutomatic {
+		out.KubernetesVersion = "Automatic"
+	}
 	for _, name := range c.ModuleNames() {
 		s := c.Modules[name]
 		if out.Modules == nil {
@@ -405,4 +413,42 @@ func disableOf(d model.Disable) *fileDisable {
 		return nil
 	}
 	return &fileDisable{Confirmation: d.Confirmation, Message: d.Message}
+}
+
+// filePlatformRelease is one DKP minor's release data (R31).
+type filePlatformRelease struct {
+	Kubernetes   map[string]string `yaml:"kubernetes"`
+	Requirements map[string]string `yaml:"requirements,omitempty"`
+}
+
+// releasesOf writes DKP's release data; nil for none.
+func releasesOf(pr model.PlatformReleases) map[string]filePlatformRelease {
+	if pr == nil {
+		return nil
+	}
+	out := map[string]filePlatformRelease{}
+	for minor, r := range pr {
+		fr := filePlatformRelease{Kubernetes: map[string]string{}}
+		for k, status := range r.Kubernetes {
+			fr.Kubernetes[k.String()] = string(status)
+		}
+		req := map[string]string{}
+		if r.Requirements.K8s != (model.MajorMinor{}) {
+			req["k8s"] = r.Requirements.K8s.String()
+		}
+		if r.Requirements.AutoK8sVersion != (model.MajorMinor{}) {
+			req["autoK8sVersion"] = r.Requirements.AutoK8sVersion.String()
+		}
+		if len(r.Requirements.DisabledModules) > 0 {
+			req["disabledModules"] = strings.Join(r.Requirements.DisabledModules, ",")
+		}
+		if len(r.Requirements.MigratedModules) > 0 {
+			req["migratedModules"] = strings.Join(r.Requirements.MigratedModules, ",")
+		}
+		if len(req) > 0 {
+			fr.Requirements = req
+		}
+		out[minor.String()] = fr
+	}
+	return out
 }

@@ -57,7 +57,7 @@ type htmlGroup struct {
 	Letter, Covers, Verdict, Class string
 	Problem                        string
 	Updates                        []string
-	Settings                       []string
+	Notes                          []string
 	Blockers                       []htmlBlocker
 	Summary                        string
 	Facts, Suggestions, Plan       []string
@@ -158,7 +158,7 @@ func (b *WhatIf) htmlGroup(letter string, members []int) htmlGroup {
 		g.Summary, g.Facts, g.Suggestions = s.Result.Explanation.Summary, factTexts(s.Result.Explanation), suggestionTexts(s.Result.Explanation)
 	default:
 		g.Updates = Updates(b.Catalog, s.Result)
-		g.Settings = SettingsNotes(s.Result)
+		g.Notes = Notes(s.Result)
 		g.Plan = planTexts(b.Catalog, s.Result.Plan)
 	}
 	return g
@@ -185,7 +185,7 @@ func suggestionTexts(e *model.Explanation) []string {
 func planTexts(cat *model.Catalog, steps []model.PlanStep) []string {
 	var out []string
 	for _, s := range steps {
-		if mod := cat.Module(s.Module); mod != nil && mod.Embedded && s.Action != model.ActionDisable {
+		if mod := cat.Module(s.Module); mod != nil && mod.BuiltInFrom(s.ToSource) && s.Action != model.ActionDisable {
 			continue
 		}
 		text := fmt.Sprintf("%s %s: %s → %s", s.Module, s.Action, dash(s.FromVersion), dash(s.ToVersion))

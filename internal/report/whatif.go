@@ -160,17 +160,22 @@ func (b *WhatIf) outcome(s Scenario) string {
 	return out
 }
 
-// settingsKinds are the warnings a readiness answer states under its
-// updates: what the modules' settings mean for the releases it selects
-// (R34), which an operator has to act on before the upgrade day.
-var settingsKinds = []model.WarningKind{model.WarningSettingsRefused, model.WarningSettingsRequired}
+// readinessKinds are the warnings a readiness answer states under its
+// updates, each with its label: what the modules' settings mean for the
+// releases it selects (R34), and a preview or end-of-life Kubernetes
+// minor (R31), which an operator has to act on before the upgrade day.
+var readinessKinds = map[model.WarningKind]string{
+	model.WarningSettingsRefused:  "settings",
+	model.WarningSettingsRequired: "settings",
+	model.WarningKubernetesStatus: "kubernetes",
+}
 
-// SettingsNotes are the messages of res's settings warnings, in order.
-func SettingsNotes(res *model.Result) []string {
+// Notes are res's readiness warnings, in order, each as "label: message".
+func Notes(res *model.Result) []string {
 	var out []string
 	for _, w := range res.Warnings {
-		if slices.Contains(settingsKinds, w.Kind) {
-			out = append(out, w.Message)
+		if label, ok := readinessKinds[w.Kind]; ok {
+			out = append(out, label+": "+w.Message)
 		}
 	}
 	return out
@@ -293,8 +298,8 @@ func (b *WhatIf) details(p *printer) {
 			for _, u := range Updates(b.Catalog, s.Result) {
 				p.line("  %s", u)
 			}
-			for _, n := range SettingsNotes(s.Result) {
-				p.line("  settings: %s", n)
+			for _, n := range Notes(s.Result) {
+				p.line("  %s", n)
 			}
 		}
 	}
@@ -375,7 +380,7 @@ func Updates(cat *model.Catalog, res *model.Result) []string {
 func changed(cat *model.Catalog, res *model.Result) []model.ModuleResult {
 	var out []model.ModuleResult
 	for _, m := range res.Modules {
-		if mod := cat.Module(m.Name); mod != nil && mod.Embedded && m.Action != model.ActionDisable {
+		if mod := cat.Module(m.Name); mod != nil && mod.BuiltInFrom(m.ToSource) && m.Action != model.ActionDisable {
 			continue
 		}
 		switch m.Action {

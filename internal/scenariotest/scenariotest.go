@@ -1,7 +1,7 @@
 // Package scenariotest hands test suites every scenario they prove a
 // property of: the project's own (testdata/scenarios) and the public ones
-// (../shared/scenarios, read in place), loaded, with bad-input scenarios
-// and those on shared.KnownFailing left out.
+// (../shared/scenarios, read in place), loaded and validated, with
+// bad-input scenarios and those on shared.KnownFailing left out.
 package scenariotest
 
 import (
@@ -45,6 +45,10 @@ func All(t *testing.T, root string) []Scenario {
 				continue // bad input has no answer
 			}
 			require.NoError(t, err, file)
+			// As every entry point does before solving: the oracle and the
+			// checker read the state as Validate leaves it (the edition
+			// and bundle spelled as the catalog's platform data, D351).
+			require.NoError(t, sc.Cluster.Validate(sc.Catalog), file)
 			out = append(out, Scenario{File: file, Scenario: sc})
 		}
 	}

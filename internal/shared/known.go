@@ -13,12 +13,9 @@ import (
 // prove properties of every scenario's answer (minimality, what-if) skip
 // the listed ones, which may not even load yet.
 var KnownFailing = []string{
-	"r27-v2-self-loop-skips-release",      // issue 30: R27, a v2 package that names itself
-	"r31-disabled-modules-before-release", // issue 30: R31, DKP's release requirements
-	"r31-kubernetes-not-supported",        // issue 30: R31
-	"r32-assumes-node-os",                 // issue 30: R32, gates that need the live cluster
-	"r32-node-os-fact-decides",            // issue 30: R32
-	"r33-route-interleaves-kubernetes",    // issue 30: R33, the route minor by minor
+	"r32-assumes-node-os",              // issue 30: R32, gates that need the live cluster
+	"r32-node-os-fact-decides",         // issue 30: R32
+	"r33-route-interleaves-kubernetes", // issue 30: R33, the route minor by minor
 }
 
 // IsKnownFailing reports whether the scenario file is on KnownFailing.

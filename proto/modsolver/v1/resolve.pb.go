@@ -183,6 +183,12 @@ const (
 	// A release's settings schema refuses the module's settings in the
 	// cluster (R34); the fact's message names the field and the reason.
 	FactKind_FACT_KIND_SETTINGS FactKind = 27
+	// The DKP release the answer runs does not support its Kubernetes minor
+	// (R31); the fact's constraint lists the minors it supports.
+	FactKind_FACT_KIND_PLATFORM_KUBERNETES FactKind = 28
+	// A requirement of a DKP release's release.yaml that DKP checks before
+	// it moves to the release (R31); the fact's subject is the key.
+	FactKind_FACT_KIND_PLATFORM_RELEASE FactKind = 29
 	// The request moves the module to a source that does not list its
 	// deployed release (R23).
 	FactKind_FACT_KIND_SOURCE FactKind = 50
@@ -219,6 +225,8 @@ var (
 		25: "FACT_KIND_COMPOUND_CONFLICT",
 		26: "FACT_KIND_DEPENDENCY_LOOP",
 		27: "FACT_KIND_SETTINGS",
+		28: "FACT_KIND_PLATFORM_KUBERNETES",
+		29: "FACT_KIND_PLATFORM_RELEASE",
 		50: "FACT_KIND_SOURCE",
 	}
 	FactKind_value = map[string]int32{
@@ -250,6 +258,8 @@ var (
 		"FACT_KIND_COMPOUND_CONFLICT":      25,
 		"FACT_KIND_DEPENDENCY_LOOP":        26,
 		"FACT_KIND_SETTINGS":               27,
+		"FACT_KIND_PLATFORM_KUBERNETES":    28,
+		"FACT_KIND_PLATFORM_RELEASE":       29,
 		"FACT_KIND_SOURCE":                 50,
 	}
 )
@@ -396,6 +406,9 @@ const (
 	// Releases newer than the selected one refuse the module's settings, so
 	// it stays where it is (R34).
 	WarningKind_WARNING_KIND_SETTINGS_REFUSED WarningKind = 6
+	// The answer runs a Kubernetes minor its DKP release marks preview or
+	// end-of-life (R31).
+	WarningKind_WARNING_KIND_KUBERNETES_STATUS WarningKind = 7
 )
 
 // Enum value maps for WarningKind.
@@ -408,6 +421,7 @@ var (
 		4: "WARNING_KIND_DEPENDENCY_LOOP",
 		5: "WARNING_KIND_SETTINGS_REQUIRED",
 		6: "WARNING_KIND_SETTINGS_REFUSED",
+		7: "WARNING_KIND_KUBERNETES_STATUS",
 	}
 	WarningKind_value = map[string]int32{
 		"WARNING_KIND_UNSPECIFIED":        0,
@@ -417,6 +431,7 @@ var (
 		"WARNING_KIND_DEPENDENCY_LOOP":    4,
 		"WARNING_KIND_SETTINGS_REQUIRED":  5,
 		"WARNING_KIND_SETTINGS_REFUSED":   6,
+		"WARNING_KIND_KUBERNETES_STATUS":  7,
 	}
 )
 
@@ -1423,7 +1438,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vACTION_KEEP\x10\x03\x12\x12\n" +
 	"\x0eACTION_DISABLE\x10\x04\x12\x14\n" +
 	"\x10ACTION_DOWNGRADE\x10\x05\x12\x11\n" +
-	"\rACTION_ABSENT\x10\x06*\xf8\x06\n" +
+	"\rACTION_ABSENT\x10\x06*\xbb\a\n" +
 	"\bFactKind\x12\x19\n" +
 	"\x15FACT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18FACT_KIND_REQUEST_ENABLE\x10\x01\x12\x1d\n" +
@@ -1453,7 +1468,9 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x1eFACT_KIND_COMPOUND_REQUIREMENT\x10\x18\x12\x1f\n" +
 	"\x1bFACT_KIND_COMPOUND_CONFLICT\x10\x19\x12\x1d\n" +
 	"\x19FACT_KIND_DEPENDENCY_LOOP\x10\x1a\x12\x16\n" +
-	"\x12FACT_KIND_SETTINGS\x10\x1b\x12\x14\n" +
+	"\x12FACT_KIND_SETTINGS\x10\x1b\x12!\n" +
+	"\x1dFACT_KIND_PLATFORM_KUBERNETES\x10\x1c\x12\x1e\n" +
+	"\x1aFACT_KIND_PLATFORM_RELEASE\x10\x1d\x12\x14\n" +
 	"\x10FACT_KIND_SOURCE\x102*\xca\x04\n" +
 	"\x0eSuggestionKind\x12\x1f\n" +
 	"\x1bSUGGESTION_KIND_UNSPECIFIED\x10\x00\x12&\n" +
@@ -1472,7 +1489,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\"SUGGESTION_KIND_ALLOW_EXPERIMENTAL\x10\f\x12\x1f\n" +
 	"\x1bSUGGESTION_KIND_MOVE_SOURCE\x10\r\x12\x1c\n" +
 	"\x18SUGGESTION_KIND_COMBINED\x10\x0e\x12#\n" +
-	"\x1fSUGGESTION_KIND_CHANGE_SETTINGS\x10\x0f*\xf8\x01\n" +
+	"\x1fSUGGESTION_KIND_CHANGE_SETTINGS\x10\x0f*\x9c\x02\n" +
 	"\vWarningKind\x12\x1c\n" +
 	"\x18WARNING_KIND_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17WARNING_KIND_DEPRECATED\x10\x01\x12 \n" +
@@ -1480,7 +1497,8 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x1fWARNING_KIND_NORMALISED_VERSION\x10\x03\x12 \n" +
 	"\x1cWARNING_KIND_DEPENDENCY_LOOP\x10\x04\x12\"\n" +
 	"\x1eWARNING_KIND_SETTINGS_REQUIRED\x10\x05\x12!\n" +
-	"\x1dWARNING_KIND_SETTINGS_REFUSED\x10\x06*V\n" +
+	"\x1dWARNING_KIND_SETTINGS_REFUSED\x10\x06\x12\"\n" +
+	"\x1eWARNING_KIND_KUBERNETES_STATUS\x10\a*V\n" +
 	"\tGroupKind\x12\x1a\n" +
 	"\x16GROUP_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11GROUP_KIND_ANY_OF\x10\x01\x12\x16\n" +

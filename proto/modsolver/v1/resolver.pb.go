@@ -372,8 +372,12 @@ type ClusterState struct {
 	// release_channel, when set, win over what the dump says, and give what
 	// it cannot: kubernetes and edition are required (D150).
 	KubectlResources string `protobuf:"bytes,9,opt,name=kubectl_resources,json=kubectlResources,proto3" json:"kubectl_resources,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// The cluster follows DKP's default Kubernetes version
+	// (kubernetesVersion: Automatic), so each DKP release's autoK8sVersion
+	// applies to it (R31).
+	KubernetesAutomatic bool `protobuf:"varint,10,opt,name=kubernetes_automatic,json=kubernetesAutomatic,proto3" json:"kubernetes_automatic,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *ClusterState) Reset() {
@@ -467,6 +471,13 @@ func (x *ClusterState) GetKubectlResources() string {
 		return x.KubectlResources
 	}
 	return ""
+}
+
+func (x *ClusterState) GetKubernetesAutomatic() bool {
+	if x != nil {
+		return x.KubernetesAutomatic
+	}
+	return false
 }
 
 // ModuleState is the cluster's configuration of one module.
@@ -2468,7 +2479,7 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\tSourceRef\x12!\n" +
 	"\fcatalog_name\x18\x01 \x01(\tR\vcatalogName\x12\x1f\n" +
 	"\bpriority\x18\x02 \x01(\x05H\x00R\bpriority\x88\x01\x01B\v\n" +
-	"\t_priority\"\xaf\x04\n" +
+	"\t_priority\"\xe2\x04\n" +
 	"\fClusterState\x12\x1c\n" +
 	"\tdeckhouse\x18\x01 \x01(\tR\tdeckhouse\x12\x1e\n" +
 	"\n" +
@@ -2480,7 +2491,9 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\amodules\x18\x06 \x03(\v2'.modsolver.v1.ClusterState.ModulesEntryR\amodules\x12D\n" +
 	"\bplatform\x18\a \x03(\v2(.modsolver.v1.ClusterState.PlatformEntryR\bplatform\x12<\n" +
 	"\x1aallow_experimental_modules\x18\b \x01(\bR\x18allowExperimentalModules\x12+\n" +
-	"\x11kubectl_resources\x18\t \x01(\tR\x10kubectlResources\x1aU\n" +
+	"\x11kubectl_resources\x18\t \x01(\tR\x10kubectlResources\x121\n" +
+	"\x14kubernetes_automatic\x18\n" +
+	" \x01(\bR\x13kubernetesAutomatic\x1aU\n" +
 	"\fModulesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12/\n" +
 	"\x05value\x18\x02 \x01(\v2\x19.modsolver.v1.ModuleStateR\x05value:\x028\x01\x1a;\n" +

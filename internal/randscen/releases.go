@@ -1,0 +1,65 @@
+package randscen
+
+import (
+	"math/rand/v2"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// releaseStream salts the stream that draws DKP's release data (R31).
+const releaseStream = 0x5231_7e1d
+
+// kubeStatuses are the statuses a drawn release gives a Kubernetes minor.
+var kubeStatuses = []model.KubernetesStatus{model.KubernetesAvailable, model.KubernetesAvailable, model.KubernetesDefault,
+	model.KubernetesPreview, model.KubernetesEndOfLife}
+
+// drawReleases gives some catalogs DKP's release data (R31), on a stream
+// of its own: for each DKP minor of the pool, the Kubernetes minors of
+// the pool it supports, most of them, with a status each, and now and
+// then a Kubernetes floor, a module it requires disabled, a built-in
+// module it moves out of the platform, or the Kubernetes minor it moves
+// an Automatic cluster to; and some clusters on kubernetesVersion:
+// Automatic. Nil when the catalog draws none.
+func (g *gen) drawReleases(rng *rand.Rand, cat *model.Catalog, cluster *model.ClusterState) model.PlatformReleases {
+	chance := func(p float64) bool { return rng.Float64() < p }
+	if !chance(0.35) {
+		return nil
+	}
+	cluster.KubernetesAutomatic = chance(0.3)
+	kubeMinor := func() model.MajorMinor {
+		return model.MinorOf(model.MustParseVersion(kubePool[rng.IntN(len(kubePool))]))
+	}
+	var embedded []string
+	for _, m := range cat.Modules() {
+		if m.Embedded {
+			embedded = append(embedded, m.Name)
+		}
+	}
+	out := model.PlatformReleases{}
+	for _, text := range dkpPool {
+		r := &model.PlatformRelease{Kubernetes: map[model.MajorMinor]model.KubernetesStatus{}}
+		for _, k := range kubePool {
+			if chance(0.85) {
+				r.Kubernetes[model.MinorOf(model.MustParseVersion(k))] = kubeStatuses[rng.IntN(len(kubeStatuses))]
+			}
+		}
+		if len(r.Kubernetes) == 0 {
+			r.Kubernetes[kubeMinor()] = model.KubernetesDefault
+		}
+		req := &r.Requirements
+		if chance(0.3) {
+			req.K8s = kubeMinor()
+		}
+		if chance(0.25) {
+			req.DisabledModules = []string{g.names[rng.IntN(len(g.names))]}
+		}
+		if len(embedded) > 0 && chance(0.2) {
+			req.MigratedModules = []string{embedded[rng.IntN(len(embedded))]}
+		}
+		if chance(0.3) {
+			req.AutoK8sVersion = kubeMinor()
+		}
+		out[model.MinorOf(model.MustParseVersion(text))] = r
+	}
+	return out
+}

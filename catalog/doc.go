@@ -10,9 +10,12 @@
 //     and Detect, which tells a catalog file's format from its content;
 //     sniff.go finds the keys Detect looks for without parsing (D320).
 //   - strict.go: strict YAML decoding; an unknown key is a *ParseError
-//     with file and line. decode.go's walker decodes a node in one pass,
-//     as yaml would (D200, D322); split.go parses a large file in parts
-//     on several cores (D324).
+//     with file and line, and so is a syntax error, at the line the
+//     problem is on (D382). kinds.go says a value of the wrong kind (a
+//     list where a mapping belongs) in the format's words (D381).
+//     decode.go's walker decodes a node in one pass, as yaml would (D200,
+//     D322); split.go parses a large file in parts on several cores
+//     (D324).
 //   - constraints.go: the constraint cache one load shares (D321).
 //   - file.go: the single-file catalog format and its conversion to model.
 //   - dkp.go: the DKP module-source directory, read with DKP's tolerance;
@@ -40,7 +43,10 @@
 //     to model types.
 //   - stats.go: the stats `modsolver catalog stats` prints.
 //   - report.go: what a load read, skipped and warned about.
-//   - state.go: cluster state and request files.
+//   - state.go: cluster state and request files; whatif.go what-if
+//     batches, each scenario read on its own (D368). origin.go places bad
+//     input that a cluster state or request meets later, at the catalog,
+//     in its file and line (D383).
 //   - kubectl.go: a cluster state given as DKP describes it to kubectl (a
 //     List or several documents of ModuleConfigs, ModuleReleases, …),
 //     read with DKP's tolerance (D151); kubectl_kinds.go reads each kind

@@ -13,12 +13,19 @@ var (
 	ErrSyntax = fmt.Errorf("%w: syntax error", model.ErrInvalidInput)
 	// ErrUnknownKey is a key the format does not define.
 	ErrUnknownKey = fmt.Errorf("%w: unknown key", model.ErrInvalidInput)
+	// ErrWrongKind is valid YAML or JSON that holds one kind of value
+	// where the format has another: a list or a single value where it
+	// has a mapping, and so on. It is said in the format's words, not as
+	// a syntax error.
+	ErrWrongKind = fmt.Errorf("%w: wrong kind of value", model.ErrInvalidInput)
+	// ErrEmptyFile is a file with nothing in it, or white space and
+	// comments alone: said as such rather than as a syntax error or a
+	// format that cannot be told. An empty request file is no error: it
+	// is the empty request.
+	ErrEmptyFile = fmt.Errorf("%w: the file is empty", model.ErrInvalidInput)
 	// ErrManifest is a DKP v2 requirement that DKP's own validation
 	// refuses (R28); the *ManifestError that carries it says why.
-	// ErrEmptyFile is a catalog file with nothing in it, or white space
-	// alone: said as such rather than as a format that cannot be told.
-	ErrEmptyFile = fmt.Errorf("%w: the file is empty", model.ErrInvalidInput)
-	ErrManifest  = fmt.Errorf("%w: invalid package manifest", model.ErrInvalidInput)
+	ErrManifest = fmt.Errorf("%w: invalid package manifest", model.ErrInvalidInput)
 )
 
 // ParseError is bad input at a known place in a file. Line is 0 when the

@@ -131,6 +131,10 @@ func (r *fileRelease) decodeYAML(w *walker, n *yaml.Node) error {
 // UnmarshalYAML decodes r as decodeNode does.
 func (r *fileRelease) UnmarshalYAML(n *yaml.Node) error { return decodeNode(n, r) }
 
+// mappingOnly: a module and a release are mappings (mappingDecoder).
+func (m *fileModule) mappingOnly()  {}
+func (r *fileRelease) mappingOnly() {}
+
 // parseFile reads a catalog in the single-file format.
 func parseFile(file string, node *yaml.Node) (*model.Catalog, *Report, error) {
 	var fc fileCatalog

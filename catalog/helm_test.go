@@ -259,10 +259,10 @@ func TestParseHelmIndexErrors(t *testing.T) {
 		is         error
 		line       int
 	}{
-		{"empty", "", ErrSyntax, 0},
+		{"empty", "", ErrEmptyFile, 0},
 		{"syntax", "apiVersion: v1\nentries:\n  a: [\n", ErrSyntax, 3},
 		{"two documents", "apiVersion: v1\n---\napiVersion: v1\n", ErrSyntax, 2},
-		{"not a mapping", "- apiVersion: v1\n", ErrSyntax, 1},
+		{"not a mapping", "- apiVersion: v1\n", ErrWrongKind, 1},
 		{"no apiVersion", "entries: {}\n", model.ErrMissingField, 1},
 		{"entries not a mapping", "apiVersion: v1\nentries: [a]\n", ErrSyntax, 2},
 		{"versions not a list", "apiVersion: v1\nentries: {a: 1}\n", ErrSyntax, 2},

@@ -124,7 +124,7 @@ func ParseKubectl(name string, data []byte) (*KubectlDump, error) {
 			break
 		}
 		if err != nil {
-			return nil, syntaxError(name, err)
+			return nil, yamlSyntaxError(name, data, err)
 		}
 		root := documentRoot(&doc)
 		if root == nil {
@@ -136,7 +136,7 @@ func ParseKubectl(name string, data []byte) (*KubectlDump, error) {
 		}
 	}
 	if docs == 0 {
-		return nil, &ParseError{File: name, Err: fmt.Errorf("%w: the file is empty", ErrSyntax)}
+		return nil, &ParseError{File: name, Err: ErrEmptyFile}
 	}
 	return r.finish()
 }

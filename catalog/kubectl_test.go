@@ -269,8 +269,8 @@ func TestParseKubectlErrors(t *testing.T) {
 		is         error
 		says       string
 	}{
-		{"bad YAML", mc + "spec:\n  enabled: true\n\tsettings: {}\n", 5, ErrSyntax, ""},
-		{"empty", "---\n", 0, ErrSyntax, "empty"},
+		{"bad YAML", mc + "spec:\n  enabled: true\n\tsettings: {}\n", 6, ErrSyntax, "tab"},
+		{"empty", "---\n", 0, ErrEmptyFile, "empty"},
 		{"wrong type", mc + "spec:\n  enabled: maybe\n", 5, ErrSyntax, ""},
 		{"version list", rel + "spec:\n  moduleName: a\n  version: [1]\nstatus: {phase: Deployed}\n", 6, ErrSyntax, "want a string"},
 		{"no kind", "metadata: {name: m}\nspec: {enabled: true}\n", 1, model.ErrMissingField, "cluster-state file"},

@@ -127,9 +127,10 @@ const errAmbiguous = "cannot tell the catalog format; name it with --catalog-for
 // top-level "entries" is a Helm index, or a KUDO index when its entries
 // have operatorVersion and no version; "modules" is modsolver's own format;
 // a file that starts with the compiled catalog's magic is compiled.
-// An empty file, or one of white space alone, is ErrEmptyFile. Anything
-// else, or a file that looks like two formats, is an error that
-// asks for the format by name.
+// An empty file, or one of white space alone, is ErrEmptyFile, and a list
+// is ErrWrongKind: every format is a mapping. Anything else, or a file
+// that looks like two formats, is an error that asks for the format by
+// name.
 func Detect(name string, data []byte) (Format, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
@@ -141,6 +142,9 @@ func Detect(name string, data []byte) (Format, error) {
 	if bytes.HasPrefix(trimmed, []byte("{")) {
 		return detectJSON(name, trimmed)
 	}
+	if startsList(data) {
+		return "", &ParseError{File: name, Err: fmt.Errorf("%w: a catalog is a mapping (or, in OLM's file-based form, a stream of JSON objects), not a list", ErrWrongKind)}
+	}
 	helm, own := hasLineStart(data, "entries:"), hasLineStart(data, "modules:")
 	switch {
 	case helm && !own && looksKUDOIndex(data):
@@ -151,6 +155,23 @@ func Detect(name string, data []byte) (Format, error) {
 		return FormatFile, nil
 	}
 	return "", &ParseError{File: name, Err: fmt.Errorf("%w: %s", model.ErrInvalidInput, errAmbiguous)}
+}
+
+// startsList reports whether data is a YAML or JSON list: its first line
+// that holds more than white space, a comment or a document marker starts
+// one.
+func startsList(data []byte) bool {
+	for line := range bytes.Lines(data) {
+		line = bytes.TrimSpace(line)
+		switch {
+		case len(line) == 0 || line[0] == '#' || bytes.Equal(line, []byte("---")):
+			continue
+		case line[0] == '[':
+			return true
+		}
+		return bytes.Equal(line, []byte("-")) || bytes.HasPrefix(line, []byte("- "))
+	}
+	return false
 }
 
 func detectJSON(name string, data []byte) (Format, error) {

@@ -80,7 +80,7 @@ func TestParseCatalogErrors(t *testing.T) {
 		{"unknown top key", "modules: []\nchannels: {}\n", ErrUnknownKey, 2},
 		{"bad yaml", "modules: [\n", ErrSyntax, 0},
 		{"wrong type", "modules:\n  - name: a\n    weight: heavy\n", ErrSyntax, 3},
-		{"empty file", "", ErrSyntax, 0},
+		{"empty file", "", ErrEmptyFile, 0},
 		{"two documents", "modules: []\n---\nmodules: []\n", ErrSyntax, 0},
 		{"bad version", "modules:\n  - name: a\n    releases:\n      - version: 0.2.3.1\n", model.ErrInvalidVersion, 4},
 		{"no name", "modules:\n  - releases: []\n", model.ErrMissingField, 2},

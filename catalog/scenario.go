@@ -39,8 +39,10 @@ type Expectation struct {
 	PlanMentions []string `yaml:"planMentions"`
 	// WarningsMentions and WarningsNotMentions are substrings that the
 	// answer's warnings must and must not hold (R25).
-	WarningsMentions    []string                `yaml:"warningsMentions"`
-	WarningsNotMentions []string                `yaml:"warningsNotMentions"`
+	WarningsMentions    []string `yaml:"warningsMentions"`
+	WarningsNotMentions []string `yaml:"warningsNotMentions"`
+	// AssumptionsMentions are substrings of the answer's assumptions (R32).
+	AssumptionsMentions []string                `yaml:"assumptionsMentions"`
 	Explanation         *ExplanationExpectation `yaml:"explanation"`
 	// Error is true when the input is bad: exit code 2, no answer.
 	Error bool `yaml:"error"`

@@ -1,8 +1,11 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -24,6 +27,9 @@ type fileCluster struct {
 	// KubernetesVersion is the cluster configuration's kubernetesVersion:
 	// Automatic, or the minor the cluster is pinned to (R31).
 	KubernetesVersion string `yaml:"kubernetesVersion"`
+	// Facts are what the live cluster says for the gates of DKP's
+	// releases (R32): a scalar, or a list of scalars.
+	Facts map[string]any `yaml:"facts"`
 }
 
 type fileModuleState struct {
@@ -91,9 +97,14 @@ func LoadRequest(path string) (*model.Request, error) {
 	return ParseRequest(path, data)
 }
 
-// ParseRequest reads a request from data; name is used in errors.
+// ParseRequest reads a request from data; name is used in errors. An
+// empty file (nothing, or white space and comments) is the empty request,
+// as {} is: a request file that asks nothing.
 func ParseRequest(name string, data []byte) (*model.Request, error) {
 	node, err := parseNode(name, data)
+	if errors.Is(err, ErrEmptyFile) {
+		return &model.Request{}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +134,16 @@ func clusterFromNode(file string, node *yaml.Node) (*model.ClusterState, error) 
 	}
 	if err := readKubernetesVersion(c, fc.KubernetesVersion); err != nil {
 		return nil, placed(file, model.Field("cluster", "kubernetesVersion"), err)
+	}
+	for key, v := range fc.Facts {
+		text, err := factText(v)
+		if err != nil {
+			return nil, placed(file, model.Field("cluster", "facts").Key(key), err)
+		}
+		if c.Facts == nil {
+			c.Facts = map[string]string{}
+		}
+		c.Facts[key] = text
 	}
 	var err error
 	if c.Deckhouse, err = optionalVersion(fc.Deckhouse); err != nil {
@@ -154,10 +175,24 @@ func requestFromNode(file string, node *yaml.Node) (*model.Request, error) {
 	if err := decodeStrict(file, node, &fr); err != nil {
 		return nil, err
 	}
-	return fr.toModel(file)
+	return fr.toModel(file, node)
 }
 
-func (fr *fileRequest) toModel(file string) (*model.Request, error) {
+// toModel reads the request that node, in file, holds; an error names
+// the line of its field.
+func (fr *fileRequest) toModel(file string, node *yaml.Node) (*model.Request, error) {
+	r, err := fr.model(file)
+	var pe *ParseError
+	if errors.As(err, &pe) && pe.Line == 0 {
+		var fe *model.FieldError
+		if errors.As(pe.Err, &fe) && len(fe.Path) > 0 {
+			pe.Line = lineOf(node, fe.Path[1:]).line
+		}
+	}
+	return r, err
+}
+
+func (fr *fileRequest) model(file string) (*model.Request, error) {
 	r := &model.Request{
 		Enable:       fr.Enable,
 		Disable:      fr.Disable,
@@ -227,4 +262,27 @@ func readKubernetesVersion(c *model.ClusterState, text string) error {
 		}
 	}
 	return nil
+}
+
+// factText reads one fact (R32) as text: a scalar as written, a list of
+// scalars joined by commas.
+func factText(v any) (string, error) {
+	switch v := v.(type) {
+	case []any:
+		parts := make([]string, len(v))
+		for i, e := range v {
+			text, err := factText(e)
+			if err != nil {
+				return "", err
+			}
+			parts[i] = text
+		}
+		slices.Sort(parts) // a list of facts is a set: the order it was written in does not count (R15)
+		return strings.Join(parts, ","), nil
+	case map[string]any:
+		return "", fmt.Errorf("%w: a fact is a value or a list of values, not a mapping", model.ErrInvalidValue)
+	case nil:
+		return "", nil
+	}
+	return fmt.Sprint(v), nil
 }

@@ -71,9 +71,9 @@ func TestParseStateErrors(t *testing.T) {
 		{"cluster bad module version", parseClusterErr, "modules:\n  a: {enabled: true, version: x}\n", model.ErrInvalidVersion, "cluster.modules.a.version", 0},
 		{"cluster enabled not bool", parseClusterErr, "modules:\n  a: {enabled: maybe}\n", ErrSyntax, "", 2},
 		{"request unknown key", parseRequestErr, "enable: [a]\nupgrade: [b]\n", ErrUnknownKey, "", 2},
-		{"request bad pin", parseRequestErr, "pin: {a: latest}\n", model.ErrInvalidVersion, "request.pin.a", 0},
-		{"request bad platform", parseRequestErr, "platform: {kubernetes: new}\n", model.ErrInvalidVersion, "request.platform.kubernetes", 0},
-		{"request enable not a list", parseRequestErr, "enable: a\n", ErrSyntax, "", 1},
+		{"request bad pin", parseRequestErr, "enable: [a]\npin: {a: latest}\n", model.ErrInvalidVersion, "request.pin.a", 2},
+		{"request bad platform", parseRequestErr, "platform:\n  kubernetes: new\n", model.ErrInvalidVersion, "request.platform.kubernetes", 2},
+		{"request enable not a list", parseRequestErr, "enable: a\n", ErrWrongKind, "", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -112,10 +112,48 @@ func TestParseWhatIf(t *testing.T) {
 	assert.Equal(t, "scenario 2", reqs[1].Name)
 	assert.Equal(t, "1.31.0", reqs[1].Request.Platform.Kubernetes.String())
 
-	_, err = ParseWhatIf("w.yaml", []byte("scenarios:\n  - name: x\n    requets: {}\n"))
-	assert.ErrorIs(t, err, ErrUnknownKey)
 	_, err = ParseWhatIf("w.yaml", []byte("scenarios: []\n"))
 	assert.ErrorIs(t, err, model.ErrMissingField)
-	_, err = ParseWhatIf("w.yaml", []byte("scenarios:\n  - request: {pin: {a: soon}}\n"))
-	assert.ErrorIs(t, err, model.ErrInvalidVersion)
+	_, err = ParseWhatIf("w.yaml", []byte("scenarios: {a: {}}\n"))
+	assert.ErrorIs(t, err, ErrWrongKind, "not a batch: the file's error")
+}
+
+// A scenario that is bad input as written is that scenario's error, with
+// its name and line; the batch's other scenarios are read.
+func TestParseWhatIfBadScenarios(t *testing.T) {
+	const batch = `scenarios:
+  - name: good
+    request: {enable: [a]}
+  - name: bad pin
+    request:
+      pin: {a: soon}
+  - name: misspelt
+    requets: {}
+  - just text
+  - request: {platform: {kubernetes: next}}
+`
+	reqs, err := ParseWhatIf("w.yaml", []byte(batch))
+	require.NoError(t, err)
+	require.Len(t, reqs, 5)
+	assert.NoError(t, reqs[0].Err)
+	assert.Equal(t, []string{"a"}, reqs[0].Request.Enable)
+	for _, tc := range []struct {
+		i    int
+		name string
+		is   error
+		line int
+	}{
+		{1, "bad pin", model.ErrInvalidVersion, 6},
+		{2, "misspelt", ErrUnknownKey, 8},
+		{3, "scenario 4", ErrWrongKind, 9},
+		{4, "scenario 5", model.ErrInvalidVersion, 10},
+	} {
+		r := reqs[tc.i]
+		assert.Equal(t, tc.name, r.Name)
+		assert.Nil(t, r.Request, tc.name)
+		require.ErrorIs(t, r.Err, tc.is, tc.name)
+		file, line := PlacedIn(r.Err)
+		assert.Equal(t, "w.yaml", file, tc.name)
+		assert.Equal(t, tc.line, line, "%s: %v", tc.name, r.Err)
+	}
 }

@@ -26,13 +26,20 @@ type Stats struct {
 	Releases       int                        `json:"releases"`
 	// Prereleases are releases with a prerelease part (D1).
 	Prereleases int `json:"prereleases"`
-	// Channels counts channel entries over all modules (R10, D32).
+	// Channels counts channel entries over all modules (R10, D32): a
+	// module's own channels, each naming a version of it, not the
+	// platform's release channels.
 	Channels int `json:"channels"`
-	// Stages count releases per stage (R25), a built-in module as one.
-	Stages map[string]int `json:"stages"`
+	// Stages count releases per stage (R25), a built-in module as one;
+	// BuiltInStages count the built-in modules among them, so that the
+	// releases of a stage are the difference (D369).
+	Stages        map[string]int `json:"stages"`
+	BuiltInStages map[string]int `json:"builtInStages"`
 	// DisableConfirmations count releases, a built-in module as one,
-	// whose module asks for confirmation before it is disabled (R26).
-	DisableConfirmations int `json:"disableConfirmations"`
+	// whose module asks for confirmation before it is disabled (R26);
+	// BuiltInDisableConfirmations the built-in modules among them.
+	DisableConfirmations        int `json:"disableConfirmations"`
+	BuiltInDisableConfirmations int `json:"builtInDisableConfirmations"`
 
 	RequiredDependencies int `json:"requiredDependencies"`
 	OptionalDependencies int `json:"optionalDependencies"`
@@ -71,9 +78,12 @@ type Stats struct {
 	// FromToRules are DKP's update.versions rules (R11).
 	FromToRules int `json:"fromToRules"`
 
-	// PlatformRequirements count releases with a requirement on each
-	// platform component: deckhouse, kubernetes and others (R4, R22).
-	PlatformRequirements map[string]int `json:"platformRequirements"`
+	// PlatformRequirements count releases, a built-in module as one, with
+	// a requirement on each platform component: deckhouse, kubernetes and
+	// others (R4, R22); BuiltInPlatformRequirements the built-in modules
+	// among them.
+	PlatformRequirements        map[string]int `json:"platformRequirements"`
+	BuiltInPlatformRequirements map[string]int `json:"builtInPlatformRequirements"`
 	// DependencyForms count module requirements by the form of their
 	// constraint (ConstraintForm).
 	DependencyForms map[string]int `json:"dependencyForms"`
@@ -91,7 +101,8 @@ func NewStats(cat *model.Catalog, rep *Report) Stats {
 	s := Stats{
 		Source: rep.Source, Format: rep.Format, HelmSubcharts: rep.HelmSubcharts,
 		Modules: rep.Modules, BuiltIn: rep.Embedded, Releases: rep.Releases, Prereleases: rep.Prereleases,
-		PlatformRequirements: map[string]int{}, DependencyForms: map[string]int{}, Stages: map[string]int{},
+		PlatformRequirements: map[string]int{}, BuiltInPlatformRequirements: map[string]int{}, DependencyForms: map[string]int{},
+		Stages: map[string]int{}, BuiltInStages: map[string]int{},
 		UpdatePolicies: map[model.UpdatePolicy]int{}, Groups: map[string]int{}, BundledSubcharts: rep.Counts[helmBundled],
 		Skipped: len(rep.Skipped), Warnings: len(rep.Warnings), Counts: rep.Counts,
 	}
@@ -123,6 +134,7 @@ func (s *Stats) addModule(cat *model.Catalog, m *model.Module, provided map[stri
 	if m.Embedded {
 		s.addRequirements(cat, m.Requirements)
 		s.addStage(m, nil)
+		s.addBuiltIn(m)
 	}
 	s.addManifest(m)
 	if m.HasUpdateGraph() {
@@ -161,6 +173,18 @@ func (s *Stats) addManifest(m *model.Module) {
 	}
 }
 
+// addBuiltIn counts built-in module m apart, beside addStage's and
+// addRequirements' counts that take it as a release.
+func (s *Stats) addBuiltIn(m *model.Module) {
+	s.BuiltInStages[m.StageOf(nil).String()]++
+	if m.DisableOf(nil).Confirmation {
+		s.BuiltInDisableConfirmations++
+	}
+	for _, name := range platformNames(m.Requirements) {
+		s.BuiltInPlatformRequirements[name]++
+	}
+}
+
 // addStage counts the stage and the disable confirmation of release r of
 // m, or of built-in module m for a nil r.
 func (s *Stats) addStage(m *model.Module, r *model.Release) {
@@ -184,13 +208,7 @@ func (s *Stats) addEdges(e *model.UpdateEdges) {
 }
 
 func (s *Stats) addRequirements(cat *model.Catalog, req model.Requirements) {
-	if req.Deckhouse != nil {
-		s.PlatformRequirements[model.PlatformDeckhouse]++
-	}
-	if req.Kubernetes != nil {
-		s.PlatformRequirements[model.PlatformKubernetes]++
-	}
-	for name := range req.Platform {
+	for _, name := range platformNames(req) {
 		s.PlatformRequirements[name]++
 	}
 	s.RequiredCapabilities += len(req.Capabilities)
@@ -206,6 +224,22 @@ func (s *Stats) addRequirements(cat *model.Catalog, req model.Requirements) {
 		}
 		s.DependencyForms[ConstraintForm(d.Constraint.Text)]++
 	}
+}
+
+// platformNames names the platform components req requires: deckhouse,
+// kubernetes and others (R4, R22).
+func platformNames(req model.Requirements) []string {
+	var out []string
+	if req.Deckhouse != nil {
+		out = append(out, model.PlatformDeckhouse)
+	}
+	if req.Kubernetes != nil {
+		out = append(out, model.PlatformKubernetes)
+	}
+	for name := range req.Platform {
+		out = append(out, name)
+	}
+	return out
 }
 
 var (

@@ -26,6 +26,10 @@ type ClusterState struct {
 	// version (kubernetesVersion: Automatic), so a DKP release's
 	// autoK8sVersion applies to it (R31).
 	KubernetesAutomatic bool
+	// Facts are what the live cluster says that the gates of DKP's
+	// releases need (R32), named as DKP names them; values as text, a list
+	// joined by commas.
+	Facts map[string]string
 }
 
 // The names of the two platform components every cluster has.

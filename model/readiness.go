@@ -106,14 +106,15 @@ func ParseFactKind(name string) (FactKind, bool) {
 }
 
 // ValidateAccept checks the risks a what-if batch accepts (R30): each
-// names a module of cat or a fact kind. field names the list, such as
+// names a module of cat, a fact kind, or a gate of cat's release data
+// that the live cluster decides (R32). field names the list, such as
 // "accept".
 func ValidateAccept(cat *Catalog, field Path, accept []string) error {
 	for i, a := range accept {
-		if _, ok := ParseFactKind(a); ok || cat.Module(a) != nil {
+		if _, ok := ParseFactKind(a); ok || cat.Module(a) != nil || cat.PlatformReleases().HasGate(a) {
 			continue
 		}
-		return fieldErr(field.Index(i), ErrUnknownModule, "%q is neither a module of the catalog nor a fact kind%s", a, cat.didYouMean(a))
+		return fieldErr(field.Index(i), ErrUnknownModule, "%q is neither a module of the catalog, a fact kind nor a gate of its release data%s", a, cat.didYouMean(a))
 	}
 	return nil
 }

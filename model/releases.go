@@ -134,3 +134,14 @@ func (pr PlatformReleases) FirstSupporting(at MajorMinor, k MajorMinor) (MajorMi
 	}
 	return MajorMinor{}, false
 }
+
+// HasGate reports whether some release requires key, a gate the live
+// cluster decides (R32).
+func (pr PlatformReleases) HasGate(key string) bool {
+	for _, r := range pr {
+		if _, ok := r.Requirements.Other[key]; ok {
+			return true
+		}
+	}
+	return false
+}

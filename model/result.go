@@ -69,7 +69,11 @@ type Result struct {
 	// Warnings list what a resolved answer should not hide, such as a
 	// selected Deprecated release (R25), sorted by module, then kind.
 	Warnings []Warning
-	Stats    Stats
+	// Assumptions are the gates that need the live cluster which the
+	// answer could not decide (R32), in the order of the DKP releases on
+	// the way, then by key.
+	Assumptions []Assumption
+	Stats       Stats
 }
 
 // ModuleResult is the outcome for one module.
@@ -203,6 +207,9 @@ const (
 	// or moves with: its DKP release does not support the minor, or a DKP
 	// release on the way requires a newer one (R31).
 	FactPlatformKubernetes
+	// FactPlatformGate: a requirement of a DKP release that a fact of the
+	// live cluster decides, and the fact fails it (R32).
+	FactPlatformGate
 	// FactPlatformRelease: a requirement of a DKP release's release.yaml
 	// that DKP checks before it moves to the release (R31).
 	FactPlatformRelease
@@ -238,6 +245,7 @@ var factKindNames = map[FactKind]string{
 	FactDependencyLoop:        "dependency-loop",
 	FactSettings:              "settings",
 	FactPlatformKubernetes:    "platform-kubernetes",
+	FactPlatformGate:          "platform-gate",
 	FactPlatformRelease:       "platform-release",
 }
 
@@ -370,7 +378,7 @@ type Stats struct {
 // question changes.
 func (f Fact) AboutPlatform() bool {
 	switch f.Kind {
-	case FactDeckhouseRequirement, FactKubernetesRequirement, FactPlatformRequirement, FactPlatformKubernetes:
+	case FactDeckhouseRequirement, FactKubernetesRequirement, FactPlatformRequirement, FactPlatformKubernetes, FactPlatformGate:
 		return true
 	}
 	return false

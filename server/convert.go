@@ -64,6 +64,7 @@ var factKindToProto = map[model.FactKind]modsolverv1.FactKind{
 	model.FactDependencyLoop:        modsolverv1.FactKind_FACT_KIND_DEPENDENCY_LOOP,
 	model.FactSettings:              modsolverv1.FactKind_FACT_KIND_SETTINGS,
 	model.FactPlatformKubernetes:    modsolverv1.FactKind_FACT_KIND_PLATFORM_KUBERNETES,
+	model.FactPlatformGate:          modsolverv1.FactKind_FACT_KIND_PLATFORM_GATE,
 	model.FactPlatformRelease:       modsolverv1.FactKind_FACT_KIND_PLATFORM_RELEASE,
 }
 
@@ -172,6 +173,9 @@ func resultToProto(res *model.Result) *modsolverv1.ResolveResponse {
 			out.Plan[i] = &slab[i]
 			planStepToProto(&slab[i], &res.Plan[i])
 		}
+	}
+	for _, a := range res.Assumptions {
+		out.Assumptions = append(out.Assumptions, &modsolverv1.Assumption{Gate: a.Gate, Subject: a.Subject, Needs: a.Needs, Message: a.Message})
 	}
 	for _, w := range res.Warnings {
 		out.Warnings = append(out.Warnings, &modsolverv1.Warning{Kind: warningKindToProto[w.Kind], Module: w.Module, Version: w.Version, Message: w.Message})
@@ -309,6 +313,7 @@ func clusterFromProto(pc *modsolverv1.ClusterState) (*model.ClusterState, error)
 
 		AllowExperimentalModules: pc.GetAllowExperimentalModules(),
 		KubernetesAutomatic:      pc.GetKubernetesAutomatic(),
+		Facts:                    maps.Clone(pc.GetFacts()),
 	}
 	out.Modules, errs = modulesFromProto(pc.GetModules(), errs)
 	out.Platform = componentsFromProto(model.Field("cluster", "platform"), pc.GetPlatform(), &errs)
@@ -471,6 +476,7 @@ func ClusterProto(c *model.ClusterState) *modsolverv1.ClusterState {
 
 		AllowExperimentalModules: c.AllowExperimentalModules,
 		KubernetesAutomatic:      c.KubernetesAutomatic,
+		Facts:                    maps.Clone(c.Facts),
 	}
 	if len(c.Modules) > 0 {
 		out.Modules = make(map[string]*modsolverv1.ModuleState, len(c.Modules))

@@ -124,6 +124,9 @@ var factKinds = [...]kindInfo{
 	// whole answer (platformRefusal); it never stands in a core.
 	model.FactPlatformKubernetes: {rank: rankAvailability, message: (*problem).platformKubernetesMessage,
 		subject: named(model.PlatformKubernetes), short: componentShort, platform: kubernetesVersion},
+	// A platform-gate fact too is made before any encoding (R32).
+	model.FactPlatformGate: {rank: rankAvailability, message: (*problem).platformGateMessage,
+		subject: named(model.PlatformDeckhouse), short: componentShort, platform: deckhouseVersion},
 	model.FactPlatformRelease: {rank: rankAvailability, message: plain(platformReleaseMessage), subject: platformReleaseSubject,
 		short: stateShort, changes: disableTheModule},
 }

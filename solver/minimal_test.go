@@ -34,11 +34,14 @@ func TestExplanationsAreMinimal(t *testing.T) {
 
 func checkMinimal(t *testing.T, sc *catalog.Scenario, res *model.Result) {
 	ctx := context.Background()
-	if f := res.Explanation.Facts; len(f) == 1 && f[0].Kind == model.FactPlatformKubernetes {
-		// R31: a platform DKP does not run is decided before any encoding,
-		// one fact that is a core by itself; it is the platform's own.
+	if f := res.Explanation.Facts; len(f) == 1 && (f[0].Kind == model.FactPlatformKubernetes || f[0].Kind == model.FactPlatformGate) {
+		// R31, R32: a platform DKP does not run or move to is decided
+		// before any encoding, one fact that is a core by itself.
 		dkp, kube := orElse(sc.Request.Platform.Deckhouse, sc.Cluster.Deckhouse), orElse(sc.Request.Platform.Kubernetes, sc.Cluster.Kubernetes)
 		got, _ := platformFact(sc.Catalog.PlatformReleases(), sc.Cluster, dkp, kube)
+		if got == nil {
+			got, _ = gateFact(sc.Catalog, sc.Cluster, dkp)
+		}
 		require.NotNil(t, got)
 		assert.Equal(t, f[0], *got)
 		return

@@ -49,6 +49,9 @@ func encoded(cat *model.Catalog, cluster *model.ClusterState, req *model.Request
 		if f, _ := platformFact(data, cluster, dkp, kube); f != nil {
 			return false
 		}
+		if f, _ := gateFact(cat, cluster, dkp); f != nil {
+			return false
+		}
 	}
 	return true
 }

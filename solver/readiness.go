@@ -101,7 +101,8 @@ func (r *Readiness) Add(i int, a Answer) []Cell {
 // Ready says, once every answer is in, whether the first scenario is
 // ready with every unaccepted risk counted: it resolves, or each of its
 // blockers is accepted, and every other blocker of the batch is
-// accepted too (D192).
+// accepted too (D192), as is every gate an answer assumes (R32; --accept
+// names it by its release.yaml key).
 func (r *Readiness) Ready() bool {
 	if len(r.cells) == 0 || r.released < len(r.cells) {
 		return false
@@ -117,6 +118,13 @@ func (r *Readiness) Ready() bool {
 		for _, b := range c.Blockers {
 			if !b.Accepted {
 				return false
+			}
+		}
+		if res := c.Answer.Result; res != nil {
+			for _, a := range res.Assumptions { // R32: a gate no input decides is a risk until accepted
+				if !r.accept[a.Gate] {
+					return false
+				}
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/modsolver/modsolver/model"
@@ -123,6 +124,9 @@ func (c *Compiled) platformRefusal(ctx context.Context, cfg settings, cluster *m
 	}
 	f, changes := platformFact(data, cluster, dkp, kube)
 	if f == nil {
+		f, changes = gateFact(c.cat, cluster, dkp) // R32
+	}
+	if f == nil {
 		return nil, nil
 	}
 	expl := &model.Explanation{Summary: "the request cannot be met: " + f.Message, Facts: []model.Fact{*f}}
@@ -236,4 +240,102 @@ func (p *problem) answerWarnings(outs []*outcome) []model.Warning {
 		out = append(out, w)
 	}
 	return out
+}
+
+// gateState is where one gate of a DKP release on the way stands (R32).
+type gateState struct {
+	minor    model.MajorMinor
+	gate     model.Gate
+	required string
+	// fact is the cluster's value; decided says the cluster gave one.
+	fact    string
+	decided bool
+}
+
+// gatesOnTheWay lists the gates that apply to a move from the cluster's
+// DKP to dkp (R32): every release.yaml key of a release on the way that
+// the inputs do not decide, in minor order, then key order; a gate whose
+// registering module the catalog has, but the cluster does not run, does
+// not apply (DKP evaluates its checks with the modules it runs before the
+// move).
+func gatesOnTheWay(cat *model.Catalog, cluster *model.ClusterState, dkp model.Version) []gateState {
+	data := cat.PlatformReleases()
+	var out []gateState
+	for _, m := range data.OnTheWay(cluster.Deckhouse, dkp) {
+		other := data[m].Requirements.Other
+		for _, key := range slices.Sorted(maps.Keys(other)) {
+			g := model.GateFor(key)
+			if g.Module != "" {
+				if mod := cat.Module(g.Module); mod != nil {
+					if _, runs := cluster.Deployed(mod); !runs && !cluster.Modules[g.Module].On() {
+						continue
+					}
+				}
+			}
+			fact, decided := cluster.Facts[g.Fact]
+			out = append(out, gateState{minor: m, gate: g, required: other[key], fact: fact, decided: decided})
+		}
+	}
+	return out
+}
+
+// gateFact is the fact of the first gate on the way the cluster's facts
+// fail, with the change that meets it, or nil.
+func gateFact(cat *model.Catalog, cluster *model.ClusterState, dkp model.Version) (*model.Fact, []change) {
+	for _, g := range gatesOnTheWay(cat, cluster, dkp) {
+		if !g.decided {
+			continue
+		}
+		ok, err := g.gate.Holds(g.required, g.fact)
+		if ok {
+			continue
+		}
+		why := fmt.Sprintf("the cluster's %s is %s", g.gate.Fact, g.fact)
+		if err != nil {
+			why = fmt.Sprintf("the cluster's %s, %q, cannot be read: %v", g.gate.Fact, g.fact, err)
+		}
+		f := &model.Fact{Kind: model.FactPlatformGate, Version: g.minor.String(), Subject: model.PlatformDeckhouse,
+			Message: fmt.Sprintf("DKP %s requires %s: %s before it moves to %s (its release requirement); %s", g.minor, g.gate.Key, g.required, g.minor, why)}
+		key, required := g.gate.Fact, g.required
+		fix := change{
+			sug: model.Suggestion{Kind: model.SuggestUpgradePlatform,
+				Message: fmt.Sprintf("upgrade the cluster so that it meets %s: %s (%s)", g.gate.Key, required, g.gate.Needs)},
+			apply: func(c *model.ClusterState, _ *model.Request) {
+				c.Facts = maps.Clone(c.Facts)
+				c.Facts[key] = required
+			},
+		}
+		if key == "containerdV1NodesPresent" {
+			fix.apply = func(c *model.ClusterState, _ *model.Request) {
+				c.Facts = maps.Clone(c.Facts)
+				c.Facts[key] = "false"
+			}
+		}
+		return f, []change{fix}
+	}
+	return nil, nil
+}
+
+// assumptions lists the gates on the way the answer could not decide
+// (R32).
+func (p *problem) assumptions() []model.Assumption {
+	if p.cat.PlatformReleases() == nil {
+		return nil
+	}
+	var out []model.Assumption
+	for _, g := range gatesOnTheWay(p.cat, p.cluster, p.deckhouse) {
+		if g.decided {
+			continue
+		}
+		subject := "DKP " + g.minor.String()
+		out = append(out, model.Assumption{Gate: g.gate.Key, Subject: subject, Needs: g.gate.Needs,
+			Message: fmt.Sprintf("assumed: %s requires %s: %s, which the cluster state does not decide; give %s", subject, g.gate.Key, g.required, g.gate.Needs)})
+	}
+	return out
+}
+
+// platformGateMessage words a platform-gate fact of p's platform; the
+// answer's own is worded where it is made (gateFact), with the fact.
+func (p *problem) platformGateMessage(*fact) string {
+	return fmt.Sprintf("DKP %s has a requirement the cluster's facts do not meet", model.MinorOf(p.deckhouse))
 }

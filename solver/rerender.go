@@ -16,7 +16,7 @@ func (s *session) rerender(req *model.Request, res *model.Result) (*model.Result
 	if res.Status == model.StatusUnsatisfiable {
 		s.classFacts()
 		s.retarget(req)
-		out := &model.Result{Status: res.Status, Stats: res.Stats, Warnings: slices.Clone(res.Warnings)}
+		out := &model.Result{Status: res.Status, Stats: res.Stats, Warnings: slices.Clone(res.Warnings), Assumptions: slices.Clone(res.Assumptions)}
 		if res.Explanation != nil {
 			out.Explanation = s.explanation()
 			out.Explanation.Suggestions = slices.Clone(res.Explanation.Suggestions)
@@ -59,7 +59,7 @@ func (s *session) retarget(req *model.Request) {
 // renderAll renders every module again: held-back reasons may quote a
 // platform version.
 func (s *session) renderAll(res *model.Result) (*model.Result, error) {
-	out := &model.Result{Status: res.Status, Stats: res.Stats, Warnings: s.retargetWarnings(res.Warnings)}
+	out := &model.Result{Status: res.Status, Stats: res.Stats, Warnings: s.retargetWarnings(res.Warnings), Assumptions: slices.Clone(res.Assumptions)}
 	for _, o := range s.outs {
 		mr, err := s.oneResult(o)
 		if err != nil {
@@ -111,7 +111,7 @@ func (s *session) classParts(res *model.Result) *classParts {
 // held-back reasons nothing else does. The plan's order does not depend
 // on versions.
 func (s *session) renderBuiltIns(res *model.Result) *model.Result {
-	out := &model.Result{Status: res.Status, Stats: res.Stats, Modules: slices.Clone(res.Modules), Plan: slices.Clone(res.Plan), Warnings: s.retargetWarnings(res.Warnings)}
+	out := &model.Result{Status: res.Status, Stats: res.Stats, Modules: slices.Clone(res.Modules), Plan: slices.Clone(res.Plan), Warnings: s.retargetWarnings(res.Warnings), Assumptions: slices.Clone(res.Assumptions)}
 	for _, n := range s.class.notes {
 		out.Modules[n.i].PathNote = n.note.text(s.p)
 	}

@@ -71,6 +71,7 @@ func (s *session) resolved() (*model.Result, error) {
 	}
 	res.Modules = modules
 	res.Warnings = warnings(warned, append(runningLoops(s.p, warned), s.p.answerWarnings(warned)...))
+	res.Assumptions = s.p.assumptions()
 	res.Stats = s.stats()
 	unchanged += s.fast.kept // frozen modules without views keep their releases (statememo.go)
 	res.Stats.Unchanged = unchanged

@@ -206,6 +206,9 @@ func stateHash(seed maphash.Seed, cluster *model.ClusterState, shape memoShapeKe
 	for name, v := range cluster.Platform {
 		h += mix(str(name), ver(v))
 	}
+	for key, v := range cluster.Facts {
+		h += mix(str(key), str(v)+3)
+	}
 	for name, st := range cluster.Modules {
 		x := mix(str(name), ver(st.Version))
 		switch {
@@ -243,7 +246,7 @@ func boolByte(b bool) byte {
 func sameState(a, b *model.ClusterState) bool {
 	if !sameText(a.Deckhouse, b.Deckhouse) || !sameText(a.Kubernetes, b.Kubernetes) || a.Edition != b.Edition ||
 		a.Bundle != b.Bundle || a.ReleaseChannel != b.ReleaseChannel || a.AllowExperimentalModules != b.AllowExperimentalModules || a.KubernetesAutomatic != b.KubernetesAutomatic ||
-		len(a.Platform) != len(b.Platform) || len(a.Modules) != len(b.Modules) {
+		len(a.Platform) != len(b.Platform) || len(a.Modules) != len(b.Modules) || !maps.Equal(a.Facts, b.Facts) {
 		return false
 	}
 	for name, v := range a.Platform {
@@ -275,6 +278,7 @@ func sameText(a, b model.Version) bool {
 func copyState(c *model.ClusterState) *model.ClusterState {
 	out := *c
 	out.Platform = maps.Clone(c.Platform)
+	out.Facts = maps.Clone(c.Facts)
 	out.Modules = make(map[string]model.ModuleState, len(c.Modules))
 	for name, st := range c.Modules {
 		if st.Enabled != nil {

@@ -71,7 +71,10 @@ func (c *Compiled) Sweep(ctx context.Context, cluster *model.ClusterState, emit 
 // the platform and are not asked about; nor are modules the operator
 // already enabled or disabled.
 func swept(m *model.Module, cluster *model.ClusterState) bool {
-	return !m.Embedded && len(m.Releases) > 0 && !cluster.Modules[m.Name].Configured()
+	// A module the platform also carries built in (R29, D350) runs built
+	// in unless a request moves it: it is checked as built-in modules are,
+	// with the platform, not pinned to a release of its source.
+	return !m.Embedded && m.BuiltInSource() == "" && len(m.Releases) > 0 && !cluster.Modules[m.Name].Configured()
 }
 
 // reasons names the facts of an explanation that stand in the way of

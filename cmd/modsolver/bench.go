@@ -142,9 +142,9 @@ func runBench(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(fs.Output(), benchUsage); fs.PrintDefaults() }
 	fs.Var(&f.sizes, "size", "catalog `size`: S, M, L or NxR; repeat for several (default S)")
 	fs.Uint64Var(&f.seed, "seed", 1, "generator `seed`")
-	fs.IntVar(&f.loops, "loops", 0, "dependency loops to add to each generated catalog (`count`)")
+	intVar(fs, &f.loops, "loops", 0, 0, "dependency loops to add to each generated catalog (`count`)")
 	fs.StringVar(&f.loopRule, "loop-rule", "refuse", "the generated catalog's dependencyLoops with --loops: refuse or allow")
-	fs.IntVar(&f.runs, "runs", 5, "timed runs per solver and case, after one warm-up")
+	intVar(fs, &f.runs, "runs", 5, 1, "timed `runs` per solver and case, after one warm-up")
 	fs.StringVar(&f.cases, "cases", "", "`cases` to run, comma-separated (default all)")
 	fs.StringVar(&f.vs, "vs", "", "`peers` to compare with, comma-separated: deppy or deppy-pruned, libsolv")
 	fs.DurationVar(&f.timeout, "timeout", bench.DefaultTimeout, "cap on one modsolver run (`duration`)")
@@ -200,17 +200,11 @@ type benchPlan struct {
 
 func (f *benchFlags) plan() (*benchPlan, error) {
 	p := &benchPlan{seed: f.seed, loops: f.loops, catalog: f.catalog}
-	if f.loops < 0 {
-		return nil, fmt.Errorf("%w: --loops %d: want 0 or more", errUsage, f.loops)
-	}
 	rule, err := model.ParseLoopRule(f.loopRule)
 	if err != nil || rule == "" {
 		return nil, fmt.Errorf("%w: --loop-rule %q: want refuse or allow", errUsage, f.loopRule)
 	}
 	p.rule = rule
-	if f.runs < 1 {
-		return nil, fmt.Errorf("%w: --runs %d: want at least 1", errUsage, f.runs)
-	}
 	if len(f.sizes) == 0 {
 		f.sizes = sizeList{"S"}
 	}

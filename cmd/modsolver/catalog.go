@@ -17,7 +17,9 @@ import (
 
 const catalogUsage = `Usage:
   modsolver catalog stats PATH [--catalog-format F] [--helm-subcharts M] [-o table|json]
-  modsolver catalog check PATH --kubernetes V [--deckhouse V] [--platform NAME=V]… [--helm-subcharts M] [-o table|json]
+  modsolver catalog stats --source NAME=PRIORITY:PATH… [flags]
+  modsolver catalog check PATH --kubernetes V [--deckhouse V] [--edition E] [--bundle B]
+                          [--platform NAME=V]… [--helm-subcharts M] [-o table|json]
   modsolver catalog check --source NAME=PRIORITY:PATH… --kubernetes V [flags]
   modsolver catalog compile PATH -o FILE [--catalog-format F] [--helm-subcharts M]
 
@@ -27,9 +29,12 @@ stats   reads a catalog and prints its size: modules, releases, channels,
 check   asks, for every module, whether its head release (its channel's
         version, or its newest release that is final or a prerelease its
         ecosystem's version reading takes) installs on a cluster of the
-        given platform, with autoEnable so that requirements come along. It
-        prints how many install, how many cannot, and the reasons that stop
-        them most often: a sweep a catalog's authors can run as a CI gate.
+        given platform (and edition and bundle, as resolve takes them), with
+        autoEnable so that requirements come along. It prints how many
+        install, how many cannot, and the reasons that stop them most
+        often: a sweep a catalog's authors can run as a CI gate. Without
+        --edition the cluster names no edition, so a module that DKP ships
+        in some editions only cannot install.
 compile writes the loaded catalog to FILE, which every command then reads
         in place of PATH without parsing it again (see
         'modsolver catalog compile --help').
@@ -88,6 +93,18 @@ func formatNames() string {
 	return strings.Join(names, ", ")
 }
 
+// load reads PATH, or the sources (R23) merged into one catalog, as
+// resolve reads --catalog and --source.
+func (f *catalogFlags) load() (*model.Catalog, *catalog.Report, error) {
+	if f.sources == nil || len(f.sources.specs) == 0 {
+		return loadAs(f.path, f.format, f.subcharts.options()...)
+	}
+	if f.path != "" {
+		return nil, nil, fmt.Errorf("%w: give PATH or --source, not both", errUsage)
+	}
+	return catalog.LoadSources(f.sources.specs, f.subcharts.options()...)
+}
+
 // parseWithPath parses flags around one positional PATH, which may come
 // before, between or after them.
 func parseWithPath(fs *flag.FlagSet, f *catalogFlags, args []string, out, errOut io.Writer) (int, bool) {
@@ -143,14 +160,15 @@ func takesValue(fs *flag.FlagSet, name string) bool {
 }
 
 func runCatalogStats(args []string, out, errOut io.Writer) int {
-	var f catalogFlags
+	f := catalogFlags{sources: &sourcesFlag{}}
 	fs := flag.NewFlagSet("catalog stats", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), catalogUsage+"\nFlags:\n"); fs.PrintDefaults() }
 	f.register(fs)
+	f.sources.register(fs)
 	if code, done := parseWithPath(fs, &f, args, out, errOut); done {
 		return code
 	}
-	cat, rep, err := loadAs(f.path, f.format, f.subcharts.options()...)
+	cat, rep, err := f.load()
 	if err != nil {
 		return fail(errOut, err)
 	}
@@ -192,12 +210,14 @@ func printJSON(out, errOut io.Writer, v any) int {
 
 type checkFlags struct {
 	catalogFlags
-	deckhouse, kubernetes string
-	platform              componentFlag
-	top                   int
-	details               bool
-	workers               int
-	timeout               time.Duration
+	// facts are --kubernetes, --deckhouse, --edition and --bundle, read
+	// as resolve reads them (cluster.go).
+	facts    factFlags
+	platform componentFlag
+	top      int
+	details  bool
+	workers  int
+	timeout  time.Duration
 }
 
 // componentFlag collects repeated --platform NAME=VERSION flags.
@@ -221,20 +241,23 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 	f.register(fs)
 	f.sources = &sourcesFlag{}
 	f.sources.register(fs)
-	fs.StringVar(&f.kubernetes, "kubernetes", "", "the cluster's Kubernetes `version` (required)")
-	fs.StringVar(&f.deckhouse, "deckhouse", "", "the cluster's DKP `version`; required when the catalog has DKP requirements or built-in modules")
+	f.facts.registerCheck(fs)
 	fs.Var(f.platform, "platform", "another platform component, `NAME=VERSION`, such as openshift=4.20 (repeatable)")
-	fs.IntVar(&f.top, "top", 10, "show the `n` most frequent reasons")
+	intVar(fs, &f.top, "top", 10, 0, "show the `n` most frequent reasons")
 	fs.BoolVar(&f.details, "details", false, "list every module that cannot be installed, with its reasons")
-	fs.IntVar(&f.workers, "workers", 0, "solver workers (default: one per core)")
+	intVar(fs, &f.workers, "workers", 0, 0, "solver `workers` (default: one per core)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up after this `duration`")
 	if code, done := parseWithPath(fs, &f.catalogFlags, args, out, errOut); done {
 		return code
 	}
-	cat, err := f.checkCatalog(errOut)
+	cat, rep, err := f.load()
 	if err != nil {
 		return fail(errOut, err)
 	}
+	if len(f.sources.specs) > 0 {
+		printLoadReport(errOut, rep, f.sources.verbose)
+	}
+	f.path = rep.Source
 	if cat.Len() == 0 {
 		// A gate that checked nothing must not pass (D72).
 		return fail(errOut, fmt.Errorf("%s: %w: nothing to check", f.path, catalog.ErrNoModules))
@@ -258,7 +281,7 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 	}
 	sum := solver.Summarize(answers)
 	sum.ExperimentalOnly = solver.ExperimentalOnly(cat, cluster)
-	if err := printCheck(out, f, sum, answers); err != nil {
+	if err := printCheck(out, f, cluster, sum, answers); err != nil {
 		return fail(errOut, err)
 	}
 	if sum.Unsatisfiable > 0 || sum.Errors > 0 {
@@ -267,33 +290,23 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 	return exitResolved
 }
 
-// checkCatalog loads PATH, or the sources (R23) merged into one catalog.
-func (f *checkFlags) checkCatalog(errOut io.Writer) (*model.Catalog, error) {
-	if len(f.sources.specs) > 0 {
-		return f.sources.catalog(f.path, f.format, errOut, f.subcharts.options()...)
-	}
-	cat, _, err := loadAs(f.path, f.format, f.subcharts.options()...)
-	return cat, err
-}
-
-// cluster builds the empty cluster the sweep installs into.
+// cluster builds the empty cluster the sweep installs into, of the
+// platform, edition and bundle the flags give, checked against the
+// catalog as resolve checks a cluster state: an edition or bundle its
+// platform data does not list is bad input, one it lists in another case
+// is spelled as it does (D351).
 func (f *checkFlags) cluster(cat *model.Catalog) (*model.ClusterState, error) {
-	if f.kubernetes == "" {
-		return nil, fmt.Errorf("%w: --kubernetes is required", errUsage)
-	}
-	c := &model.ClusterState{Modules: map[string]model.ModuleState{}}
-	var err error
-	if c.Kubernetes, err = model.ParseVersion(f.kubernetes); err != nil {
-		return nil, fmt.Errorf("--kubernetes: %w", err)
-	}
 	switch {
-	case f.deckhouse != "":
-		if c.Deckhouse, err = model.ParseVersion(f.deckhouse); err != nil {
-			return nil, fmt.Errorf("--deckhouse: %w", err)
-		}
-	case cat.NeedsDeckhouse():
+	case f.facts.kubernetes == "":
+		return nil, fmt.Errorf("%w: --kubernetes is required", errUsage)
+	case f.facts.deckhouse == "" && cat.NeedsDeckhouse():
 		return nil, fmt.Errorf("%w: --deckhouse is required: the catalog has DKP requirements or built-in modules", errUsage)
 	}
+	c, err := f.facts.given()
+	if err != nil {
+		return nil, err
+	}
+	c.Modules = map[string]model.ModuleState{}
 	for name, text := range f.platform {
 		if c.Platform == nil {
 			c.Platform = map[string]model.Version{}
@@ -301,6 +314,9 @@ func (f *checkFlags) cluster(cat *model.Catalog) (*model.ClusterState, error) {
 		if c.Platform[name], err = model.ParseVersion(text); err != nil {
 			return nil, fmt.Errorf("--platform %s: %w", name, err)
 		}
+	}
+	if err := c.Validate(cat); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -323,8 +339,8 @@ func sweep(ctx context.Context, cat *solver.Compiled, cluster *model.ClusterStat
 }
 
 // printCheck prints the check as tables or as its JSON document.
-func printCheck(out io.Writer, f checkFlags, sum solver.SweepSummary, answers []solver.Installability) error {
-	c := &report.Check{Catalog: f.path, Summary: sum, Answers: answers, Top: f.top, Details: f.details}
+func printCheck(out io.Writer, f checkFlags, cluster *model.ClusterState, sum solver.SweepSummary, answers []solver.Installability) error {
+	c := &report.Check{Catalog: f.path, Cluster: cluster, Summary: sum, Answers: answers, Top: f.top, Details: f.details}
 	if f.output == "json" {
 		return c.JSON(out)
 	}

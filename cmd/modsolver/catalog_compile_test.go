@@ -71,7 +71,8 @@ func TestCatalogCompileSources(t *testing.T) {
 			"--kubernetes", "1.31.2", "--edition", "ee", "--deckhouse", "1.74.0,1.75.0", "--no-timing")
 	}
 	wantIf, gotIf := whatif(dkp), whatif(tree)
-	require.Equal(t, exitResolved, gotIf.code, "stderr:\n%s", gotIf.errOut)
+	require.Equal(t, wantIf.code, gotIf.code, "stderr:\n%s", gotIf.errOut)
+	require.NotEqual(t, exitBadInput, gotIf.code, "stderr:\n%s", gotIf.errOut)
 	assert.Equal(t, wantIf.out, gotIf.out)
 
 	check := func(cat string) cliResult {

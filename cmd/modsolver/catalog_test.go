@@ -42,7 +42,7 @@ func TestCatalogStats(t *testing.T) {
 	require.Equal(t, exitResolved, code, errOut)
 	assert.Regexp(t, `modules\s+5 \(0 built-in\)`, out)
 	assert.Regexp(t, `module dependencies\s+1 required, 0 optional, 1 on modules outside the catalog`, out)
-	assert.Regexp(t, `requires openshift\s+1 releases`, out)
+	assert.Regexp(t, `requires openshift\s+1 release\n`, out)
 	assert.Regexp(t, `compiled for resolution in \S+, [0-9.]+ MiB of tables \(estimated\)`, out)
 
 	code, out, errOut = catalogCmd(t, "stats", "-o", "json", path)
@@ -176,4 +176,62 @@ func TestCatalogCheckSources(t *testing.T) {
 	code, _, errOut = catalogCmd(t, "check", "--source", "a=x:"+community, "--kubernetes", "1.31.0")
 	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, errOut, "not an integer")
+}
+
+// catalog check takes --edition and --bundle as resolve does: without an
+// edition, a module DKP ships in some editions only cannot install, and
+// the table says which edition the check ran on; with --edition ee it
+// installs. An edition the platform data does not list is bad input, and
+// one in another case is read as it spells it (D351).
+func TestCatalogCheckEdition(t *testing.T) {
+	sources := []string{"--source", "deckhouse=10:" + shared.Path(t, "data", "dkp"), "--source", "v2=0:" + shared.Path(t, "data", "dkp-v2"),
+		"--kubernetes", "1.33.0", "--deckhouse", "1.77.0"}
+	check := func(args ...string) (int, report.CheckJSON, string) {
+		code, out, errOut := catalogCmd(t, append(append([]string{"check"}, sources...), args...)...)
+		var doc report.CheckJSON
+		if code != exitBadInput && strings.Contains(strings.Join(args, " "), "json") {
+			require.NoError(t, json.Unmarshal([]byte(out), &doc), out)
+		}
+		return code, doc, out + errOut
+	}
+	status := func(doc report.CheckJSON, module string) string {
+		for _, r := range doc.Results {
+			if r.Module == module {
+				return r.Status
+			}
+		}
+		return ""
+	}
+
+	_, none, _ := check("-o", "json")
+	assert.Equal(t, "unsatisfiable", status(none, "stronghold"))
+	assert.Empty(t, none.Cluster.Edition)
+	assert.Contains(t, none.Catalog, "deckhouse=10:", "the sources name the catalog")
+	_, _, table := check()
+	assert.Regexp(t, `checked on\s+kubernetes 1\.33\.0, deckhouse 1\.77\.0, no edition\n`, table)
+
+	_, ee, _ := check("--edition", "EE", "--bundle", "default", "-o", "json")
+	assert.Equal(t, "resolved", status(ee, "stronghold"))
+	assert.Equal(t, &report.CheckClusterJSON{Kubernetes: "1.33.0", Deckhouse: "1.77.0", Edition: "ee", Bundle: "Default"}, ee.Cluster)
+	_, _, table = check("--edition", "ee")
+	assert.Regexp(t, `checked on\s+kubernetes 1\.33\.0, deckhouse 1\.77\.0, edition ee\n`, table)
+
+	code, _, errOut := check("--edition", "xe")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, `unknown edition "xe"`)
+}
+
+// catalog stats takes --source as resolve does (R23), and the sources name
+// the catalog.
+func TestCatalogStatsSources(t *testing.T) {
+	path := writeTemp(t, "c.yaml", sweepCatalog)
+	other := writeTemp(t, "d.yaml", "modules:\n  - name: extra\n    releases: [{version: 1.0.0}]\n")
+	code, out, errOut := catalogCmd(t, "stats", "--source", "main=10:"+path, "--source", "extra=0:"+other)
+	require.Equal(t, exitResolved, code, errOut)
+	assert.Regexp(t, `catalog\s+main=10:\S+, extra=0:\S+`, out)
+	assert.Regexp(t, `modules\s+6 \(0 built-in\)`, out)
+
+	code, _, errOut = catalogCmd(t, "stats", path, "--source", "main=10:"+path)
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "give PATH or --source, not both")
 }

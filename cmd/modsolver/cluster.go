@@ -38,15 +38,31 @@ var factNames = catalog.FactNames{
 	catalog.FactBundle:     model.Field("--bundle"),
 }
 
+// What --edition and --bundle are, for every command that takes them.
+const (
+	editionUsage = "the cluster's DKP `edition` (ce, ee, …; one the catalog's platform data lists, in any case)"
+	bundleUsage  = "the cluster's `bundle` (Default, Minimal, Managed; in any case)"
+)
+
 // register adds --edition and --bundle, and with versions --kubernetes and
 // --deckhouse.
 func (f *factFlags) register(fs *flag.FlagSet, versions bool) {
-	fs.StringVar(&f.edition, "edition", "", "the cluster's DKP `edition` (ce, ee, …; one the catalog's platform data lists, in any case), over what --cluster says; a kubectl dump needs it")
-	fs.StringVar(&f.bundle, "bundle", "", "the cluster's `bundle` (Default, Minimal, Managed; in any case), over what --cluster says")
+	fs.StringVar(&f.edition, "edition", "", editionUsage+", over what --cluster says; a kubectl dump needs it")
+	fs.StringVar(&f.bundle, "bundle", "", bundleUsage+", over what --cluster says")
 	if versions {
 		fs.StringVar(&f.kubernetes, "kubernetes", "", "the cluster's Kubernetes `version`, over what --cluster says; a kubectl dump needs it")
 		fs.StringVar(&f.deckhouse, "deckhouse", "", "the cluster's DKP `version`, over what --cluster says (a dump's Deployed DeckhouseRelease)")
 	}
+}
+
+// registerCheck adds the four flags for catalog check, which has no
+// cluster state of its own: they describe the empty cluster it installs
+// each module into, and are read as resolve reads them (given).
+func (f *factFlags) registerCheck(fs *flag.FlagSet) {
+	fs.StringVar(&f.kubernetes, "kubernetes", "", "the cluster's Kubernetes `version` (required)")
+	fs.StringVar(&f.deckhouse, "deckhouse", "", "the cluster's DKP `version`; required when the catalog has DKP requirements or built-in modules")
+	fs.StringVar(&f.edition, "edition", "", editionUsage+"; without it the cluster names no edition")
+	fs.StringVar(&f.bundle, "bundle", "", bundleUsage)
 }
 
 // given is the cluster state the flags describe.
@@ -60,6 +76,20 @@ func (f *factFlags) given() (*model.ClusterState, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// fields are the cluster state's fields the flags give, which are then
+// not the cluster file's: cluster.edition, say, for --edition.
+func (f *factFlags) fields() []string {
+	var out []string
+	for _, g := range []struct{ field, value string }{
+		{"edition", f.edition}, {"bundle", f.bundle}, {"kubernetes", f.kubernetes}, {"deckhouse", f.deckhouse},
+	} {
+		if g.value != "" {
+			out = append(out, g.field)
+		}
+	}
+	return out
 }
 
 func flagVersion(name, text string) (model.Version, error) {

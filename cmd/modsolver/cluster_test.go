@@ -172,10 +172,11 @@ func TestWhatIfKubectlDumpOnDKP(t *testing.T) {
 	dkp := shared.Path(t, "data", "dkp")
 	code, out, errOut := runCommand(t, "whatif", "--catalog", dkp, "--cluster", "../../docs/examples/kubectl/dump.yaml",
 		"--kubernetes", "1.31.2", "--edition", "ee", "--deckhouse", "1.74.0,1.75.0", "--no-timing")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitUnsatisfiable, code, "R32: the move assumes gates no input decides: %s", errOut)
 	lines := strings.Split(out, "\n")
 	assert.Regexp(t, `^DKP \\ KUBERNETES\s+1\.31\.2$`, lines[0])
-	assert.Regexp(t, `^1\.74\.0\s+A ok, 4 to update$`, lines[1])
+	assert.Regexp(t, `^1\.74\.0\s+A ok, 4 to update, assuming 4$`, lines[1])
+	assert.Contains(t, out, "assumed: DKP 1.74 requires ingressNginx: 1.9, which the cluster state does not decide")
 	for _, want := range []string{
 		"csi-nfs update: 0.3.26 → 0.4.1",
 		"sds-local-volume update: 0.4.10 → 0.4.13",
@@ -219,7 +220,7 @@ func TestWhatIfSettingsOnDKP(t *testing.T) {
 	dkp := shared.Path(t, "data", "dkp")
 	code, out, errOut := runCommand(t, "whatif", "--catalog", dkp, "--cluster", "../../docs/examples/kubectl/settings.yaml",
 		"--kubernetes", "1.31.4", "--edition", "ee", "--deckhouse", "1.75.1,1.76.0", "--no-timing")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitUnsatisfiable, code, "R32: the move to 1.76 assumes gates no input decides: %s", errOut)
 	assert.Contains(t, out, "3 held back by settings")
 	// snapshot-controller runs built in by the Default bundle: no cell
 	// installs it, and none lists it, since it follows the platform

@@ -143,7 +143,7 @@ func parseLoadtestFlags(args []string, out, errOut io.Writer) (f loadtestFlags, 
 	fs.StringVar(&f.addr, "addr", "", "drive the running server at `host:port` instead of one started in this process")
 	fs.StringVar(&f.size, "size", "S", "generated catalog `size`: S, M, L or NxR")
 	fs.Uint64Var(&f.seed, "seed", 1, "generator `seed`")
-	fs.IntVar(&f.concurrency, "concurrency", loadgen.DefaultConcurrency(), "`workers`, each with one call in flight; 2 × GOMAXPROCS unless set")
+	intVar(fs, &f.concurrency, "concurrency", loadgen.DefaultConcurrency(), 1, "`workers`, each with one call in flight; 2 × GOMAXPROCS unless set")
 	fs.DurationVar(&f.duration, "duration", loadgen.DefaultDuration, "measure for this `duration`")
 	fs.DurationVar(&f.warmup, "warmup", time.Second, "first run the same load for this `duration`, unmeasured; 0s for none")
 	fs.BoolVar(&f.json, "json", false, "print JSON instead of a table")
@@ -163,8 +163,6 @@ func (f *loadtestFlags) check(fs *flag.FlagSet) error {
 	switch {
 	case f.addr != "" && (slices.Contains(set, "size") || slices.Contains(set, "seed")):
 		return fmt.Errorf("%w: --size and --seed do not apply with --addr", errUsage)
-	case f.concurrency < 1:
-		return fmt.Errorf("%w: --concurrency %d: want at least 1", errUsage, f.concurrency)
 	case f.duration <= 0:
 		return fmt.Errorf("%w: --duration %s: want a positive duration", errUsage, f.duration)
 	case f.warmup < 0:

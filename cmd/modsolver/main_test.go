@@ -181,9 +181,26 @@ func TestResolveNoTimingIsByteIdentical(t *testing.T) {
 			if format == "json" {
 				assert.Zero(t, decodeResponse(t, first.out).GetStats().GetSolveMicros())
 			} else {
-				assert.Contains(t, first.out, " 0 µs\n")
+				assert.NotContains(t, first.out, "µs", "the solver's figures only with -v")
 			}
 		})
+	}
+}
+
+// The table answers the operator; the solver's figures (variables,
+// clauses, solves, µs) follow only with -v, while -o json carries them as
+// stats whatever -v says.
+func TestResolveSolverFiguresOnlyVerbose(t *testing.T) {
+	plain := runCLI(t, "resolve", "--no-timing")
+	verbose := runCLI(t, "resolve", "--no-timing", "-v")
+	require.Equal(t, exitResolved, plain.code, plain.errOut)
+	require.Equal(t, exitResolved, verbose.code, verbose.errOut)
+	assert.NotContains(t, plain.out, "variables")
+	assert.Regexp(t, `\n\n\d+ variables, \d+ clauses, \d+ solves, 0 µs\n$`, verbose.out)
+	assert.Equal(t, plain.out, verbose.out[:len(plain.out)], "-v only adds the figures at the end")
+	for _, args := range [][]string{{"-o", "json"}, {"-o", "json", "-v"}} {
+		r := runCLI(t, append([]string{"resolve", "--no-timing"}, args...)...)
+		assert.NotZero(t, decodeResponse(t, r.out).GetStats().GetVariables(), "%v", args)
 	}
 }
 

@@ -97,13 +97,16 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	if ctx.Err() != nil {
 		err = noAnswer(ctx, f.timeout, "resolving the request", err)
 	}
+	if err = in.place(err); f.scenario == "" && f.cluster != "" {
+		err = f.sources.demoCatalogNote(f.catalog, err)
+	}
 	if err != nil {
 		return fail(errOut, err)
 	}
 	if f.noTiming {
 		res.Stats.SolveMicros = 0
 	}
-	if err := printResult(out, f.output, res); err != nil {
+	if err := printResult(out, f.output, res, f.sources.verbose); err != nil {
 		return fail(errOut, err)
 	}
 	if res.Status == model.StatusUnsatisfiable {
@@ -113,7 +116,9 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 }
 
 // parseFlags parses args; done is true when the command should stop with
-// code. Help goes to out; a bad flag is one line on errOut with a hint.
+// code. Help goes to out; a bad flag is one line on errOut with a hint,
+// and an int flag below its least value (intFlag) is bad command-line
+// input.
 func parseFlags(fs *flag.FlagSet, args []string, out, errOut io.Writer) (code int, done bool) {
 	usage := fs.Usage
 	fs.Usage = func() {} // printed below, once, where it belongs
@@ -128,6 +133,9 @@ func parseFlags(fs *flag.FlagSet, args []string, out, errOut io.Writer) (code in
 	case err == nil && fs.NArg() > 0:
 		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	case err == nil:
+		if err := checkInts(fs); err != nil {
+			return fail(errOut, err), true
+		}
 		return 0, false
 	}
 	fmt.Fprintf(errOut, "modsolver %s: %v\nRun 'modsolver %s --help' for usage.\n", fs.Name(), err, fs.Name())
@@ -138,6 +146,18 @@ type inputs struct {
 	cat     *model.Catalog
 	cluster *model.ClusterState
 	req     *model.Request
+	// origins are where the cluster state and the request were read, to
+	// name the file and line of bad input found when they meet the
+	// catalog.
+	origins []catalog.Origin
+}
+
+// place names, in err, the files and lines of the inputs it is about.
+func (in *inputs) place(err error) error {
+	for _, o := range in.origins {
+		err = o.Place(err)
+	}
+	return err
 }
 
 // inputs loads what the flags name.
@@ -157,7 +177,7 @@ func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
 			return nil, err
 		}
 		printLoadReport(errOut, sc.Report, f.sources.verbose)
-		return &inputs{sc.Catalog, sc.Cluster, sc.Request}, nil
+		return &inputs{sc.Catalog, sc.Cluster, sc.Request, []catalog.Origin{sc.Origin("cluster"), sc.Origin("request")}}, nil
 	}
 	if f.catalog == "" && f.cluster == "" && f.request == "" && len(f.sources.specs) == 0 {
 		fmt.Fprintln(errOut, "modsolver: no inputs given; resolving the embedded demo request")
@@ -170,23 +190,26 @@ func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errUsage, err)
 	}
-	return loadInputs(&f.sources, f.catalog, f.catalogFormat, f.cluster, given, f.request, errOut, f.subcharts.options()...)
+	return f.load(given, errOut)
 }
 
-func loadInputs(sources *sourcesFlag, catPath, catFormat, clusterPath string, given *model.ClusterState, reqPath string, errOut io.Writer, opts ...catalog.Option) (*inputs, error) {
-	cat, err := sources.catalog(catPath, catFormat, errOut, opts...)
+// load reads the catalog, the cluster state and the request the flags
+// name; given holds the cluster's facts the flags give.
+func (f *resolveFlags) load(given *model.ClusterState, errOut io.Writer) (*inputs, error) {
+	cat, err := f.sources.catalog(f.catalog, f.catalogFormat, errOut, f.subcharts.options()...)
 	if err != nil {
 		return nil, err
 	}
-	cluster, err := loadCluster(clusterPath, cat, given, nil, errOut)
+	cluster, err := loadCluster(f.cluster, cat, given, nil, errOut)
 	if err != nil {
 		return nil, err
 	}
-	req, err := catalog.LoadRequest(reqPath)
+	req, err := catalog.LoadRequest(f.request)
 	if err != nil {
 		return nil, err
 	}
-	return &inputs{cat, cluster, req}, nil
+	origins := []catalog.Origin{catalog.ClusterOrigin(f.cluster, f.facts.fields()...), catalog.RequestOrigin(f.request)}
+	return &inputs{cat, cluster, req, origins}, nil
 }
 
 // loadCatalog reads a catalog path in format (a name; "auto" or "" to
@@ -261,12 +284,19 @@ func demoInputs() (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &inputs{cat, cluster, req}, nil
+	return &inputs{cat: cat, cluster: cluster, req: req}, nil
 }
 
-func printResult(out io.Writer, format string, res *model.Result) error {
+// printResult prints the answer as a table or as the gRPC response's
+// JSON; verbose (-v) ends the table with the solver's figures, which JSON
+// always carries as stats.
+func printResult(out io.Writer, format string, res *model.Result, verbose bool) error {
 	if format == "table" {
-		return report.Result(out, res)
+		var opts []report.ResultOption
+		if verbose {
+			opts = append(opts, report.WithStats())
+		}
+		return report.Result(out, res, opts...)
 	}
 	data, err := server.MarshalJSON(server.Response(res))
 	if err != nil {

@@ -134,6 +134,11 @@ func checkExpectation(t testing.TB, want *catalog.Expectation, got *modsolverv1.
 	checkPlanOrder(t, want.PlanOrder, got.GetPlan())
 	checkMentions(t, "plan", planText(got.GetPlan()), want.PlanMentions, nil)
 	checkMentions(t, "warnings", warningsText(got.GetWarnings()), want.WarningsMentions, want.WarningsNotMentions)
+	var assumed []string
+	for _, a := range got.GetAssumptions() {
+		assumed = append(assumed, a.GetGate()+" "+a.GetSubject()+" "+a.GetMessage())
+	}
+	checkMentions(t, "assumptions", strings.Join(assumed, "\n"), want.AssumptionsMentions, nil)
 	if want.Explanation != nil {
 		checkExplanation(t, want.Explanation, got.GetExplanation())
 	}

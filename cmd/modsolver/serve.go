@@ -161,7 +161,7 @@ func parseServeFlags(args []string, out, errOut io.Writer) (f serveFlags, code i
 	})
 	fs.DurationVar(&f.timeout, "timeout", server.DefaultSolveTimeout, "bound every resolution by this `duration` (a sooner client deadline wins)")
 	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGINT or SIGTERM, wait this `duration` for in-flight calls")
-	fs.IntVar(&f.maxRequestBytes, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request message in `bytes`, inline catalogs included")
+	intVar(fs, &f.maxRequestBytes, "max-request-bytes", server.DefaultMaxRequestBytes, 1, "largest request message in `bytes`, inline catalogs included")
 	fs.StringVar(&f.logFormat, "log-format", "text", "log `format`: text or json")
 	fs.TextVar(&f.logLevel, "log-level", slog.LevelInfo, "log from this `level` up: debug (every call), info, warn or error")
 	priorities := map[string]int{}
@@ -199,8 +199,6 @@ func (f *serveFlags) check() error {
 		return fmt.Errorf("%w: --timeout %s: want a positive duration", errUsage, f.timeout)
 	case f.shutdownTimeout <= 0:
 		return fmt.Errorf("%w: --shutdown-timeout %s: want a positive duration", errUsage, f.shutdownTimeout)
-	case f.maxRequestBytes <= 0:
-		return fmt.Errorf("%w: --max-request-bytes %d: want a positive number", errUsage, f.maxRequestBytes)
 	case f.logFormat != "text" && f.logFormat != "json":
 		return fmt.Errorf("%w: --log-format %q: want text or json", errUsage, f.logFormat)
 	}

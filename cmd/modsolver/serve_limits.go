@@ -29,26 +29,18 @@ type limitFlags struct {
 
 func (l *limitFlags) register(fs *flag.FlagSet) {
 	l.maxMemory = defaultMaxRequestMemory
-	fs.IntVar(&l.maxInflight, "max-inflight", runtime.GOMAXPROCS(0), "solve at most `N` calls at once (Resolve, Explain, WhatIf); 0: no bound (the default is GOMAXPROCS)")
-	fs.IntVar(&l.maxQueued, "max-queued", -1, "let at most `N` calls wait for a solve slot, beyond --max-inflight; more are refused with RESOURCE_EXHAUSTED; -1: as many as --max-inflight")
+	intVar(fs, &l.maxInflight, "max-inflight", runtime.GOMAXPROCS(0), 0, "solve at most `N` calls at once (Resolve, Explain, WhatIf); 0: no bound (the default is GOMAXPROCS)")
+	intVar(fs, &l.maxQueued, "max-queued", -1, -1, "let at most `N` calls wait for a solve slot, beyond --max-inflight; more are refused with RESOURCE_EXHAUSTED; -1: as many as --max-inflight")
 	fs.DurationVar(&l.queueTimeout, "queue-timeout", server.DefaultQueueTimeout, "refuse a queued call with RESOURCE_EXHAUSTED after this `duration`; also the retry delay the refusal suggests")
-	fs.IntVar(&l.maxInlineBytes, "max-inline-catalog-bytes", server.DefaultMaxInlineCatalogBytes, "largest inline catalog in `bytes`")
-	fs.IntVar(&l.maxInlineModules, "max-inline-catalog-modules", server.DefaultMaxInlineCatalogModules, "most modules in an inline catalog (`N`)")
+	intVar(fs, &l.maxInlineBytes, "max-inline-catalog-bytes", server.DefaultMaxInlineCatalogBytes, 1, "largest inline catalog in `bytes`")
+	intVar(fs, &l.maxInlineModules, "max-inline-catalog-modules", server.DefaultMaxInlineCatalogModules, 1, "most modules in an inline catalog (`N`)")
 	fs.Var(&l.maxMemory, "max-request-memory", "bound the solver's estimated memory for one request (for WhatIf, per worker) to this `size`, such as 512Mi or 2Gi; 0: no bound")
 }
 
 func (l *limitFlags) check() error {
 	switch {
-	case l.maxInflight < 0:
-		return fmt.Errorf("%w: --max-inflight %d: want 0 or more", errUsage, l.maxInflight)
-	case l.maxQueued < -1:
-		return fmt.Errorf("%w: --max-queued %d: want 0 or more", errUsage, l.maxQueued)
 	case l.queueTimeout <= 0:
 		return fmt.Errorf("%w: --queue-timeout %s: want a positive duration", errUsage, l.queueTimeout)
-	case l.maxInlineBytes <= 0:
-		return fmt.Errorf("%w: --max-inline-catalog-bytes %d: want a positive number", errUsage, l.maxInlineBytes)
-	case l.maxInlineModules <= 0:
-		return fmt.Errorf("%w: --max-inline-catalog-modules %d: want a positive number", errUsage, l.maxInlineModules)
 	}
 	return nil
 }

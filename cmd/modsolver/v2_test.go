@@ -37,7 +37,7 @@ func TestCatalogGroups(t *testing.T) {
 	require.Equal(t, exitResolved, code, errOut)
 	assert.Regexp(t, `DKP v2 manifests\s+2 modules \(2 releases\), 0 Applications`, out)
 	assert.Regexp(t, `DKP v2 groups\s+1 anyOf, 1 noneOf, 3 members`, out)
-	assert.Regexp(t, `compound requirements\s+0,`, out, "a group is not counted twice")
+	assert.NotContains(t, out, "compound requirements", "a group is not counted twice, and a row of 0 is left out (D369)")
 
 	code, out, errOut = catalogCmd(t, "check", path, "--kubernetes", "1.31.0")
 	require.Equal(t, exitUnsatisfiable, code, errOut)

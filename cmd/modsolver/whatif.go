@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,7 +43,8 @@ Free-form scenarios: a YAML or JSON file of named requests,
       request: {enable: [console]}
 
 Without --catalog the embedded demo catalog is used, and without --cluster
-the demo cluster state. Scenarios run on one worker per core; progress goes
+the demo cluster state; a catalog given with --catalog or --source needs
+--cluster. Scenarios run on one worker per core; progress goes
 to stderr when a batch runs longer than a second.
 
 -o jsonl prints one result per line, in the form of the gRPC WhatIf
@@ -66,8 +69,9 @@ kubernetes-requirement.
 Exit codes: for the matrix, 0 when the first cell is ready and every
 blocker of the batch is accepted, 1 otherwise; for --scenarios and a
 shard, 0 when every scenario is answered (an unsatisfiable scenario is an
-answer, not a failure). Always 2 on bad input, 3 on no answer (timeout or
-interrupt).
+answer, not a failure). Always 2 on bad input: a scenario that is bad
+input is reported in its place, by name and line, the others are
+answered, and the batch exits 2. 3 on no answer (timeout or interrupt).
 
 Flags:
 `
@@ -112,7 +116,7 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
 	f.subcharts.register(fs)
 	f.sources.register(fs)
-	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file`: modsolver's or a kubectl dump of DKP's resources (default: the demo cluster state)")
+	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file`: modsolver's or a kubectl dump of DKP's resources (default, with the demo catalog only: the demo cluster state)")
 	f.facts.register(fs, false)
 	fs.StringVar(&f.request, "request", "", "base request `file` for the matrix (default: updateAll: true)")
 	fs.StringVar(&f.scenarios, "scenarios", "", "`file` of named requests, instead of the matrix")
@@ -120,7 +124,7 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.StringVar(&f.kubernetes, "kubernetes", "", "candidate Kubernetes `versions`, comma-separated")
 	fs.Var(&f.accept, "accept", "accept the risks of these `modules or fact kinds` (R30), comma-separated or repeated: their blockers do not fail the exit status")
 	fs.StringVar(&f.output, "o", "table", "output `format`: table, json, jsonl or html")
-	fs.IntVar(&f.workers, "workers", 0, "scenarios solved at once (default: one per core)")
+	intVar(fs, &f.workers, "workers", 0, 0, "`scenarios` solved at once (default: one per core)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up on the whole batch after this `duration`")
 	fs.BoolVar(&f.noTiming, "no-timing", false, "leave stats (solve times, encoding sizes) out, so that runs and shards compare byte for byte")
 	f.shard.register(fs)
@@ -148,17 +152,38 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 	if err := b.print(out, f.output, cells); err != nil {
 		return fail(errOut, err)
 	}
+	if bad := b.badInput(cells); len(bad) > 0 {
+		// Every other scenario is answered above; the batch still has bad
+		// input, which a pipeline must not pass (D368).
+		verb := "are"
+		if len(bad) == 1 {
+			verb = "is"
+		}
+		fmt.Fprintf(errOut, "modsolver: %d of %d scenarios %s bad input: %s\n", len(bad), len(cells), verb, listSome(bad, 5))
+		return exitBadInput
+	}
 	if b.matrix != nil && !ready {
 		return exitUnsatisfiable
 	}
 	return exitResolved
 }
 
+// listSome joins the first most items, then says how many more there are.
+func listSome(items []string, most int) string {
+	if len(items) <= most {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:most], ", ") + fmt.Sprintf(", and %d more", len(items)-most)
+}
+
 // batch is a what-if batch ready to run.
 type batch struct {
-	cat       *model.Catalog
-	cluster   *model.ClusterState
-	scenarios []catalog.NamedRequest
+	cat     *model.Catalog
+	cluster *model.ClusterState
+	// clusterOrigin is where the cluster state was read: a file, or the
+	// embedded demo state.
+	clusterOrigin catalog.Origin
+	scenarios     []catalog.NamedRequest
 	// matrix is set for the readiness matrix, which prints as a grid.
 	matrix *report.Matrix
 	// offset is the index of scenarios[0] in the whole batch, when the
@@ -177,6 +202,9 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 		return nil, fmt.Errorf("%w: --scenarios holds its own requests; do not combine it with --deckhouse, --kubernetes or --request", errUsage)
 	case f.scenarios == "" && f.deckhouse == "" && f.kubernetes == "":
 		return nil, fmt.Errorf("%w: give --deckhouse and/or --kubernetes versions, or --scenarios", errUsage)
+	case f.cluster == "" && (f.catalog != "" || len(f.sources.specs) > 0):
+		// The demo cluster state goes with the demo catalog (D367).
+		return nil, fmt.Errorf("%w: %s gives a catalog, so give its cluster state with --cluster; the embedded demo cluster state goes with the embedded demo catalog only", errUsage, f.sources.catalogFlag(f.catalog))
 	}
 	sh, err := f.shard.resolve(os.Getenv)
 	if err != nil {
@@ -192,12 +220,13 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	if b.cluster, err = f.loadCluster(b.cat, errOut); err != nil {
 		return nil, err
 	}
+	b.clusterOrigin = f.clusterOrigin()
 	if f.allowExperimental {
 		b.cluster.AllowExperimentalModules = true
 	}
 	// A bad cluster state is bad in every scenario: say so once.
 	if err := b.cluster.Validate(b.cat); err != nil {
-		return nil, err
+		return nil, f.sources.demoCatalogNote(f.catalog, b.clusterOrigin.Place(err))
 	}
 	if err := model.ValidateAccept(b.cat, model.Field("--accept"), f.accept); err != nil {
 		return nil, err
@@ -207,16 +236,27 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	} else {
 		err = b.buildMatrix(f)
 	}
-	reqs := make([]*model.Request, len(b.scenarios))
-	for i, s := range b.scenarios {
-		s.Request.Devel = s.Request.Devel || f.devel
-		reqs[i] = s.Request
+	var reqs []*model.Request
+	for _, s := range b.scenarios {
+		if s.Err == nil {
+			s.Request.Devel = s.Request.Devel || f.devel
+			reqs = append(reqs, s.Request)
+		}
 	}
 	if err == nil {
 		warnUnknownPlatform(errOut, b.cat, b.cluster, reqs)
 	}
 	b.applyShard(sh)
 	return b, err
+}
+
+// clusterOrigin is where --cluster is, or, without it, the demo cluster
+// state, which bad input about it names (D367).
+func (f *whatifFlags) clusterOrigin() catalog.Origin {
+	if f.cluster == "" {
+		return catalog.Origin{Root: "cluster", Note: "the embedded demo cluster, since --cluster was not given", Given: f.facts.fields()}
+	}
+	return catalog.ClusterOrigin(f.cluster, f.facts.fields()...)
 }
 
 // loadCluster reads --cluster, or the demo cluster state. A kubectl dump
@@ -247,13 +287,15 @@ func (f *whatifFlags) loadCluster(cat *model.Catalog, errOut io.Writer) (*model.
 // buildMatrix makes one scenario per pair of candidate versions.
 func (b *batch) buildMatrix(f *whatifFlags) error {
 	base := &model.Request{UpdateAll: true}
+	var origin catalog.Origin
 	if f.request != "" {
 		var err error
 		if base, err = catalog.LoadRequest(f.request); err != nil {
 			return err
 		}
+		origin = catalog.RequestOrigin(f.request)
 		if err := base.Validate(b.cat, b.cluster); err != nil {
-			return fmt.Errorf("--request: %w", err)
+			return origin.Place(err)
 		}
 	}
 	dkp, err := versionList("--deckhouse", f.deckhouse, b.cluster.Deckhouse)
@@ -267,7 +309,7 @@ func (b *batch) buildMatrix(f *whatifFlags) error {
 	b.matrix = &report.Matrix{Deckhouse: dkp, Kubernetes: kube}
 	names, reqs := b.matrix.Requests(base)
 	for i, req := range reqs {
-		b.scenarios = append(b.scenarios, catalog.NamedRequest{Name: names[i], Request: req})
+		b.scenarios = append(b.scenarios, catalog.NamedRequest{Name: names[i], Request: req, Origin: origin})
 	}
 	return nil
 }
@@ -299,10 +341,20 @@ func candidates(flagName, text string) ([]model.Version, error) {
 // run answers every scenario, reporting progress on errOut when the batch
 // takes longer than a second, and reads the answers as R30 does: their
 // groups, their blockers and whether the first scenario is ready.
+//
+// A scenario that is bad input as written (its Err) is not solved: its
+// cell is its error, in its place among the others.
 func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]solver.Cell, bool, error) {
-	reqs := make([]*model.Request, len(b.scenarios))
+	reqs := make([]*model.Request, len(b.scenarios)) // every scenario's, for the readiness
+	var solve []*model.Request                       // the ones to solve
+	var index []int                                  // the scenario of each of solve
 	for i, s := range b.scenarios {
+		if s.Err != nil {
+			reqs[i] = &model.Request{} // asks nothing, so counts for nothing
+			continue
+		}
 		reqs[i] = s.Request
+		solve, index = append(solve, s.Request), append(index, i)
 	}
 	var opts []solver.Option
 	if f.workers > 0 {
@@ -315,22 +367,77 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 	var cells []solver.Cell
 	readiness := solver.NewReadiness(b.cluster, reqs, f.accept)
 	progress := newProgress(errOut, "whatif", "scenarios", len(reqs))
+	next := 0 // the next scenario to hand to readiness
+	badUpTo := func(end int) {
+		for ; next < end; next++ {
+			cells = append(cells, readiness.Add(next, solver.Answer{Err: b.scenarios[next].Err})...)
+		}
+	}
 	compiled, err := solver.Compile(b.cat)
 	if err != nil {
 		return nil, false, err
 	}
-	err = compiled.WhatIf(ctx, b.cluster, reqs, func(i int, a solver.Answer) error {
-		if a.Result != nil && f.noTiming {
-			// On a shared encoding the other stats count the worker's
-			// work too, which depends on the workers and the shard (D53).
-			a.Result.Stats = model.Stats{}
-		}
-		cells = append(cells, readiness.Add(i, a)...)
-		progress.done(i + 1)
-		return nil
-	}, opts...)
+	if len(solve) > 0 {
+		err = compiled.WhatIf(ctx, b.cluster, solve, func(k int, a solver.Answer) error {
+			i := index[k]
+			badUpTo(i)
+			if a.Result != nil && f.noTiming {
+				// On a shared encoding the other stats count the worker's
+				// work too, which depends on the workers and the shard (D53).
+				a.Result.Stats = model.Stats{}
+			}
+			a.Err = b.scenarios[i].Origin.Place(a.Err)
+			cells = append(cells, readiness.Add(i, a)...)
+			next = i + 1
+			progress.done(next)
+			return nil
+		}, opts...)
+	}
+	if err == nil {
+		badUpTo(len(b.scenarios))
+	}
 	progress.finish()
 	return cells, readiness.Ready(), err
+}
+
+// badInput lists the scenarios of cells that are bad input, each by its
+// name and where it is: "pin x" (batch.yaml:7).
+func (b *batch) badInput(cells []solver.Cell) []string {
+	var out []string
+	for i, c := range cells {
+		if c.Answer.Err == nil || !errors.Is(c.Answer.Err, model.ErrInvalidInput) {
+			continue
+		}
+		name := strconv.Quote(b.scenarios[i].Name)
+		if where := placedAt(c.Answer.Err); where != "" {
+			name += " (" + where + ")"
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// placedAt is "file:line", or "file", where err is; "" for none.
+func placedAt(err error) string {
+	file, line := catalog.PlacedIn(err)
+	switch {
+	case file == "":
+		return ""
+	case line == 0:
+		return file
+	}
+	return file + ":" + strconv.Itoa(line)
+}
+
+// badInputText words a scenario's bad input for the CLI's outputs: as the
+// gRPC stream words it (D103), after the file and line it is at, which
+// the stream, which reads no file, does not have (D368).
+func badInputText(err error) string {
+	text := server.BadInput(err)
+	if where := placedAt(err); where != "" && !strings.HasPrefix(text, where) {
+		text = where + ": " + text
+	}
+	return text
 }
 
 func (b *batch) print(out io.Writer, format string, cells []solver.Cell) error {
@@ -347,7 +454,7 @@ func (b *batch) print(out io.Writer, format string, cells []solver.Cell) error {
 			r.Scenarios[i].Group, r.Scenarios[i].Blockers = i, nil
 		}
 		if c.Answer.Err != nil {
-			r.Scenarios[i].Problem = server.BadInput(c.Answer.Err)
+			r.Scenarios[i].Problem = badInputText(c.Answer.Err)
 		}
 	}
 	if format == "html" {
@@ -381,6 +488,9 @@ func (b *batch) printJSON(out io.Writer, cells []solver.Cell) error {
 // those of the whole batch when the batch is a shard of it.
 func (b *batch) whatIfResult(i int, c solver.Cell) *modsolverv1.WhatIfResult {
 	r := server.WhatIfResult(b.offset+i, b.scenarios[i].Name, c, func(k int) int { return b.offset + k })
+	if c.Answer.Err != nil {
+		r.Error = badInputText(c.Answer.Err)
+	}
 	if b.sharded {
 		// A shard cannot see the scenarios before it (D193).
 		r.Group, r.Blockers = nil, nil

@@ -49,7 +49,7 @@ type shardFlags struct {
 
 func (s *shardFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.spec, "shard", "", "answer only shard `i/n` of the scenarios (default: from "+envShardIndex+" and --shards)")
-	fs.IntVar(&s.shards, "shards", 0, "`number` of shards, with "+envShardIndex+" (default: "+envShards+")")
+	intVar(fs, &s.shards, "shards", 0, 0, "`number` of shards, with "+envShardIndex+" (default: "+envShards+")")
 }
 
 // resolve returns the shard to answer, or nil for the whole batch.

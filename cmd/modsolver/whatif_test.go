@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -78,11 +79,11 @@ scenarios:
     request: {enable: [nope]}
 `), 0o644))
 	code, out, errOut := whatif(t, "--scenarios", file)
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitBadInput, code, "one scenario is bad input, the others are answered (D368): %s", errOut)
 	assert.Contains(t, out, "enable console: ok")
 	assert.Contains(t, out, "enable observability: blocked")
 	assert.Contains(t, out, "upgrade Kubernetes to at least 1.31")
-	assert.Contains(t, out, `enable a module that does not exist: bad input: request.enable[0]`)
+	assert.Contains(t, out, `enable a module that does not exist: bad input: `+file+`:8: request.enable[0]`)
 }
 
 func TestWhatIfBadInput(t *testing.T) {
@@ -156,7 +157,7 @@ func TestWhatIfBadBaseInputOnce(t *testing.T) {
 	assert.Equal(t, exitBadInput, code)
 	assert.Empty(t, out)
 	assert.Equal(t, 1, strings.Count(errOut, "unknown module"), errOut)
-	assert.Contains(t, errOut, "--request")
+	assert.Contains(t, errOut, request+":1: request.enable[0]", "the base request's file and line")
 }
 
 // A cluster that is inconsistent as it is blocks every cell for one reason
@@ -213,7 +214,8 @@ modules:
 }
 
 // A bad scenario is worded alike by the whatif table, whatif -o json and
-// the gRPC WhatIf stream (D103).
+// the gRPC WhatIf stream (D103), the command line's after the file and
+// line the stream does not have (D368).
 func TestWhatIfBadScenarioWordedAlike(t *testing.T) {
 	const scenarios = `scenarios:
   - name: pin a built-in module
@@ -223,9 +225,9 @@ func TestWhatIfBadScenarioWordedAlike(t *testing.T) {
 `
 	file := writeTemp(t, "w.yaml", scenarios)
 	code, table, errOut := whatif(t, "--scenarios", file)
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitBadInput, code, errOut)
 	code, out, errOut := whatif(t, "--scenarios", file, "-o", "json", "--no-timing")
-	require.Equal(t, exitResolved, code, errOut)
+	require.Equal(t, exitBadInput, code, errOut)
 	var doc struct {
 		Results []struct {
 			Error string `json:"error"`
@@ -239,8 +241,9 @@ func TestWhatIfBadScenarioWordedAlike(t *testing.T) {
 	assert.Contains(t, stream[0].GetError(), `request.pin["prometheus"]: `)
 	for i, r := range stream {
 		require.NotEmpty(t, r.GetError(), "scenario %d is bad input", i)
-		assert.Equal(t, r.GetError(), doc.Results[i].Error, "-o json words scenario %d as the stream does", i)
-		assert.Contains(t, table, r.GetName()+": bad input: "+r.GetError()+"\n", "the table words scenario %d as the stream does", i)
+		where := fmt.Sprintf("%s:%d: ", file, 3+2*i)
+		assert.Equal(t, where+r.GetError(), doc.Results[i].Error, "-o json words scenario %d as the stream does", i)
+		assert.Contains(t, table, r.GetName()+": bad input: "+where+r.GetError()+"\n", "the table words scenario %d as the stream does", i)
 	}
 }
 
@@ -344,7 +347,7 @@ func TestWhatIfAccept(t *testing.T) {
 	code, _, errOut = whatif(t, append(append([]string{}, matrix...), "--accept", "csi-cepj")...)
 	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, errOut, `--accept[0]: `)
-	assert.Contains(t, errOut, `"csi-cepj" is neither a module of the catalog nor a fact kind`)
+	assert.Contains(t, errOut, `"csi-cepj" is neither a module of the catalog, a fact kind nor a gate of its release data`)
 }
 
 // -o html is one page, with the exit status of the matrix; the browser

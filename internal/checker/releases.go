@@ -35,6 +35,7 @@ func (c *checker) checkReleases31() {
 		if r.K8s != (model.MajorMinor{}) && k.Compare(r.K8s) < 0 {
 			c.add("R31", "", "moves through DKP %s, which requires Kubernetes %s or newer; the answer runs %s", m, r.K8s, k)
 		}
+		c.checkGates(m, r.Other)
 		for _, name := range c.enabledNames() {
 			mod := c.module(name)
 			switch {
@@ -49,6 +50,33 @@ func (c *checker) checkReleases31() {
 			if kc := requirementsOf(mod, c.selectedRelease(mod)).Kubernetes; kc != nil && !kc.Allows(r.AutoK8sVersion.Version()) {
 				c.add("R31", name, "its release requires kubernetes %s, which does not admit %s, the Kubernetes DKP %s moves an Automatic cluster to", kc.Text, r.AutoK8sVersion, m)
 			}
+		}
+	}
+}
+
+// checkGates checks R32 for the gates of one DKP release on the way: a
+// gate the cluster's facts decide holds, and one they do not decide is
+// among the answer's assumptions. A gate whose registering module the
+// catalog has and the cluster does not run is not DKP's to check.
+func (c *checker) checkGates(minor model.MajorMinor, gates map[string]string) {
+	for key, required := range gates {
+		g := model.GateFor(key)
+		if g.Module != "" {
+			if m := c.module(g.Module); m != nil {
+				if _, runs := c.cluster.Deployed(m); !runs && !c.cluster.Modules[g.Module].On() {
+					continue
+				}
+			}
+		}
+		fact, given := c.cluster.Facts[g.Fact]
+		if given {
+			if ok, _ := g.Holds(required, fact); !ok {
+				c.add("R32", "", "moves through DKP %s, whose %s: %s the cluster's %s %q fails", minor, key, required, g.Fact, fact)
+			}
+			continue
+		}
+		if !slices.ContainsFunc(c.res.Assumptions, func(a model.Assumption) bool { return a.Gate == key && a.Subject == "DKP "+minor.String() }) {
+			c.addReported("R32", "", "moves through DKP %s, whose %s no fact decides, and the answer does not list it as an assumption", minor, key)
 		}
 	}
 }

@@ -52,11 +52,37 @@ func (p *problem) platformRuns() bool {
 		}
 	}
 	for _, m := range data.OnTheWay(p.cluster.Deckhouse, p.dkp) {
-		if floor := data[m].Requirements.K8s; floor != (model.MajorMinor{}) && k.Compare(floor) < 0 {
+		r := data[m].Requirements
+		if r.K8s != (model.MajorMinor{}) && k.Compare(r.K8s) < 0 {
 			return false
+		}
+		for key, required := range r.Other { // R32: a gate the cluster's facts decide
+			g := model.GateFor(key)
+			fact, given := p.cluster.Facts[g.Fact]
+			if !given || !p.gateRuns(g) {
+				continue
+			}
+			if ok, _ := g.Holds(required, fact); !ok {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// gateRuns reports whether DKP runs gate g's check: always, unless the
+// catalog has the module that registers it and the cluster does not run
+// that module.
+func (p *problem) gateRuns(g model.Gate) bool {
+	if g.Module == "" {
+		return true
+	}
+	m := p.cat.Module(g.Module)
+	if m == nil {
+		return true
+	}
+	_, runs := p.cluster.Deployed(m)
+	return runs || p.cluster.Modules[g.Module].On()
 }
 
 // releaseRefuses reports whether a DKP release on the way refuses release

@@ -59,7 +59,31 @@ func (g *gen) drawReleases(rng *rand.Rand, cat *model.Catalog, cluster *model.Cl
 		if chance(0.3) {
 			req.AutoK8sVersion = kubeMinor()
 		}
+		if chance(0.3) { // R32: a gate the live cluster decides
+			g := liveGates[rng.IntN(len(liveGates))]
+			req.Other = map[string]string{g.key: g.required}
+		}
 		out[model.MinorOf(model.MustParseVersion(text))] = r
 	}
+	for _, g := range liveGates { // the cluster says what it knows, now and then
+		if chance(0.4) {
+			if cluster.Facts == nil {
+				cluster.Facts = map[string]string{}
+			}
+			cluster.Facts[model.GateFor(g.key).Fact] = g.facts[rng.IntN(len(g.facts))]
+		}
+	}
 	return out
+}
+
+// liveGates are the release.yaml keys the generator draws (R32), each
+// with the requirement and the facts a cluster may give, some meeting it.
+var liveGates = []struct {
+	key, required string
+	facts         []string
+}{
+	{"nodesMinimalOSVersionUbuntu", "20.04", []string{"18.04", "22.04"}},
+	{"ingressNginx", "1.9", []string{"1.6", "1.12"}},
+	{"istioMinimalVersion", "1.19", []string{"1.16,1.21", "1.21"}},
+	{"yandexHasDeprecatedZoneInNodes", "false", []string{"true", "false"}},
 }

@@ -218,6 +218,7 @@ type fileCluster struct {
 	ReleaseChannel    string                     `yaml:"releaseChannel,omitempty"`
 	AllowExperimental bool                       `yaml:"allowExperimentalModules,omitempty"`
 	KubernetesVersion string                     `yaml:"kubernetesVersion,omitempty"`
+	Facts             map[string]string          `yaml:"facts,omitempty"`
 	Platform          map[string]string          `yaml:"platform,omitempty"`
 	Modules           map[string]fileModuleState `yaml:"modules,omitempty"`
 }
@@ -358,6 +359,7 @@ func clusterOf(c *model.ClusterState) fileCluster {
 	if c.KubernetesAutomatic {
 		out.KubernetesVersion = "Automatic"
 	}
+	out.Facts = c.Facts
 	for _, name := range c.ModuleNames() {
 		s := c.Modules[name]
 		if out.Modules == nil {
@@ -445,6 +447,7 @@ func releasesOf(pr model.PlatformReleases) map[string]filePlatformRelease {
 		if len(r.Requirements.MigratedModules) > 0 {
 			req["migratedModules"] = strings.Join(r.Requirements.MigratedModules, ",")
 		}
+		maps.Copy(req, r.Requirements.Other)
 		if len(req) > 0 {
 			fr.Requirements = req
 		}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,9 +18,13 @@ import (
 type Check struct {
 	// Catalog names what was checked, as the user gave it.
 	Catalog string
+	// Cluster is the empty cluster each module was installed into: its
+	// platform, edition and bundle; nil when not known.
+	Cluster *model.ClusterState
 	Summary solver.SweepSummary
 	Answers []solver.Installability
-	// Top is how many of the most frequent reasons the table shows.
+	// Top is how many of the most frequent reasons the table shows; with
+	// none, the table has no section of them.
 	Top int
 	// Details lists every module that cannot be installed, with its
 	// reasons, after the tables.
@@ -29,11 +35,15 @@ type Check struct {
 // stage keeps off, the kinds of fact and the top reasons.
 func (c *Check) Table(w io.Writer) error {
 	p := &printer{w: w}
-	counts := [][]string{
+	var counts [][]string
+	if c.Cluster != nil {
+		counts = append(counts, []string{"checked on", checkedOn(c.Cluster)})
+	}
+	counts = append(counts, [][]string{
 		{"modules checked", strconv.Itoa(c.Summary.Modules)},
 		{"install", strconv.Itoa(c.Summary.Resolved)},
 		{"cannot install", strconv.Itoa(c.Summary.Unsatisfiable)},
-	}
+	}...)
 	if c.Summary.Errors > 0 {
 		counts = append(counts, []string{"bad input", strconv.Itoa(c.Summary.Errors)})
 	}
@@ -51,14 +61,42 @@ func (c *Check) Table(w io.Writer) error {
 		p.line("\nDKP v2 groups in the way:")
 		p.table("MODULES\tGROUP\tFOR EXAMPLE", reasonRows(c.Summary.Groups))
 	}
-	if len(c.Summary.Reasons) > 0 {
+	if top := min(max(c.Top, 0), len(c.Summary.Reasons)); top > 0 {
 		p.line("\nTop reasons:")
-		p.table("MODULES\tREASON\tFOR EXAMPLE", reasonRows(c.Summary.Reasons[:min(c.Top, len(c.Summary.Reasons))]))
+		p.table("MODULES\tREASON\tFOR EXAMPLE", reasonRows(c.Summary.Reasons[:top]))
 	}
 	if c.Details {
 		c.details(p)
 	}
 	return p.err
+}
+
+// checkedOn says what cluster a check installs into, so that a reason
+// such as "edition" reads against the edition it was: "kubernetes 1.33.0,
+// deckhouse 1.77.0, edition ee, bundle Default", or, on a DKP cluster,
+// "no edition" when none was given, where a module of some editions only
+// cannot install.
+func checkedOn(c *model.ClusterState) string {
+	var parts []string
+	if c.Kubernetes != nil {
+		parts = append(parts, "kubernetes "+c.Kubernetes.String())
+	}
+	if c.Deckhouse != nil {
+		parts = append(parts, "deckhouse "+c.Deckhouse.String())
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.Platform)) {
+		parts = append(parts, name+" "+model.VersionString(c.Platform[name]))
+	}
+	switch {
+	case c.Edition != "":
+		parts = append(parts, "edition "+c.Edition)
+	case c.Deckhouse != nil: // a DKP cluster, where editions count
+		parts = append(parts, "no edition")
+	}
+	if c.Bundle != "" {
+		parts = append(parts, "bundle "+c.Bundle)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // reasonRows lays out one reason per row: how many modules, the reason,
@@ -93,11 +131,13 @@ func (c *Check) details(p *printer) {
 
 // CheckJSON is the JSON form of a catalog check.
 type CheckJSON struct {
-	Catalog       string `json:"catalog"`
-	Modules       int    `json:"modules"`
-	Resolved      int    `json:"resolved"`
-	Unsatisfiable int    `json:"unsatisfiable"`
-	Errors        int    `json:"errors"`
+	Catalog string `json:"catalog"`
+	// Cluster is the empty cluster each module was installed into.
+	Cluster       *CheckClusterJSON `json:"cluster,omitempty"`
+	Modules       int               `json:"modules"`
+	Resolved      int               `json:"resolved"`
+	Unsatisfiable int               `json:"unsatisfiable"`
+	Errors        int               `json:"errors"`
 	// ExperimentalOnly are the modules whose every admissible release is
 	// Experimental (R25).
 	ExperimentalOnly []string     `json:"experimentalOnly"`
@@ -107,6 +147,16 @@ type CheckJSON struct {
 	// (R28): unmet anyOf and violated noneOf groups.
 	Groups  []ReasonJSON      `json:"groups"`
 	Results []CheckModuleJSON `json:"results"`
+}
+
+// CheckClusterJSON is the cluster a check installs into; an edition or
+// bundle left out was not given.
+type CheckClusterJSON struct {
+	Kubernetes string            `json:"kubernetes,omitempty"`
+	Deckhouse  string            `json:"deckhouse,omitempty"`
+	Platform   map[string]string `json:"platform,omitempty"`
+	Edition    string            `json:"edition,omitempty"`
+	Bundle     string            `json:"bundle,omitempty"`
 }
 
 // ReasonJSON is one reason, or kind of fact, and the modules it kept
@@ -133,6 +183,15 @@ func (c *Check) Doc() CheckJSON {
 	doc := CheckJSON{Catalog: c.Catalog, Modules: sum.Modules, Resolved: sum.Resolved, Unsatisfiable: sum.Unsatisfiable, Errors: sum.Errors,
 		ExperimentalOnly: append([]string{}, sum.ExperimentalOnly...),
 		Kinds:            reasonsJSON(sum.Kinds), Reasons: reasonsJSON(sum.Reasons), Groups: reasonsJSON(sum.Groups), Results: []CheckModuleJSON{}}
+	if cl := c.Cluster; cl != nil {
+		doc.Cluster = &CheckClusterJSON{Kubernetes: model.VersionString(cl.Kubernetes), Deckhouse: model.VersionString(cl.Deckhouse), Edition: cl.Edition, Bundle: cl.Bundle}
+		for name, v := range cl.Platform {
+			if doc.Cluster.Platform == nil {
+				doc.Cluster.Platform = map[string]string{}
+			}
+			doc.Cluster.Platform[name] = model.VersionString(v)
+		}
+	}
 	for _, a := range c.Answers {
 		m := CheckModuleJSON{Module: a.Module, Version: a.Version, Reasons: a.Reasons}
 		switch {

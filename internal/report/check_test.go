@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -64,6 +65,20 @@ Modules that cannot be installed:
 `, out.String())
 }
 
+// With --top 0 the table shows no reasons, and no heading for none; a
+// negative Top, which the command line refuses, is none as well, not a
+// panic.
+func TestCheckTableNoTopReasons(t *testing.T) {
+	for _, top := range []int{0, -3} {
+		c := sampleCheck()
+		c.Top, c.Details = top, false
+		var out bytes.Buffer
+		require.NoError(t, c.Table(&out), "top %d", top)
+		assert.NotContains(t, out.String(), "Top reasons", "top %d", top)
+		assert.Contains(t, out.String(), "By kind of fact:", "top %d", top)
+	}
+}
+
 func TestCheckJSON(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, sampleCheck().JSON(&out))
@@ -83,4 +98,25 @@ func TestCheckJSON(t *testing.T) {
 	require.NoError(t, (&Check{Catalog: "empty.yaml"}).JSON(&out))
 	assert.JSONEq(t, `{"catalog": "empty.yaml", "modules": 0, "resolved": 0, "unsatisfiable": 0, "errors": 0,
 		"experimentalOnly": [], "kinds": [], "reasons": [], "groups": [], "results": []}`, out.String(), "empty lists, not null")
+}
+
+// The table and the document say what cluster the check installed into,
+// so that a reason such as "edition" reads against the edition it ran on.
+func TestCheckNamesTheCluster(t *testing.T) {
+	c := sampleCheck()
+	c.Details = false
+	c.Cluster = &model.ClusterState{Kubernetes: model.MustParseVersion("1.33.0"), Platform: map[string]model.Version{"openshift": model.MustParseVersion("4.20.0")}}
+	var olm bytes.Buffer
+	require.NoError(t, c.Table(&olm))
+	assert.True(t, strings.HasPrefix(olm.String(), "checked on       kubernetes 1.33.0, openshift 4.20.0\n"), "no edition on a cluster without DKP: %s", olm.String())
+	c.Cluster.Deckhouse = model.MustParseVersion("1.77.0")
+	var out bytes.Buffer
+	require.NoError(t, c.Table(&out))
+	assert.True(t, strings.HasPrefix(out.String(), "checked on       kubernetes 1.33.0, deckhouse 1.77.0, openshift 4.20.0, no edition\nmodules checked  5\n"), out.String())
+
+	c.Cluster.Edition, c.Cluster.Bundle = "ee", "Default"
+	out.Reset()
+	require.NoError(t, c.Table(&out))
+	assert.Contains(t, out.String(), "deckhouse 1.77.0, openshift 4.20.0, edition ee, bundle Default\n")
+	assert.Equal(t, &CheckClusterJSON{Kubernetes: "1.33.0", Deckhouse: "1.77.0", Platform: map[string]string{"openshift": "4.20.0"}, Edition: "ee", Bundle: "Default"}, c.Doc().Cluster)
 }

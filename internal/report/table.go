@@ -12,8 +12,13 @@ import (
 )
 
 // Result writes one answer as tables: the status, the modules, the plan,
-// the warnings, and for an unsatisfiable answer the explanation.
-func Result(w io.Writer, res *model.Result) error {
+// the warnings, and for an unsatisfiable answer the explanation; with
+// WithStats, then the solver's own figures.
+func Result(w io.Writer, res *model.Result, opts ...ResultOption) error {
+	var o resultOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	p := &printer{w: w}
 	p.line("status: %s", res.Status)
 	if len(res.Modules) > 0 {
@@ -25,16 +30,34 @@ func Result(w io.Writer, res *model.Result) error {
 	if len(res.Warnings) > 0 {
 		p.warnings(res.Warnings)
 	}
+	if len(res.Assumptions) > 0 {
+		p.assumptions(res.Assumptions)
+	}
 	if res.Explanation != nil {
 		p.explanation(res.Explanation)
 	}
 	if res.Stats.Unchanged > 0 {
 		p.line("%d modules unchanged, not listed", res.Stats.Unchanged)
 	}
-	p.line("")
-	p.line("%d variables, %d clauses, %d solves, %d µs", res.Stats.Variables, res.Stats.Clauses, res.Stats.Solves, res.Stats.SolveMicros)
+	if o.stats {
+		p.line("")
+		p.line("%d variables, %d clauses, %d solves, %d µs", res.Stats.Variables, res.Stats.Clauses, res.Stats.Solves, res.Stats.SolveMicros)
+	}
 	return p.err
 }
+
+// ResultOption is an option of Result.
+type ResultOption func(*resultOptions)
+
+type resultOptions struct {
+	stats bool
+}
+
+// WithStats ends the answer with the size of its encoding and the
+// solver's time: variables, clauses, solves and microseconds. They
+// describe the solver, not the answer, so an operator's table leaves them
+// out unless asked (resolve -v); JSON always carries them as stats.
+func WithStats() ResultOption { return func(o *resultOptions) { o.stats = true } }
 
 type printer struct {
 	w   io.Writer
@@ -126,6 +149,15 @@ func (p *printer) warnings(ws []model.Warning) {
 	p.line("warnings:")
 	for _, w := range ws {
 		p.line("  - %s", w.Message)
+	}
+}
+
+// assumptions lists the gates the answer could not decide (R32).
+func (p *printer) assumptions(as []model.Assumption) {
+	p.line("")
+	p.line("assumptions (the cluster state does not decide these gates; give their facts to decide them):")
+	for _, a := range as {
+		p.line("  - %s", a.Message)
 	}
 }
 

@@ -157,6 +157,9 @@ func (b *WhatIf) outcome(s Scenario) string {
 	if n := countKind(s.Result.Warnings, model.WarningSettingsRefused); n > 0 {
 		out += fmt.Sprintf(", %d held back by settings", n)
 	}
+	if n := len(s.Result.Assumptions); n > 0 {
+		out += fmt.Sprintf(", assuming %d", n) // R32: ready only as far as the inputs say
+	}
 	return out
 }
 
@@ -170,13 +173,17 @@ var readinessKinds = map[model.WarningKind]string{
 	model.WarningKubernetesStatus: "kubernetes",
 }
 
-// Notes are res's readiness warnings, in order, each as "label: message".
+// Notes are res's readiness warnings, in order, each as "label: message",
+// then its assumptions (R32).
 func Notes(res *model.Result) []string {
 	var out []string
 	for _, w := range res.Warnings {
 		if label, ok := readinessKinds[w.Kind]; ok {
 			out = append(out, label+": "+w.Message)
 		}
+	}
+	for _, a := range res.Assumptions {
+		out = append(out, a.Message)
 	}
 	return out
 }

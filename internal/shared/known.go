@@ -13,8 +13,6 @@ import (
 // prove properties of every scenario's answer (minimality, what-if) skip
 // the listed ones, which may not even load yet.
 var KnownFailing = []string{
-	"r32-assumes-node-os",              // issue 30: R32, gates that need the live cluster
-	"r32-node-os-fact-decides",         // issue 30: R32
 	"r33-route-interleaves-kubernetes", // issue 30: R33, the route minor by minor
 }
 

@@ -189,6 +189,9 @@ const (
 	// A requirement of a DKP release's release.yaml that DKP checks before
 	// it moves to the release (R31); the fact's subject is the key.
 	FactKind_FACT_KIND_PLATFORM_RELEASE FactKind = 29
+	// A requirement of a DKP release that a fact of the live cluster
+	// decides, and the fact fails it (R32).
+	FactKind_FACT_KIND_PLATFORM_GATE FactKind = 30
 	// The request moves the module to a source that does not list its
 	// deployed release (R23).
 	FactKind_FACT_KIND_SOURCE FactKind = 50
@@ -227,6 +230,7 @@ var (
 		27: "FACT_KIND_SETTINGS",
 		28: "FACT_KIND_PLATFORM_KUBERNETES",
 		29: "FACT_KIND_PLATFORM_RELEASE",
+		30: "FACT_KIND_PLATFORM_GATE",
 		50: "FACT_KIND_SOURCE",
 	}
 	FactKind_value = map[string]int32{
@@ -260,6 +264,7 @@ var (
 		"FACT_KIND_SETTINGS":               27,
 		"FACT_KIND_PLATFORM_KUBERNETES":    28,
 		"FACT_KIND_PLATFORM_RELEASE":       29,
+		"FACT_KIND_PLATFORM_GATE":          30,
 		"FACT_KIND_SOURCE":                 50,
 	}
 )
@@ -529,7 +534,10 @@ type ResolveResponse struct {
 	Explanation *Explanation `protobuf:"bytes,4,opt,name=explanation,proto3" json:"explanation,omitempty"`
 	Stats       *Stats       `protobuf:"bytes,5,opt,name=stats,proto3" json:"stats,omitempty"`
 	// What a resolved answer should not hide, sorted by module, then kind.
-	Warnings      []*Warning `protobuf:"bytes,6,rep,name=warnings,proto3" json:"warnings,omitempty"`
+	Warnings []*Warning `protobuf:"bytes,6,rep,name=warnings,proto3" json:"warnings,omitempty"`
+	// The gates that need the live cluster which the answer could not decide
+	// (R32): it resolved assuming they hold.
+	Assumptions   []*Assumption `protobuf:"bytes,7,rep,name=assumptions,proto3" json:"assumptions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -606,6 +614,85 @@ func (x *ResolveResponse) GetWarnings() []*Warning {
 	return nil
 }
 
+func (x *ResolveResponse) GetAssumptions() []*Assumption {
+	if x != nil {
+		return x.Assumptions
+	}
+	return nil
+}
+
+// Assumption is one gate an answer could not decide (R32).
+type Assumption struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The release.yaml key, such as nodesMinimalOSVersionUbuntu.
+	Gate string `protobuf:"bytes,1,opt,name=gate,proto3" json:"gate,omitempty"`
+	// What requires it, such as "DKP 1.74".
+	Subject string `protobuf:"bytes,2,opt,name=subject,proto3" json:"subject,omitempty"`
+	// The fact that would decide it, and how to give it.
+	Needs         string `protobuf:"bytes,3,opt,name=needs,proto3" json:"needs,omitempty"`
+	Message       string `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Assumption) Reset() {
+	*x = Assumption{}
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Assumption) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Assumption) ProtoMessage() {}
+
+func (x *Assumption) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Assumption.ProtoReflect.Descriptor instead.
+func (*Assumption) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Assumption) GetGate() string {
+	if x != nil {
+		return x.Gate
+	}
+	return ""
+}
+
+func (x *Assumption) GetSubject() string {
+	if x != nil {
+		return x.Subject
+	}
+	return ""
+}
+
+func (x *Assumption) GetNeeds() string {
+	if x != nil {
+		return x.Needs
+	}
+	return ""
+}
+
+func (x *Assumption) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 // Warning is one thing a resolved answer should not hide.
 type Warning struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -619,7 +706,7 @@ type Warning struct {
 
 func (x *Warning) Reset() {
 	*x = Warning{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[1]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -631,7 +718,7 @@ func (x *Warning) String() string {
 func (*Warning) ProtoMessage() {}
 
 func (x *Warning) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[1]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -644,7 +731,7 @@ func (x *Warning) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Warning.ProtoReflect.Descriptor instead.
 func (*Warning) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{1}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *Warning) GetKind() WarningKind {
@@ -707,7 +794,7 @@ type ModuleResult struct {
 
 func (x *ModuleResult) Reset() {
 	*x = ModuleResult{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[2]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -719,7 +806,7 @@ func (x *ModuleResult) String() string {
 func (*ModuleResult) ProtoMessage() {}
 
 func (x *ModuleResult) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[2]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -732,7 +819,7 @@ func (x *ModuleResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModuleResult.ProtoReflect.Descriptor instead.
 func (*ModuleResult) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{2}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ModuleResult) GetName() string {
@@ -838,7 +925,7 @@ type PlanStep struct {
 
 func (x *PlanStep) Reset() {
 	*x = PlanStep{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[3]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -850,7 +937,7 @@ func (x *PlanStep) String() string {
 func (*PlanStep) ProtoMessage() {}
 
 func (x *PlanStep) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[3]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -863,7 +950,7 @@ func (x *PlanStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanStep.ProtoReflect.Descriptor instead.
 func (*PlanStep) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{3}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *PlanStep) GetModule() string {
@@ -945,7 +1032,7 @@ type Explanation struct {
 
 func (x *Explanation) Reset() {
 	*x = Explanation{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[4]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -957,7 +1044,7 @@ func (x *Explanation) String() string {
 func (*Explanation) ProtoMessage() {}
 
 func (x *Explanation) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[4]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -970,7 +1057,7 @@ func (x *Explanation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Explanation.ProtoReflect.Descriptor instead.
 func (*Explanation) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{4}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Explanation) GetSummary() string {
@@ -1023,7 +1110,7 @@ type Fact struct {
 
 func (x *Fact) Reset() {
 	*x = Fact{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[5]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1035,7 +1122,7 @@ func (x *Fact) String() string {
 func (*Fact) ProtoMessage() {}
 
 func (x *Fact) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[5]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1048,7 +1135,7 @@ func (x *Fact) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fact.ProtoReflect.Descriptor instead.
 func (*Fact) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{5}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Fact) GetKind() FactKind {
@@ -1121,7 +1208,7 @@ type ModuleGroup struct {
 
 func (x *ModuleGroup) Reset() {
 	*x = ModuleGroup{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1133,7 +1220,7 @@ func (x *ModuleGroup) String() string {
 func (*ModuleGroup) ProtoMessage() {}
 
 func (x *ModuleGroup) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1146,7 +1233,7 @@ func (x *ModuleGroup) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModuleGroup.ProtoReflect.Descriptor instead.
 func (*ModuleGroup) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{6}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ModuleGroup) GetKind() GroupKind {
@@ -1188,7 +1275,7 @@ type Suggestion struct {
 
 func (x *Suggestion) Reset() {
 	*x = Suggestion{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1200,7 +1287,7 @@ func (x *Suggestion) String() string {
 func (*Suggestion) ProtoMessage() {}
 
 func (x *Suggestion) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1213,7 +1300,7 @@ func (x *Suggestion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Suggestion.ProtoReflect.Descriptor instead.
 func (*Suggestion) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{7}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Suggestion) GetMessage() string {
@@ -1278,7 +1365,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[8]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1290,7 +1377,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[8]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1303,7 +1390,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{8}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Stats) GetVariables() uint32 {
@@ -1352,14 +1439,21 @@ var File_modsolver_v1_resolve_proto protoreflect.FileDescriptor
 
 const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\n" +
-	"\x1amodsolver/v1/resolve.proto\x12\fmodsolver.v1\"\xbc\x02\n" +
+	"\x1amodsolver/v1/resolve.proto\x12\fmodsolver.v1\"\xf8\x02\n" +
 	"\x0fResolveResponse\x12,\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x14.modsolver.v1.StatusR\x06status\x124\n" +
 	"\amodules\x18\x02 \x03(\v2\x1a.modsolver.v1.ModuleResultR\amodules\x12*\n" +
 	"\x04plan\x18\x03 \x03(\v2\x16.modsolver.v1.PlanStepR\x04plan\x12;\n" +
 	"\vexplanation\x18\x04 \x01(\v2\x19.modsolver.v1.ExplanationR\vexplanation\x12)\n" +
 	"\x05stats\x18\x05 \x01(\v2\x13.modsolver.v1.StatsR\x05stats\x121\n" +
-	"\bwarnings\x18\x06 \x03(\v2\x15.modsolver.v1.WarningR\bwarnings\"\x84\x01\n" +
+	"\bwarnings\x18\x06 \x03(\v2\x15.modsolver.v1.WarningR\bwarnings\x12:\n" +
+	"\vassumptions\x18\a \x03(\v2\x18.modsolver.v1.AssumptionR\vassumptions\"j\n" +
+	"\n" +
+	"Assumption\x12\x12\n" +
+	"\x04gate\x18\x01 \x01(\tR\x04gate\x12\x18\n" +
+	"\asubject\x18\x02 \x01(\tR\asubject\x12\x14\n" +
+	"\x05needs\x18\x03 \x01(\tR\x05needs\x12\x18\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage\"\x84\x01\n" +
 	"\aWarning\x12-\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x19.modsolver.v1.WarningKindR\x04kind\x12\x16\n" +
 	"\x06module\x18\x02 \x01(\tR\x06module\x12\x18\n" +
@@ -1438,7 +1532,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vACTION_KEEP\x10\x03\x12\x12\n" +
 	"\x0eACTION_DISABLE\x10\x04\x12\x14\n" +
 	"\x10ACTION_DOWNGRADE\x10\x05\x12\x11\n" +
-	"\rACTION_ABSENT\x10\x06*\xbb\a\n" +
+	"\rACTION_ABSENT\x10\x06*\xd8\a\n" +
 	"\bFactKind\x12\x19\n" +
 	"\x15FACT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18FACT_KIND_REQUEST_ENABLE\x10\x01\x12\x1d\n" +
@@ -1470,7 +1564,8 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x19FACT_KIND_DEPENDENCY_LOOP\x10\x1a\x12\x16\n" +
 	"\x12FACT_KIND_SETTINGS\x10\x1b\x12!\n" +
 	"\x1dFACT_KIND_PLATFORM_KUBERNETES\x10\x1c\x12\x1e\n" +
-	"\x1aFACT_KIND_PLATFORM_RELEASE\x10\x1d\x12\x14\n" +
+	"\x1aFACT_KIND_PLATFORM_RELEASE\x10\x1d\x12\x1b\n" +
+	"\x17FACT_KIND_PLATFORM_GATE\x10\x1e\x12\x14\n" +
 	"\x10FACT_KIND_SOURCE\x102*\xca\x04\n" +
 	"\x0eSuggestionKind\x12\x1f\n" +
 	"\x1bSUGGESTION_KIND_UNSPECIFIED\x10\x00\x12&\n" +
@@ -1517,7 +1612,7 @@ func file_modsolver_v1_resolve_proto_rawDescGZIP() []byte {
 }
 
 var file_modsolver_v1_resolve_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_modsolver_v1_resolve_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_modsolver_v1_resolve_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_modsolver_v1_resolve_proto_goTypes = []any{
 	(Status)(0),             // 0: modsolver.v1.Status
 	(Action)(0),             // 1: modsolver.v1.Action
@@ -1526,37 +1621,39 @@ var file_modsolver_v1_resolve_proto_goTypes = []any{
 	(WarningKind)(0),        // 4: modsolver.v1.WarningKind
 	(GroupKind)(0),          // 5: modsolver.v1.GroupKind
 	(*ResolveResponse)(nil), // 6: modsolver.v1.ResolveResponse
-	(*Warning)(nil),         // 7: modsolver.v1.Warning
-	(*ModuleResult)(nil),    // 8: modsolver.v1.ModuleResult
-	(*PlanStep)(nil),        // 9: modsolver.v1.PlanStep
-	(*Explanation)(nil),     // 10: modsolver.v1.Explanation
-	(*Fact)(nil),            // 11: modsolver.v1.Fact
-	(*ModuleGroup)(nil),     // 12: modsolver.v1.ModuleGroup
-	(*Suggestion)(nil),      // 13: modsolver.v1.Suggestion
-	(*Stats)(nil),           // 14: modsolver.v1.Stats
+	(*Assumption)(nil),      // 7: modsolver.v1.Assumption
+	(*Warning)(nil),         // 8: modsolver.v1.Warning
+	(*ModuleResult)(nil),    // 9: modsolver.v1.ModuleResult
+	(*PlanStep)(nil),        // 10: modsolver.v1.PlanStep
+	(*Explanation)(nil),     // 11: modsolver.v1.Explanation
+	(*Fact)(nil),            // 12: modsolver.v1.Fact
+	(*ModuleGroup)(nil),     // 13: modsolver.v1.ModuleGroup
+	(*Suggestion)(nil),      // 14: modsolver.v1.Suggestion
+	(*Stats)(nil),           // 15: modsolver.v1.Stats
 }
 var file_modsolver_v1_resolve_proto_depIdxs = []int32{
 	0,  // 0: modsolver.v1.ResolveResponse.status:type_name -> modsolver.v1.Status
-	8,  // 1: modsolver.v1.ResolveResponse.modules:type_name -> modsolver.v1.ModuleResult
-	9,  // 2: modsolver.v1.ResolveResponse.plan:type_name -> modsolver.v1.PlanStep
-	10, // 3: modsolver.v1.ResolveResponse.explanation:type_name -> modsolver.v1.Explanation
-	14, // 4: modsolver.v1.ResolveResponse.stats:type_name -> modsolver.v1.Stats
-	7,  // 5: modsolver.v1.ResolveResponse.warnings:type_name -> modsolver.v1.Warning
-	4,  // 6: modsolver.v1.Warning.kind:type_name -> modsolver.v1.WarningKind
-	1,  // 7: modsolver.v1.ModuleResult.action:type_name -> modsolver.v1.Action
-	1,  // 8: modsolver.v1.PlanStep.action:type_name -> modsolver.v1.Action
-	11, // 9: modsolver.v1.Explanation.facts:type_name -> modsolver.v1.Fact
-	13, // 10: modsolver.v1.Explanation.suggestions:type_name -> modsolver.v1.Suggestion
-	2,  // 11: modsolver.v1.Fact.kind:type_name -> modsolver.v1.FactKind
-	12, // 12: modsolver.v1.Fact.group:type_name -> modsolver.v1.ModuleGroup
-	5,  // 13: modsolver.v1.ModuleGroup.kind:type_name -> modsolver.v1.GroupKind
-	3,  // 14: modsolver.v1.Suggestion.kind:type_name -> modsolver.v1.SuggestionKind
-	13, // 15: modsolver.v1.Suggestion.changes:type_name -> modsolver.v1.Suggestion
-	16, // [16:16] is the sub-list for method output_type
-	16, // [16:16] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	9,  // 1: modsolver.v1.ResolveResponse.modules:type_name -> modsolver.v1.ModuleResult
+	10, // 2: modsolver.v1.ResolveResponse.plan:type_name -> modsolver.v1.PlanStep
+	11, // 3: modsolver.v1.ResolveResponse.explanation:type_name -> modsolver.v1.Explanation
+	15, // 4: modsolver.v1.ResolveResponse.stats:type_name -> modsolver.v1.Stats
+	8,  // 5: modsolver.v1.ResolveResponse.warnings:type_name -> modsolver.v1.Warning
+	7,  // 6: modsolver.v1.ResolveResponse.assumptions:type_name -> modsolver.v1.Assumption
+	4,  // 7: modsolver.v1.Warning.kind:type_name -> modsolver.v1.WarningKind
+	1,  // 8: modsolver.v1.ModuleResult.action:type_name -> modsolver.v1.Action
+	1,  // 9: modsolver.v1.PlanStep.action:type_name -> modsolver.v1.Action
+	12, // 10: modsolver.v1.Explanation.facts:type_name -> modsolver.v1.Fact
+	14, // 11: modsolver.v1.Explanation.suggestions:type_name -> modsolver.v1.Suggestion
+	2,  // 12: modsolver.v1.Fact.kind:type_name -> modsolver.v1.FactKind
+	13, // 13: modsolver.v1.Fact.group:type_name -> modsolver.v1.ModuleGroup
+	5,  // 14: modsolver.v1.ModuleGroup.kind:type_name -> modsolver.v1.GroupKind
+	3,  // 15: modsolver.v1.Suggestion.kind:type_name -> modsolver.v1.SuggestionKind
+	14, // 16: modsolver.v1.Suggestion.changes:type_name -> modsolver.v1.Suggestion
+	17, // [17:17] is the sub-list for method output_type
+	17, // [17:17] is the sub-list for method input_type
+	17, // [17:17] is the sub-list for extension type_name
+	17, // [17:17] is the sub-list for extension extendee
+	0,  // [0:17] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolve_proto_init() }
@@ -1570,7 +1667,7 @@ func file_modsolver_v1_resolve_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modsolver_v1_resolve_proto_rawDesc), len(file_modsolver_v1_resolve_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   9,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -376,8 +376,11 @@ type ClusterState struct {
 	// (kubernetesVersion: Automatic), so each DKP release's autoK8sVersion
 	// applies to it (R31).
 	KubernetesAutomatic bool `protobuf:"varint,10,opt,name=kubernetes_automatic,json=kubernetesAutomatic,proto3" json:"kubernetes_automatic,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// What the live cluster says for the gates of DKP's releases (R32),
+	// named as DKP names them; a list joined by commas.
+	Facts         map[string]string `protobuf:"bytes,11,rep,name=facts,proto3" json:"facts,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ClusterState) Reset() {
@@ -478,6 +481,13 @@ func (x *ClusterState) GetKubernetesAutomatic() bool {
 		return x.KubernetesAutomatic
 	}
 	return false
+}
+
+func (x *ClusterState) GetFacts() map[string]string {
+	if x != nil {
+		return x.Facts
+	}
+	return nil
 }
 
 // ModuleState is the cluster's configuration of one module.
@@ -2479,7 +2489,7 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\tSourceRef\x12!\n" +
 	"\fcatalog_name\x18\x01 \x01(\tR\vcatalogName\x12\x1f\n" +
 	"\bpriority\x18\x02 \x01(\x05H\x00R\bpriority\x88\x01\x01B\v\n" +
-	"\t_priority\"\xe2\x04\n" +
+	"\t_priority\"\xd9\x05\n" +
 	"\fClusterState\x12\x1c\n" +
 	"\tdeckhouse\x18\x01 \x01(\tR\tdeckhouse\x12\x1e\n" +
 	"\n" +
@@ -2493,11 +2503,16 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\x1aallow_experimental_modules\x18\b \x01(\bR\x18allowExperimentalModules\x12+\n" +
 	"\x11kubectl_resources\x18\t \x01(\tR\x10kubectlResources\x121\n" +
 	"\x14kubernetes_automatic\x18\n" +
-	" \x01(\bR\x13kubernetesAutomatic\x1aU\n" +
+	" \x01(\bR\x13kubernetesAutomatic\x12;\n" +
+	"\x05facts\x18\v \x03(\v2%.modsolver.v1.ClusterState.FactsEntryR\x05facts\x1aU\n" +
 	"\fModulesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12/\n" +
 	"\x05value\x18\x02 \x01(\v2\x19.modsolver.v1.ModuleStateR\x05value:\x028\x01\x1a;\n" +
 	"\rPlatformEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a8\n" +
+	"\n" +
+	"FactsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe4\x01\n" +
 	"\vModuleState\x12\x1d\n" +
@@ -2709,7 +2724,7 @@ func file_modsolver_v1_resolver_proto_rawDescGZIP() []byte {
 }
 
 var file_modsolver_v1_resolver_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
+var file_modsolver_v1_resolver_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_modsolver_v1_resolver_proto_goTypes = []any{
 	(Severity)(0),                // 0: modsolver.v1.Severity
 	(PackageType)(0),             // 1: modsolver.v1.PackageType
@@ -2744,19 +2759,20 @@ var file_modsolver_v1_resolver_proto_goTypes = []any{
 	(*UpdateRule)(nil),           // 30: modsolver.v1.UpdateRule
 	nil,                          // 31: modsolver.v1.ClusterState.ModulesEntry
 	nil,                          // 32: modsolver.v1.ClusterState.PlatformEntry
-	nil,                          // 33: modsolver.v1.Request.PinEntry
-	nil,                          // 34: modsolver.v1.Request.SourcesEntry
-	nil,                          // 35: modsolver.v1.Platform.ComponentsEntry
-	nil,                          // 36: modsolver.v1.Module.ChannelsEntry
-	nil,                          // 37: modsolver.v1.Module.ChannelSetsEntry
-	nil,                          // 38: modsolver.v1.Requirements.ModulesEntry
-	nil,                          // 39: modsolver.v1.Requirements.PlatformEntry
-	(*structpb.Struct)(nil),      // 40: google.protobuf.Struct
-	(*ResolveResponse)(nil),      // 41: modsolver.v1.ResolveResponse
-	(Status)(0),                  // 42: modsolver.v1.Status
-	(*Explanation)(nil),          // 43: modsolver.v1.Explanation
-	(*Stats)(nil),                // 44: modsolver.v1.Stats
-	(*ModuleGroup)(nil),          // 45: modsolver.v1.ModuleGroup
+	nil,                          // 33: modsolver.v1.ClusterState.FactsEntry
+	nil,                          // 34: modsolver.v1.Request.PinEntry
+	nil,                          // 35: modsolver.v1.Request.SourcesEntry
+	nil,                          // 36: modsolver.v1.Platform.ComponentsEntry
+	nil,                          // 37: modsolver.v1.Module.ChannelsEntry
+	nil,                          // 38: modsolver.v1.Module.ChannelSetsEntry
+	nil,                          // 39: modsolver.v1.Requirements.ModulesEntry
+	nil,                          // 40: modsolver.v1.Requirements.PlatformEntry
+	(*structpb.Struct)(nil),      // 41: google.protobuf.Struct
+	(*ResolveResponse)(nil),      // 42: modsolver.v1.ResolveResponse
+	(Status)(0),                  // 43: modsolver.v1.Status
+	(*Explanation)(nil),          // 44: modsolver.v1.Explanation
+	(*Stats)(nil),                // 45: modsolver.v1.Stats
+	(*ModuleGroup)(nil),          // 46: modsolver.v1.ModuleGroup
 }
 var file_modsolver_v1_resolver_proto_depIdxs = []int32{
 	5,  // 0: modsolver.v1.ResolveRequest.cluster:type_name -> modsolver.v1.ClusterState
@@ -2764,64 +2780,65 @@ var file_modsolver_v1_resolver_proto_depIdxs = []int32{
 	4,  // 2: modsolver.v1.ResolveRequest.sources:type_name -> modsolver.v1.SourceRef
 	31, // 3: modsolver.v1.ClusterState.modules:type_name -> modsolver.v1.ClusterState.ModulesEntry
 	32, // 4: modsolver.v1.ClusterState.platform:type_name -> modsolver.v1.ClusterState.PlatformEntry
-	40, // 5: modsolver.v1.ModuleState.settings:type_name -> google.protobuf.Struct
-	33, // 6: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
-	8,  // 7: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
-	34, // 8: modsolver.v1.Request.sources:type_name -> modsolver.v1.Request.SourcesEntry
-	35, // 9: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
-	5,  // 10: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
-	10, // 11: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
-	4,  // 12: modsolver.v1.WhatIfRequest.sources:type_name -> modsolver.v1.SourceRef
-	7,  // 13: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
-	41, // 14: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
-	12, // 15: modsolver.v1.WhatIfResult.blockers:type_name -> modsolver.v1.Blocker
-	0,  // 16: modsolver.v1.Blocker.severity:type_name -> modsolver.v1.Severity
-	5,  // 17: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
-	7,  // 18: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
-	42, // 19: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
-	43, // 20: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
-	44, // 21: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
-	17, // 22: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
-	20, // 23: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
-	36, // 24: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
-	22, // 25: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
-	25, // 26: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
-	2,  // 27: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
-	23, // 28: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
-	1,  // 29: modsolver.v1.Module.type:type_name -> modsolver.v1.PackageType
-	37, // 30: modsolver.v1.Module.channel_sets:type_name -> modsolver.v1.Module.ChannelSetsEntry
-	25, // 31: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
-	30, // 32: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
-	24, // 33: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
-	2,  // 34: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
-	23, // 35: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
-	38, // 36: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
-	39, // 37: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
-	26, // 38: modsolver.v1.Requirements.compound:type_name -> modsolver.v1.CompoundRequirement
-	27, // 39: modsolver.v1.CompoundRequirement.predicate:type_name -> modsolver.v1.Predicate
-	45, // 40: modsolver.v1.CompoundRequirement.group:type_name -> modsolver.v1.ModuleGroup
-	28, // 41: modsolver.v1.Predicate.module:type_name -> modsolver.v1.ModuleAtom
-	29, // 42: modsolver.v1.Predicate.all:type_name -> modsolver.v1.PredicateList
-	29, // 43: modsolver.v1.Predicate.any:type_name -> modsolver.v1.PredicateList
-	27, // 44: modsolver.v1.Predicate.not:type_name -> modsolver.v1.Predicate
-	27, // 45: modsolver.v1.PredicateList.operands:type_name -> modsolver.v1.Predicate
-	6,  // 46: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
-	21, // 47: modsolver.v1.Module.ChannelSetsEntry.value:type_name -> modsolver.v1.ChannelSet
-	3,  // 48: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
-	9,  // 49: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
-	13, // 50: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
-	15, // 51: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
-	18, // 52: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
-	41, // 53: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
-	11, // 54: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
-	14, // 55: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
-	16, // 56: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
-	19, // 57: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
-	53, // [53:58] is the sub-list for method output_type
-	48, // [48:53] is the sub-list for method input_type
-	48, // [48:48] is the sub-list for extension type_name
-	48, // [48:48] is the sub-list for extension extendee
-	0,  // [0:48] is the sub-list for field type_name
+	33, // 5: modsolver.v1.ClusterState.facts:type_name -> modsolver.v1.ClusterState.FactsEntry
+	41, // 6: modsolver.v1.ModuleState.settings:type_name -> google.protobuf.Struct
+	34, // 7: modsolver.v1.Request.pin:type_name -> modsolver.v1.Request.PinEntry
+	8,  // 8: modsolver.v1.Request.platform:type_name -> modsolver.v1.Platform
+	35, // 9: modsolver.v1.Request.sources:type_name -> modsolver.v1.Request.SourcesEntry
+	36, // 10: modsolver.v1.Platform.components:type_name -> modsolver.v1.Platform.ComponentsEntry
+	5,  // 11: modsolver.v1.WhatIfRequest.cluster:type_name -> modsolver.v1.ClusterState
+	10, // 12: modsolver.v1.WhatIfRequest.scenarios:type_name -> modsolver.v1.Scenario
+	4,  // 13: modsolver.v1.WhatIfRequest.sources:type_name -> modsolver.v1.SourceRef
+	7,  // 14: modsolver.v1.Scenario.request:type_name -> modsolver.v1.Request
+	42, // 15: modsolver.v1.WhatIfResult.response:type_name -> modsolver.v1.ResolveResponse
+	12, // 16: modsolver.v1.WhatIfResult.blockers:type_name -> modsolver.v1.Blocker
+	0,  // 17: modsolver.v1.Blocker.severity:type_name -> modsolver.v1.Severity
+	5,  // 18: modsolver.v1.ExplainRequest.cluster:type_name -> modsolver.v1.ClusterState
+	7,  // 19: modsolver.v1.ExplainRequest.request:type_name -> modsolver.v1.Request
+	43, // 20: modsolver.v1.ExplainResponse.status:type_name -> modsolver.v1.Status
+	44, // 21: modsolver.v1.ExplainResponse.explanation:type_name -> modsolver.v1.Explanation
+	45, // 22: modsolver.v1.ExplainResponse.stats:type_name -> modsolver.v1.Stats
+	17, // 23: modsolver.v1.ListCatalogsResponse.catalogs:type_name -> modsolver.v1.CatalogInfo
+	20, // 24: modsolver.v1.GetModuleResponse.module:type_name -> modsolver.v1.Module
+	37, // 25: modsolver.v1.Module.channels:type_name -> modsolver.v1.Module.ChannelsEntry
+	22, // 26: modsolver.v1.Module.releases:type_name -> modsolver.v1.Release
+	25, // 27: modsolver.v1.Module.requirements:type_name -> modsolver.v1.Requirements
+	2,  // 28: modsolver.v1.Module.stage:type_name -> modsolver.v1.Stage
+	23, // 29: modsolver.v1.Module.disable:type_name -> modsolver.v1.Disable
+	1,  // 30: modsolver.v1.Module.type:type_name -> modsolver.v1.PackageType
+	38, // 31: modsolver.v1.Module.channel_sets:type_name -> modsolver.v1.Module.ChannelSetsEntry
+	25, // 32: modsolver.v1.Release.requirements:type_name -> modsolver.v1.Requirements
+	30, // 33: modsolver.v1.Release.update_rules:type_name -> modsolver.v1.UpdateRule
+	24, // 34: modsolver.v1.Release.edges:type_name -> modsolver.v1.UpdateEdges
+	2,  // 35: modsolver.v1.Release.stage:type_name -> modsolver.v1.Stage
+	23, // 36: modsolver.v1.Release.disable:type_name -> modsolver.v1.Disable
+	39, // 37: modsolver.v1.Requirements.modules:type_name -> modsolver.v1.Requirements.ModulesEntry
+	40, // 38: modsolver.v1.Requirements.platform:type_name -> modsolver.v1.Requirements.PlatformEntry
+	26, // 39: modsolver.v1.Requirements.compound:type_name -> modsolver.v1.CompoundRequirement
+	27, // 40: modsolver.v1.CompoundRequirement.predicate:type_name -> modsolver.v1.Predicate
+	46, // 41: modsolver.v1.CompoundRequirement.group:type_name -> modsolver.v1.ModuleGroup
+	28, // 42: modsolver.v1.Predicate.module:type_name -> modsolver.v1.ModuleAtom
+	29, // 43: modsolver.v1.Predicate.all:type_name -> modsolver.v1.PredicateList
+	29, // 44: modsolver.v1.Predicate.any:type_name -> modsolver.v1.PredicateList
+	27, // 45: modsolver.v1.Predicate.not:type_name -> modsolver.v1.Predicate
+	27, // 46: modsolver.v1.PredicateList.operands:type_name -> modsolver.v1.Predicate
+	6,  // 47: modsolver.v1.ClusterState.ModulesEntry.value:type_name -> modsolver.v1.ModuleState
+	21, // 48: modsolver.v1.Module.ChannelSetsEntry.value:type_name -> modsolver.v1.ChannelSet
+	3,  // 49: modsolver.v1.Resolver.Resolve:input_type -> modsolver.v1.ResolveRequest
+	9,  // 50: modsolver.v1.Resolver.WhatIf:input_type -> modsolver.v1.WhatIfRequest
+	13, // 51: modsolver.v1.Resolver.Explain:input_type -> modsolver.v1.ExplainRequest
+	15, // 52: modsolver.v1.Resolver.ListCatalogs:input_type -> modsolver.v1.ListCatalogsRequest
+	18, // 53: modsolver.v1.Resolver.GetModule:input_type -> modsolver.v1.GetModuleRequest
+	42, // 54: modsolver.v1.Resolver.Resolve:output_type -> modsolver.v1.ResolveResponse
+	11, // 55: modsolver.v1.Resolver.WhatIf:output_type -> modsolver.v1.WhatIfResult
+	14, // 56: modsolver.v1.Resolver.Explain:output_type -> modsolver.v1.ExplainResponse
+	16, // 57: modsolver.v1.Resolver.ListCatalogs:output_type -> modsolver.v1.ListCatalogsResponse
+	19, // 58: modsolver.v1.Resolver.GetModule:output_type -> modsolver.v1.GetModuleResponse
+	54, // [54:59] is the sub-list for method output_type
+	49, // [49:54] is the sub-list for method input_type
+	49, // [49:49] is the sub-list for extension type_name
+	49, // [49:49] is the sub-list for extension extendee
+	0,  // [0:49] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolver_proto_init() }
@@ -2858,7 +2875,7 @@ func file_modsolver_v1_resolver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modsolver_v1_resolver_proto_rawDesc), len(file_modsolver_v1_resolver_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   37,
+			NumMessages:   38,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -92,7 +92,9 @@ func everyAtLeast(required, fact string) (bool, error) {
 	return true, nil
 }
 
-func isFalse(_, fact string) (bool, error) { return strings.EqualFold(strings.TrimSpace(fact), "false"), nil }
+func isFalse(_, fact string) (bool, error) {
+	return strings.EqualFold(strings.TrimSpace(fact), "false"), nil
+}
 
 func equal(required, fact string) (bool, error) {
 	return strings.EqualFold(strings.TrimSpace(required), strings.TrimSpace(fact)), nil

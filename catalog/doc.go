@@ -24,6 +24,9 @@
 //     dkp_editions.go reads the editions and bundles platform.yaml lists
 //     (D351). A module in both embedded/ and external/ is one module of
 //     two sources (D350).
+//   - releases.go: DKP's release data (R31), as the tree's releases.yaml
+//     and the single-file format's platformReleases write it;
+//     dkp_platform.go reads the tree's platform.yaml and releases.yaml.
 //   - settings.go: the single-file format's settings schemas (R34),
 //     compiled as they are read (the settings package).
 //   - olm.go: the mapping of OLM bundles onto modules and releases (D34);

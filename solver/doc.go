@@ -103,6 +103,11 @@
 //   - stages.go: module stages (R25: the Experimental fact, Deprecated
 //     warnings, the Experimental-only modules of a catalog) and disable
 //     confirmation (R26: the intent under allowDisable, the plan step).
+//   - releases.go: DKP's release data (R31) and the gates of the live
+//     cluster (R32): a platform DKP does not run or may not move to is
+//     answered before any encoding (platformRefusal), the release
+//     requirements on modules are static facts, and the gates no fact
+//     decides are the answer's assumptions.
 //   - settings.go: settings the target release accepts (R34): the
 //     static fact of the releases whose compiled schema refuses the
 //     module's settings, its wording and suggestion, and the warnings of

@@ -129,6 +129,12 @@ func LoadClusterOrDump(path string) (*model.ClusterState, *KubectlDump, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return ParseClusterOrDump(path, data)
+}
+
+// ParseClusterOrDump reads a cluster state named name (a file, or
+// "standard input") in either form, as LoadClusterOrDump does.
+func ParseClusterOrDump(path string, data []byte) (*model.ClusterState, *KubectlDump, error) {
 	if IsKubectlDump(data) {
 		d, err := ParseKubectl(path, data)
 		return nil, d, err

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 
 	"github.com/modsolver/modsolver/catalog"
@@ -18,6 +19,8 @@ describes it to kubectl:
 A dump does not hold the Kubernetes version or the edition: give them
 with --kubernetes and --edition (and --bundle, --deckhouse when the dump
 lacks the deckhouse ModuleConfig or a Deployed DeckhouseRelease).
+--cluster - reads either form from standard input, so that kubectl's
+output can be piped in.
 `
 
 // factFlags are the facts of a cluster state given beside --cluster: what
@@ -108,7 +111,7 @@ func flagVersion(name, text string) (model.Version, error) {
 // when not nil, gives the versions a kubectl dump lacks (whatif's
 // candidates, D154). What the dump skipped and warned about goes to errOut.
 func loadCluster(path string, cat *model.Catalog, given *model.ClusterState, fill func(dump *model.ClusterState, given *model.ClusterState), errOut io.Writer) (*model.ClusterState, error) {
-	state, dump, err := catalog.LoadClusterOrDump(path)
+	state, dump, err := readCluster(path)
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +126,24 @@ func loadCluster(path string, cat *model.Catalog, given *model.ClusterState, fil
 		fill(dump.Cluster, given)
 	}
 	return dump.State(cat, given, factNames)
+}
+
+// stdinName names standard input as a cluster state's file: --cluster -
+// reads it, so that a dump can be piped in (kubectl get … -o yaml |
+// modsolver whatif --cluster -).
+const stdinName = "standard input"
+
+// readCluster reads the cluster state at path, or from standard input
+// when path is "-".
+func readCluster(path string) (*model.ClusterState, *catalog.KubectlDump, error) {
+	if path != "-" {
+		return catalog.LoadClusterOrDump(path)
+	}
+	data, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: cluster state: %s: %w", model.ErrInvalidInput, stdinName, err)
+	}
+	return catalog.ParseClusterOrDump(stdinName, data)
 }
 
 // lowestCandidates is whatif's fill (D154): a dump's missing Kubernetes or

@@ -107,3 +107,15 @@ func (r *Release) CheckSettings(s *Settings) SettingsVerdict {
 	}
 	return r.Settings.Check.Check(s)
 }
+
+// SettingsFor is built-in module m's settings schema at DKP version
+// deckhouse (R34): the first of its list whose constraint admits the
+// version, compared stripped as R6 reads DKP versions; nil when none does.
+func (m *Module) SettingsFor(deckhouse Version) *SettingsSchema {
+	for _, ps := range m.Settings {
+		if ps.Deckhouse == nil || (deckhouse != nil && ps.Deckhouse.Allows(Core(deckhouse))) {
+			return ps.Schema
+		}
+	}
+	return nil
+}

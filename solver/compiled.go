@@ -82,12 +82,6 @@ func (c *Compiled) Solve(ctx context.Context, cluster *model.ClusterState, req *
 	if err != nil {
 		return nil, err
 	}
-	if res, err := c.platformRefusal(ctx, cfg, cluster, req); res != nil || err != nil { // R31
-		if res != nil {
-			res.Stats.SolveMicros = time.Since(start).Microseconds()
-		}
-		return res, err
-	}
 	res, err := c.solve(ctx, cfg, cluster, req, memo)
 	if err != nil {
 		return nil, err

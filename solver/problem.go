@@ -85,7 +85,7 @@ type inputs struct {
 	components map[string]model.Version
 	sequential bool
 	// way are the DKP minors with release data the answer moves through
-	// (R31, platformWay).
+	// (R31, addReleaseFacts); none when DKP does not move up a minor.
 	way []model.MajorMinor
 }
 
@@ -252,7 +252,7 @@ func (p *problem) newView(m *model.Module) *view {
 	v.own = v.tab != nil
 	if bm := v.m; bm.Embedded { // a module of several sources, one of which carries it built in, too (R29)
 		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: bm.Requirements, Accessibility: bm.Accessibility, Stage: bm.Stage, Disable: bm.Disable, Source: bm.Source,
-			Settings: p.builtInSettings(bm)}}
+			Settings: bm.SettingsFor(p.deckhouse)}}
 		v.deployedDKP, v.own = p.cluster.Deckhouse, false
 	}
 	st := p.cluster.Modules[m.Name]

@@ -38,40 +38,31 @@ type releaseReq struct {
 	value model.MajorMinor
 }
 
-// platformWay lists the DKP minors with release data the answer moves
-// through; none when the catalog carries no release data or DKP does
-// not move up a minor.
-func (p *problem) platformWay() []model.MajorMinor { return p.way }
-
 // addReleaseFacts forbids the releases of v that a DKP release on the way
-// refuses (R31): one fact per key, from the first release that sets it.
+// (p.way) refuses (R31): one fact per key, from the first release that
+// sets it.
 func (p *problem) addReleaseFacts(v *view) {
-	way := p.platformWay()
-	if len(way) == 0 {
+	if len(p.way) == 0 {
 		return
 	}
 	data := p.cat.PlatformReleases()
 	every := func(int, *model.Release) bool { return true }
-	for _, key := range []string{"disabledModules", "migratedModules"} {
-		for _, m := range way {
-			r := data[m].Requirements
-			list := r.DisabledModules
-			if key == "migratedModules" {
-				if !v.m.Embedded {
-					break // served by a source: what the key asks
-				}
-				list = r.MigratedModules
-			}
-			if slices.Contains(list, v.name) {
+	forbidListed := func(key string, list func(model.ReleaseRequirements) []string) {
+		for _, m := range p.way {
+			if slices.Contains(list(data[m].Requirements), v.name) {
 				p.forbid(v, model.FactPlatformRelease, v.where(every), factShape{platform: &releaseReq{minor: m, key: key}})
-				break
+				return
 			}
 		}
+	}
+	forbidListed("disabledModules", func(r model.ReleaseRequirements) []string { return r.DisabledModules })
+	if v.m.Embedded { // a module a source serves is what migratedModules asks for
+		forbidListed("migratedModules", func(r model.ReleaseRequirements) []string { return r.MigratedModules })
 	}
 	if !p.cluster.KubernetesAutomatic {
 		return
 	}
-	for _, m := range way {
+	for _, m := range p.way {
 		auto := data[m].Requirements.AutoK8sVersion
 		if auto == (model.MajorMinor{}) {
 			continue

@@ -70,17 +70,6 @@ func (p *problem) checksSettings(v *view, i int) bool {
 	return i != v.deployed
 }
 
-// builtInSettings is the schema of built-in module m at the DKP version
-// the answer runs: the first of its list whose constraint admits it.
-func (p *problem) builtInSettings(m *model.Module) *model.SettingsSchema {
-	for _, ps := range m.Settings {
-		if ps.Deckhouse == nil || p.allows(ps.Deckhouse, model.Core(p.deckhouse)) {
-			return ps.Schema
-		}
-	}
-	return nil
-}
-
 // settingsMessage renders a FactSettings fact.
 func settingsMessage(f *fact) string {
 	verb := "refuses"

@@ -34,12 +34,7 @@ func (c *checker) movedTo(m *model.Module, v model.Version) *model.Release {
 		if c.dkp == nil || c.cluster.Deckhouse != nil && model.SameVersion(model.Core(c.dkp), model.Core(c.cluster.Deckhouse)) {
 			return nil
 		}
-		for _, ps := range m.Settings {
-			if ps.Deckhouse == nil || ps.Deckhouse.Allows(model.Core(c.dkp)) {
-				return &model.Release{Version: c.dkp, Settings: ps.Schema}
-			}
-		}
-		return nil
+		return &model.Release{Version: c.dkp, Settings: m.SettingsFor(c.dkp)}
 	}
 	if dv := c.cluster.Modules[m.Name].Version; dv != nil && model.SameVersion(dv, v) {
 		return nil

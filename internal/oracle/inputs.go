@@ -25,12 +25,7 @@ func (p *problem) settingsRefuse(x *mod, i int) bool {
 	if p.dkp == nil || (p.cluster.Deckhouse != nil && model.SameVersion(model.Core(p.dkp), model.Core(p.cluster.Deckhouse))) {
 		return false
 	}
-	for _, ps := range x.m.Settings {
-		if ps.Deckhouse == nil || ps.Deckhouse.Allows(model.Core(p.dkp)) {
-			return (&model.Release{Settings: ps.Schema}).CheckSettings(st).Refused != nil
-		}
-	}
-	return false
+	return (&model.Release{Settings: x.m.SettingsFor(p.dkp)}).CheckSettings(st).Refused != nil
 }
 
 // platformRuns reports whether the answer's platform is one DKP runs and

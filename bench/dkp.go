@@ -50,3 +50,31 @@ func RunDKP(ctx context.Context, cat *model.Catalog, opts ...RunOption) (*Outcom
 	w := &workload{name: CaseResolveDKP, size: "dkp", cat: cat, cluster: cluster, reqs: []*model.Request{{UpdateAll: true}}}
 	return w.measure(ctx, newRunConfig(opts))
 }
+
+// routeFrom and routeTo are CaseRouteDKP's platforms: five DKP minors and
+// two Kubernetes minors apart, a route of seven steps on the real tree's
+// release data.
+var routeFrom, routeTo = model.Platform{Deckhouse: model.MustParseVersion("1.73.2")},
+	model.Platform{Deckhouse: model.MustParseVersion("1.78.0"), Kubernetes: model.MustParseVersion("1.33.0")}
+
+// RunRouteDKP measures CaseRouteDKP: DKPCluster moved to DKP 1.73 (with
+// its Experimental modules allowed, so that the answer resolves) asks
+// for DKP 1.78 on Kubernetes 1.33 with update-all; the answer, its route
+// included, is checked as every benchmark answer is. The peers do not
+// run: neither has a route.
+func RunRouteDKP(ctx context.Context, cat *model.Catalog, opts ...RunOption) (*Outcome, error) {
+	cluster, err := DKPCluster(cat)
+	if err != nil {
+		return nil, err
+	}
+	cluster.Deckhouse, cluster.AllowExperimentalModules = routeFrom.Deckhouse, true
+	req := &model.Request{UpdateAll: true, Platform: routeTo}
+	cfg := newRunConfig(opts)
+	cfg.deppy, cfg.libsolv = false, false
+	w := &workload{name: CaseRouteDKP, size: "dkp", cat: cat, cluster: cluster, reqs: []*model.Request{req}}
+	o, err := w.measure(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return o, nil
+}

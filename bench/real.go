@@ -18,14 +18,22 @@ var importedPlatform = struct{ deckhouse, kubernetes, openshift model.Version }{
 }
 
 // RunCatalog measures the runs on a real catalog: on a DKP tree (one with
-// built-in modules), update-all against DKPCluster (CaseResolveDKP); on an
+// built-in modules), update-all against DKPCluster (CaseResolveDKP) and
+// the route of a platform upgrade (CaseRouteDKP); on an
 // imported OLM or Helm catalog, update-all and install-one against
 // ImportedCluster. name labels the rows, as the size does for generated
 // catalogs.
 func RunCatalog(ctx context.Context, name string, cat *model.Catalog, opts ...RunOption) ([]*Outcome, error) {
 	if hasBuiltIn(cat) {
 		o, err := RunDKP(ctx, cat, opts...)
-		return []*Outcome{o}, err
+		if err != nil {
+			return nil, err
+		}
+		route, err := RunRouteDKP(ctx, cat, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return []*Outcome{o, route}, nil
 	}
 	cfg := newRunConfig(opts)
 	if cfg.progress != nil {

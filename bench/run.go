@@ -44,6 +44,10 @@ const (
 	CaseWhatIf = "whatif-1000"
 	// CaseResolveDKP: update-all on the real DKP tree (RunDKP).
 	CaseResolveDKP = "resolve-dkp"
+	// CaseRouteDKP: a platform upgrade five DKP minors and two
+	// Kubernetes minors up on the real DKP tree, answered with its route
+	// (RunRouteDKP, R33); it runs with CaseResolveDKP.
+	CaseRouteDKP = "route-dkp"
 )
 
 // GeneratedCases lists the cases that run on a generated instance, in

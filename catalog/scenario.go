@@ -42,8 +42,11 @@ type Expectation struct {
 	WarningsMentions    []string `yaml:"warningsMentions"`
 	WarningsNotMentions []string `yaml:"warningsNotMentions"`
 	// AssumptionsMentions are substrings of the answer's assumptions (R32).
-	AssumptionsMentions []string                `yaml:"assumptionsMentions"`
-	Explanation         *ExplanationExpectation `yaml:"explanation"`
+	AssumptionsMentions []string `yaml:"assumptionsMentions"`
+	// Route is the answer's route (R33), each step as "1.74/1.31": the
+	// DKP and Kubernetes minors after it; nil: not checked.
+	Route       []string                `yaml:"route"`
+	Explanation *ExplanationExpectation `yaml:"explanation"`
 	// Error is true when the input is bad: exit code 2, no answer.
 	Error bool `yaml:"error"`
 	// ErrorMentions are substrings of the error message.

@@ -73,7 +73,26 @@ type Result struct {
 	// answer could not decide (R32), in the order of the DKP releases on
 	// the way, then by key.
 	Assumptions []Assumption
-	Stats       Stats
+	// Route holds, on an answer that moves a platform minor, the steps
+	// from the cluster's platform to the answer's, one minor at a time
+	// (R33); none when the platform stays on its minors.
+	Route []RouteStep
+	Stats Stats
+}
+
+// RouteStep is one platform step of a route (R33): the platform after
+// the step, the module changes made before it, and what it checked.
+type RouteStep struct {
+	// Deckhouse and Kubernetes are the versions the step moves to: the
+	// answer's or the cluster's version where the minor is theirs, else
+	// the minor alone (DKP and Kubernetes take its latest patch).
+	Deckhouse, Kubernetes string
+	// Modules are the changes made before the step, at the platform the
+	// step leaves, so that every module admits both (update or disable).
+	Modules []PlanStep
+	// Requirements say what the step checked: the pair DKP runs and the
+	// release requirements of a DKP step.
+	Requirements []string
 }
 
 // ModuleResult is the outcome for one module.
@@ -213,6 +232,9 @@ const (
 	// FactPlatformRelease: a requirement of a DKP release's release.yaml
 	// that DKP checks before it moves to the release (R31).
 	FactPlatformRelease
+	// FactPlatformRoute: no route one minor at a time reaches the
+	// answer's platform (R33): the step that no module set passes.
+	FactPlatformRoute
 )
 
 var factKindNames = map[FactKind]string{
@@ -247,6 +269,7 @@ var factKindNames = map[FactKind]string{
 	FactPlatformKubernetes:    "platform-kubernetes",
 	FactPlatformGate:          "platform-gate",
 	FactPlatformRelease:       "platform-release",
+	FactPlatformRoute:         "platform-route",
 }
 
 func (k FactKind) String() string {
@@ -259,7 +282,7 @@ func (k FactKind) String() string {
 // FactKinds lists every kind, in declaration order.
 func FactKinds() []FactKind {
 	kinds := make([]FactKind, 0, len(factKindNames))
-	for k := FactRequestEnable; k <= FactPlatformRelease; k++ {
+	for k := FactRequestEnable; k <= FactPlatformRoute; k++ {
 		kinds = append(kinds, k)
 	}
 	return kinds
@@ -378,7 +401,7 @@ type Stats struct {
 // question changes.
 func (f Fact) AboutPlatform() bool {
 	switch f.Kind {
-	case FactDeckhouseRequirement, FactKubernetesRequirement, FactPlatformRequirement, FactPlatformKubernetes, FactPlatformGate:
+	case FactDeckhouseRequirement, FactKubernetesRequirement, FactPlatformRequirement, FactPlatformKubernetes, FactPlatformGate, FactPlatformRoute:
 		return true
 	}
 	return false

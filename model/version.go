@@ -165,3 +165,14 @@ func cmpUint(a, b uint64) int {
 	}
 	return 0
 }
+
+// MinorText is the major.minor of a version's text ("1.74.2" is "1.74");
+// a text without a second dot is returned as it is.
+func MinorText(v string) string {
+	if i := strings.IndexByte(v, '.'); i >= 0 {
+		if j := strings.IndexByte(v[i+1:], '.'); j >= 0 {
+			return v[:i+1+j]
+		}
+	}
+	return v
+}

@@ -66,6 +66,7 @@ var factKindToProto = map[model.FactKind]modsolverv1.FactKind{
 	model.FactPlatformKubernetes:    modsolverv1.FactKind_FACT_KIND_PLATFORM_KUBERNETES,
 	model.FactPlatformGate:          modsolverv1.FactKind_FACT_KIND_PLATFORM_GATE,
 	model.FactPlatformRelease:       modsolverv1.FactKind_FACT_KIND_PLATFORM_RELEASE,
+	model.FactPlatformRoute:         modsolverv1.FactKind_FACT_KIND_PLATFORM_ROUTE,
 }
 
 var suggestionKindToProto = map[model.SuggestionKind]modsolverv1.SuggestionKind{
@@ -179,6 +180,20 @@ func resultToProto(res *model.Result) *modsolverv1.ResolveResponse {
 	}
 	for _, w := range res.Warnings {
 		out.Warnings = append(out.Warnings, &modsolverv1.Warning{Kind: warningKindToProto[w.Kind], Module: w.Module, Version: w.Version, Message: w.Message})
+	}
+	for i := range res.Route {
+		out.Route = append(out.Route, routeStepToProto(&res.Route[i]))
+	}
+	return out
+}
+
+// routeStepToProto converts one step of a route (R33).
+func routeStepToProto(s *model.RouteStep) *modsolverv1.RouteStep {
+	out := &modsolverv1.RouteStep{Deckhouse: s.Deckhouse, Kubernetes: s.Kubernetes, Requirements: slices.Clone(s.Requirements)}
+	for i := range s.Modules {
+		var p modsolverv1.PlanStep
+		planStepToProto(&p, &s.Modules[i])
+		out.Modules = append(out.Modules, &p)
 	}
 	return out
 }

@@ -83,6 +83,9 @@ func (c *Compiled) Solve(ctx context.Context, cluster *model.ClusterState, req *
 		return nil, err
 	}
 	res, err := c.solve(ctx, cfg, cluster, req, memo)
+	if err == nil && cfg.routes() {
+		res = c.addRoute(cluster, req, res) // R33
+	}
 	if err != nil {
 		return nil, err
 	}

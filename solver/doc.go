@@ -108,6 +108,11 @@
 //     answered before any encoding (platformRefusal), the release
 //     requirements on modules are static facts, and the gates no fact
 //     decides are the answer's assumptions.
+//   - route.go: the route one minor at a time (R33), placed on a
+//     resolved answer that moves a platform minor up (D386): the walks of
+//     pairs DKP runs, each module's fewest changes before the steps that
+//     need them, the best walk as the answer's route, or one
+//     platform-route fact when none passes. It solves nothing.
 //   - settings.go: settings the target release accepts (R34): the
 //     static fact of the releases whose compiled schema refuses the
 //     module's settings, its wording and suggestion, and the warnings of

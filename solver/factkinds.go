@@ -127,6 +127,10 @@ var factKinds = [...]kindInfo{
 	// A platform-gate fact too is made before any encoding (R32).
 	model.FactPlatformGate: {rank: rankAvailability, message: (*problem).platformGateMessage,
 		subject: named(model.PlatformDeckhouse), short: componentShort, platform: deckhouseVersion},
+	// A platform-route fact is made after the answer, from its route
+	// (R33); it never stands in a core either.
+	model.FactPlatformRoute: {rank: rankAvailability, message: (*problem).platformGateMessage,
+		subject: named(model.PlatformDeckhouse), short: componentShort, platform: deckhouseVersion},
 	model.FactPlatformRelease: {rank: rankAvailability, message: plain(platformReleaseMessage), subject: platformReleaseSubject,
 		short: stateShort, changes: disableTheModule},
 }

@@ -34,6 +34,14 @@ func TestExplanationsAreMinimal(t *testing.T) {
 
 func checkMinimal(t *testing.T, sc *catalog.Scenario, res *model.Result) {
 	ctx := context.Background()
+	if f := res.Explanation.Facts; len(f) == 1 && f[0].Kind == model.FactPlatformRoute {
+		// R33: a target no route reaches is refused after the answer is
+		// found, with the one fact of the route (route.go).
+		resolved, err := Solve(ctx, sc.Catalog, sc.Cluster, sc.Request, WithoutHeldBack(), WithoutSuggestions(), statusOnly())
+		require.NoError(t, err)
+		assert.Equal(t, model.StatusResolved, resolved.Status, "without its route the request resolves")
+		return
+	}
 	if f := res.Explanation.Facts; len(f) == 1 && (f[0].Kind == model.FactPlatformKubernetes || f[0].Kind == model.FactPlatformGate) {
 		// R31, R32: a platform DKP does not run or move to is decided
 		// before any encoding, one fact that is a core by itself.

@@ -23,10 +23,10 @@ import (
 // the module, migratedModules every release of a module only the
 // platform carries, and autoK8sVersion, on a cluster whose Kubernetes is
 // Automatic, the releases that do not admit the Kubernetes minor DKP
-// moves it to. The route one minor at a time (R33) and the keys that
-// need the live cluster (R32) are not decided here: the requirements of
-// every minor on the way are read against the answer's platform and
-// modules, as if Kubernetes moved first.
+// moves it to. Each is a condition of any route; the route one minor at
+// a time (R33, route.go) places them at their steps, and the keys that
+// need the live cluster (R32) are decided below from the cluster's facts
+// or listed as assumptions.
 
 // releaseReq is what a platform-release fact says: which DKP release
 // requires it and by which key of its release.yaml.

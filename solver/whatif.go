@@ -172,6 +172,9 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 			} else {
 				_, res, err = resolve(reqs[i])
 			}
+			if err == nil && res != nil && cfg.routes() {
+				res = c.addRoute(cluster, reqs[i], res) // R33
+			}
 			if res != nil {
 				res.Stats.SolveMicros = time.Since(start).Microseconds()
 			}

@@ -61,7 +61,9 @@ Cases (--cases, comma-separated; default all, resolve-dkp only with --catalog):
                     as the whatif matrix computes them (no held-back reasons)
   resolve-dkp       the runs on the real catalog at --catalog (any format):
                     on a DKP tree such as ../shared/data/dkp, update-all with a
-                    representative cluster; on an OLM or Helm catalog such as
+                    representative cluster, and route-dkp: the same cluster
+                    on DKP 1.73 asking for DKP 1.78 on Kubernetes 1.33, a
+                    route of seven steps (R33); on an OLM or Helm catalog such as
                     ../shared/data/helm/bitnami-index.yaml, update-all and
                     install-one on a cluster built by installing its modules
                     one by one at older releases (Kubernetes 1.31.0, OpenShift

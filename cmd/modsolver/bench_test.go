@@ -100,9 +100,13 @@ func TestBenchOnDKP(t *testing.T) {
 		Results []benchRow `json:"results"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
-	require.Len(t, doc.Results, 1)
+	require.Len(t, doc.Results, 2)
 	assert.Equal(t, "resolve-dkp", *doc.Results[0].Case)
 	assert.Equal(t, "ok", *doc.Results[0].Checked)
+	// R33: the route of a platform upgrade five DKP minors up, its answer
+	// checked as every other (the checker holds its route).
+	assert.Equal(t, "route-dkp", *doc.Results[1].Case)
+	assert.Equal(t, "ok", *doc.Results[1].Checked)
 }
 
 func TestBenchBadInput(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"github.com/modsolver/modsolver/catalog"
 	"github.com/modsolver/modsolver/internal/checker"
 	"github.com/modsolver/modsolver/internal/shared"
+	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
 	"github.com/modsolver/modsolver/solver"
 )
@@ -139,6 +140,9 @@ func checkExpectation(t testing.TB, want *catalog.Expectation, got *modsolverv1.
 		assumed = append(assumed, a.GetGate()+" "+a.GetSubject()+" "+a.GetMessage())
 	}
 	checkMentions(t, "assumptions", strings.Join(assumed, "\n"), want.AssumptionsMentions, nil)
+	if want.Route != nil {
+		assert.Equal(t, want.Route, routeText(got.GetRoute()), "route")
+	}
 	if want.Explanation != nil {
 		checkExplanation(t, want.Explanation, got.GetExplanation())
 	}
@@ -278,4 +282,14 @@ expect:
 	}()
 	assert.True(t, probe.failed, "a scenario expecting 1.0.0 where 1.1.0 is chosen must fail")
 	assert.NotEmpty(t, probe.msgs)
+}
+
+// routeText writes a route as a scenario expects it: each step as the
+// DKP and Kubernetes minors after it (R33).
+func routeText(route []*modsolverv1.RouteStep) []string {
+	out := []string{}
+	for _, s := range route {
+		out = append(out, model.MinorText(s.GetDeckhouse())+"/"+model.MinorText(s.GetKubernetes()))
+	}
+	return out
 }

@@ -306,7 +306,7 @@ func (b *batch) buildMatrix(f *whatifFlags) error {
 	if err != nil {
 		return err
 	}
-	b.matrix = &report.Matrix{Deckhouse: dkp, Kubernetes: kube}
+	b.matrix = &report.Matrix{Deckhouse: dkp, Kubernetes: kube, Cluster: model.Platform{Deckhouse: b.cluster.Deckhouse, Kubernetes: b.cluster.Kubernetes}}
 	names, reqs := b.matrix.Requests(base)
 	for i, req := range reqs {
 		b.scenarios = append(b.scenarios, catalog.NamedRequest{Name: names[i], Request: req, Origin: origin})

@@ -138,8 +138,15 @@ modules:
 	code, out, errOut = whatif(t, "--catalog", dkp, "--cluster", cluster, "--deckhouse", "1.74.2,1.77.0", "--kubernetes", "1.31.4,1.33.0", "--allow-experimental")
 	require.Equal(t, exitUnsatisfiable, code, "DKP 1.77, the upgrade asked about, does not run on the cluster's Kubernetes 1.31: %s", errOut)
 	assert.Contains(t, out, "DKP \\ KUBERNETES")
-	assert.Contains(t, out, "A: deckhouse 1.74.2 × kubernetes 1.31.4, 1.33.0: ok")
-	assert.Contains(t, out, "B: deckhouse 1.77.0 × kubernetes 1.31.4: blocked")
+	// R33: the cluster's own cell is marked; each other cell says how it
+	// is reached, one minor at a time, so cells with different routes
+	// are different answers.
+	assert.Contains(t, out, "* A ok, 1 to update")
+	assert.Contains(t, out, "A: deckhouse 1.74.2 × kubernetes 1.31.4: ok")
+	assert.Contains(t, out, "B: deckhouse 1.74.2 × kubernetes 1.33.0: ok, 1 to update, 2 steps")
+	assert.Contains(t, out, "route: 1.74/1.32 → 1.74/1.33")
+	assert.Contains(t, out, "C: deckhouse 1.77.0 × kubernetes 1.31.4: blocked")
+	assert.Contains(t, out, "route: 1.75/1.31 → 1.76/1.31 → 1.76/1.32 → 1.77/1.32 → 1.77/1.33")
 	assert.Contains(t, out, "virtualization update: 0.17.0 → 1.0.0")
 }
 
@@ -208,7 +215,7 @@ modules:
 	code, out, errOut := whatif(t, "--catalog", cat, "--cluster", cluster, "--request", request, "--kubernetes", "1.31.0,1.32.0")
 	require.Equal(t, exitUnsatisfiable, code, errOut)
 	lines := strings.Split(out, "\n")
-	assert.Regexp(t, `^1\.74\.0\s+A ok\s+B blocked: app \(error\), operator \(error\)$`, lines[1],
+	assert.Regexp(t, `^1\.74\.0\s+\* A ok\s+B blocked: app \(error\), operator \(error\)$`, lines[1],
 		"app 1.0.0 needs Kubernetes < 1.32, and app 1.1.0 needs operator, which needs kudo >= 0.17 (R22)")
 	assert.Contains(t, out, "operator 1.0.0 requires kudo >= 0.17")
 }

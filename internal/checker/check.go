@@ -197,6 +197,7 @@ func (c *checker) checkResolved() {
 	c.checkStages()
 	c.checkSettings()
 	c.checkReleases31()
+	c.checkRoute33()
 	c.checkPlan()
 	c.checkUnlistedWarnings()
 	c.checkSources()

@@ -54,6 +54,9 @@ func Solve(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, 
 	set := p.enumerate(ans)
 	if set = p.rank(set, order); len(set) > 0 {
 		best := set[0]
+		if !p.routeExists(best) {
+			return ans, nil // R33: no route reaches the answer's platform
+		}
 		ans.Status = model.StatusResolved
 		for i, m := range p.mods {
 			if best[i] >= 0 {

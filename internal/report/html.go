@@ -39,6 +39,8 @@ type htmlPage struct {
 type htmlGrid struct {
 	Kubernetes []string
 	Rows       []htmlRow
+	// Legend says what the own cell's mark means (gridLegend).
+	Legend string
 }
 
 type htmlRow struct {
@@ -50,12 +52,15 @@ type htmlRow struct {
 // class that colours it.
 type htmlCell struct {
 	Name, Letter, Text, Class string
+	// Own marks the cluster's own platform (R33).
+	Own bool
 }
 
 // htmlGroup is one group of equal answers.
 type htmlGroup struct {
 	Letter, Covers, Verdict, Class string
 	Problem                        string
+	Route                          []string
 	Updates                        []string
 	Notes                          []string
 	Blockers                       []htmlBlocker
@@ -103,10 +108,13 @@ func (b *WhatIf) htmlGrid(letters []string) *htmlGrid {
 		}
 		for j := range m.Kubernetes {
 			k := i*len(m.Kubernetes) + j
-			row.Cells = append(row.Cells, b.htmlCell(b.Scenarios[k], letters[k]))
+			cell := b.htmlCell(b.Scenarios[k], letters[k])
+			cell.Text, cell.Own = b.cellText(i, j), m.own(d, m.Kubernetes[j])
+			row.Cells = append(row.Cells, cell)
 		}
 		g.Rows = append(g.Rows, row)
 	}
+	g.Legend = b.gridLegend()
 	return g
 }
 
@@ -157,6 +165,7 @@ func (b *WhatIf) htmlGroup(letter string, members []int) htmlGroup {
 		}
 		g.Summary, g.Facts, g.Suggestions = s.Result.Explanation.Summary, factTexts(s.Result.Explanation), suggestionTexts(s.Result.Explanation)
 	default:
+		g.Route = RouteTexts(s.Result)
 		g.Updates = Updates(b.Catalog, s.Result)
 		g.Notes = Notes(s.Result)
 		g.Plan = planTexts(b.Catalog, s.Result.Plan)

@@ -32,6 +32,32 @@ type Scenario struct {
 // being Deckhouse[i] × Kubernetes[j].
 type Matrix struct {
 	Deckhouse, Kubernetes []model.Version
+	// Cluster is the cluster's own platform: its cell is marked, and a
+	// cell below it on either axis is a downgrade (R33).
+	Cluster model.Platform
+}
+
+// own reports whether the cell of d × k is the cluster's own platform.
+func (m *Matrix) own(d, k model.Version) bool {
+	return m.Cluster.Kubernetes != nil && model.SameVersion(k, m.Cluster.Kubernetes) &&
+		(d == nil || (m.Cluster.Deckhouse != nil && model.SameVersion(d, m.Cluster.Deckhouse)))
+}
+
+// downgrade reports whether the cell of d × k moves a minor down.
+func (m *Matrix) downgrade(d, k model.Version) bool {
+	below := func(v, now model.Version) bool {
+		return v != nil && now != nil && model.MinorOf(v).Compare(model.MinorOf(now)) < 0
+	}
+	return below(d, m.Cluster.Deckhouse) || below(k, m.Cluster.Kubernetes)
+}
+
+// cellMark is what a cell's text starts with: "* " for the cluster's
+// own platform, else nothing.
+func (m *Matrix) cellMark(i, j int) string {
+	if m.own(m.Deckhouse[i], m.Kubernetes[j]) {
+		return "* "
+	}
+	return ""
 }
 
 // Requests returns the matrix's scenarios: base, on each pair of
@@ -134,14 +160,66 @@ func (b *WhatIf) grid(p *printer) {
 		row := []string{cmp.Or(model.VersionString(d), "-")}
 		for j := range m.Kubernetes {
 			k := i*len(m.Kubernetes) + j
-			row = append(row, letters[k]+" "+b.outcome(b.Scenarios[k]))
+			row = append(row, m.cellMark(i, j)+letters[k]+" "+b.cellText(i, j))
 		}
 		rows = append(rows, row)
 	}
 	if p.err == nil {
 		p.err = Columns(p.w, rows)
 	}
+	if legend := b.gridLegend(); legend != "" {
+		p.line("%s", legend)
+	}
 	p.line("")
+}
+
+// cellText is what the cell of Deckhouse[i] × Kubernetes[j] says: its
+// outcome, and whether it is a downgrade (R33).
+func (b *WhatIf) cellText(i, j int) string {
+	m := b.Matrix
+	out := b.outcome(b.Scenarios[i*len(m.Kubernetes)+j])
+	if m.downgrade(m.Deckhouse[i], m.Kubernetes[j]) {
+		out += ", downgrade"
+	}
+	return out
+}
+
+// gridLegend says what the grid's marks mean, when it has the cluster's
+// own cell.
+func (b *WhatIf) gridLegend() string {
+	m := b.Matrix
+	for i := range m.Deckhouse {
+		for j := range m.Kubernetes {
+			if m.own(m.Deckhouse[i], m.Kubernetes[j]) {
+				return "* the cluster's own platform; every other cell is reached by the route its group lists, one minor at a time"
+			}
+		}
+	}
+	return ""
+}
+
+// RouteTexts say how a resolved answer is reached (R33): the route's
+// points, then the module changes made before a step, each as "before
+// 1.75/1.31: gateway update: 1.0.0 → 1.1.0".
+func RouteTexts(res *model.Result) []string {
+	if len(res.Route) == 0 {
+		return nil
+	}
+	points := make([]string, len(res.Route))
+	var before []string
+	for i, st := range res.Route {
+		points[i] = model.MinorText(st.Deckhouse) + "/" + model.MinorText(st.Kubernetes)
+		for _, ch := range st.Modules {
+			change := ch.Module + " " + ch.Action.String()
+			if ch.Action == model.ActionDisable {
+				change += ": " + ch.FromVersion
+			} else {
+				change += ": " + ch.FromVersion + " → " + ch.ToVersion
+			}
+			before = append(before, "before "+points[i]+": "+change)
+		}
+	}
+	return append([]string{"route: " + strings.Join(points, " → ")}, before...)
 }
 
 // outcome is what a cell says without its group: OK, OK with updates,
@@ -154,6 +232,9 @@ func (b *WhatIf) outcome(s Scenario) string {
 		return "blocked: " + strings.Join(blockerNames(s), ", ")
 	}
 	out := "ok" + changeCounts(b.Catalog, s.Result)
+	if n := len(s.Result.Route); n > 1 {
+		out += fmt.Sprintf(", %d steps", n) // R33: reached one minor at a time
+	}
 	if n := countKind(s.Result.Warnings, model.WarningSettingsRefused); n > 0 {
 		out += fmt.Sprintf(", %d held back by settings", n)
 	}
@@ -302,6 +383,9 @@ func (b *WhatIf) details(p *printer) {
 			}
 		default:
 			p.line("%s: %s", head, b.outcome(s))
+			for _, r := range RouteTexts(s.Result) {
+				p.line("  %s", r)
+			}
 			for _, u := range Updates(b.Catalog, s.Result) {
 				p.line("  %s", u)
 			}

@@ -12,9 +12,7 @@ import (
 // scenario starts passing, so that the list only ever shrinks; suites that
 // prove properties of every scenario's answer (minimality, what-if) skip
 // the listed ones, which may not even load yet.
-var KnownFailing = []string{
-	"r33-route-interleaves-kubernetes", // issue 30: R33, the route minor by minor
-}
+var KnownFailing = []string{}
 
 // IsKnownFailing reports whether the scenario file is on KnownFailing.
 func IsKnownFailing(file string) bool {

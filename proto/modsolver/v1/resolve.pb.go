@@ -192,6 +192,9 @@ const (
 	// A requirement of a DKP release that a fact of the live cluster
 	// decides, and the fact fails it (R32).
 	FactKind_FACT_KIND_PLATFORM_GATE FactKind = 30
+	// No route one minor at a time reaches the answer's platform (R33): the
+	// step that no module set passes, or no pair DKP runs on the way.
+	FactKind_FACT_KIND_PLATFORM_ROUTE FactKind = 31
 	// The request moves the module to a source that does not list its
 	// deployed release (R23).
 	FactKind_FACT_KIND_SOURCE FactKind = 50
@@ -231,6 +234,7 @@ var (
 		28: "FACT_KIND_PLATFORM_KUBERNETES",
 		29: "FACT_KIND_PLATFORM_RELEASE",
 		30: "FACT_KIND_PLATFORM_GATE",
+		31: "FACT_KIND_PLATFORM_ROUTE",
 		50: "FACT_KIND_SOURCE",
 	}
 	FactKind_value = map[string]int32{
@@ -265,6 +269,7 @@ var (
 		"FACT_KIND_PLATFORM_KUBERNETES":    28,
 		"FACT_KIND_PLATFORM_RELEASE":       29,
 		"FACT_KIND_PLATFORM_GATE":          30,
+		"FACT_KIND_PLATFORM_ROUTE":         31,
 		"FACT_KIND_SOURCE":                 50,
 	}
 )
@@ -537,7 +542,10 @@ type ResolveResponse struct {
 	Warnings []*Warning `protobuf:"bytes,6,rep,name=warnings,proto3" json:"warnings,omitempty"`
 	// The gates that need the live cluster which the answer could not decide
 	// (R32): it resolved assuming they hold.
-	Assumptions   []*Assumption `protobuf:"bytes,7,rep,name=assumptions,proto3" json:"assumptions,omitempty"`
+	Assumptions []*Assumption `protobuf:"bytes,7,rep,name=assumptions,proto3" json:"assumptions,omitempty"`
+	// On an answer that moves a platform minor, the steps from the cluster's
+	// platform to the answer's, one minor at a time (R33).
+	Route         []*RouteStep `protobuf:"bytes,8,rep,name=route,proto3" json:"route,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -621,6 +629,86 @@ func (x *ResolveResponse) GetAssumptions() []*Assumption {
 	return nil
 }
 
+func (x *ResolveResponse) GetRoute() []*RouteStep {
+	if x != nil {
+		return x.Route
+	}
+	return nil
+}
+
+// RouteStep is one platform step of a route (R33).
+type RouteStep struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The versions the step moves to: the answer's or the cluster's where
+	// the minor is theirs, else the minor alone.
+	Deckhouse  string `protobuf:"bytes,1,opt,name=deckhouse,proto3" json:"deckhouse,omitempty"`
+	Kubernetes string `protobuf:"bytes,2,opt,name=kubernetes,proto3" json:"kubernetes,omitempty"`
+	// The module changes made before the step, at the platform it leaves.
+	Modules []*PlanStep `protobuf:"bytes,3,rep,name=modules,proto3" json:"modules,omitempty"`
+	// What the step checked: the pair DKP runs, the release requirements.
+	Requirements  []string `protobuf:"bytes,4,rep,name=requirements,proto3" json:"requirements,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RouteStep) Reset() {
+	*x = RouteStep{}
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RouteStep) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RouteStep) ProtoMessage() {}
+
+func (x *RouteStep) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RouteStep.ProtoReflect.Descriptor instead.
+func (*RouteStep) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *RouteStep) GetDeckhouse() string {
+	if x != nil {
+		return x.Deckhouse
+	}
+	return ""
+}
+
+func (x *RouteStep) GetKubernetes() string {
+	if x != nil {
+		return x.Kubernetes
+	}
+	return ""
+}
+
+func (x *RouteStep) GetModules() []*PlanStep {
+	if x != nil {
+		return x.Modules
+	}
+	return nil
+}
+
+func (x *RouteStep) GetRequirements() []string {
+	if x != nil {
+		return x.Requirements
+	}
+	return nil
+}
+
 // Assumption is one gate an answer could not decide (R32).
 type Assumption struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -637,7 +725,7 @@ type Assumption struct {
 
 func (x *Assumption) Reset() {
 	*x = Assumption{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[1]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -649,7 +737,7 @@ func (x *Assumption) String() string {
 func (*Assumption) ProtoMessage() {}
 
 func (x *Assumption) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[1]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -662,7 +750,7 @@ func (x *Assumption) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Assumption.ProtoReflect.Descriptor instead.
 func (*Assumption) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{1}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *Assumption) GetGate() string {
@@ -706,7 +794,7 @@ type Warning struct {
 
 func (x *Warning) Reset() {
 	*x = Warning{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[2]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -718,7 +806,7 @@ func (x *Warning) String() string {
 func (*Warning) ProtoMessage() {}
 
 func (x *Warning) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[2]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -731,7 +819,7 @@ func (x *Warning) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Warning.ProtoReflect.Descriptor instead.
 func (*Warning) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{2}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Warning) GetKind() WarningKind {
@@ -794,7 +882,7 @@ type ModuleResult struct {
 
 func (x *ModuleResult) Reset() {
 	*x = ModuleResult{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[3]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -806,7 +894,7 @@ func (x *ModuleResult) String() string {
 func (*ModuleResult) ProtoMessage() {}
 
 func (x *ModuleResult) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[3]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -819,7 +907,7 @@ func (x *ModuleResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModuleResult.ProtoReflect.Descriptor instead.
 func (*ModuleResult) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{3}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ModuleResult) GetName() string {
@@ -925,7 +1013,7 @@ type PlanStep struct {
 
 func (x *PlanStep) Reset() {
 	*x = PlanStep{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[4]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -937,7 +1025,7 @@ func (x *PlanStep) String() string {
 func (*PlanStep) ProtoMessage() {}
 
 func (x *PlanStep) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[4]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -950,7 +1038,7 @@ func (x *PlanStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanStep.ProtoReflect.Descriptor instead.
 func (*PlanStep) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{4}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *PlanStep) GetModule() string {
@@ -1032,7 +1120,7 @@ type Explanation struct {
 
 func (x *Explanation) Reset() {
 	*x = Explanation{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[5]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1044,7 +1132,7 @@ func (x *Explanation) String() string {
 func (*Explanation) ProtoMessage() {}
 
 func (x *Explanation) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[5]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1057,7 +1145,7 @@ func (x *Explanation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Explanation.ProtoReflect.Descriptor instead.
 func (*Explanation) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{5}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Explanation) GetSummary() string {
@@ -1110,7 +1198,7 @@ type Fact struct {
 
 func (x *Fact) Reset() {
 	*x = Fact{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1122,7 +1210,7 @@ func (x *Fact) String() string {
 func (*Fact) ProtoMessage() {}
 
 func (x *Fact) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[6]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1135,7 +1223,7 @@ func (x *Fact) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fact.ProtoReflect.Descriptor instead.
 func (*Fact) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{6}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Fact) GetKind() FactKind {
@@ -1208,7 +1296,7 @@ type ModuleGroup struct {
 
 func (x *ModuleGroup) Reset() {
 	*x = ModuleGroup{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1220,7 +1308,7 @@ func (x *ModuleGroup) String() string {
 func (*ModuleGroup) ProtoMessage() {}
 
 func (x *ModuleGroup) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1233,7 +1321,7 @@ func (x *ModuleGroup) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModuleGroup.ProtoReflect.Descriptor instead.
 func (*ModuleGroup) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{7}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ModuleGroup) GetKind() GroupKind {
@@ -1275,7 +1363,7 @@ type Suggestion struct {
 
 func (x *Suggestion) Reset() {
 	*x = Suggestion{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[8]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1287,7 +1375,7 @@ func (x *Suggestion) String() string {
 func (*Suggestion) ProtoMessage() {}
 
 func (x *Suggestion) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[8]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1300,7 +1388,7 @@ func (x *Suggestion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Suggestion.ProtoReflect.Descriptor instead.
 func (*Suggestion) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{8}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Suggestion) GetMessage() string {
@@ -1365,7 +1453,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[9]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1377,7 +1465,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[9]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1390,7 +1478,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{9}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Stats) GetVariables() uint32 {
@@ -1439,7 +1527,7 @@ var File_modsolver_v1_resolve_proto protoreflect.FileDescriptor
 
 const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\n" +
-	"\x1amodsolver/v1/resolve.proto\x12\fmodsolver.v1\"\xf8\x02\n" +
+	"\x1amodsolver/v1/resolve.proto\x12\fmodsolver.v1\"\xa7\x03\n" +
 	"\x0fResolveResponse\x12,\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x14.modsolver.v1.StatusR\x06status\x124\n" +
 	"\amodules\x18\x02 \x03(\v2\x1a.modsolver.v1.ModuleResultR\amodules\x12*\n" +
@@ -1447,7 +1535,15 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vexplanation\x18\x04 \x01(\v2\x19.modsolver.v1.ExplanationR\vexplanation\x12)\n" +
 	"\x05stats\x18\x05 \x01(\v2\x13.modsolver.v1.StatsR\x05stats\x121\n" +
 	"\bwarnings\x18\x06 \x03(\v2\x15.modsolver.v1.WarningR\bwarnings\x12:\n" +
-	"\vassumptions\x18\a \x03(\v2\x18.modsolver.v1.AssumptionR\vassumptions\"j\n" +
+	"\vassumptions\x18\a \x03(\v2\x18.modsolver.v1.AssumptionR\vassumptions\x12-\n" +
+	"\x05route\x18\b \x03(\v2\x17.modsolver.v1.RouteStepR\x05route\"\x9f\x01\n" +
+	"\tRouteStep\x12\x1c\n" +
+	"\tdeckhouse\x18\x01 \x01(\tR\tdeckhouse\x12\x1e\n" +
+	"\n" +
+	"kubernetes\x18\x02 \x01(\tR\n" +
+	"kubernetes\x120\n" +
+	"\amodules\x18\x03 \x03(\v2\x16.modsolver.v1.PlanStepR\amodules\x12\"\n" +
+	"\frequirements\x18\x04 \x03(\tR\frequirements\"j\n" +
 	"\n" +
 	"Assumption\x12\x12\n" +
 	"\x04gate\x18\x01 \x01(\tR\x04gate\x12\x18\n" +
@@ -1532,7 +1628,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vACTION_KEEP\x10\x03\x12\x12\n" +
 	"\x0eACTION_DISABLE\x10\x04\x12\x14\n" +
 	"\x10ACTION_DOWNGRADE\x10\x05\x12\x11\n" +
-	"\rACTION_ABSENT\x10\x06*\xd8\a\n" +
+	"\rACTION_ABSENT\x10\x06*\xf6\a\n" +
 	"\bFactKind\x12\x19\n" +
 	"\x15FACT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18FACT_KIND_REQUEST_ENABLE\x10\x01\x12\x1d\n" +
@@ -1565,7 +1661,8 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\x12FACT_KIND_SETTINGS\x10\x1b\x12!\n" +
 	"\x1dFACT_KIND_PLATFORM_KUBERNETES\x10\x1c\x12\x1e\n" +
 	"\x1aFACT_KIND_PLATFORM_RELEASE\x10\x1d\x12\x1b\n" +
-	"\x17FACT_KIND_PLATFORM_GATE\x10\x1e\x12\x14\n" +
+	"\x17FACT_KIND_PLATFORM_GATE\x10\x1e\x12\x1c\n" +
+	"\x18FACT_KIND_PLATFORM_ROUTE\x10\x1f\x12\x14\n" +
 	"\x10FACT_KIND_SOURCE\x102*\xca\x04\n" +
 	"\x0eSuggestionKind\x12\x1f\n" +
 	"\x1bSUGGESTION_KIND_UNSPECIFIED\x10\x00\x12&\n" +
@@ -1612,7 +1709,7 @@ func file_modsolver_v1_resolve_proto_rawDescGZIP() []byte {
 }
 
 var file_modsolver_v1_resolve_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_modsolver_v1_resolve_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
+var file_modsolver_v1_resolve_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_modsolver_v1_resolve_proto_goTypes = []any{
 	(Status)(0),             // 0: modsolver.v1.Status
 	(Action)(0),             // 1: modsolver.v1.Action
@@ -1621,39 +1718,42 @@ var file_modsolver_v1_resolve_proto_goTypes = []any{
 	(WarningKind)(0),        // 4: modsolver.v1.WarningKind
 	(GroupKind)(0),          // 5: modsolver.v1.GroupKind
 	(*ResolveResponse)(nil), // 6: modsolver.v1.ResolveResponse
-	(*Assumption)(nil),      // 7: modsolver.v1.Assumption
-	(*Warning)(nil),         // 8: modsolver.v1.Warning
-	(*ModuleResult)(nil),    // 9: modsolver.v1.ModuleResult
-	(*PlanStep)(nil),        // 10: modsolver.v1.PlanStep
-	(*Explanation)(nil),     // 11: modsolver.v1.Explanation
-	(*Fact)(nil),            // 12: modsolver.v1.Fact
-	(*ModuleGroup)(nil),     // 13: modsolver.v1.ModuleGroup
-	(*Suggestion)(nil),      // 14: modsolver.v1.Suggestion
-	(*Stats)(nil),           // 15: modsolver.v1.Stats
+	(*RouteStep)(nil),       // 7: modsolver.v1.RouteStep
+	(*Assumption)(nil),      // 8: modsolver.v1.Assumption
+	(*Warning)(nil),         // 9: modsolver.v1.Warning
+	(*ModuleResult)(nil),    // 10: modsolver.v1.ModuleResult
+	(*PlanStep)(nil),        // 11: modsolver.v1.PlanStep
+	(*Explanation)(nil),     // 12: modsolver.v1.Explanation
+	(*Fact)(nil),            // 13: modsolver.v1.Fact
+	(*ModuleGroup)(nil),     // 14: modsolver.v1.ModuleGroup
+	(*Suggestion)(nil),      // 15: modsolver.v1.Suggestion
+	(*Stats)(nil),           // 16: modsolver.v1.Stats
 }
 var file_modsolver_v1_resolve_proto_depIdxs = []int32{
 	0,  // 0: modsolver.v1.ResolveResponse.status:type_name -> modsolver.v1.Status
-	9,  // 1: modsolver.v1.ResolveResponse.modules:type_name -> modsolver.v1.ModuleResult
-	10, // 2: modsolver.v1.ResolveResponse.plan:type_name -> modsolver.v1.PlanStep
-	11, // 3: modsolver.v1.ResolveResponse.explanation:type_name -> modsolver.v1.Explanation
-	15, // 4: modsolver.v1.ResolveResponse.stats:type_name -> modsolver.v1.Stats
-	8,  // 5: modsolver.v1.ResolveResponse.warnings:type_name -> modsolver.v1.Warning
-	7,  // 6: modsolver.v1.ResolveResponse.assumptions:type_name -> modsolver.v1.Assumption
-	4,  // 7: modsolver.v1.Warning.kind:type_name -> modsolver.v1.WarningKind
-	1,  // 8: modsolver.v1.ModuleResult.action:type_name -> modsolver.v1.Action
-	1,  // 9: modsolver.v1.PlanStep.action:type_name -> modsolver.v1.Action
-	12, // 10: modsolver.v1.Explanation.facts:type_name -> modsolver.v1.Fact
-	14, // 11: modsolver.v1.Explanation.suggestions:type_name -> modsolver.v1.Suggestion
-	2,  // 12: modsolver.v1.Fact.kind:type_name -> modsolver.v1.FactKind
-	13, // 13: modsolver.v1.Fact.group:type_name -> modsolver.v1.ModuleGroup
-	5,  // 14: modsolver.v1.ModuleGroup.kind:type_name -> modsolver.v1.GroupKind
-	3,  // 15: modsolver.v1.Suggestion.kind:type_name -> modsolver.v1.SuggestionKind
-	14, // 16: modsolver.v1.Suggestion.changes:type_name -> modsolver.v1.Suggestion
-	17, // [17:17] is the sub-list for method output_type
-	17, // [17:17] is the sub-list for method input_type
-	17, // [17:17] is the sub-list for extension type_name
-	17, // [17:17] is the sub-list for extension extendee
-	0,  // [0:17] is the sub-list for field type_name
+	10, // 1: modsolver.v1.ResolveResponse.modules:type_name -> modsolver.v1.ModuleResult
+	11, // 2: modsolver.v1.ResolveResponse.plan:type_name -> modsolver.v1.PlanStep
+	12, // 3: modsolver.v1.ResolveResponse.explanation:type_name -> modsolver.v1.Explanation
+	16, // 4: modsolver.v1.ResolveResponse.stats:type_name -> modsolver.v1.Stats
+	9,  // 5: modsolver.v1.ResolveResponse.warnings:type_name -> modsolver.v1.Warning
+	8,  // 6: modsolver.v1.ResolveResponse.assumptions:type_name -> modsolver.v1.Assumption
+	7,  // 7: modsolver.v1.ResolveResponse.route:type_name -> modsolver.v1.RouteStep
+	11, // 8: modsolver.v1.RouteStep.modules:type_name -> modsolver.v1.PlanStep
+	4,  // 9: modsolver.v1.Warning.kind:type_name -> modsolver.v1.WarningKind
+	1,  // 10: modsolver.v1.ModuleResult.action:type_name -> modsolver.v1.Action
+	1,  // 11: modsolver.v1.PlanStep.action:type_name -> modsolver.v1.Action
+	13, // 12: modsolver.v1.Explanation.facts:type_name -> modsolver.v1.Fact
+	15, // 13: modsolver.v1.Explanation.suggestions:type_name -> modsolver.v1.Suggestion
+	2,  // 14: modsolver.v1.Fact.kind:type_name -> modsolver.v1.FactKind
+	14, // 15: modsolver.v1.Fact.group:type_name -> modsolver.v1.ModuleGroup
+	5,  // 16: modsolver.v1.ModuleGroup.kind:type_name -> modsolver.v1.GroupKind
+	3,  // 17: modsolver.v1.Suggestion.kind:type_name -> modsolver.v1.SuggestionKind
+	15, // 18: modsolver.v1.Suggestion.changes:type_name -> modsolver.v1.Suggestion
+	19, // [19:19] is the sub-list for method output_type
+	19, // [19:19] is the sub-list for method input_type
+	19, // [19:19] is the sub-list for extension type_name
+	19, // [19:19] is the sub-list for extension extendee
+	0,  // [0:19] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolve_proto_init() }
@@ -1667,7 +1767,7 @@ func file_modsolver_v1_resolve_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modsolver_v1_resolve_proto_rawDesc), len(file_modsolver_v1_resolve_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   10,
+			NumMessages:   11,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -41,6 +41,10 @@ type KubectlDump struct {
 	// apart from Cluster because they matter only with several sources
 	// (R23); see State.
 	Sources map[string]string
+	// Observed holds, for each module the dump has a Module object of and
+	// no ModuleConfig, whether DKP runs it (its EnabledByModuleManager
+	// condition): what runs outranks the bundle's defaults (State).
+	Observed map[string]bool
 	// Skipped counts the resources the dump holds that modsolver does not
 	// read, by "Kind apiVersion".
 	Skipped map[string]int
@@ -138,6 +142,14 @@ func ParseKubectl(name string, data []byte) (*KubectlDump, error) {
 	if docs == 0 {
 		return nil, &ParseError{File: name, Err: ErrEmptyFile}
 	}
+	if r.read == 0 {
+		var held []string
+		for _, kind := range slices.Sorted(maps.Keys(r.dump.Skipped)) {
+			held = append(held, fmt.Sprintf("%d %s", r.dump.Skipped[kind], kind))
+		}
+		return nil, &ParseError{File: name, Err: fmt.Errorf("%w: the dump holds none of DKP's resources (it holds %s); give the output of `%s`",
+			model.ErrMissingField, strings.Join(held, ", "), dumpKinds)}
+	}
 	return r.finish()
 }
 
@@ -198,36 +210,51 @@ func (r *dumpReader) header(node *yaml.Node) (kubeHeader, error) {
 // resource reads one resource of a kind kubeKinds lists, and counts any
 // other.
 func (r *dumpReader) resource(node *yaml.Node, h kubeHeader) error {
-	group, version, _ := strings.Cut(h.APIVersion, "/")
+	group, version, found := strings.Cut(h.APIVersion, "/")
+	if !found { // the core group: "v1"
+		group, version = "", h.APIVersion
+	}
 	kind, ok := kubeKinds[h.Kind]
-	if !ok || group != dkpGroup || !slices.Contains(kind.versions, version) {
+	if !ok || group != kind.group || !slices.Contains(kind.versions, version) {
 		r.dump.Skipped[h.Kind+" "+h.APIVersion]++
 		return nil
 	}
 	if h.Metadata.Name == "" {
 		return r.errAt(node, model.ErrMissingField, "%s without metadata.name", h.Kind)
 	}
+	r.read++
 	return kind.read(r, node, h.Metadata)
 }
 
-// kubeKind is how one kind of DKP resource is read.
+// kubeKind is how one kind of resource is read.
 type kubeKind struct {
+	// group is the kind's API group: DKP's, or "" for Kubernetes' core.
+	group string
 	// versions are the API versions of the kind whose shape is read; the
 	// kind's other versions are counted as skipped.
 	versions []string
 	read     func(r *dumpReader, node *yaml.Node, meta kubeMeta) error
 }
 
-// kubeKinds lists the kinds a dump is read for, each with its reader
-// (kubectl_kinds.go).
+// kubeKinds lists the kinds a dump is read for, each with its reader:
+// DKP's modules and releases (kubectl_kinds.go), and the objects that
+// decide the gates of the live cluster (kubectl_live.go, R32).
 var kubeKinds = map[string]kubeKind{
-	"ModuleConfig":       {[]string{"v1alpha1"}, (*dumpReader).moduleConfig},
-	"Module":             {[]string{"v1alpha1"}, (*dumpReader).module},
-	"ModuleRelease":      {[]string{"v1alpha1"}, (*dumpReader).moduleRelease},
-	"ModuleSource":       {[]string{"v1alpha1"}, (*dumpReader).moduleSource},
-	"ModuleUpdatePolicy": {[]string{"v1alpha1", "v1alpha2"}, (*dumpReader).updatePolicy},
-	"DeckhouseRelease":   {[]string{"v1alpha1"}, (*dumpReader).deckhouseRelease},
+	"ModuleConfig":           {dkpGroup, []string{"v1alpha1"}, (*dumpReader).moduleConfig},
+	"Module":                 {dkpGroup, []string{"v1alpha1"}, (*dumpReader).module},
+	"ModuleRelease":          {dkpGroup, []string{"v1alpha1"}, (*dumpReader).moduleRelease},
+	"ModuleSource":           {dkpGroup, []string{"v1alpha1"}, (*dumpReader).moduleSource},
+	"ModuleUpdatePolicy":     {dkpGroup, []string{"v1alpha1", "v1alpha2"}, (*dumpReader).updatePolicy},
+	"ModulePullOverride":     {dkpGroup, []string{"v1alpha1", "v1alpha2"}, (*dumpReader).pullOverride},
+	"DeckhouseRelease":       {dkpGroup, []string{"v1alpha1"}, (*dumpReader).deckhouseRelease},
+	"IngressNginxController": {dkpGroup, []string{"v1", "v1alpha1"}, (*dumpReader).ingressController},
+	"ClusterConfiguration":   {dkpGroup, []string{"v1"}, (*dumpReader).clusterConfiguration},
+	"Node":                   {"", []string{"v1"}, (*dumpReader).node},
 }
+
+// dumpKinds names what a dump should hold, for the error of one that
+// holds none of it.
+const dumpKinds = "kubectl get moduleconfigs,modules,modulereleases,modulesources,moduleupdatepolicies,modulepulloverrides,deckhousereleases,ingressnginxcontrollers,nodes -o yaml"
 
 // errAt is bad input at node's line.
 func (r *dumpReader) errAt(node *yaml.Node, sentinel error, format string, args ...any) error {

@@ -60,15 +60,36 @@ type kubeDeckhouseSettings struct {
 	ReleaseChannel placedText `yaml:"releaseChannel"`
 }
 
-// kubeModule is a Module (v1alpha1): DKP's view of one module.
+// kubeModule is a Module (v1alpha1): DKP's view of one module. Its
+// EnabledByModuleManager condition says whether DKP runs it, after the
+// bundle, the ModuleConfig and the module's own enabled script.
 type kubeModule struct {
 	Properties struct {
 		Source  string     `yaml:"source"`
 		Version placedText `yaml:"version"`
 	} `yaml:"properties"`
 	Status struct {
-		Phase string `yaml:"phase"`
+		Phase      string `yaml:"phase"`
+		Conditions []struct {
+			Type   string `yaml:"type"`
+			Status string `yaml:"status"`
+		} `yaml:"conditions"`
 	} `yaml:"status"`
+}
+
+// conditionEnabled is the Module condition that says DKP runs it.
+const conditionEnabled = "EnabledByModuleManager"
+
+// enabled is what the Module's EnabledByModuleManager condition says;
+// false for known when it has none, or its status is neither True nor
+// False.
+func (m *kubeModule) enabled() (on, known bool) {
+	for _, c := range m.Status.Conditions {
+		if c.Type == conditionEnabled && (c.Status == "True" || c.Status == "False") {
+			return c.Status == "True", true
+		}
+	}
+	return false, false
 }
 
 // kubeModuleRelease is a ModuleRelease: one release of a module from a
@@ -170,6 +191,11 @@ func (r *dumpReader) versionOf(p placedText) (model.Version, error) {
 type dumpReader struct {
 	file string
 	dump *KubectlDump
+	// read counts the resources read (kubeKinds), the others being
+	// skipped.
+	read int
+	// live gathers what the objects of the live cluster say (R32).
+	live liveObjects
 
 	configs  map[string]*kubeModuleConfig
 	settings map[string]*model.Settings // of the ModuleConfigs that give them (R34)
@@ -201,7 +227,7 @@ type updatePolicy struct {
 func newDumpReader(file string) *dumpReader {
 	return &dumpReader{
 		file:         file,
-		dump:         &KubectlDump{Sources: map[string]string{}, Skipped: map[string]int{}, file: file},
+		dump:         &KubectlDump{Sources: map[string]string{}, Observed: map[string]bool{}, Skipped: map[string]int{}, file: file},
 		configs:      map[string]*kubeModuleConfig{},
 		settings:     map[string]*model.Settings{},
 		modules:      map[string]*kubeModule{},
@@ -458,6 +484,12 @@ func (r *dumpReader) finish() (*KubectlDump, error) {
 	for _, name := range names {
 		c.Modules[name] = r.moduleState(name)
 	}
+	for _, name := range slices.Sorted(maps.Keys(r.modules)) {
+		if on, known := r.modules[name].enabled(); known && r.configs[name] == nil {
+			r.dump.Observed[name] = on
+		}
+	}
+	r.live.finish(r.dump, c)
 	r.dump.Cluster = c
 	return r.dump, nil
 }

@@ -33,7 +33,7 @@ var facts = [...]struct {
 	FactDeckhouse: {"the DKP version (a dump holds it as the Deployed DeckhouseRelease)",
 		func(c *model.ClusterState) bool { return c.Deckhouse != nil },
 		func(to, from *model.ClusterState) { to.Deckhouse = from.Deckhouse }},
-	FactKubernetes: {"the Kubernetes version (a dump of DKP's resources does not hold it)",
+	FactKubernetes: {"the Kubernetes version (a dump holds it as its Nodes' kubelet version)",
 		func(c *model.ClusterState) bool { return c.Kubernetes != nil },
 		func(to, from *model.ClusterState) { to.Kubernetes = from.Kubernetes }},
 	FactEdition: {"the DKP edition (a dump of DKP's resources does not hold it)",
@@ -88,8 +88,17 @@ func (d *KubectlDump) State(cat *model.Catalog, given *model.ClusterState, names
 			c.ReleaseChannel = given.ReleaseChannel
 		}
 		c.Platform = given.Platform
-		c.AllowExperimentalModules = given.AllowExperimentalModules
+		c.AllowExperimentalModules = given.AllowExperimentalModules || c.AllowExperimentalModules
+		c.KubernetesAutomatic = given.KubernetesAutomatic || c.KubernetesAutomatic
+		if len(given.Facts) > 0 { // what the user says of the live cluster wins
+			c.Facts = maps.Clone(c.Facts)
+			if c.Facts == nil {
+				c.Facts = map[string]string{}
+			}
+			maps.Copy(c.Facts, given.Facts)
+		}
 	}
+	d.applyObserved(cat, c)
 	var errs model.InputErrors
 	for _, f := range Facts() {
 		if !facts[f].has(c) {
@@ -108,6 +117,32 @@ func (d *KubectlDump) State(cat *model.Catalog, given *model.ClusterState, names
 		}
 	}
 	return c, nil
+}
+
+// applyObserved lets a built-in module's Module object outrank the
+// bundle's default (D391): where DKP runs a module that the cluster state
+// would read as off, or does not run one it would read as on by default
+// (its enabled script decided, or a ModuleConfig the dump lacks), the
+// module is read as enabled or disabled in the cluster.
+func (d *KubectlDump) applyObserved(cat *model.Catalog, c *model.ClusterState) {
+	for _, name := range slices.Sorted(maps.Keys(d.Observed)) {
+		m := cat.Module(name)
+		if m == nil || !(m.Embedded || m.BuiltInSource() != "") {
+			continue // a module from a source runs by its releases
+		}
+		on := d.Observed[name]
+		if _, runs := c.Deployed(m); runs == on {
+			continue
+		}
+		st := c.Modules[name]
+		st.Enabled = &on
+		c.Modules[name] = st
+		verb := "does not run"
+		if on {
+			verb = "runs"
+		}
+		d.warn("module %s: its Module object says DKP %s it, against the bundle's default; it is read as enabled: %v", name, verb, on)
+	}
 }
 
 // ApplyFacts sets on c each Fact that given sets: what a user gives beside

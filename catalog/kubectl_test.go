@@ -338,7 +338,7 @@ func TestKubectlStateMissingFacts(t *testing.T) {
 	var mf *MissingFactError
 	require.ErrorAs(t, err, &mf)
 	assert.Equal(t, FactKubernetes, mf.Fact)
-	assert.EqualError(t, err, "dump.yaml: invalid input: missing field: the Kubernetes version (a dump of DKP's resources does not hold it) is not known; give it with --kubernetes")
+	assert.EqualError(t, err, "dump.yaml: invalid input: missing field: the Kubernetes version (a dump holds it as its Nodes' kubelet version) is not known; give it with --kubernetes")
 }
 
 func TestKubectlStateGivenFactsWin(t *testing.T) {

@@ -119,13 +119,14 @@ func loadCluster(path string, cat *model.Catalog, given *model.ClusterState, fil
 		catalog.ApplyFacts(state, given)
 		return state, nil
 	}
-	if s := dump.Summary(); s != "" {
-		fmt.Fprintln(errOut, s)
-	}
 	if fill != nil {
 		fill(dump.Cluster, given)
 	}
-	return dump.State(cat, given, factNames)
+	state, err = dump.State(cat, given, factNames)
+	if s := dump.Summary(); s != "" { // State adds what the catalog tells of the dump
+		fmt.Fprintln(errOut, s)
+	}
+	return state, err
 }
 
 // stdinName names standard input as a cluster state's file: --cluster -

@@ -104,7 +104,7 @@ func TestResolveKubectlDumpMissingFacts(t *testing.T) {
 	req := writeTemp(t, "request.yaml", "updateAll: true\n")
 	code, _, errOut := runCommand(t, "resolve", "--catalog", cat, "--cluster", dump, "--request", req, "--edition", "ee")
 	assert.Equal(t, exitBadInput, code)
-	assert.Contains(t, errOut, "the Kubernetes version (a dump of DKP's resources does not hold it) is not known; give it with --kubernetes")
+	assert.Contains(t, errOut, "the Kubernetes version (a dump holds it as its Nodes' kubelet version) is not known; give it with --kubernetes")
 	assert.NotContains(t, errOut, "--edition", "the edition was given")
 
 	code, _, errOut = runCommand(t, "resolve", "--catalog", cat, "--cluster", dump, "--request", req, "--kubernetes", "1.31")
@@ -175,7 +175,7 @@ func TestWhatIfKubectlDumpOnDKP(t *testing.T) {
 	require.Equal(t, exitUnsatisfiable, code, "R32: the move assumes gates no input decides: %s", errOut)
 	lines := strings.Split(out, "\n")
 	assert.Regexp(t, `^DKP \\ KUBERNETES\s+1\.31\.2$`, lines[0])
-	assert.Regexp(t, `^1\.74\.0\s+A ok, 4 to update, assuming 4$`, lines[1])
+	assert.Regexp(t, `^1\.74\.0\s+A ready, assuming 4, 4 to update$`, lines[1])
 	assert.Contains(t, out, "assumed: DKP 1.74 requires ingressNginx: 1.9, which the cluster state does not decide")
 	for _, want := range []string{
 		"csi-nfs update: 0.3.26 → 0.4.1",

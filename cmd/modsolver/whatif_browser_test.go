@@ -160,16 +160,30 @@ func TestWhatIfHTMLInBrowser(t *testing.T) {
 }
 
 // TestWhatIfHTMLOnDKPInBrowser: the real DKP tree's matrix, five DKP by
-// four Kubernetes versions, fits on one screen.
+// four Kubernetes versions, on the cluster of a dump with its nodes, fits
+// on one screen; the cluster's own cell is marked, and each group says
+// its route (R33).
 func TestWhatIfHTMLOnDKPInBrowser(t *testing.T) {
 	bin := chromium(t)
 	dkp := shared.Path(t, "data", "dkp")
-	_, page, errOut := whatif(t, "--catalog", dkp, "--cluster", "../../docs/examples/kubectl/dump.yaml", "--edition", "ee",
-		"--deckhouse", "1.73.3,1.74.0,1.75.0,1.76.0,1.77.0", "--kubernetes", "1.30.4,1.31.2,1.32.1,1.33.0", "-o", "html")
+	_, page, errOut := whatif(t, "--catalog", dkp, "--cluster", "../../docs/examples/kubectl/cluster-default.yaml", "--edition", "ee",
+		"--deckhouse", "1.73.3,1.74.0,1.75.0,1.76.0,1.77.0", "--kubernetes", "1.31.6,1.32,1.33,1.34", "-o", "html")
 	require.Contains(t, page, "</html>", errOut)
 	s := look(t, bin, page)
 	assert.Len(t, s.Cells, 20)
 	assert.Empty(t, s.Fetched)
-	screenshot(t, bin, page, "whatif-dkp.png", "1280,800")
+	own := 0
+	for _, c := range s.Cells {
+		if strings.HasPrefix(c.Text, "* ") {
+			own++
+			assert.Equal(t, "1.73.3", c.Row, "the cluster's own cell")
+			assert.Equal(t, "1.31.6", c.Col, "the cluster's own cell")
+		}
+	}
+	assert.Equal(t, 1, own, "one cell is the cluster's own")
+	groups := strings.Join(s.Groups, "\n")
+	assert.Contains(t, groups, "route: 1.74/1.31 → 1.75/1.31 → 1.76/1.31 → 1.76/1.32", "a group says its route")
+	assert.Contains(t, groups, "ingressNginx: 1.12", "a gate the dump's IngressNginxController decides")
+	screenshot(t, bin, page, "whatif-dkp.png", "1280,900")
 	screenshot(t, bin, page, "whatif-dkp-narrow.png", "390,844")
 }

@@ -70,12 +70,15 @@ func TestDifferential(t *testing.T) {
 	long := os.Getenv(envSeeds) != "" || os.Getenv(envFirst) != ""
 	byCause := map[string]int{}
 	start := time.Now()
-	var disagreements, unsat int
+	var disagreements, unsat, routed int
 	for seed := first; seed < first+n; seed++ {
 		sc := randscen.Generate(seed)
 		d := compare(sc)
 		if d.unsat {
 			unsat++
+		}
+		if d.routed {
+			routed++
 		}
 		known, isKnown := knownDisagreements[seed]
 		switch {
@@ -99,7 +102,8 @@ func TestDifferential(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d seeds from %d in %s: %d unsatisfiable, %d new disagreements, known causes: %v", n, first, time.Since(start).Round(time.Millisecond), unsat, disagreements, byCause)
+	t.Logf("%d seeds from %d in %s: %d unsatisfiable, %d with a route of several steps or refused by one (R33), %d new disagreements, known causes: %v",
+		n, first, time.Since(start).Round(time.Millisecond), unsat, routed, disagreements, byCause)
 }
 
 // knownCauses recognises, by their text, the disagreements of the pending
@@ -139,7 +143,10 @@ func FuzzDifferential(f *testing.F) {
 type outcome struct {
 	problem string // empty when solver and oracle agree
 	unsat   bool   // the oracle finds no consistent answer
-	ans     *oracle.Answer
+	// routed: the solver's answer has a route of several steps, or a
+	// route refused it (R33).
+	routed bool
+	ans    *oracle.Answer
 }
 
 // compare solves sc with both and reports the first disagreement: status,
@@ -152,6 +159,9 @@ func compare(sc *randscen.Scenario) outcome {
 	}
 	o := outcome{ans: ans, unsat: ans.Status == model.StatusUnsatisfiable}
 	res, err := solver.Solve(context.Background(), sc.Catalog, sc.Cluster, sc.Request)
+	if err == nil {
+		o.routed = len(res.Route) > 1 || (res.Explanation != nil && slices.ContainsFunc(res.Explanation.Facts, func(f model.Fact) bool { return f.Kind == model.FactPlatformRoute }))
+	}
 	switch {
 	case err != nil:
 		o.problem = "solver error: " + err.Error()

@@ -151,7 +151,7 @@ func (g *gen) scenario() (*Scenario, error) {
 	}
 	req := g.request(cat, cluster)
 	sources := g.secondSource(cat)
-	if releases := g.drawReleases(g.rrng, cat, cluster); releases != nil && sources == nil {
+	if releases := g.drawReleases(g.rrng, cat, cluster, req); releases != nil && sources == nil {
 		cat = cat.WithKnownPlatform(&model.KnownPlatform{Releases: releases})
 	}
 	if sources != nil {

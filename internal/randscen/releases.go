@@ -20,10 +20,13 @@ var kubeStatuses = []model.KubernetesStatus{model.KubernetesAvailable, model.Kub
 // module it moves out of the platform, or the Kubernetes minor it moves
 // an Automatic cluster to; and some clusters on kubernetesVersion:
 // Automatic. Nil when the catalog draws none.
-func (g *gen) drawReleases(rng *rand.Rand, cat *model.Catalog, cluster *model.ClusterState) model.PlatformReleases {
+func (g *gen) drawReleases(rng *rand.Rand, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) model.PlatformReleases {
 	chance := func(p float64) bool { return rng.Float64() < p }
 	if !chance(0.35) {
 		return nil
+	}
+	if chance(0.4) {
+		g.routeTarget(rng, cluster, req)
 	}
 	cluster.KubernetesAutomatic = chance(0.3)
 	kubeMinor := func() model.MajorMinor {
@@ -74,6 +77,27 @@ func (g *gen) drawReleases(rng *rand.Rand, cat *model.Catalog, cluster *model.Cl
 		}
 	}
 	return out
+}
+
+// routeTarget asks, now and then, for a platform some minors above the
+// cluster's on both axes, so that the answer takes a route of several
+// steps (R33): DKP one to three minors up, Kubernetes none to two.
+func (g *gen) routeTarget(rng *rand.Rand, cluster *model.ClusterState, req *model.Request) {
+	above := func(pool []string, now model.Version) []string {
+		var out []string
+		for _, v := range pool {
+			if now == nil || model.MinorOf(model.MustParseVersion(v)).Compare(model.MinorOf(now)) > 0 {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	if up := above(dkpPool, cluster.Deckhouse); len(up) > 0 {
+		req.Platform.Deckhouse = model.MustParseVersion(up[rng.IntN(len(up))])
+	}
+	if up := above(kubePool, cluster.Kubernetes); len(up) > 0 && rng.IntN(3) > 0 {
+		req.Platform.Kubernetes = model.MustParseVersion(up[rng.IntN(len(up))])
+	}
 }
 
 // liveGates are the release.yaml keys the generator draws (R32), each

@@ -231,15 +231,16 @@ func (b *WhatIf) outcome(s Scenario) string {
 	case s.Result.Status == model.StatusUnsatisfiable:
 		return "blocked: " + strings.Join(blockerNames(s), ", ")
 	}
-	out := "ok" + changeCounts(b.Catalog, s.Result)
+	out := "ok"
+	if n := len(s.Result.Assumptions); n > 0 {
+		out = fmt.Sprintf("ready, assuming %d", n) // R32: ready only as far as the inputs say
+	}
+	out += changeCounts(b.Catalog, s.Result)
 	if n := len(s.Result.Route); n > 1 {
 		out += fmt.Sprintf(", %d steps", n) // R33: reached one minor at a time
 	}
 	if n := countKind(s.Result.Warnings, model.WarningSettingsRefused); n > 0 {
 		out += fmt.Sprintf(", %d held back by settings", n)
-	}
-	if n := len(s.Result.Assumptions); n > 0 {
-		out += fmt.Sprintf(", assuming %d", n) // R32: ready only as far as the inputs say
 	}
 	return out
 }

@@ -467,3 +467,23 @@ func TestCombinedSuggestionToProto(t *testing.T) {
 	assert.Equal(t, "1.74.0", sugs[0].GetChanges()[1].GetVersion())
 	assert.Empty(t, sugs[1].GetChanges(), "a single change has no parts")
 }
+
+// R33: a route converts step by step, its changes as plan steps.
+func TestRouteToProto(t *testing.T) {
+	res := resolvedResult()
+	res.Route = []model.RouteStep{
+		{Deckhouse: "1.74", Kubernetes: "1.30.6", Requirements: []string{"k8s: 1.30 (the cluster runs Kubernetes 1.30)"}},
+		{Deckhouse: "1.75.0", Kubernetes: "1.31.0", Modules: []model.PlanStep{{Module: "gateway", Action: model.ActionUpdate, FromVersion: "1.0.0", ToVersion: "1.1.0"}}},
+	}
+	got := Response(res).GetRoute()
+	want := []*modsolverv1.RouteStep{
+		{Deckhouse: "1.74", Kubernetes: "1.30.6", Requirements: []string{"k8s: 1.30 (the cluster runs Kubernetes 1.30)"}},
+		{Deckhouse: "1.75.0", Kubernetes: "1.31.0", Modules: []*modsolverv1.PlanStep{{Module: "gateway", Action: modsolverv1.Action_ACTION_UPDATE, FromVersion: "1.0.0", ToVersion: "1.1.0"}}},
+	}
+	require.Len(t, got, len(want))
+	for i := range want {
+		assert.True(t, proto.Equal(want[i], got[i]), "step %d: got %v", i, got[i])
+	}
+	res.Route[0].Requirements[0] = "changed"
+	assert.Equal(t, "k8s: 1.30 (the cluster runs Kubernetes 1.30)", got[0].GetRequirements()[0], "no aliasing")
+}

@@ -84,7 +84,7 @@ func (c *Compiled) Solve(ctx context.Context, cluster *model.ClusterState, req *
 	}
 	res, err := c.solve(ctx, cfg, cluster, req, memo)
 	if err == nil && cfg.routes() {
-		res = c.addRoute(cluster, req, res) // R33
+		res, err = c.addRoute(ctx, cfg, cluster, req, res) // R33
 	}
 	if err != nil {
 		return nil, err

@@ -115,7 +115,8 @@ func TestDetachChangesNoAnswer(t *testing.T) {
 		s.p.keepFrozen = true
 		got, err := s.run()
 		require.NoError(t, err, name)
-		got = c.addRoute(cluster, req, got) // R33, as Solve adds it
+		got, err = c.addRoute(ctx, newSettings(nil), cluster, req, got) // R33, as Solve adds it
+		require.NoError(t, err, name)
 		want.Stats, got.Stats = model.Stats{}, model.Stats{}
 		assert.Equal(t, want, got, name)
 	}

@@ -72,7 +72,8 @@ func TestPropagatedBoundsChangeNoAnswer(t *testing.T) {
 		s.fast.encode()
 		got, err := s.optimize(&optimizer{e: s.fast, ctx: ctx, searchAll: true})
 		require.NoError(t, err, name)
-		got = c.addRoute(cluster, req, got) // R33, as Solve adds it
+		got, err = c.addRoute(ctx, newSettings(nil), cluster, req, got) // R33, as Solve adds it
+		require.NoError(t, err, name)
 		assert.LessOrEqual(t, want.Stats.Solves, got.Stats.Solves, name)
 		if want.Stats.Solves < got.Stats.Solves {
 			fewer++

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math"
@@ -61,9 +62,11 @@ type route struct {
 	points  []gridPoint     // after each step; the last is the answer's
 	changes [][]routeChange // before each step
 	cost    int
-	// stuck, when set, is why no release passes step stuckAt.
-	stuck   string
-	stuckAt int
+	// stuck, when set, is why no release of stuckModule passes step
+	// stuckAt.
+	stuck       string
+	stuckAt     int
+	stuckModule *model.Module
 }
 
 // routeModule is a module the cluster runs at a release of its own.
@@ -110,14 +113,23 @@ const maxRoutes = 1000
 // answers unsatisfiable when no route reaches its platform. Nothing is
 // done for an answer that keeps the platform's minors, moves one down, or
 // whose catalog carries no release data.
-func (c *Compiled) addRoute(cluster *model.ClusterState, req *model.Request, res *model.Result) *model.Result {
+func (c *Compiled) addRoute(ctx context.Context, cfg settings, cluster *model.ClusterState, req *model.Request, res *model.Result) (*model.Result, error) {
 	r := newRouter(c, cluster, req, res)
 	if r == nil {
-		return res
+		return res, nil
 	}
+	out := r.route(res)
+	if out.Status == model.StatusUnsatisfiable && cfg.suggest {
+		return out, r.suggest(ctx, out.Explanation)
+	}
+	return out, nil
+}
+
+// route sets res's route, or is the refusal of a target no route reaches.
+func (r *router) route(res *model.Result) *model.Result {
 	walks := r.walks()
 	if len(walks) == 0 {
-		return r.refusal(r.noWalk())
+		return r.refusal(r.noWalk(), nil)
 	}
 	routes := make([]*route, len(walks))
 	for i, w := range walks {
@@ -133,7 +145,7 @@ func (c *Compiled) addRoute(cluster *model.ClusterState, req *model.Request, res
 		return a.cost - b.cost
 	})
 	if routes[0].stuck != "" {
-		return r.refusal(r.stuckFact(routes[0]))
+		return r.refusal(r.stuckFact(routes[0]), routes[0].stuckModule)
 	}
 	res.Route = r.steps(routes[0])
 	return res
@@ -348,7 +360,7 @@ func (r *router) place(points []gridPoint) *route {
 	for i := range r.mods {
 		changes, stuck, at := r.placeModule(&r.mods[i], points)
 		if stuck != "" {
-			rt.stuck, rt.stuckAt = stuck, at
+			rt.stuck, rt.stuckAt, rt.stuckModule = stuck, at, r.mods[i].m
 			return rt
 		}
 		for s, ch := range changes {
@@ -631,8 +643,45 @@ func (r *router) stuckFact(rt *route) *model.Fact {
 		Message: fmt.Sprintf("on the route to DKP %s on Kubernetes %s, before the step to DKP %s on Kubernetes %s: %s", r.to.d, r.to.k, g.d, g.k, rt.stuck)}
 }
 
-// refusal is the unsatisfiable answer of a target no route reaches.
-func (r *router) refusal(f *model.Fact) *model.Result {
+// refusal is the unsatisfiable answer of a target no route reaches;
+// stuck is the module that cannot pass, if that is why.
+func (r *router) refusal(f *model.Fact, stuck *model.Module) *model.Result {
+	if stuck != nil {
+		f.Module = stuck.Name
+	}
 	return &model.Result{Status: model.StatusUnsatisfiable,
 		Explanation: &model.Explanation{Summary: "the request cannot be met: " + f.Message, Facts: []model.Fact{*f}}}
+}
+
+// suggest adds to a route's refusal the changes that let a route pass,
+// each verified by solving with it, its route included: turning off the
+// module that cannot pass, or, where no walk of pairs DKP runs reaches
+// the target, a Kubernetes minor above the target's that its DKP runs,
+// nearest first.
+func (r *router) suggest(ctx context.Context, expl *model.Explanation) error {
+	var changes []change
+	if f := expl.Facts[0]; f.Module != "" {
+		changes = append(changes, disableChange(f.Module))
+	} else if rel := r.data[r.to.d]; rel != nil {
+		for _, k := range rel.Supported() {
+			if k.Compare(r.to.k) > 0 && len(changes) < 2 {
+				changes = append(changes, kubernetesChange(k.Version()))
+			}
+		}
+	}
+	for _, ch := range changes {
+		c2, r2 := copyState(r.cluster), r.req.Clone()
+		ch.apply(c2, r2)
+		res, err := r.c.Solve(ctx, c2, r2, WithoutHeldBack(), WithoutSuggestions())
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			continue // a change that is itself bad input is no suggestion
+		}
+		if res.Status == model.StatusResolved {
+			expl.Suggestions = append(expl.Suggestions, ch.sug)
+		}
+	}
+	return nil
 }

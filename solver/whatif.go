@@ -173,7 +173,7 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 				_, res, err = resolve(reqs[i])
 			}
 			if err == nil && res != nil && cfg.routes() {
-				res = c.addRoute(cluster, reqs[i], res) // R33
+				res, err = c.addRoute(ctx, cfg, cluster, reqs[i], res) // R33
 			}
 			if res != nil {
 				res.Stats.SolveMicros = time.Since(start).Microseconds()

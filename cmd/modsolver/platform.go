@@ -12,11 +12,12 @@ import (
 // the requests run at that the catalog's platform data does not know
 // (D212): a request's candidate version, or the cluster's own where it
 // names none. The answer is still given: the data may be older than the
-// question.
-func warnUnknownPlatform(errOut io.Writer, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request) {
+// question. It returns what it said, for the outputs that carry the
+// batch's warnings themselves.
+func warnUnknownPlatform(errOut io.Writer, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request) []string {
 	known := cat.KnownPlatform()
 	if known == nil {
-		return
+		return nil
 	}
 	var said []string
 	for _, req := range reqs {
@@ -34,4 +35,5 @@ func warnUnknownPlatform(errOut io.Writer, cat *model.Catalog, cluster *model.Cl
 			}
 		}
 	}
+	return said
 }

@@ -190,6 +190,9 @@ type batch struct {
 	// batch is one shard of it.
 	offset  int
 	sharded bool
+	// warnings are the batch's own (warnUnknownPlatform): every output
+	// form carries them.
+	warnings []string
 }
 
 func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
@@ -244,7 +247,7 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 		}
 	}
 	if err == nil {
-		warnUnknownPlatform(errOut, b.cat, b.cluster, reqs)
+		b.warnings = warnUnknownPlatform(errOut, b.cat, b.cluster, reqs)
 	}
 	b.applyShard(sh)
 	return b, err
@@ -447,7 +450,7 @@ func (b *batch) print(out io.Writer, format string, cells []solver.Cell) error {
 	case "jsonl":
 		return b.printJSONLines(out, cells)
 	}
-	r := &report.WhatIf{Catalog: b.cat, Matrix: b.matrix, Scenarios: make([]report.Scenario, len(cells))}
+	r := &report.WhatIf{Catalog: b.cat, Matrix: b.matrix, Scenarios: make([]report.Scenario, len(cells)), Warnings: b.warnings}
 	for i, c := range cells {
 		r.Scenarios[i] = report.Scenario{Name: b.scenarios[i].Name, Result: c.Answer.Result, Group: c.Group, Blockers: c.Blockers}
 		if b.sharded {
@@ -463,8 +466,9 @@ func (b *batch) print(out io.Writer, format string, cells []solver.Cell) error {
 	return r.Table(out)
 }
 
-// printJSON prints {"results": [WhatIfResult…]}, each result in the
-// protojson form the gRPC WhatIf stream returns.
+// printJSON prints {"results": [WhatIfResult…], "warnings": […]}, each
+// result in the protojson form the gRPC WhatIf stream returns, and the
+// batch's own warnings, if any.
 func (b *batch) printJSON(out io.Writer, cells []solver.Cell) error {
 	results := make([]json.RawMessage, len(cells))
 	for i, c := range cells {
@@ -475,8 +479,9 @@ func (b *batch) printJSON(out io.Writer, cells []solver.Cell) error {
 		results[i] = data
 	}
 	data, err := json.MarshalIndent(struct {
-		Results []json.RawMessage `json:"results"`
-	}{results}, "", "  ")
+		Results  []json.RawMessage `json:"results"`
+		Warnings []string          `json:"warnings,omitempty"`
+	}{results, b.warnings}, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,8 @@ func (b *WhatIf) HTML(w io.Writer) error {
 
 // htmlPage is what the template shows.
 type htmlPage struct {
-	Summary string
+	Summary  string
+	Warnings []string
 	Common  *htmlGroup // one reason blocks every cell (commonBlock)
 	Grid    *htmlGrid
 	List    []htmlCell // free-form scenarios and shards
@@ -75,7 +76,7 @@ type htmlBlocker struct {
 
 func (b *WhatIf) page() *htmlPage {
 	groups, letters := b.groups(), b.letters()
-	p := &htmlPage{Summary: fmt.Sprintf("%d scenarios, %d different answers", len(b.Scenarios), len(groups))}
+	p := &htmlPage{Summary: fmt.Sprintf("%d scenarios, %d different answers", len(b.Scenarios), len(groups)), Warnings: b.Warnings}
 	if b.Matrix != nil {
 		if common := commonBlock(b.Scenarios); common != nil {
 			p.Summary = fmt.Sprintf("%d DKP × %d Kubernetes versions, every one blocked for one reason that no platform version changes",

@@ -96,11 +96,17 @@ type WhatIf struct {
 	// which print no grid.
 	Matrix    *Matrix
 	Scenarios []Scenario
+	// Warnings are the batch's own, such as a platform version the
+	// catalog's platform data does not know; every output form says them.
+	Warnings []string
 }
 
 // Table writes the batch as text.
 func (b *WhatIf) Table(w io.Writer) error {
 	p := &printer{w: w}
+	for _, warning := range b.Warnings {
+		p.line("warning: %s", warning)
+	}
 	if b.Matrix != nil {
 		if common := commonBlock(b.Scenarios); common != nil {
 			b.commonBlock(p, common)

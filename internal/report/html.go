@@ -31,10 +31,10 @@ func (b *WhatIf) HTML(w io.Writer) error {
 type htmlPage struct {
 	Summary  string
 	Warnings []string
-	Common  *htmlGroup // one reason blocks every cell (commonBlock)
-	Grid    *htmlGrid
-	List    []htmlCell // free-form scenarios and shards
-	Groups  []htmlGroup
+	Common   *htmlGroup // one reason blocks every cell (commonBlock)
+	Grid     *htmlGrid
+	List     []htmlCell // free-form scenarios and shards
+	Groups   []htmlGroup
 }
 
 type htmlGrid struct {

@@ -63,12 +63,10 @@ var routeFrom, routeTo = model.Platform{Deckhouse: model.MustParseVersion("1.73.
 // included, is checked as every benchmark answer is. The peers do not
 // run: neither has a route.
 func RunRouteDKP(ctx context.Context, cat *model.Catalog, opts ...RunOption) (*Outcome, error) {
-	cluster, err := DKPCluster(cat)
+	cluster, req, err := RouteDKP(cat)
 	if err != nil {
 		return nil, err
 	}
-	cluster.Deckhouse, cluster.AllowExperimentalModules = routeFrom.Deckhouse, true
-	req := &model.Request{UpdateAll: true, Platform: routeTo}
 	cfg := newRunConfig(opts)
 	cfg.deppy, cfg.libsolv = false, false
 	w := &workload{name: CaseRouteDKP, size: "dkp", cat: cat, cluster: cluster, reqs: []*model.Request{req}}
@@ -77,4 +75,14 @@ func RunRouteDKP(ctx context.Context, cat *model.Catalog, opts ...RunOption) (*O
 		return nil, err
 	}
 	return o, nil
+}
+
+// RouteDKP returns CaseRouteDKP's cluster state and request on cat.
+func RouteDKP(cat *model.Catalog) (*model.ClusterState, *model.Request, error) {
+	cluster, err := DKPCluster(cat)
+	if err != nil {
+		return nil, nil, err
+	}
+	cluster.Deckhouse, cluster.AllowExperimentalModules = routeFrom.Deckhouse, true
+	return cluster, &model.Request{UpdateAll: true, Platform: routeTo}, nil
 }

@@ -58,6 +58,10 @@ type kubeModuleConfig struct {
 type kubeDeckhouseSettings struct {
 	Bundle         string     `yaml:"bundle"`
 	ReleaseChannel placedText `yaml:"releaseChannel"`
+	// AllowExperimentalModules and AllowedExperimentalModules say which
+	// modules may run an Experimental release (R25).
+	AllowExperimentalModules   bool     `yaml:"allowExperimentalModules"`
+	AllowedExperimentalModules []string `yaml:"allowedExperimentalModules"`
 }
 
 // kubeModule is a Module (v1alpha1): DKP's view of one module. Its
@@ -462,6 +466,7 @@ func (r *dumpReader) deckhouseRelease(node *yaml.Node, meta kubeMeta) error {
 func (r *dumpReader) finish() (*KubectlDump, error) {
 	c := &model.ClusterState{Deckhouse: r.deckhouse, Modules: map[string]model.ModuleState{}}
 	if s := r.deckhouseSettings; s != nil {
+		c.AllowExperimentalModules, c.AllowedExperimentalModules = s.AllowExperimentalModules, s.AllowedExperimentalModules
 		c.Bundle = s.Bundle
 		if c.Bundle == "" {
 			c.Bundle = defaultBundle

@@ -19,6 +19,12 @@ items:
   metadata: {name: v1.74.2}
   spec: {version: v1.74.2}
   status: {phase: Deployed}
+- apiVersion: deckhouse.io/v1alpha1
+  kind: ModuleConfig
+  metadata: {name: deckhouse}
+  spec:
+    version: 1
+    settings: {bundle: Default, allowedExperimentalModules: [sds-elastic]}
 - apiVersion: v1
   kind: Node
   metadata: {name: master-0}
@@ -75,6 +81,8 @@ func TestParseKubectlLiveObjects(t *testing.T) {
 	}, c.Facts, "the oldest node per OS, the oldest kernel, the runtimes, the lowest controller")
 	assert.Equal(t, "1.31.2", c.Kubernetes.String(), "the oldest kubelet")
 	assert.True(t, c.KubernetesAutomatic, "the ClusterConfiguration's kubernetesVersion")
+	assert.False(t, c.AllowExperimentalModules)
+	assert.Equal(t, []string{"sds-elastic"}, c.AllowedExperimentalModules, "the deckhouse ModuleConfig's allowedExperimentalModules (R25)")
 	assert.Contains(t, d.Summary(), `module console runs image tag "pr-123" of a ModulePullOverride`)
 	assert.Equal(t, map[string]bool{"upmeter": false}, d.Observed, "the Module's EnabledByModuleManager condition")
 	for _, g := range []string{"nodesMinimalOSVersionUbuntu", "nodesMinimalLinuxKernelVersion", "ingressNginx", "checkContainerdV1NodesPresent", "containerdOnAllNodes"} {

@@ -89,6 +89,9 @@ func (d *KubectlDump) State(cat *model.Catalog, given *model.ClusterState, names
 		}
 		c.Platform = given.Platform
 		c.AllowExperimentalModules = given.AllowExperimentalModules || c.AllowExperimentalModules
+		if len(given.AllowedExperimentalModules) > 0 {
+			c.AllowedExperimentalModules = given.AllowedExperimentalModules
+		}
 		c.KubernetesAutomatic = given.KubernetesAutomatic || c.KubernetesAutomatic
 		if len(given.Facts) > 0 { // what the user says of the live cluster wins
 			c.Facts = maps.Clone(c.Facts)

@@ -24,6 +24,9 @@ type fileCluster struct {
 	Platform map[string]string `yaml:"platform"`
 	// AllowExperimentalModules lets Experimental releases be selected (R25).
 	AllowExperimentalModules bool `yaml:"allowExperimentalModules"`
+	// AllowedExperimentalModules names the modules whose Experimental
+	// releases may be selected when the others' may not (R25).
+	AllowedExperimentalModules []string `yaml:"allowedExperimentalModules"`
 	// KubernetesVersion is the cluster configuration's kubernetesVersion:
 	// Automatic, or the minor the cluster is pinned to (R31).
 	KubernetesVersion string `yaml:"kubernetesVersion"`
@@ -130,7 +133,8 @@ func clusterFromNode(file string, node *yaml.Node) (*model.ClusterState, error) 
 		ReleaseChannel: fc.ReleaseChannel,
 		Modules:        make(map[string]model.ModuleState, len(fc.Modules)),
 
-		AllowExperimentalModules: fc.AllowExperimentalModules,
+		AllowExperimentalModules:   fc.AllowExperimentalModules,
+		AllowedExperimentalModules: fc.AllowedExperimentalModules,
 	}
 	if err := readKubernetesVersion(c, fc.KubernetesVersion); err != nil {
 		return nil, placed(file, model.Field("cluster", "kubernetesVersion"), err)

@@ -22,6 +22,10 @@ type ClusterState struct {
 	// AllowExperimentalModules lets Experimental releases be selected
 	// (R25), as DKP's setting of that name does.
 	AllowExperimentalModules bool
+	// AllowedExperimentalModules lets the Experimental releases of the
+	// modules it names be selected, as DKP's allowedExperimentalModules
+	// does; names the catalog does not have are ignored (D393).
+	AllowedExperimentalModules []string
 	// KubernetesAutomatic: the cluster follows DKP's default Kubernetes
 	// version (kubernetesVersion: Automatic), so a DKP release's
 	// autoK8sVersion applies to it (R31).
@@ -161,7 +165,7 @@ func (c *ClusterState) Deployed(m *Module) (Version, bool) {
 // lets it run (R25). Such a module runs at the DKP version before any
 // request (R8, D128), so an answer keeps it rather than installing it.
 func (c *ClusterState) RunsByDefault(m *Module) bool {
-	if !m.Embedded || c.Bundle == "" || (m.Stage == StageExperimental && !c.AllowExperimentalModules) {
+	if !m.Embedded || c.Bundle == "" || (m.Stage == StageExperimental && !c.ExperimentalAllowed(m.Name)) {
 		return false
 	}
 	available, bundles := m.Accessibility.For(c.Edition)
@@ -183,8 +187,16 @@ func (c *ClusterState) String() string {
 }
 
 // Clone returns a copy that shares no maps with c.
+// ExperimentalAllowed reports whether the cluster lets module name run
+// an Experimental release (R25): every module when it allows experimental
+// modules, else the modules it names.
+func (c *ClusterState) ExperimentalAllowed(name string) bool {
+	return c.AllowExperimentalModules || slices.Contains(c.AllowedExperimentalModules, name)
+}
+
 func (c *ClusterState) Clone() *ClusterState {
 	out := *c
+	out.AllowedExperimentalModules = slices.Clone(c.AllowedExperimentalModules)
 	out.Modules = maps.Clone(c.Modules)
 	if out.Modules == nil {
 		out.Modules = map[string]ModuleState{}

@@ -119,3 +119,21 @@ func TestJoinSourcesRefuses(t *testing.T) {
 		assert.ErrorIs(t, err, ErrDuplicate, name)
 	}
 }
+
+// Merge keeps DKP's release data, which one source carries (R31): it says
+// what the platform does whatever serves the modules; two sources with
+// different release data are bad input.
+func TestMergeKeepsReleaseData(t *testing.T) {
+	data := PlatformReleases{{Major: 1, Minor: 81}: {Kubernetes: map[MajorMinor]KubernetesStatus{{Major: 1, Minor: 31}: KubernetesDefault}}}
+	withData := joinedCatalog(t).WithKnownPlatform(&KnownPlatform{Releases: data})
+	other, err := NewCatalog([]*Module{{Name: "snap", Releases: []*Release{{Version: MustParseVersion("0.2.0")}}}})
+	require.NoError(t, err)
+	merged, err := Merge([]Source{{Name: "community", Catalog: other}, {Name: "deckhouse", Priority: 10, Catalog: withData}})
+	require.NoError(t, err)
+	assert.Equal(t, data, merged.PlatformReleases())
+
+	otherData := PlatformReleases{{Major: 1, Minor: 80}: {Kubernetes: map[MajorMinor]KubernetesStatus{{Major: 1, Minor: 30}: KubernetesDefault}}}
+	_, err = Merge([]Source{{Name: "community", Catalog: other.WithKnownPlatform(&KnownPlatform{Releases: otherData})}, {Name: "deckhouse", Priority: 10, Catalog: withData}})
+	assert.ErrorIs(t, err, ErrConflict)
+	assert.ErrorContains(t, err, "sources deckhouse and community carry different DKP release data")
+}

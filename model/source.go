@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -78,12 +79,40 @@ func Merge(sources []Source) (*Catalog, error) {
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
-	c := &Catalog{modules: modules, index: make(map[string]*Module, len(modules)), sources: infos, names: mergeNames(sources)}
+	known, err := mergeKnown(infos, bySource)
+	if err != nil {
+		return nil, err
+	}
+	c := &Catalog{modules: modules, index: make(map[string]*Module, len(modules)), sources: infos, names: mergeNames(sources), known: known}
 	for _, m := range modules {
 		c.index[m.Name] = m
 	}
 	c.indexProviders()
 	return c, nil
+}
+
+// mergeKnown is the platform data of a merged catalog: DKP's, which one
+// source carries (the DKP tree's, or a single-file catalog's
+// platformReleases:), kept whole, since it says what the platform does
+// whatever serves the modules; the highest-priority source's when
+// several carry the same. Two sources with different release data (R31)
+// are bad input: which DKP runs is not a per-source question.
+func mergeKnown(infos []SourceInfo, bySource map[string]*Catalog) (*KnownPlatform, error) {
+	var known *KnownPlatform
+	var from string
+	for _, info := range infos {
+		k := bySource[info.Name].known
+		switch {
+		case k == nil:
+		case known == nil:
+			known, from = k, info.Name
+		case known.Releases != nil && k.Releases != nil && !reflect.DeepEqual(known.Releases, k.Releases):
+			return nil, fieldErr(Field("catalogs"), ErrConflict, "sources %s and %s carry different DKP release data (platformReleases); give it in one source", from, info.Name)
+		case known.Releases == nil && k.Releases != nil:
+			known, from = k, info.Name
+		}
+	}
+	return known, nil
 }
 
 func sourceInfos(sources []Source) ([]SourceInfo, error) {
@@ -298,6 +327,23 @@ func (m *Module) CarriedBuiltIn(dkp Version) bool {
 	}
 	c := m.bySource[m.builtIn].Requirements.Deckhouse
 	return c == nil || ReadingDKP.Admits(c, dkp, false)
+}
+
+// CarriedOnTheWay reports whether DKP, moving from version from to to,
+// still carries m built in at to: its built-in copy admits to
+// (CarriedBuiltIn), and no DKP release on the way lists it in its
+// migratedModules (R31), which DKP moves to a source as it moves to that
+// release.
+func (m *Module) CarriedOnTheWay(data PlatformReleases, from, to Version) bool {
+	if !m.CarriedBuiltIn(to) {
+		return false
+	}
+	for _, minor := range data.OnTheWay(from, to) {
+		if slices.Contains(data[minor].Requirements.MigratedModules, m.Name) {
+			return false
+		}
+	}
+	return true
 }
 
 // MovedTo is the source a module that DKP version dkp no longer carries

@@ -326,9 +326,10 @@ func clusterFromProto(pc *modsolverv1.ClusterState) (*model.ClusterState, error)
 		Bundle:         pc.GetBundle(),
 		ReleaseChannel: pc.GetReleaseChannel(),
 
-		AllowExperimentalModules: pc.GetAllowExperimentalModules(),
-		KubernetesAutomatic:      pc.GetKubernetesAutomatic(),
-		Facts:                    maps.Clone(pc.GetFacts()),
+		AllowExperimentalModules:   pc.GetAllowExperimentalModules(),
+		AllowedExperimentalModules: slices.Clone(pc.GetAllowedExperimentalModules()),
+		KubernetesAutomatic:        pc.GetKubernetesAutomatic(),
+		Facts:                      maps.Clone(pc.GetFacts()),
 	}
 	out.Modules, errs = modulesFromProto(pc.GetModules(), errs)
 	out.Platform = componentsFromProto(model.Field("cluster", "platform"), pc.GetPlatform(), &errs)
@@ -489,9 +490,10 @@ func ClusterProto(c *model.ClusterState) *modsolverv1.ClusterState {
 		ReleaseChannel: c.ReleaseChannel,
 		Platform:       componentsToProto(c.Platform),
 
-		AllowExperimentalModules: c.AllowExperimentalModules,
-		KubernetesAutomatic:      c.KubernetesAutomatic,
-		Facts:                    maps.Clone(c.Facts),
+		AllowExperimentalModules:   c.AllowExperimentalModules,
+		AllowedExperimentalModules: slices.Clone(c.AllowedExperimentalModules),
+		KubernetesAutomatic:        c.KubernetesAutomatic,
+		Facts:                      maps.Clone(c.Facts),
 	}
 	if len(c.Modules) > 0 {
 		out.Modules = make(map[string]*modsolverv1.ModuleState, len(c.Modules))

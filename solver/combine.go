@@ -204,6 +204,9 @@ func (ss *setSearch) verify(facts []*fact) error {
 		minimal, err := ss.minimal(set)
 		if err != nil || minimal {
 			if minimal {
+				if set, res, err = ss.lowered(facts, set, res); err != nil {
+					return err
+				}
 				ss.found = append(ss.found, combinedSuggestion(set, res))
 				ss.foundTargets[set.targets()] = true
 			}
@@ -278,6 +281,74 @@ func (ss *setSearch) lowestFor(facts []*fact, alts []change) change {
 		}
 	}
 	return alts[len(alts)-1]
+}
+
+// maxLowerings bounds the solves lowered spends on one set.
+const maxLowerings = 4
+
+// lowered returns set with each platform upgrade lowered to the lowest
+// alternative of its group that still resolves with the set's other
+// changes, and the answer it gives: the set was found from the facts it
+// lifts, whose bound may be higher than what the set needs (a newer
+// release's requirement, where the other changes make an older one do).
+// Each lower version is verified by solving, the lowest first.
+func (ss *setSearch) lowered(facts []*fact, set changeSet, res *model.Result) (changeSet, *model.Result, error) {
+	solves := 0
+	for i, c := range set {
+		if !isUpgrade(c.sug.Kind) {
+			continue
+		}
+		chosen := model.MustParseVersion(c.sug.Version)
+		for _, alt := range ss.lowerAlternatives(facts, c, chosen) {
+			if solves >= maxLowerings {
+				return set, res, nil
+			}
+			solves++
+			trial := slices.Clone(set)
+			trial[i] = alt
+			r, ok, err := ss.try(trial)
+			if err != nil {
+				return nil, nil, err
+			}
+			if ok {
+				set, res = trial, r
+				break
+			}
+		}
+	}
+	return set, res, nil
+}
+
+// lowerAlternatives lists, lowest first, the alternatives below chosen
+// that the groups of facts, and of the other facts on the same platform
+// component (which the set lifts with them, relaxed), offer for c's
+// target.
+func (ss *setSearch) lowerAlternatives(facts []*fact, c change, chosen model.Version) []change {
+	var out []change
+	seen := map[string]bool{}
+	related := slices.Clone(facts)
+	for _, g := range ss.x.inputFacts() {
+		if !slices.Contains(related, g) && slices.ContainsFunc(facts, func(f *fact) bool { return samePlatform(ss.s.p, f, g) }) {
+			related = append(related, g)
+		}
+	}
+	for _, f := range related {
+		for _, alts := range ss.s.setGroups([]*fact{f}) {
+			for _, a := range alts {
+				if a.target() != c.target() || seen[a.sug.Version] {
+					continue
+				}
+				if v, err := model.ParseVersion(a.sug.Version); err == nil && v.Compare(chosen) < 0 {
+					seen[a.sug.Version] = true
+					out = append(out, a)
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b change) int {
+		return model.MustParseVersion(a.sug.Version).Compare(model.MustParseVersion(b.sug.Version))
+	})
+	return out
 }
 
 // minimal reports whether no subset of set one change smaller resolves,

@@ -1,5 +1,11 @@
 package solver
 
+import (
+	"context"
+
+	"github.com/modsolver/modsolver/model"
+)
+
 // WithoutStateMemo answers without the state memos, for the tests of
 // package solver_test that compare.
 var WithoutStateMemo = withoutStateMemo
@@ -9,3 +15,9 @@ var WithoutStateMemo = withoutStateMemo
 // by side (D330, D331), for the tests of package solver_test that compare
 // both ways.
 func WithSideBySideFrom(n int) Option { return func(s *settings) { s.sideBySide = n } }
+
+// AddRoute places the route of res, a resolved answer to req (R33), as
+// Solve does after the answer, for the benchmark that times it alone.
+func (c *Compiled) AddRoute(ctx context.Context, cluster *model.ClusterState, req *model.Request, res *model.Result) (*model.Result, error) {
+	return c.addRoute(ctx, newSettings(nil), cluster, req, res)
+}

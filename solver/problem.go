@@ -448,7 +448,7 @@ func (p *problem) onByDefault(v *view) bool {
 	for i := len(v.rels) - 1; i >= 0; i-- {
 		r := v.rels[i]
 		available, bundles := v.m.Access(r).For(p.cluster.Edition)
-		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head && !v.takes(r)) || off(i) || p.forbidsStage(r) {
+		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head && !v.takes(r)) || off(i) || p.forbidsStage(v.name, r) {
 			continue
 		}
 		return slices.Contains(bundles, p.cluster.Bundle)
@@ -456,8 +456,8 @@ func (p *problem) onByDefault(v *view) bool {
 	return false
 }
 
-// forbidsStage reports whether r is Experimental on a cluster that does
-// not allow experimental modules (R25).
-func (p *problem) forbidsStage(r *model.Release) bool {
-	return r.Stage == model.StageExperimental && !p.cluster.AllowExperimentalModules
+// forbidsStage reports whether r, a release of module name, is
+// Experimental on a cluster that does not allow it (R25).
+func (p *problem) forbidsStage(name string, r *model.Release) bool {
+	return r.Stage == model.StageExperimental && !p.cluster.ExperimentalAllowed(name)
 }

@@ -68,8 +68,8 @@ func (p *problem) placeSource(v *view) {
 	if v.src.to == "" && m.BuiltInSource() != "" {
 		v.src.to = m.BuiltInSource() // R29: DKP ships it, until a request moves it out
 	}
-	if v.src.to == m.BuiltInSource() && v.src.to != "" && p.req.Sources[m.Name] == "" && !m.CarriedBuiltIn(p.deckhouse) {
-		v.src.to = m.MovedTo() // the DKP version no longer carries it: DKP moves it (D161)
+	if v.src.to == m.BuiltInSource() && v.src.to != "" && p.req.Sources[m.Name] == "" && !m.CarriedOnTheWay(p.cat.PlatformReleases(), p.cluster.Deckhouse, p.deckhouse) {
+		v.src.to = m.MovedTo() // the DKP version no longer carries it: DKP moves it (D161, R31's migratedModules)
 	}
 	if v.src.to == "" {
 		v.src.free = true

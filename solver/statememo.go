@@ -203,6 +203,9 @@ func stateHash(seed maphash.Seed, cluster *model.ClusterState, shape memoShapeKe
 	h = mix(h, str(cluster.Bundle))
 	h = mix(h, str(cluster.ReleaseChannel))
 	h = mix(h, uint64(boolByte(cluster.AllowExperimentalModules))|uint64(boolByte(cluster.KubernetesAutomatic))<<1)
+	for _, name := range cluster.AllowedExperimentalModules {
+		h += mix(str(name), 5)
+	}
 	for name, v := range cluster.Platform {
 		h += mix(str(name), ver(v))
 	}
@@ -246,6 +249,7 @@ func boolByte(b bool) byte {
 func sameState(a, b *model.ClusterState) bool {
 	if !sameText(a.Deckhouse, b.Deckhouse) || !sameText(a.Kubernetes, b.Kubernetes) || a.Edition != b.Edition ||
 		a.Bundle != b.Bundle || a.ReleaseChannel != b.ReleaseChannel || a.AllowExperimentalModules != b.AllowExperimentalModules || a.KubernetesAutomatic != b.KubernetesAutomatic ||
+		!slices.Equal(a.AllowedExperimentalModules, b.AllowedExperimentalModules) ||
 		len(a.Platform) != len(b.Platform) || len(a.Modules) != len(b.Modules) || !maps.Equal(a.Facts, b.Facts) {
 		return false
 	}
@@ -279,6 +283,7 @@ func copyState(c *model.ClusterState) *model.ClusterState {
 	out := *c
 	out.Platform = maps.Clone(c.Platform)
 	out.Facts = maps.Clone(c.Facts)
+	out.AllowedExperimentalModules = slices.Clone(c.AllowedExperimentalModules)
 	out.Modules = make(map[string]model.ModuleState, len(c.Modules))
 	for name, st := range c.Modules {
 		if st.Enabled != nil {

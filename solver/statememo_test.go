@@ -90,6 +90,7 @@ func TestMemoStateCoversEveryField(t *testing.T) {
 		"bundle":         func(c *model.ClusterState, _ *model.Request) { c.Bundle = "Minimal" },
 		"channel":        func(c *model.ClusterState, _ *model.Request) { c.ReleaseChannel = "" },
 		"experimental":   func(c *model.ClusterState, _ *model.Request) { c.AllowExperimentalModules = true },
+		"allowlist":      func(c *model.ClusterState, _ *model.Request) { c.AllowedExperimentalModules = []string{"a"} },
 		"automatic":      func(c *model.ClusterState, _ *model.Request) { c.KubernetesAutomatic = true },
 		"facts":          func(c *model.ClusterState, _ *model.Request) { c.Facts = map[string]string{"firingAlerts": "0"} },
 		"platform":       func(c *model.ClusterState, _ *model.Request) { c.Platform["os"] = model.MustParseVersion("4.1.0") },
@@ -131,7 +132,7 @@ func TestMemoStateCoversEveryField(t *testing.T) {
 	assert.True(t, sameState(c0, kept), "the memo's copy does not change with the caller's state")
 	// Every field of the two structs is one that a change above covers:
 	// a new field fails here until sameState and stateHash read it.
-	assert.Len(t, fieldNames(model.ClusterState{}), 10)
+	assert.Len(t, fieldNames(model.ClusterState{}), 11)
 	assert.Len(t, fieldNames(model.ModuleState{}), 5)
 	assert.Len(t, fieldNames(model.Request{}), 12, "memoShape and shapeOf read every field of a request")
 }

@@ -169,3 +169,24 @@ func TestUnknownPlatformWarns(t *testing.T) {
 	assert.Contains(t, errOut, kubeWarning)
 	assert.NotContains(t, errOut, "deckhouse 1.")
 }
+
+// A combined suggestion asks for no more than needed (issue 31's finding
+// 3): on the real tree, enabling storage-foundation on DKP 1.73 needs DKP
+// 1.74 and state-snapshotter, enabled or auto-enabled; the version its
+// newest release needs (1.76.9) is not the least, and each set is
+// verified by solving.
+func TestCombinedSuggestionIsTheLowestVersion(t *testing.T) {
+	dkp := shared.Path(t, "data", "dkp")
+	request := filepath.Join(t.TempDir(), "request.yaml")
+	require.NoError(t, os.WriteFile(request, []byte("enable: [storage-foundation]\n"), 0o600))
+	code, out, errOut := runCommand(t, "resolve", "--catalog", dkp, "--cluster", "../../docs/examples/kubectl/dump.yaml",
+		"--kubernetes", "1.31.4", "--edition", "ee", "--request", request)
+	require.Equal(t, exitUnsatisfiable, code, errOut)
+	assert.Contains(t, out, "upgrade DKP to at least 1.74.0 and set autoEnable: true")
+	assert.NotContains(t, out, "1.76.9 and set autoEnable")
+
+	require.NoError(t, os.WriteFile(request, []byte("enable: [storage-foundation]\nautoEnable: true\nplatform: {deckhouse: 1.74.0}\n"), 0o600))
+	code, _, errOut = runCommand(t, "resolve", "--catalog", dkp, "--cluster", "../../docs/examples/kubectl/dump.yaml",
+		"--kubernetes", "1.31.4", "--edition", "ee", "--request", request)
+	assert.Equal(t, exitResolved, code, "the suggestion works: %s", errOut)
+}

@@ -119,7 +119,7 @@ func (c *checker) checkModuleSource(m *model.Module, r model.ModuleResult) {
 	if fixed == "" && deployed {
 		fixed, by = wantFrom, "its deployed source (no request moves it)"
 	}
-	if fixed == m.BuiltInSource() && fixed != "" && c.req.Sources[m.Name] == "" && !m.CarriedBuiltIn(c.dkp) {
+	if fixed == m.BuiltInSource() && fixed != "" && c.req.Sources[m.Name] == "" && !m.CarriedOnTheWay(c.cat.PlatformReleases(), c.cluster.Deckhouse, c.dkp) {
 		fixed, by = m.MovedTo(), "the DKP version, which no longer carries it built in (R29)"
 	}
 	if fixed != "" && r.ToSource != fixed {

@@ -22,7 +22,7 @@ func (c *checker) checkStages() {
 		}
 		switch m.StageOf(rel) {
 		case model.StageExperimental:
-			if !c.cluster.AllowExperimentalModules {
+			if !c.cluster.ExperimentalAllowed(name) {
 				c.add("R25", name, "enabled at Experimental release %s: the cluster does not allow experimental modules", v)
 			}
 		case model.StageDeprecated:

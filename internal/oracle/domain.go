@@ -166,7 +166,7 @@ func (p *problem) onByDefault(x *mod) bool {
 		r := x.rels[i]
 		h := p.headOf(x, r)
 		available, bundles := p.sourceModule(x, r).Access(r).For(p.cluster.Edition)
-		experimental := p.stageOf(x, r) == model.StageExperimental && !p.cluster.AllowExperimentalModules // D58
+		experimental := p.stageOf(x, r) == model.StageExperimental && !p.cluster.ExperimentalAllowed(x.name) // D58
 		if !available || experimental || (!x.m.Embedded && (h.off(r.Version) || (model.IsPrerelease(r.Version) && !h.isChannelVersion(r.Version) && !p.prereleaseAllowed(x, r)))) {
 			continue
 		}
@@ -326,7 +326,7 @@ func (p *problem) selectable(x *mod, i int) bool {
 	if !p.platformAllows(r.Requirements) {
 		return false // R4, R22
 	}
-	if p.stageOf(x, r) == model.StageExperimental && !p.cluster.AllowExperimentalModules {
+	if p.stageOf(x, r) == model.StageExperimental && !p.cluster.ExperimentalAllowed(x.name) {
 		return false // R25
 	}
 	if p.settingsRefuse(x, i) {

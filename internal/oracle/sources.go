@@ -31,7 +31,7 @@ func (p *problem) placeSource(x *mod) {
 	if x.to == "" {
 		x.to = m.BuiltInSource() // R29: built in, unless moved out
 	}
-	if b := m.BuiltInSource(); b != "" && x.to == b && p.req.Sources[m.Name] == "" && !m.CarriedBuiltIn(p.dkp) {
+	if b := m.BuiltInSource(); b != "" && x.to == b && p.req.Sources[m.Name] == "" && !m.CarriedOnTheWay(p.cat.PlatformReleases(), p.cluster.Deckhouse, p.dkp) {
 		x.to = m.MovedTo() // D161: the DKP version no longer carries it
 	}
 	x.moved = x.from != "" && x.to != x.from

@@ -154,6 +154,9 @@ func (g *gen) scenario() (*Scenario, error) {
 	if releases := g.drawReleases(g.rrng, cat, cluster, req); releases != nil && sources == nil {
 		cat = cat.WithKnownPlatform(&model.KnownPlatform{Releases: releases})
 	}
+	if !cluster.AllowExperimentalModules && g.rrng.Float64() < 0.3 { // R25: DKP's allowedExperimentalModules
+		cluster.AllowedExperimentalModules = []string{g.names[g.rrng.IntN(len(g.names))]}
+	}
 	if sources != nil {
 		if cat, err = model.Merge(sources); err != nil {
 			return nil, err

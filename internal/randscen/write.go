@@ -211,16 +211,17 @@ type fileEdition struct {
 }
 
 type fileCluster struct {
-	Deckhouse         string                     `yaml:"deckhouse,omitempty"`
-	Kubernetes        string                     `yaml:"kubernetes"`
-	Edition           string                     `yaml:"edition,omitempty"`
-	Bundle            string                     `yaml:"bundle,omitempty"`
-	ReleaseChannel    string                     `yaml:"releaseChannel,omitempty"`
-	AllowExperimental bool                       `yaml:"allowExperimentalModules,omitempty"`
-	KubernetesVersion string                     `yaml:"kubernetesVersion,omitempty"`
-	Facts             map[string]string          `yaml:"facts,omitempty"`
-	Platform          map[string]string          `yaml:"platform,omitempty"`
-	Modules           map[string]fileModuleState `yaml:"modules,omitempty"`
+	Deckhouse           string                     `yaml:"deckhouse,omitempty"`
+	Kubernetes          string                     `yaml:"kubernetes"`
+	Edition             string                     `yaml:"edition,omitempty"`
+	Bundle              string                     `yaml:"bundle,omitempty"`
+	ReleaseChannel      string                     `yaml:"releaseChannel,omitempty"`
+	AllowExperimental   bool                       `yaml:"allowExperimentalModules,omitempty"`
+	AllowedExperimental []string                   `yaml:"allowedExperimentalModules,omitempty"`
+	KubernetesVersion   string                     `yaml:"kubernetesVersion,omitempty"`
+	Facts               map[string]string          `yaml:"facts,omitempty"`
+	Platform            map[string]string          `yaml:"platform,omitempty"`
+	Modules             map[string]fileModuleState `yaml:"modules,omitempty"`
 }
 
 type fileModuleState struct {
@@ -355,7 +356,7 @@ func accessibilityOf(a *model.Accessibility) *fileAccessibility {
 func clusterOf(c *model.ClusterState) fileCluster {
 	out := fileCluster{Deckhouse: model.VersionString(c.Deckhouse), Kubernetes: model.VersionString(c.Kubernetes),
 		Edition: c.Edition, Bundle: c.Bundle, ReleaseChannel: c.ReleaseChannel, Platform: versionTexts(c.Platform),
-		AllowExperimental: c.AllowExperimentalModules}
+		AllowExperimental: c.AllowExperimentalModules, AllowedExperimental: c.AllowedExperimentalModules}
 	if c.KubernetesAutomatic {
 		out.KubernetesVersion = "Automatic"
 	}

@@ -378,9 +378,13 @@ type ClusterState struct {
 	KubernetesAutomatic bool `protobuf:"varint,10,opt,name=kubernetes_automatic,json=kubernetesAutomatic,proto3" json:"kubernetes_automatic,omitempty"`
 	// What the live cluster says for the gates of DKP's releases (R32),
 	// named as DKP names them; a list joined by commas.
-	Facts         map[string]string `protobuf:"bytes,11,rep,name=facts,proto3" json:"facts,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Facts map[string]string `protobuf:"bytes,11,rep,name=facts,proto3" json:"facts,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// The modules whose Experimental releases may be selected when
+	// allow_experimental_modules is false, as DKP's
+	// allowedExperimentalModules names them (R25).
+	AllowedExperimentalModules []string `protobuf:"bytes,12,rep,name=allowed_experimental_modules,json=allowedExperimentalModules,proto3" json:"allowed_experimental_modules,omitempty"`
+	unknownFields              protoimpl.UnknownFields
+	sizeCache                  protoimpl.SizeCache
 }
 
 func (x *ClusterState) Reset() {
@@ -486,6 +490,13 @@ func (x *ClusterState) GetKubernetesAutomatic() bool {
 func (x *ClusterState) GetFacts() map[string]string {
 	if x != nil {
 		return x.Facts
+	}
+	return nil
+}
+
+func (x *ClusterState) GetAllowedExperimentalModules() []string {
+	if x != nil {
+		return x.AllowedExperimentalModules
 	}
 	return nil
 }
@@ -2489,7 +2500,7 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\tSourceRef\x12!\n" +
 	"\fcatalog_name\x18\x01 \x01(\tR\vcatalogName\x12\x1f\n" +
 	"\bpriority\x18\x02 \x01(\x05H\x00R\bpriority\x88\x01\x01B\v\n" +
-	"\t_priority\"\xd9\x05\n" +
+	"\t_priority\"\x9b\x06\n" +
 	"\fClusterState\x12\x1c\n" +
 	"\tdeckhouse\x18\x01 \x01(\tR\tdeckhouse\x12\x1e\n" +
 	"\n" +
@@ -2504,7 +2515,8 @@ const file_modsolver_v1_resolver_proto_rawDesc = "" +
 	"\x11kubectl_resources\x18\t \x01(\tR\x10kubectlResources\x121\n" +
 	"\x14kubernetes_automatic\x18\n" +
 	" \x01(\bR\x13kubernetesAutomatic\x12;\n" +
-	"\x05facts\x18\v \x03(\v2%.modsolver.v1.ClusterState.FactsEntryR\x05facts\x1aU\n" +
+	"\x05facts\x18\v \x03(\v2%.modsolver.v1.ClusterState.FactsEntryR\x05facts\x12@\n" +
+	"\x1callowed_experimental_modules\x18\f \x03(\tR\x1aallowedExperimentalModules\x1aU\n" +
 	"\fModulesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12/\n" +
 	"\x05value\x18\x02 \x01(\v2\x19.modsolver.v1.ModuleStateR\x05value:\x028\x01\x1a;\n" +

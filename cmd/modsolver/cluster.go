@@ -148,8 +148,8 @@ func readCluster(path string) (*model.ClusterState, *catalog.KubectlDump, error)
 }
 
 // lowestCandidates is whatif's fill (D154): a dump's missing Kubernetes or
-// DKP version is the lowest candidate its list names.
-func lowestCandidates(kubernetes, deckhouse []model.Version) func(dump, given *model.ClusterState) {
+// DKP version is the lowest candidate its list names, which note says.
+func lowestCandidates(kubernetes, deckhouse []model.Version, note func(string)) func(dump, given *model.ClusterState) {
 	lowest := func(vs []model.Version) model.Version {
 		if len(vs) == 0 {
 			return nil
@@ -158,10 +158,14 @@ func lowestCandidates(kubernetes, deckhouse []model.Version) func(dump, given *m
 	}
 	return func(dump, given *model.ClusterState) {
 		if dump.Kubernetes == nil && given.Kubernetes == nil {
-			given.Kubernetes = lowest(kubernetes)
+			if given.Kubernetes = lowest(kubernetes); given.Kubernetes != nil {
+				note(fmt.Sprintf("the dump does not say which Kubernetes the cluster runs (it has no Nodes): the lowest candidate, %s, is taken as the version it runs", given.Kubernetes))
+			}
 		}
 		if dump.Deckhouse == nil && given.Deckhouse == nil {
-			given.Deckhouse = lowest(deckhouse)
+			if given.Deckhouse = lowest(deckhouse); given.Deckhouse != nil {
+				note(fmt.Sprintf("the dump does not say which DKP the cluster runs (it has no Deployed DeckhouseRelease): the lowest candidate, %s, is taken as the version it runs", given.Deckhouse))
+			}
 		}
 	}
 }

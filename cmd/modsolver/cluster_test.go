@@ -150,11 +150,17 @@ func TestWhatIfKubectlDumpLowestCandidate(t *testing.T) {
 
 func TestLowestCandidates(t *testing.T) {
 	v := model.MustParseVersion
-	fill := lowestCandidates([]model.Version{v("1.31.2"), v("1.29.6"), v("1.30.0")}, []model.Version{v("1.75.0"), v("1.74.1")})
+	var notes []string
+	note := func(s string) { notes = append(notes, s) }
+	fill := lowestCandidates([]model.Version{v("1.31.2"), v("1.29.6"), v("1.30.0")}, []model.Version{v("1.75.0"), v("1.74.1")}, note)
 	given := &model.ClusterState{}
 	fill(&model.ClusterState{}, given)
 	assert.Equal(t, "1.29.6", given.Kubernetes.String())
 	assert.Equal(t, "1.74.1", given.Deckhouse.String())
+	assert.Equal(t, []string{
+		"the dump does not say which Kubernetes the cluster runs (it has no Nodes): the lowest candidate, 1.29.6, is taken as the version it runs",
+		"the dump does not say which DKP the cluster runs (it has no Deployed DeckhouseRelease): the lowest candidate, 1.74.1, is taken as the version it runs",
+	}, notes, "each stand-in is said (finding 6)")
 
 	given = &model.ClusterState{Kubernetes: v("1.32.0")}
 	fill(&model.ClusterState{Deckhouse: v("1.73.3")}, given)
@@ -162,7 +168,7 @@ func TestLowestCandidates(t *testing.T) {
 	assert.Nil(t, given.Deckhouse, "the dump's own version stays: no candidate stands in")
 
 	given = &model.ClusterState{}
-	lowestCandidates(nil, nil)(&model.ClusterState{}, given)
+	lowestCandidates(nil, nil, note)(&model.ClusterState{}, given)
 	assert.Nil(t, given.Kubernetes)
 }
 
@@ -174,8 +180,9 @@ func TestWhatIfKubectlDumpOnDKP(t *testing.T) {
 		"--kubernetes", "1.31.2", "--edition", "ee", "--deckhouse", "1.74.0,1.75.0", "--no-timing")
 	require.Equal(t, exitUnsatisfiable, code, "R32: the move assumes gates no input decides: %s", errOut)
 	lines := strings.Split(out, "\n")
-	assert.Regexp(t, `^DKP \\ KUBERNETES\s+1\.31\.2$`, lines[0])
-	assert.Regexp(t, `^1\.74\.0\s+A ready, assuming 4, 4 to update$`, lines[1])
+	assert.Contains(t, lines[0], "warning: the dump does not say which Kubernetes the cluster runs (it has no Nodes): the lowest candidate, 1.31.2")
+	assert.Regexp(t, `^DKP \\ KUBERNETES\s+1\.31\.2$`, lines[1])
+	assert.Regexp(t, `^1\.74\.0\s+A ready, assuming 4, 4 to update$`, lines[2])
 	assert.Contains(t, out, "assumed: DKP 1.74 requires ingressNginx: 1.9, which the cluster state does not decide")
 	for _, want := range []string{
 		"csi-nfs update: 0.3.26 → 0.4.1",

@@ -37,3 +37,26 @@ func warnUnknownPlatform(errOut io.Writer, cat *model.Catalog, cluster *model.Cl
 	}
 	return said
 }
+
+// downgrades says on stderr, once each, which candidate platform versions
+// are a minor below the cluster's (R33): neither DKP nor Kubernetes moves
+// a minor down, so such a cell is answered as what the modules would need
+// there, with no route. It returns what it said.
+func downgrades(errOut io.Writer, cluster *model.ClusterState, reqs []*model.Request) []string {
+	var said []string
+	say := func(what string, v, now model.Version) {
+		if v == nil || now == nil || model.MinorOf(v).Compare(model.MinorOf(now)) >= 0 {
+			return
+		}
+		w := fmt.Sprintf("%s %s is a minor below the cluster's %s: a downgrade, which DKP does not make; its cells have no route", what, v, now)
+		if !slices.Contains(said, w) {
+			said = append(said, w)
+			fmt.Fprintf(errOut, "modsolver: warning: %s\n", w)
+		}
+	}
+	for _, req := range reqs {
+		say("deckhouse", req.Platform.Deckhouse, cluster.Deckhouse)
+		say("kubernetes", req.Platform.Kubernetes, cluster.Kubernetes)
+	}
+	return said
+}

@@ -77,6 +77,9 @@ Flags:
 `
 
 type whatifFlags struct {
+	// notes are what reading the cluster said that the batch's outputs
+	// carry as warnings (D154's lowest candidate).
+	notes                                []string
 	catalog, cluster, request, scenarios string
 	catalogFormat                        string
 	subcharts                            subchartsFlag
@@ -247,7 +250,8 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 		}
 	}
 	if err == nil {
-		b.warnings = warnUnknownPlatform(errOut, b.cat, b.cluster, reqs)
+		b.warnings = append(f.notes, warnUnknownPlatform(f.warnings(errOut), b.cat, b.cluster, reqs)...)
+		b.warnings = append(b.warnings, downgrades(f.warnings(errOut), b.cluster, reqs)...)
 	}
 	b.applyShard(sh)
 	return b, err
@@ -260,6 +264,16 @@ func (f *whatifFlags) clusterOrigin() catalog.Origin {
 		return catalog.Origin{Root: "cluster", Note: "the embedded demo cluster, since --cluster was not given", Given: f.facts.fields()}
 	}
 	return catalog.ClusterOrigin(f.cluster, f.facts.fields()...)
+}
+
+// warnings is where the batch's own warnings go besides its output:
+// standard error for JSON lines, which carry none; nowhere for the table,
+// JSON and the page, which say them (D396).
+func (f *whatifFlags) warnings(errOut io.Writer) io.Writer {
+	if f.output == "jsonl" {
+		return errOut
+	}
+	return io.Discard
 }
 
 // loadCluster reads --cluster, or the demo cluster state. A kubectl dump
@@ -284,7 +298,11 @@ func (f *whatifFlags) loadCluster(cat *model.Catalog, errOut io.Writer) (*model.
 	if err != nil {
 		return nil, err
 	}
-	return loadCluster(f.cluster, cat, given, lowestCandidates(kube, dkp), errOut)
+	note := func(text string) {
+		fmt.Fprintf(f.warnings(errOut), "modsolver: warning: %s\n", text)
+		f.notes = append(f.notes, text)
+	}
+	return loadCluster(f.cluster, cat, given, lowestCandidates(kube, dkp, note), errOut)
 }
 
 // buildMatrix makes one scenario per pair of candidate versions.

@@ -103,6 +103,9 @@ func (b *batch) applyShard(sh *shard) {
 	b.scenarios = b.scenarios[lo:hi]
 	b.offset, b.sharded = lo, true
 	b.matrix = nil
+	if lo > 0 {
+		b.warnings = nil // the batch's warnings are the first shard's to say, once
+	}
 }
 
 // printJSONLines prints one WhatIfResult per line, compact, with its

@@ -168,6 +168,9 @@ func (b *WhatIf) htmlGroup(letter string, members []int) htmlGroup {
 	default:
 		g.Route = RouteTexts(s.Result)
 		g.Updates = Updates(b.Catalog, s.Result)
+		if line := BuiltInLine(b.Catalog, s.Result); line != "" {
+			g.Updates = append(g.Updates, line)
+		}
 		g.Notes = Notes(s.Result)
 		g.Plan = planTexts(b.Catalog, s.Result.Plan)
 	}

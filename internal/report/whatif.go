@@ -196,9 +196,15 @@ func (b *WhatIf) gridLegend() string {
 	m := b.Matrix
 	for i := range m.Deckhouse {
 		for j := range m.Kubernetes {
-			if m.own(m.Deckhouse[i], m.Kubernetes[j]) {
-				return "* the cluster's own platform; every other cell is reached by the route its group lists, one minor at a time"
+			if !m.own(m.Deckhouse[i], m.Kubernetes[j]) {
+				continue
 			}
+			for _, s := range b.Scenarios {
+				if s.Result != nil && len(s.Result.Route) > 0 {
+					return "* the cluster's own platform; every other cell is reached by the route its group lists, one minor at a time"
+				}
+			}
+			return "* the cluster's own platform"
 		}
 	}
 	return ""
@@ -396,6 +402,9 @@ func (b *WhatIf) details(p *printer) {
 			for _, u := range Updates(b.Catalog, s.Result) {
 				p.line("  %s", u)
 			}
+			if line := BuiltInLine(b.Catalog, s.Result); line != "" {
+				p.line("  %s", line)
+			}
 			for _, n := range Notes(s.Result) {
 				p.line("  %s", n)
 			}
@@ -475,6 +484,29 @@ func Updates(cat *model.Catalog, res *model.Result) []string {
 // changed is the modules a resolved answer changes, in its order: those
 // it installs, updates, downgrades or disables. Built-in modules that
 // stay on follow the platform and are left out.
+// BuiltInLine says how many built-in modules move with DKP in res, and
+// from which version to which, as "built in: 37 modules move with DKP
+// 1.73.3 → 1.74.0": what tells apart groups whose other changes are the
+// same; "" when none moves.
+func BuiltInLine(cat *model.Catalog, res *model.Result) string {
+	n, from, to := 0, "", ""
+	for _, m := range res.Modules {
+		mod := cat.Module(m.Name)
+		if mod == nil || !mod.BuiltInFrom(m.ToSource) || (m.Action != model.ActionUpdate && m.Action != model.ActionDowngrade) {
+			continue
+		}
+		n++
+		from, to = m.FromVersion, m.ToVersion
+	}
+	switch {
+	case n == 0:
+		return ""
+	case n == 1:
+		return fmt.Sprintf("built in: 1 module moves with DKP %s → %s", dash(from), to)
+	}
+	return fmt.Sprintf("built in: %d modules move with DKP %s → %s", n, dash(from), to)
+}
+
 func changed(cat *model.Catalog, res *model.Result) []model.ModuleResult {
 	var out []model.ModuleResult
 	for _, m := range res.Modules {

@@ -114,6 +114,7 @@ B: deckhouse 1.73.0, 1.74.0 × kubernetes 1.32.0: blocked
   suggestion: disable module app
 C: deckhouse 1.74.0 × kubernetes 1.31.0: ok, 1 to update
   app update: 1.0.0 → 1.1.0
+  built in: 1 module moves with DKP 1.73.0 → 1.74.0
 `, out.String(), "a built-in module follows the platform and is no update; a group is reported once")
 
 	b.Scenarios = []Scenario{{Name: "a", Result: kept}, {Name: "b", Result: kept}, {Name: "c", Result: updated, Group: 2}, {Name: "d", Problem: `request.pin["app"]: invalid input`, Group: 3}}
@@ -260,4 +261,29 @@ func TestOutcomeCountsByKind(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, b.Table(&out))
 	assert.True(t, strings.HasPrefix(out.String(), "s: ok, 2 to install, 2 to update, 1 to disable\n  app install: - → 1.1.0\n"), out.String())
+}
+
+// R33: the grid marks the cluster's own cell, says where a cell is a
+// downgrade, and each group its route, with the changes a step needs;
+// the batch's warnings come first.
+func TestWhatIfGridRoutes(t *testing.T) {
+	v := model.MustParseVersion
+	own := &model.Result{Status: model.StatusResolved}
+	routed := &model.Result{Status: model.StatusResolved, Route: []model.RouteStep{
+		{Deckhouse: "1.74", Kubernetes: "1.31.0"},
+		{Deckhouse: "1.74", Kubernetes: "1.32.0", Modules: []model.PlanStep{{Module: "app", Action: model.ActionUpdate, FromVersion: "1.0.0", ToVersion: "1.1.0"}}},
+	}}
+	m := &Matrix{Deckhouse: []model.Version{v("1.73.0"), v("1.74.0")}, Kubernetes: []model.Version{v("1.30.0"), v("1.31.0")},
+		Cluster: model.Platform{Deckhouse: v("1.73.0"), Kubernetes: v("1.31.0")}}
+	b := &WhatIf{Catalog: matrixCatalog(t), Matrix: m, Warnings: []string{"kubernetes 1.30.0 is a minor below the cluster's 1.31.0"}, Scenarios: []Scenario{
+		{Name: "a", Result: own}, {Name: "b", Result: own}, {Name: "c", Result: own, Group: 0}, {Name: "d", Result: routed, Group: 3},
+	}}
+	var out bytes.Buffer
+	require.NoError(t, b.Table(&out))
+	text := out.String()
+	assert.True(t, strings.HasPrefix(text, "warning: kubernetes 1.30.0 is a minor below the cluster's 1.31.0\n"), text)
+	assert.Contains(t, text, "1.73.0            A ok, downgrade  * A ok")
+	assert.Contains(t, text, "* the cluster's own platform; every other cell is reached by the route its group lists")
+	assert.Contains(t, text, "B ok, 2 steps")
+	assert.Contains(t, text, "  route: 1.74/1.31 → 1.74/1.32\n  before 1.74/1.32: app update: 1.0.0 → 1.1.0\n")
 }

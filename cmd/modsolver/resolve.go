@@ -52,6 +52,9 @@ type resolveFlags struct {
 	report                              string
 	devel                               bool
 	facts                               factFlags // cluster.go
+	// all lists, in the table, the modules and plan steps that keep
+	// their version too (D398).
+	all bool
 }
 
 func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
@@ -68,6 +71,7 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.StringVar(&f.request, "request", "", "request `file` (YAML or JSON)")
 	fs.StringVar(&f.scenario, "scenario", "", "scenario `file` holding catalog, cluster and request")
 	fs.StringVar(&f.output, "o", "table", "output `format`: table or json")
+	fs.BoolVar(&f.all, "all", false, "list in the table the modules and plan steps that keep their version too (JSON always has them)")
 	fs.DurationVar(&f.timeout, "timeout", time.Minute, "give up after this `duration`")
 	fs.StringVar(&f.report, "report", "", "which modules to list: all or changes (default: the request's report)")
 	fs.BoolVar(&f.noTiming, "no-timing", false, "leave stats.solveMicros out, so that runs compare byte for byte")
@@ -106,7 +110,7 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	if f.noTiming {
 		res.Stats.SolveMicros = 0
 	}
-	if err := printResult(out, f.output, res, f.sources.verbose); err != nil {
+	if err := printResult(out, f.output, res, f.sources.verbose, f.all); err != nil {
 		return fail(errOut, err)
 	}
 	if res.Status == model.StatusUnsatisfiable {
@@ -290,11 +294,14 @@ func demoInputs() (*inputs, error) {
 // printResult prints the answer as a table or as the gRPC response's
 // JSON; verbose (-v) ends the table with the solver's figures, which JSON
 // always carries as stats.
-func printResult(out io.Writer, format string, res *model.Result, verbose bool) error {
+func printResult(out io.Writer, format string, res *model.Result, verbose, all bool) error {
 	if format == "table" {
 		var opts []report.ResultOption
 		if verbose {
 			opts = append(opts, report.WithStats())
+		}
+		if all {
+			opts = append(opts, report.WithAll())
 		}
 		return report.Result(out, res, opts...)
 	}

@@ -21,11 +21,26 @@ func Result(w io.Writer, res *model.Result, opts ...ResultOption) error {
 	}
 	p := &printer{w: w}
 	p.line("status: %s", res.Status)
-	if len(res.Modules) > 0 {
-		p.modules(res.Modules)
+	mods, plan := res.Modules, res.Plan
+	if !o.all { // D398: the tables list changes; --all lists what stays too
+		mods = slices.DeleteFunc(slices.Clone(mods), func(m model.ModuleResult) bool { return m.Action == model.ActionKeep })
+		plan = slices.DeleteFunc(slices.Clone(plan), func(s model.PlanStep) bool { return s.Action == model.ActionKeep })
 	}
-	if len(res.Plan) > 0 {
-		p.plan(res.Plan)
+	if len(mods) > 0 {
+		p.modules(mods)
+	}
+	switch kept := len(res.Modules) - len(mods); {
+	case kept == 1:
+		p.line("1 module kept as it is (--all lists it)")
+	case kept > 1:
+		p.line("%d modules kept as they are (--all lists them)", kept)
+	}
+	p.heldBack(mods)
+	if len(res.Route) > 0 {
+		p.route(res.Route)
+	}
+	if len(plan) > 0 {
+		p.plan(plan)
 	}
 	if len(res.Warnings) > 0 {
 		p.warnings(res.Warnings)
@@ -50,8 +65,12 @@ func Result(w io.Writer, res *model.Result, opts ...ResultOption) error {
 type ResultOption func(*resultOptions)
 
 type resultOptions struct {
-	stats bool
+	stats, all bool
 }
+
+// WithAll lists every module and plan step, those that keep their
+// version too; without it the tables list changes only (D398).
+func WithAll() ResultOption { return func(o *resultOptions) { o.all = true } }
 
 // WithStats ends the answer with the size of its encoding and the
 // solver's time: variables, clauses, solves and microseconds. They
@@ -101,7 +120,7 @@ func (p *printer) modules(ms []model.ModuleResult) {
 	rows := make([][]string, 0, len(ms))
 	sources := slices.ContainsFunc(ms, func(m model.ModuleResult) bool { return m.FromSource != "" || m.ToSource != "" })
 	for _, m := range ms {
-		row := []string{m.Name, m.Action.String(), dash(m.FromVersion), dash(m.ToVersion), dash(m.ChannelHead), dash(pathText(m)), m.HeldBack}
+		row := []string{m.Name, m.Action.String(), dash(m.FromVersion), dash(m.ToVersion), dash(m.ChannelHead)}
 		if sources {
 			row = slices.Insert(row, 4, sourceText(m))
 		}
@@ -109,10 +128,83 @@ func (p *printer) modules(ms []model.ModuleResult) {
 	}
 	if sources {
 		// R23: the source column shows where the release comes from, and a move.
-		p.table("MODULE\tACTION\tFROM\tTO\tSOURCE\tHEAD\tPATH\tHELD BACK", rows)
+		p.table("MODULE\tACTION\tFROM\tTO\tSOURCE\tHEAD", rows)
 		return
 	}
-	p.table("MODULE\tACTION\tFROM\tTO\tHEAD\tPATH\tHELD BACK", rows)
+	p.table("MODULE\tACTION\tFROM\tTO\tHEAD", rows)
+}
+
+// heldBack says, below the table, why each module of ms stays below its
+// head (R17) and the path to the head (R11), a module a line, wrapped
+// (D398): reasons are sentences, too long for a column.
+func (p *printer) heldBack(ms []model.ModuleResult) {
+	first := true
+	for _, m := range ms {
+		path := ""
+		if len(m.Path) > 0 && !(len(m.Path) == 1 && m.Path[0] == m.ToVersion) {
+			path = "path " + pathText(m)
+		}
+		if m.HeldBack == "" && path == "" {
+			continue
+		}
+		if first {
+			p.line("")
+			p.line("held back:")
+			first = false
+		}
+		text := m.Name + ": " + m.HeldBack
+		if m.HeldBack == "" {
+			text = m.Name + ": " + path
+		} else if path != "" {
+			text += "; " + path
+		}
+		for _, l := range wrap(text, maxLine-4) {
+			p.line("  %s", l)
+		}
+	}
+}
+
+// route prints the platform steps of a route (R33), each with the
+// changes made before it.
+func (p *printer) route(steps []model.RouteStep) {
+	p.line("")
+	p.line("route (one minor at a time):")
+	for i, st := range steps {
+		p.line("  %d. DKP %s, Kubernetes %s", i+1, st.Deckhouse, st.Kubernetes)
+		for _, ch := range st.Modules {
+			change := ch.FromVersion + " → " + ch.ToVersion
+			if ch.Action == model.ActionDisable {
+				change = ch.FromVersion
+			}
+			p.line("     before it: %s %s: %s", ch.Module, ch.Action, change)
+		}
+	}
+}
+
+// maxLine is the widest line the tables' prose is wrapped to.
+const maxLine = 160
+
+// wrap breaks text at spaces into lines of at most width characters,
+// the lines after the first indented by two; a word longer than width
+// stays whole.
+func wrap(text string, width int) []string {
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case len([]rune(line))+1+len([]rune(word)) > width:
+			out = append(out, line)
+			line = "  " + word
+		default:
+			line += " " + word
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
 }
 
 func (p *printer) plan(steps []model.PlanStep) {

@@ -96,21 +96,29 @@ func lineIndex(out, prefix string) int {
 func TestResultResolvedModules(t *testing.T) {
 	out := render(t, resolvedResult())
 	require.True(t, strings.HasPrefix(out, "status: resolved\n"), "output:\n%s", out)
-	assert.Equal(t, []string{"MODULE", "ACTION", "FROM", "TO", "HEAD", "PATH", "HELD", "BACK"}, row(t, out, "MODULE"))
+	assert.Equal(t, []string{"MODULE", "ACTION", "FROM", "TO", "HEAD"}, row(t, out, "MODULE"))
 	tests := []struct {
 		module string
 		want   []string // the fields of the module's row
 	}{
-		{"console", []string{"console", "install", "-", "1.3.1", "1.3.1", "1.3.1"}},
-		{"log-shipper", []string{"log-shipper", "keep", "1.72.4", "1.72.4", "1.72.4", "-"}},
-		{"sds-replicated-volume", append([]string{"sds-replicated-volume", "update", "0.7.4", "0.8.1", "0.9.2", "0.8.1", "→", "0.9.2"},
-			strings.Fields("sds-replicated-volume 0.9.2 is the next step after 0.8.1")...)},
-		{"stronghold", []string{"stronghold", "disable", "1.11.1", "-", "-", "-"}},
+		{"console", []string{"console", "install", "-", "1.3.1", "1.3.1"}},
+		{"sds-replicated-volume", []string{"sds-replicated-volume", "update", "0.7.4", "0.8.1", "0.9.2"}},
+		{"stronghold", []string{"stronghold", "disable", "1.11.1", "-", "-"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.module, func(t *testing.T) {
 			assert.Equal(t, tc.want, row(t, out, tc.module))
 		})
+	}
+	// D398: what keeps its version is counted, not listed, unless asked;
+	// a held-back reason and the path to the head stand below the table.
+	assert.NotContains(t, out, "log-shipper")
+	assert.Contains(t, out, "1 module kept as it is (--all lists it)")
+	assert.Contains(t, out, "held back:\n  sds-replicated-volume: sds-replicated-volume 0.9.2 is the next step after 0.8.1; path 0.8.1 → 0.9.2\n")
+	all := renderWith(t, resolvedResult(), WithAll())
+	assert.Equal(t, []string{"log-shipper", "keep", "1.72.4", "1.72.4", "1.72.4"}, row(t, all, "log-shipper"))
+	for _, line := range strings.Split(all, "\n") {
+		assert.LessOrEqual(t, len([]rune(line)), maxLine, "no line is wider than %d: %q", maxLine, line)
 	}
 	assert.NotContains(t, out, "why:")
 	assert.NotContains(t, out, "suggestions")
@@ -121,7 +129,7 @@ func TestResultResolvedModules(t *testing.T) {
 
 func TestResultPlanIsNumberedInOrder(t *testing.T) {
 	res := resolvedResult()
-	out := render(t, res)
+	out := renderWith(t, res, WithAll())
 	header := lineIndex(out, "STEP")
 	require.GreaterOrEqual(t, header, 0, "no plan table in:\n%s", out)
 	assert.Greater(t, header, lineIndex(out, "MODULE"), "the plan follows the modules")
@@ -139,6 +147,10 @@ func TestResultPlanIsNumberedInOrder(t *testing.T) {
 		assert.Equal(t, w, strings.Fields(lines[i]), "plan step %d", i+1)
 	}
 	assert.Empty(t, strings.TrimSpace(lines[len(want)]), "a blank line ends the plan")
+
+	changes := render(t, res) // D398: without --all, the plan's changes only, numbered anew
+	header = lineIndex(changes, "STEP")
+	assert.Equal(t, []string{"1", "sds-replicated-volume", "update", "0.7.4", "0.8.1"}, strings.Fields(strings.Split(changes, "\n")[header+1]))
 }
 
 func TestResultUnsatisfiable(t *testing.T) {
@@ -255,7 +267,7 @@ func TestResultWarningsAndConfirmation(t *testing.T) {
 	res.Plan[3].ConfirmationMessage = "Disabling this module stops the vault."
 	res.Plan[3].ConfirmationAnnotation = model.AllowDisablingAnnotation
 	res.Warnings = []model.Warning{{Kind: model.WarningDeprecated, Module: "console", Version: "1.3.1", Message: "console 1.3.1 is Deprecated"}}
-	out := render(t, res)
+	out := renderWith(t, res, WithAll()) // the steps numbered with the kept ones
 	assert.Contains(t, out, "step 4 needs confirmation: DKP disables stronghold only once its ModuleConfig has the annotation modules.deckhouse.io/allow-disabling=true")
 	assert.Contains(t, out, "stronghold says: Disabling this module stops the vault.")
 	assert.Contains(t, out, "warnings:\n  - console 1.3.1 is Deprecated\n")
@@ -266,7 +278,7 @@ func TestResultPlanCycle(t *testing.T) {
 	res := resolvedResult()
 	res.Plan[1].CycleWith = []string{"console"}
 	res.Plan[2].CycleWith = []string{"sds-replicated-volume"}
-	out := render(t, res)
+	out := renderWith(t, res, WithAll()) // the steps numbered with the kept ones
 	assert.Equal(t, 1, strings.Count(out, "need each other"), "one line per cycle:\n%s", out)
 	assert.Contains(t, out, "step 2: sds-replicated-volume, console need each other (a dependency cycle); they are applied together, as one unit")
 }
@@ -279,7 +291,7 @@ func TestResultPlanSources(t *testing.T) {
 	}
 	res.Plan[0].FromSource, res.Plan[0].ToSource = "", "community"
 	res.Plan[1].FromSource = "community"
-	out := render(t, res)
+	out := renderWith(t, res, WithAll()) // the steps numbered with the kept ones
 	assert.Contains(t, out, "STEP  MODULE")
 	assert.Regexp(t, `(?m)^1 .*  community$`, out, "an install names the source it comes from:\n%s", out)
 	assert.Regexp(t, `(?m)^2 .*  community → deckhouse-prod$`, out, "a move names both sources:\n%s", out)

@@ -308,6 +308,13 @@ type Fact struct {
 	// module moves to (R23). Empty for the facts about a module's own
 	// state.
 	Subject string
+	// EcosystemMessage is the ecosystem's own wording of the same check,
+	// DKP's for a requirement on a platform version ("requirements are
+	// not satisfied: current deckhouse version is not suitable: 1.73.3 is
+	// less than 1.74"), for tools that match on it; Message says it once,
+	// in modsolver's words. Empty where the ecosystem has no wording of
+	// its own.
+	EcosystemMessage string
 	// Group is the DKP v2 group a compound fact was written as (R28): its
 	// bucket, name and description; nil for any other fact.
 	Group *Group

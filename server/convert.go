@@ -237,6 +237,8 @@ func explanationToProto(e *model.Explanation) *modsolverv1.Explanation {
 				Requires:   f.Requires,
 				Subject:    f.Subject,
 				Group:      groupToProto(f.Group),
+
+				EcosystemMessage: f.EcosystemMessage,
 			})
 		}
 	}

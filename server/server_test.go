@@ -48,7 +48,7 @@ func TestResolveUnsatisfiableIsAResponse(t *testing.T) {
 	assert.Equal(t, modsolverv1.Status_STATUS_UNSATISFIABLE, got.GetStatus())
 	expl := got.GetExplanation()
 	require.NotNil(t, expl)
-	assert.Contains(t, expl.GetSummary(), "1.30.8 is less than 1.31")
+	assert.Contains(t, expl.GetSummary(), "requires kubernetes >= 1.31 (the cluster runs 1.30.8)")
 	var kinds []modsolverv1.SuggestionKind
 	for _, s := range expl.GetSuggestions() {
 		kinds = append(kinds, s.GetKind())
@@ -269,7 +269,7 @@ func TestExplain(t *testing.T) {
 	assert.Equal(t, modsolverv1.Status_STATUS_UNSATISFIABLE, got.GetStatus())
 	require.NotNil(t, got.GetExplanation())
 	assert.Len(t, got.GetExplanation().GetFacts(), 2)
-	assert.Contains(t, got.GetExplanation().GetSummary(), "1.30.8 is less than 1.31")
+	assert.Contains(t, got.GetExplanation().GetSummary(), "requires kubernetes >= 1.31 (the cluster runs 1.30.8)")
 	assert.NotZero(t, got.GetStats().GetSolves())
 
 	// A request that resolves after all: RESOLVED, no explanation.

@@ -12,6 +12,9 @@ type kindInfo struct {
 	rank chainRank
 	// message renders the fact as the sentence an operator reads (R16).
 	message func(p *problem, f *fact) string
+	// ecosystem renders the ecosystem's own wording of the same check
+	// (model.Fact.EcosystemMessage); nil where it has none.
+	ecosystem func(p *problem, f *fact) string
 	// subject is what the fact names besides its module, the value of
 	// model.Fact.Subject; nil when it names nothing more.
 	subject func(f *fact) string
@@ -81,10 +84,10 @@ var factKinds = [...]kindInfo{
 		changes: goDirect},
 	model.FactModuleRequirement: {rank: rankRequirement, message: (*problem).requirementMessage,
 		subject: requiredName, constraint: constraintText, short: requiresShort, changes: builtInUpgrades},
-	model.FactDeckhouseRequirement: {rank: rankAvailability, message: (*problem).deckhouseMessage,
+	model.FactDeckhouseRequirement: {rank: rankAvailability, message: (*problem).deckhouseMessage, ecosystem: (*problem).deckhouseEcosystem,
 		subject: named(model.PlatformDeckhouse), constraint: constraintText, short: componentShort,
 		changes: deckhouseUpgrades, platform: deckhouseVersion},
-	model.FactKubernetesRequirement: {rank: rankAvailability, message: (*problem).kubernetesMessage,
+	model.FactKubernetesRequirement: {rank: rankAvailability, message: (*problem).kubernetesMessage, ecosystem: (*problem).kubernetesEcosystem,
 		subject: named(model.PlatformKubernetes), constraint: constraintText, short: componentShort,
 		changes: kubernetesUpgrades, platform: kubernetesVersion},
 	model.FactEdition: {rank: rankAvailability, message: (*problem).editionMessage, short: stateShort,
@@ -96,7 +99,7 @@ var factKinds = [...]kindInfo{
 	model.FactPrerelease: {rank: rankAvailability, message: prereleaseMessage, short: stateShort,
 		changes: pinPrereleases, background: true},
 	model.FactPreference: {rank: rankPreference, message: preferenceMessage, short: noShort},
-	model.FactPlatformRequirement: {rank: rankAvailability, message: (*problem).componentMessage,
+	model.FactPlatformRequirement: {rank: rankAvailability, message: (*problem).componentMessage, ecosystem: (*problem).componentEcosystem,
 		subject: requiredName, constraint: constraintText, short: componentShort,
 		changes: componentUpgrades, platform: componentVersion},
 	model.FactCapabilityRequirement: {rank: rankRequirement, message: (*problem).capabilityMessage,

@@ -287,30 +287,57 @@ func comparedNote(rd model.VersionReading, ver model.Version) string {
 // not satisfied: 1.74.0 deckhouse version is not suitable: …". R22 facts
 // on a component the cluster runs read the same.
 func (p *problem) platformMessage(f *fact, pv platformVersion) string {
-	why := p.why(f.cons, pv.version)
-	dkp := "requirements are not satisfied: current " + pv.name + " version is not suitable: " + why
+	runs := "the cluster runs " + fmtVersion(pv.version)
 	if pv.proposed {
-		dkp = "requirements of " + f.v.name + " are not satisfied: " + fmtVersion(pv.version) + " " + pv.name + " version is not suitable: " + why
+		runs = "asked about " + fmtVersion(pv.version)
 	}
-	return f.v.name + " " + releaseLabel(f.v, f.rels) + " requires " + pv.name + " " + f.cons.Text + ": " + dkp
+	return f.v.name + " " + releaseLabel(f.v, f.rels) + " requires " + pv.name + " " + f.cons.Text + " (" + runs + ")"
 }
 
-// componentMessage renders R22 facts in DKP's words, naming the component
-// the way R4 names kubernetes.
+// platformEcosystem is DKP's own wording of a platform fact's check, as
+// its extenders word it (D399): "requirements are not satisfied: current
+// kubernetes version is not suitable: 1.29.6 is less than 1.30", or, for
+// a candidate version (R12), "requirements of m are not satisfied:
+// 1.74.0 deckhouse version is not suitable: …".
+func (p *problem) platformEcosystem(f *fact, pv platformVersion) string {
+	why := p.why(f.cons, pv.version)
+	if pv.proposed {
+		return "requirements of " + f.v.name + " are not satisfied: " + fmtVersion(pv.version) + " " + pv.name + " version is not suitable: " + why
+	}
+	return "requirements are not satisfied: current " + pv.name + " version is not suitable: " + why
+}
+
+// componentMessage renders R22 facts, naming the component the way R4
+// names kubernetes.
 func (p *problem) componentMessage(f *fact) string {
 	if p.components[f.dep] == nil {
-		return fmt.Sprintf("%s %s requires %s %s: requirements are not satisfied: the cluster does not run %s (cluster.platform.%s is not set)",
+		return fmt.Sprintf("%s %s requires %s %s (the cluster does not run %s: cluster.platform.%s is not set)",
 			f.v.name, releasesText(f.v, f.rels), f.dep, f.cons.Text, f.dep, f.dep)
 	}
 	return p.platformMessage(f, componentVersion(p, f))
+}
+
+func (p *problem) componentEcosystem(f *fact) string {
+	if p.components[f.dep] == nil {
+		return "requirements are not satisfied: the cluster does not run " + f.dep
+	}
+	return p.platformEcosystem(f, componentVersion(p, f))
 }
 
 func (p *problem) deckhouseMessage(f *fact) string {
 	return p.platformMessage(f, deckhouseVersion(p, f))
 }
 
+func (p *problem) deckhouseEcosystem(f *fact) string {
+	return p.platformEcosystem(f, deckhouseVersion(p, f))
+}
+
 func (p *problem) kubernetesMessage(f *fact) string {
 	return p.platformMessage(f, kubernetesVersion(p, f))
+}
+
+func (p *problem) kubernetesEcosystem(f *fact) string {
+	return p.platformEcosystem(f, kubernetesVersion(p, f))
 }
 
 // capabilityMessage renders R19 facts: who could provide the capability,
@@ -326,6 +353,9 @@ func (p *problem) toModel(f *fact) model.Fact {
 	mf := model.Fact{Kind: f.kind, Message: p.message(f), Requires: f.dep, Subject: subjectOf(f)}
 	if c := kindOf(f).constraint; c != nil {
 		mf.Constraint = c(f)
+	}
+	if e := kindOf(f).ecosystem; e != nil {
+		mf.EcosystemMessage = e(p, f)
 	}
 	if f.compound != nil {
 		mf.Group = f.compound.Group

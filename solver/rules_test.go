@@ -620,7 +620,7 @@ func TestRules(t *testing.T) {
 			cluster:  fixture.Cluster(nil),
 			req:      model.Request{},
 			want:     map[string]exp{"a": absent()},
-			heldBack: map[string][]string{"a": {"on by default", "kubernetes", "1.29.6 is less than 1.30"}},
+			heldBack: map[string][]string{"a": {"on by default", "kubernetes", "(the cluster runs 1.29.6)"}},
 		},
 
 		// ---- R9 ----
@@ -1431,7 +1431,7 @@ func TestRules(t *testing.T) {
 			unsat:   true,
 			mentions: []string{
 				"requirements of a are not satisfied: 1.30.2 kubernetes version is not suitable",
-				"requirements of b are not satisfied: 1.30.2 kubernetes version is not suitable",
+				"b 1.0.0 requires kubernetes < 1.30 (asked about 1.30.2)",
 			},
 		},
 	}
@@ -1522,7 +1522,7 @@ func requireUnsat(t *testing.T, res *model.Result, mentions []string, kinds []mo
 func explanationText(e *model.Explanation) string {
 	parts := []string{e.Summary}
 	for _, f := range e.Facts {
-		parts = append(parts, f.Message)
+		parts = append(parts, f.Message, f.EcosystemMessage)
 	}
 	for _, s := range e.Suggestions {
 		parts = append(parts, s.Message)

@@ -216,7 +216,7 @@ func TestResolveUnsatisfiableFiles(t *testing.T) {
 			"request-enable",
 			"kubernetes-requirement",
 			"observability",
-			"1.30.8 is less than 1.31",
+			"requires kubernetes >= 1.31 (the cluster runs 1.30.8)",
 			"suggestions (each works on its own):",
 			"upgrade Kubernetes to at least 1.31",
 		} {

@@ -253,7 +253,7 @@ func warningsText(ws []*modsolverv1.Warning) string {
 func explanationText(e *modsolverv1.Explanation) string {
 	parts := []string{e.GetSummary()}
 	for _, f := range e.GetFacts() {
-		parts = append(parts, f.GetModule(), f.GetVersion(), f.GetConstraint(), f.GetMessage())
+		parts = append(parts, f.GetModule(), f.GetVersion(), f.GetConstraint(), f.GetMessage(), f.GetEcosystemMessage())
 	}
 	for _, s := range e.GetSuggestions() {
 		parts = append(parts, s.GetMessage())

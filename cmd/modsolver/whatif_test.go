@@ -41,7 +41,7 @@ func TestWhatIfMatrixOnDemo(t *testing.T) {
 	assert.Contains(t, out, "\nB: deckhouse 1.72.4, 1.73.0 × kubernetes 1.32.1: blocked\n  csi-ceph: warning, blocks from deckhouse 1.72.4, kubernetes 1.32.1\n")
 	assert.Equal(t, 1, strings.Count(out, "suggestion: disable module csi-ceph"), "one report per group")
 	assert.Contains(t, out, "commander-agent update: 1.4.0 → 1.5.0", "DKP 1.73 lets commander-agent reach 1.5.0")
-	assert.Contains(t, out, "requirements of csi-ceph are not satisfied: 1.32.1 kubernetes version is not suitable")
+	assert.Contains(t, out, "csi-ceph 0.4.0, 0.4.4 requires kubernetes < 1.32 (asked about 1.32.1)")
 
 	code, again, _ := whatif(t, "--deckhouse", "1.73.0,1.72.4", "--kubernetes", "1.32.1,1.31.2", "--no-timing")
 	require.Equal(t, exitUnsatisfiable, code)

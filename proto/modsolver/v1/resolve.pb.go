@@ -1191,9 +1191,13 @@ type Fact struct {
 	Subject string `protobuf:"bytes,20,opt,name=subject,proto3" json:"subject,omitempty"`
 	// The DKP v2 group a compound fact was written as (R28); unset for
 	// other facts.
-	Group         *ModuleGroup `protobuf:"bytes,21,opt,name=group,proto3" json:"group,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Group *ModuleGroup `protobuf:"bytes,21,opt,name=group,proto3" json:"group,omitempty"`
+	// The ecosystem's own wording of the same check, DKP's for a
+	// requirement on a platform version, for tools that match on it;
+	// message says it once, in modsolver's words.
+	EcosystemMessage string `protobuf:"bytes,22,opt,name=ecosystem_message,json=ecosystemMessage,proto3" json:"ecosystem_message,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Fact) Reset() {
@@ -1280,6 +1284,13 @@ func (x *Fact) GetGroup() *ModuleGroup {
 		return x.Group
 	}
 	return nil
+}
+
+func (x *Fact) GetEcosystemMessage() string {
+	if x != nil {
+		return x.EcosystemMessage
+	}
+	return ""
 }
 
 // ModuleGroup is a DKP v2 group of package.yaml (R28): its bucket, its
@@ -1586,7 +1597,7 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\vExplanation\x12\x18\n" +
 	"\asummary\x18\x01 \x01(\tR\asummary\x12(\n" +
 	"\x05facts\x18\x02 \x03(\v2\x12.modsolver.v1.FactR\x05facts\x12:\n" +
-	"\vsuggestions\x18\x03 \x03(\v2\x18.modsolver.v1.SuggestionR\vsuggestions\"\x85\x02\n" +
+	"\vsuggestions\x18\x03 \x03(\v2\x18.modsolver.v1.SuggestionR\vsuggestions\"\xb2\x02\n" +
 	"\x04Fact\x12*\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x16.modsolver.v1.FactKindR\x04kind\x12\x16\n" +
 	"\x06module\x18\x02 \x01(\tR\x06module\x12\x18\n" +
@@ -1597,7 +1608,8 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\amessage\x18\x05 \x01(\tR\amessage\x12\x1a\n" +
 	"\brequires\x18\x06 \x01(\tR\brequires\x12\x18\n" +
 	"\asubject\x18\x14 \x01(\tR\asubject\x12/\n" +
-	"\x05group\x18\x15 \x01(\v2\x19.modsolver.v1.ModuleGroupR\x05group\"p\n" +
+	"\x05group\x18\x15 \x01(\v2\x19.modsolver.v1.ModuleGroupR\x05group\x12+\n" +
+	"\x11ecosystem_message\x18\x16 \x01(\tR\x10ecosystemMessage\"p\n" +
 	"\vModuleGroup\x12+\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x17.modsolver.v1.GroupKindR\x04kind\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12 \n" +

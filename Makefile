@@ -33,12 +33,13 @@ browser-check: ## check `whatif -o html` in headless chromium (installs Debian's
 	MODSOLVER_CHROMIUM=$(CHROMIUM) MODSOLVER_SCREENSHOTS=$(BIN)/screenshots $(GO) test -count=1 -run 'InBrowser$$' -v ./cmd/modsolver/
 
 build: ## build bin/modsolver
-	$(GO) build -o $(BIN)/modsolver ./cmd/modsolver
+	$(GO) build -buildvcs=auto -o $(BIN)/modsolver ./cmd/modsolver
 
-VERSION ?= dev
+# VERSION names the static build; unset, `modsolver version` reads the build (D400).
+VERSION ?=
 
 static: ## build bin/modsolver-static, the static Linux binary deploy/Dockerfile copies
-	CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -ldflags '-s -w -X main.version=$(VERSION)' -o $(BIN)/modsolver-static ./cmd/modsolver
+	CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -buildvcs=auto -ldflags '-s -w -X main.version=$(VERSION)' -o $(BIN)/modsolver-static ./cmd/modsolver
 
 SHARED_DATA ?= ../shared/data
 

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"syscall"
 
@@ -48,8 +49,44 @@ or interrupted).
 Run 'modsolver <command> --help' for a command's flags.
 `
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
+// version is set at build time with -ldflags "-X main.version=…"; where
+// it is not, versionText reads the build's module information.
+var version = ""
+
+// versionText is what `modsolver version` prints after the name: the
+// version set at build time, else the module's version (v1.2.3 from `go
+// install …@v1.2.3`) or, for a build from a checkout, the VCS revision
+// and time, "+dirty" when the tree had changes (D400).
+func versionText(info *debug.BuildInfo, ok bool) string {
+	if version != "" {
+		return version
+	}
+	if !ok {
+		return "unknown (built without module information)"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	settings := map[string]string{}
+	for _, s := range info.Settings {
+		settings[s.Key] = s.Value
+	}
+	rev := settings["vcs.revision"]
+	if rev == "" {
+		return "devel (no VCS information: built outside a checkout or with -buildvcs=false)"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	text := "devel " + rev
+	if t := settings["vcs.time"]; t != "" {
+		text += " " + t
+	}
+	if settings["vcs.modified"] == "true" {
+		text += "+dirty"
+	}
+	return text + ", " + info.GoVersion
+}
 
 type command struct {
 	name string
@@ -82,7 +119,7 @@ func run(ctx context.Context, args []string, out, errOut io.Writer) int {
 	case "help", "-h", "--help", "-help":
 		return help(args[1:], out, errOut)
 	case "version", "--version":
-		fmt.Fprintf(out, "modsolver %s\n", version)
+		fmt.Fprintf(out, "modsolver %s\n", versionText(debug.ReadBuildInfo()))
 		return exitResolved
 	}
 	for _, c := range commands {

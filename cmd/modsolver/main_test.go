@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -102,8 +103,8 @@ func TestUsageAndHelp(t *testing.T) {
 		{name: "resolve -h", args: []string{"resolve", "-h"}, code: exitResolved, out: resolveUsageParts, anyErrs: true},
 		{name: "help nosuch", args: []string{"help", "nosuch"}, code: exitBadInput, errOut: []string{`modsolver: unknown command "nosuch"`}},
 		{name: "unknown command", args: []string{"frobnicate"}, code: exitBadInput, errOut: []string{`modsolver: unknown command "frobnicate"`, topUsage}},
-		{name: "version", args: []string{"version"}, code: exitResolved, out: []string{"modsolver " + version + "\n"}},
-		{name: "--version", args: []string{"--version"}, code: exitResolved, out: []string{"modsolver " + version + "\n"}},
+		{name: "version", args: []string{"version"}, code: exitResolved, out: []string{"modsolver " + versionText(debug.ReadBuildInfo()) + "\n"}},
+		{name: "--version", args: []string{"--version"}, code: exitResolved, out: []string{"modsolver " + versionText(debug.ReadBuildInfo()) + "\n"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

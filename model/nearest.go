@@ -35,13 +35,24 @@ const maxNearest = 3
 // when at most a third of its letters (and at least two) differ: a
 // misspelling, not another module.
 func (c *Catalog) NearestModules(name string) []string {
+	names := make([]string, len(c.Modules()))
+	for i, m := range c.Modules() {
+		names[i] = m.Name
+	}
+	return Nearest(name, names)
+}
+
+// Nearest lists the names nearest to name, as NearestModules reads them:
+// up to three, at the smallest edit distance that is a misspelling (at
+// most a third of the letters, and at least two), in the order given.
+func Nearest(name string, names []string) []string {
 	best := max(2, len([]rune(name))/3) // the farthest a near name may be
 	var out []string
-	for _, m := range c.Modules() {
-		if m.Name == name {
+	for _, n := range names {
+		if n == name {
 			continue
 		}
-		d := editDistance(strings.ToLower(name), strings.ToLower(m.Name))
+		d := editDistance(strings.ToLower(name), strings.ToLower(n))
 		switch {
 		case d > best:
 			continue
@@ -49,7 +60,7 @@ func (c *Catalog) NearestModules(name string) []string {
 			best, out = d, out[:0]
 		}
 		if len(out) < maxNearest {
-			out = append(out, m.Name)
+			out = append(out, n)
 		}
 	}
 	return out

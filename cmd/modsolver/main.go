@@ -127,8 +127,22 @@ func run(ctx context.Context, args []string, out, errOut io.Writer) int {
 			return c.run(ctx, args[1:], out, errOut)
 		}
 	}
-	fmt.Fprintf(errOut, "modsolver: unknown command %q\n\n%s", args[0], usage)
+	fmt.Fprintf(errOut, "modsolver: unknown command %q%s\n\n%s", args[0], commandHint(args[0]), usage)
 	return exitBadInput
+}
+
+// commandHint is "; did you mean "resolve"?" for the commands nearest to
+// a misspelt one, or "".
+func commandHint(name string) string {
+	names := []string{"help", "version"}
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	near := model.Nearest(name, names)
+	if len(near) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", near[0])
 }
 
 func help(args []string, out, errOut io.Writer) int {
@@ -141,7 +155,7 @@ func help(args []string, out, errOut io.Writer) int {
 			return c.run(context.Background(), []string{"--help"}, out, errOut)
 		}
 	}
-	fmt.Fprintf(errOut, "modsolver: unknown command %q\n", args[0])
+	fmt.Fprintf(errOut, "modsolver: unknown command %q%s\n", args[0], commandHint(args[0]))
 	return exitBadInput
 }
 

@@ -103,6 +103,7 @@ func TestUsageAndHelp(t *testing.T) {
 		{name: "resolve -h", args: []string{"resolve", "-h"}, code: exitResolved, out: resolveUsageParts, anyErrs: true},
 		{name: "help nosuch", args: []string{"help", "nosuch"}, code: exitBadInput, errOut: []string{`modsolver: unknown command "nosuch"`}},
 		{name: "unknown command", args: []string{"frobnicate"}, code: exitBadInput, errOut: []string{`modsolver: unknown command "frobnicate"`, topUsage}},
+		{name: "misspelt command", args: []string{"resolv"}, code: exitBadInput, errOut: []string{`modsolver: unknown command "resolv"; did you mean "resolve"?`}},
 		{name: "version", args: []string{"version"}, code: exitResolved, out: []string{"modsolver " + versionText(debug.ReadBuildInfo()) + "\n"}},
 		{name: "--version", args: []string{"--version"}, code: exitResolved, out: []string{"modsolver " + versionText(debug.ReadBuildInfo()) + "\n"}},
 	}

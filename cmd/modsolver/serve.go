@@ -275,8 +275,11 @@ func loadServedOne(src catalogSource, log *slog.Logger) (server.Catalog, error) 
 		notes = append(notes, fmt.Sprintf("skipped %s: %s", s.Path, s.Reason))
 	}
 	notes = append(notes, rep.Warnings...)
-	if len(notes) > 0 {
-		log.Warn("catalog loaded with notes", "catalog", src.name, "skipped", len(rep.Skipped), "warnings", len(rep.Warnings), "report", rep.Summary())
+	if len(notes) > 0 { // one line per event: a note a line, never the report in one (D402)
+		log.Warn("catalog loaded with notes", "catalog", src.name, "skipped", len(rep.Skipped), "warnings", len(rep.Warnings))
+		for _, n := range notes {
+			log.Warn("catalog note", "catalog", src.name, "note", n)
+		}
 	}
 	return server.Catalog{Name: src.name, Source: src.path, Format: string(rep.Format), Notes: notes, Catalog: cat, Priority: src.priority}, nil
 }

@@ -349,3 +349,18 @@ func (l *lines) all() []string {
 }
 
 func (l *lines) String() string { return strings.Join(l.all(), "\n") }
+
+// The load report of a catalog with notes is logged a note a line, not as
+// one line of escaped newlines (D402, finding 23).
+func TestServeLogsNotesOneLineEach(t *testing.T) {
+	dkp := shared.Path(t, "data", "dkp")
+	s := startServe(t, "--listen", "127.0.0.1:0", "--catalog", "dkp="+dkp)
+	assert.Equal(t, exitResolved, s.stop(t))
+	logs := s.logs.String()
+	assert.Contains(t, logs, "catalog loaded with notes")
+	assert.GreaterOrEqual(t, strings.Count(logs, "catalog note"), 2, logs)
+	for _, line := range s.logs.all() {
+		assert.NotContains(t, line, `\n`, "one event a line: %s", line)
+		assert.LessOrEqual(t, len(line), 600, "a short line: %s", line)
+	}
+}

@@ -354,6 +354,9 @@ func candidates(flagName, text string) ([]model.Version, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", flagName, err)
 		}
+		if slices.ContainsFunc(out, func(o model.Version) bool { return model.SameVersion(o, v) }) {
+			return nil, fmt.Errorf("%w: %s: version %s is listed twice", errUsage, flagName, v)
+		}
 		out = append(out, v)
 	}
 	return out, nil

@@ -97,6 +97,7 @@ func TestWhatIfBadInput(t *testing.T) {
 		{"scenarios with matrix", []string{"--scenarios", "x.yaml", "--deckhouse", "1.74.0"}, "do not combine"},
 		{"bad format", []string{"--kubernetes", "1.31.0", "-o", "xml"}, `-o "xml"`},
 		{"missing scenarios file", []string{"--scenarios", "no/such.yaml"}, "no/such.yaml"},
+		{"a version twice", []string{"--deckhouse", "1.73.0,1.73.0", "--kubernetes", "1.31.2"}, "--deckhouse: version 1.73.0 is listed twice"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

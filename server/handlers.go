@@ -74,7 +74,11 @@ func (r *resolver) GetModule(ctx context.Context, in *modsolverv1.GetModuleReque
 	}
 	m := cat.Catalog.Module(in.GetName())
 	if m == nil {
-		return nil, r.fail(ctx, fmt.Errorf("%w: catalog %s has no module %q", ErrNotFound, cat.Name, in.GetName()))
+		hint := ""
+		if near := cat.Catalog.NearestModules(in.GetName()); len(near) > 0 {
+			hint = fmt.Sprintf("; did you mean %q?", near[0])
+		}
+		return nil, r.fail(ctx, fmt.Errorf("%w: catalog %s has no module %q%s", ErrNotFound, cat.Name, in.GetName(), hint))
 	}
 	return &modsolverv1.GetModuleResponse{Module: moduleToProto(m)}, nil
 }
@@ -114,6 +118,9 @@ func (r *resolver) solve(ctx context.Context, ref catalogRef, pc *modsolverv1.Cl
 // whole batch, and the batch holds its solve slots, one and those it
 // borrows as extra workers, until its last result is sent.
 func (r *resolver) whatIf(ctx context.Context, in *modsolverv1.WhatIfRequest, send func(*modsolverv1.WhatIfResult) error) error {
+	if len(in.GetScenarios()) == 0 { // a batch of nothing is a mistake, as the CLI says (D403)
+		return &model.FieldError{Path: model.Field("scenarios"), Err: fmt.Errorf("%w: give at least one scenario", model.ErrMissingField)}
+	}
 	ctx, cancel := r.withTimeout(ctx)
 	defer cancel()
 	workers, release, err := r.cfg.limit.acquire(ctx, whatIfWorkers(len(in.GetScenarios()))-1)

@@ -407,8 +407,9 @@ func TestPanicIsRecovered(t *testing.T) {
 	assert.NotContains(t, st.Message(), "boom", "the panic is logged, not sent")
 
 	stream, err := e.client.WhatIf(t.Context(), &modsolverv1.WhatIfRequest{
-		Catalog: &modsolverv1.WhatIfRequest_InlineCatalog{InlineCatalog: tinyCatalog},
-		Cluster: tinyCluster(),
+		Catalog:   &modsolverv1.WhatIfRequest_InlineCatalog{InlineCatalog: tinyCatalog},
+		Cluster:   tinyCluster(),
+		Scenarios: []*modsolverv1.Scenario{{Name: "a", Request: &modsolverv1.Request{}}},
 	})
 	require.NoError(t, err)
 	_, err = stream.Recv()
@@ -546,4 +547,22 @@ func TestShutdownTurnsHealthNotServingFirst(t *testing.T) {
 	assert.Equal(t, healthpb.HealthCheckResponse_NOT_SERVING, next.GetStatus())
 	cancel() // the watch is an in-flight call that graceful stop waits for
 	<-stopped
+}
+
+// A what-if of no scenario is bad input, as the CLI has it; a module
+// that is not in the catalog is named with the nearest that is (D403).
+func TestWhatIfWithoutScenariosAndNearestModule(t *testing.T) {
+	e := start(t, demoCatalogs(t))
+	stream, err := e.client.WhatIf(t.Context(), &modsolverv1.WhatIfRequest{
+		Catalog: &modsolverv1.WhatIfRequest_CatalogName{CatalogName: "tiny"},
+		Cluster: tinyCluster(),
+	})
+	require.NoError(t, err)
+	_, err = stream.Recv()
+	st := requireCode(t, err, codes.InvalidArgument)
+	assert.Contains(t, st.Message(), "scenarios")
+
+	_, err = e.client.GetModule(t.Context(), &modsolverv1.GetModuleRequest{CatalogName: "demo", Name: "prometeus"})
+	st = requireCode(t, err, codes.NotFound)
+	assert.Contains(t, st.Message(), `did you mean "prometheus"?`)
 }

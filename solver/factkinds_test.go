@@ -140,3 +140,9 @@ func kindFact(p *problem, k model.FactKind) *fact {
 	}
 	return f
 }
+
+// D404: an optional platform requirement, OLM's kind, reads in words.
+func TestComponentShortOptional(t *testing.T) {
+	assert.Equal(t, "openshift >= 4.22 (where openshift runs)", componentShort("", model.Fact{Subject: "openshift", Constraint: ">= 4.22 !optional"}))
+	assert.Equal(t, "kubernetes < 1.32", componentShort("", model.Fact{Subject: "kubernetes", Constraint: "< 1.32"}))
+}

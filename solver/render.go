@@ -291,7 +291,11 @@ func (p *problem) platformMessage(f *fact, pv platformVersion) string {
 	if pv.proposed {
 		runs = "asked about " + fmtVersion(pv.version)
 	}
-	return f.v.name + " " + releaseLabel(f.v, f.rels) + " requires " + pv.name + " " + f.cons.Text + " (" + runs + ")"
+	cons := f.cons.Text
+	if f.cons.Optional { // OLM's kind: it holds only where the component runs (D404)
+		cons = f.cons.Range() + " where " + pv.name + " runs"
+	}
+	return f.v.name + " " + releaseLabel(f.v, f.rels) + " requires " + pv.name + " " + cons + " (" + runs + ")"
 }
 
 // platformEcosystem is DKP's own wording of a platform fact's check, as

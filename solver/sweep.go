@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -121,8 +122,15 @@ func requiresShort(_ string, f model.Fact) string {
 	return "requires " + f.Subject + " " + f.Constraint
 }
 
-// componentShort names a platform requirement (R4, R22) by its component.
-func componentShort(_ string, f model.Fact) string { return f.Subject + " " + f.Constraint }
+// componentShort names a platform requirement (R4, R22) by its component,
+// an optional one (OLM's, which holds only where the component runs) in
+// words rather than modsolver's "!optional" (D404).
+func componentShort(_ string, f model.Fact) string {
+	if r, optional := strings.CutSuffix(f.Constraint, "!optional"); optional {
+		return f.Subject + " " + strings.TrimSpace(r) + " (where " + f.Subject + " runs)"
+	}
+	return f.Subject + " " + f.Constraint
+}
 
 func groupShort(_ string, f model.Fact) string { return f.Kind.String() + " " + f.Subject }
 

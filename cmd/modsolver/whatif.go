@@ -66,8 +66,9 @@ asks about, warning when it blocks only a later one. --accept names the
 risks the operator accepts: modules, or fact kinds such as
 kubernetes-requirement.
 
-Exit codes: for the matrix, 0 when the first cell is ready and every
-blocker of the batch is accepted, 1 otherwise; for --scenarios and a
+Exit codes: for the matrix, 0 when the first cell resolves (or each of
+its blockers is accepted) and every other risk of the batch, assumptions
+included, is accepted, 1 otherwise; for --scenarios and a
 shard, 0 when every scenario is answered (an unsatisfiable scenario is an
 answer, not a failure). Always 2 on bad input: a scenario that is bad
 input is reported in its place, by name and line, the others are
@@ -152,6 +153,7 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 		}
 		return fail(errOut, err)
 	}
+	b.context = f.pageContext(b, ready)
 	if err := b.print(out, f.output, cells); err != nil {
 		return fail(errOut, err)
 	}
@@ -196,6 +198,41 @@ type batch struct {
 	// warnings are the batch's own (warnUnknownPlatform): every output
 	// form carries them.
 	warnings []string
+	// context says, on the page, what the batch is about (pageContext).
+	context []string
+}
+
+// pageContext says what the page is about (D405): the cluster and where
+// it was read, the catalog, and for a matrix the verdict its exit status
+// gives.
+func (f *whatifFlags) pageContext(b *batch, ready bool) []string {
+	cluster := f.cluster
+	if cluster == "" {
+		cluster = "the embedded demo cluster"
+	}
+	catalogText := f.catalog
+	if catalogText == "" && len(f.sources.specs) == 0 {
+		catalogText = "the embedded demo catalog"
+	}
+	if len(f.sources.specs) > 0 {
+		texts := make([]string, len(f.sources.specs))
+		for i, s := range f.sources.specs {
+			texts[i] = fmt.Sprintf("%s (source %s, priority %d)", s.Path, s.Name, s.Priority)
+		}
+		catalogText = strings.Join(texts, ", ")
+	}
+	out := []string{
+		fmt.Sprintf("cluster: DKP %s, Kubernetes %s (%s)", model.VersionString(b.cluster.Deckhouse), model.VersionString(b.cluster.Kubernetes), cluster),
+		"catalog: " + catalogText,
+	}
+	if b.matrix != nil && !b.sharded {
+		verdict := "verdict: ready: the first cell resolves, and every risk is accepted (exit 0)"
+		if !ready {
+			verdict = "verdict: not ready: the first cell is blocked, or a risk of the batch is not accepted (exit 1)"
+		}
+		out = append(out, verdict)
+	}
+	return out
 }
 
 func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
@@ -471,7 +508,7 @@ func (b *batch) print(out io.Writer, format string, cells []solver.Cell) error {
 	case "jsonl":
 		return b.printJSONLines(out, cells)
 	}
-	r := &report.WhatIf{Catalog: b.cat, Matrix: b.matrix, Scenarios: make([]report.Scenario, len(cells)), Warnings: b.warnings}
+	r := &report.WhatIf{Catalog: b.cat, Matrix: b.matrix, Scenarios: make([]report.Scenario, len(cells)), Warnings: b.warnings, Context: b.context}
 	for i, c := range cells {
 		r.Scenarios[i] = report.Scenario{Name: b.scenarios[i].Name, Result: c.Answer.Result, Group: c.Group, Blockers: c.Blockers}
 		if b.sharded {

@@ -184,6 +184,8 @@ func TestWhatIfHTMLOnDKPInBrowser(t *testing.T) {
 	groups := strings.Join(s.Groups, "\n")
 	assert.Contains(t, groups, "route: 1.74/1.31 → 1.75/1.31 → 1.76/1.31 → 1.76/1.32", "a group says its route")
 	assert.Contains(t, groups, "ingressNginx: 1.12", "a gate the dump's IngressNginxController decides")
+	assert.Contains(t, page, "cluster: DKP 1.73.3, Kubernetes 1.31.6 (../../docs/examples/kubectl/cluster-default.yaml)", "D405: the page names its cluster")
+	assert.Contains(t, page, "verdict: not ready", "D405: and its verdict")
 	screenshot(t, bin, page, "whatif-dkp.png", "1280,900")
 	screenshot(t, bin, page, "whatif-dkp-narrow.png", "390,844")
 }

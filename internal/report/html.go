@@ -30,6 +30,7 @@ func (b *WhatIf) HTML(w io.Writer) error {
 // htmlPage is what the template shows.
 type htmlPage struct {
 	Summary  string
+	Context  []string
 	Warnings []string
 	Common   *htmlGroup // one reason blocks every cell (commonBlock)
 	Grid     *htmlGrid
@@ -76,7 +77,7 @@ type htmlBlocker struct {
 
 func (b *WhatIf) page() *htmlPage {
 	groups, letters := b.groups(), b.letters()
-	p := &htmlPage{Summary: fmt.Sprintf("%d scenarios, %d different answers", len(b.Scenarios), len(groups)), Warnings: b.Warnings}
+	p := &htmlPage{Summary: fmt.Sprintf("%d scenarios, %d different answers", len(b.Scenarios), len(groups)), Warnings: b.Warnings, Context: b.Context}
 	if b.Matrix != nil {
 		if common := commonBlock(b.Scenarios); common != nil {
 			p.Summary = fmt.Sprintf("%d DKP × %d Kubernetes versions, every one blocked for one reason that no platform version changes",

@@ -99,6 +99,10 @@ type WhatIf struct {
 	// Warnings are the batch's own, such as a platform version the
 	// catalog's platform data does not know; every output form says them.
 	Warnings []string
+	// Context says, on the page, what the batch is about: the cluster,
+	// the catalog, the verdict (the table's reader has the command line
+	// and the exit status).
+	Context []string
 }
 
 // Table writes the batch as text.

@@ -249,20 +249,22 @@ func (r *router) dkpStepOK(at gridPoint, d model.MajorMinor) bool {
 
 func (r *router) kubeStepOK(at gridPoint, k model.MajorMinor) bool { return r.supports(at.d, k) }
 
+// minors lists the DKP and the Kubernetes minors the route passes, each
+// up to the answer's.
+func (r *router) minors() (ds, ks []model.MajorMinor) {
+	if r.from.d != r.to.d {
+		known := slices.SortedFunc(maps.Keys(r.data), model.MajorMinor.Compare)
+		ds = minorSteps(r.from.d, r.to.d, known)
+	}
+	if r.from.k != r.to.k {
+		ks = minorSteps(r.from.k, r.to.k, nil)
+	}
+	return ds, ks
+}
+
 // walks lists the platform routes, DKP step first at each point.
 func (r *router) walks() [][]gridPoint {
-	known := make([]model.MajorMinor, 0, len(r.data))
-	for m := range r.data {
-		known = append(known, m)
-	}
-	slices.SortFunc(known, model.MajorMinor.Compare)
-	ds, ks := minorSteps(r.from.d, r.to.d, known), minorSteps(r.from.k, r.to.k, nil)
-	if r.from.d == r.to.d {
-		ds = nil
-	}
-	if r.from.k == r.to.k {
-		ks = nil
-	}
+	ds, ks := r.minors()
 	r.points = (len(ds) + 1) * (len(ks) + 1)
 	var out [][]gridPoint
 	var walk func(at gridPoint, i, j int, acc []gridPoint)
@@ -593,18 +595,7 @@ func (r *router) checked(prev, g gridPoint) []string {
 // noWalk is the fact of a target that no walk of supported pairs reaches:
 // where the DKP-first walk stops, and why neither step passes there.
 func (r *router) noWalk() *model.Fact {
-	known := make([]model.MajorMinor, 0, len(r.data))
-	for m := range r.data {
-		known = append(known, m)
-	}
-	slices.SortFunc(known, model.MajorMinor.Compare)
-	ds, ks := minorSteps(r.from.d, r.to.d, known), minorSteps(r.from.k, r.to.k, nil)
-	if r.from.d == r.to.d {
-		ds = nil
-	}
-	if r.from.k == r.to.k {
-		ks = nil
-	}
+	ds, ks := r.minors()
 	at, i, j := r.from, 0, 0
 	for {
 		switch {

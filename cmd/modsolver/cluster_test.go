@@ -190,7 +190,8 @@ func TestWhatIfKubectlDumpOnDKP(t *testing.T) {
 		"sds-node-configurator update: 0.6.9 → 0.7.1",
 		"snapshot-controller update: 0.1.18 → 0.1.20",
 	} {
-		assert.Contains(t, out, want)
+		// lines are wrapped at 160 characters (D398): read them as one
+		assert.Contains(t, strings.Join(strings.Fields(out), " "), want)
 	}
 	assert.NotContains(t, errOut, "kubectl dump:", "the example dump holds only what modsolver reads")
 
@@ -241,7 +242,8 @@ func TestWhatIfSettingsOnDKP(t *testing.T) {
 		"settings: virtualization stays at 1.8.4: the module's settings are refused by 1.9.0, ",
 		"(settings.dvcr.storage.type: must be one of [PersistentVolumeClaim])",
 	} {
-		assert.Contains(t, out, want)
+		// lines are wrapped at 160 characters (D398): read them as one
+		assert.Contains(t, strings.Join(strings.Fields(out), " "), want)
 	}
 	assert.NotContains(t, errOut, "kubectl dump:", "the example dump holds only what modsolver reads")
 }

@@ -329,3 +329,20 @@ func TestResolveNoAnswer(t *testing.T) {
 		assert.Contains(t, got.errOut, "no-such-module")
 	})
 }
+
+// No line of the demo's answers is wider than 160 characters (D398,
+// issue 31's finding 12): the tables list what changes, and prose is
+// wrapped.
+func TestDemoLinesFit(t *testing.T) {
+	for _, args := range [][]string{
+		{"resolve", "--catalog", "../../catalog/demo/catalog.yaml", "--cluster", "../../catalog/demo/cluster.yaml", "--request", "../../catalog/demo/request.yaml"},
+		{"resolve", "--catalog", "../../catalog/demo/catalog.yaml", "--cluster", "../../catalog/demo/cluster.yaml", "--request", "../../catalog/demo/unsat-request.yaml"},
+		{"whatif", "--deckhouse", "1.72.4,1.73.0,1.74.0,1.75.1", "--kubernetes", "1.29.1,1.30.8,1.31.2,1.32.1"},
+	} {
+		got := runCLI(t, args...)
+		require.Contains(t, []int{exitResolved, exitUnsatisfiable}, got.code, got.errOut)
+		for _, line := range strings.Split(got.out, "\n") {
+			assert.LessOrEqual(t, len([]rune(line)), 160, "%v: %q", args, line)
+		}
+	}
+}

@@ -158,9 +158,7 @@ func (p *printer) heldBack(ms []model.ModuleResult) {
 		} else if path != "" {
 			text += "; " + path
 		}
-		for _, l := range wrap(text, maxLine-4) {
-			p.line("  %s", l)
-		}
+		p.wrapped("  ", text)
 	}
 }
 
@@ -178,6 +176,13 @@ func (p *printer) route(steps []model.RouteStep) {
 			}
 			p.line("     before it: %s %s: %s", ch.Module, ch.Action, change)
 		}
+	}
+}
+
+// wrapped prints text after indent, wrapped to maxLine (D398).
+func (p *printer) wrapped(indent, text string) {
+	for _, l := range wrap(text, maxLine-len(indent)) {
+		p.line("%s%s", indent, l)
 	}
 }
 
@@ -255,13 +260,23 @@ func (p *printer) assumptions(as []model.Assumption) {
 
 func (p *printer) explanation(e *model.Explanation) {
 	p.line("")
-	p.line("why: %s", e.Summary)
-	p.line("")
-	rows := make([][]string, 0, len(e.Facts))
-	for _, f := range e.Facts {
-		rows = append(rows, []string{f.Kind.String(), dash(f.Module), f.Message})
+	// D406: the facts, numbered, each with its kind, say the reason once;
+	// the summary is printed above them only where it says more than they
+	// do (a platform question's blockers, a route's step).
+	msgs := make([]string, len(e.Facts))
+	for i, f := range e.Facts {
+		msgs[i] = f.Message
 	}
-	p.table("FACT\tMODULE\tMESSAGE", rows)
+	const lead = "the request cannot be met: "
+	if e.Summary == lead+strings.Join(msgs, "; ") || e.Summary == strings.Join(msgs, "; ") {
+		p.line("why: the request cannot be met, because")
+	} else {
+		p.wrapped("", "why: "+e.Summary)
+		p.line("because")
+	}
+	for i, f := range e.Facts {
+		p.wrapped("  ", fmt.Sprintf("%d. %s [%s]", i+1, f.Message, f.Kind))
+	}
 	if len(e.Suggestions) > 0 {
 		p.line("")
 		p.line("%s", suggestionsHeader(e.Suggestions))

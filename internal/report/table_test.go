@@ -156,21 +156,21 @@ func TestResultPlanIsNumberedInOrder(t *testing.T) {
 func TestResultUnsatisfiable(t *testing.T) {
 	out := render(t, unsatisfiableResult())
 	require.True(t, strings.HasPrefix(out, "status: unsatisfiable\n"), "output:\n%s", out)
-	assert.Contains(t, out, "\nwhy: the request cannot be met: observability needs a newer Kubernetes\n")
-	assert.Equal(t, []string{"FACT", "MODULE", "MESSAGE"}, row(t, out, "FACT"))
-	tests := []struct {
-		kind string
-		want []string
-	}{
-		{"request-enable", strings.Fields("request-enable observability the request enables observability")},
-		{"kubernetes-requirement", strings.Fields("kubernetes-requirement observability observability 0.4.1 requires kubernetes >= 1.31: 1.30.8 is less than 1.31")},
-		{"exclusive-group", strings.Fields("exclusive-group - at most one module of group cni may be enabled")},
+	// D406: a summary that says more than the facts stands above them,
+	// and the facts follow, numbered, each with its kind.
+	assert.Contains(t, out, "\nwhy: the request cannot be met: observability needs a newer Kubernetes\nbecause\n"+
+		"  1. the request enables observability [request-enable]\n"+
+		"  2. observability 0.4.1 requires kubernetes >= 1.31: 1.30.8 is less than 1.31 [kubernetes-requirement]\n"+
+		"  3. at most one module of group cni may be enabled [exclusive-group]\n")
+	assert.NotContains(t, out, "FACT")
+	same := unsatisfiableResult()
+	msgs := make([]string, len(same.Explanation.Facts))
+	for i, f := range same.Explanation.Facts {
+		msgs[i] = f.Message
 	}
-	for _, tc := range tests {
-		t.Run(tc.kind, func(t *testing.T) {
-			assert.Equal(t, tc.want, row(t, out, tc.kind))
-		})
-	}
+	same.Explanation.Summary = "the request cannot be met: " + strings.Join(msgs, "; ")
+	assert.Contains(t, render(t, same), "\nwhy: the request cannot be met, because\n  1. the request enables observability [request-enable]\n",
+		"a summary that only joins the facts is not said twice")
 	assert.Contains(t, out, "\nsuggestions (each works on its own):\n"+
 		"  - upgrade Kubernetes to at least 1.31.0\n"+
 		"  - do not enable observability\n")

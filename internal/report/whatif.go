@@ -150,7 +150,7 @@ func commonBlock(scenarios []Scenario) *model.Explanation {
 func (b *WhatIf) commonBlock(p *printer, e *model.Explanation) {
 	p.line("every scenario is blocked for one reason that no platform version changes (%d DKP × %d Kubernetes versions):",
 		len(b.Matrix.Deckhouse), len(b.Matrix.Kubernetes))
-	p.line("  %s", e.Summary)
+	p.wrapped("  ", e.Summary)
 	for _, s := range e.Suggestions {
 		p.line("  suggestion: %s", s.Message)
 	}
@@ -394,14 +394,14 @@ func (b *WhatIf) details(p *printer) {
 			for _, bl := range s.Blockers {
 				b.blocker(p, bl)
 			}
-			p.line("  %s", s.Result.Explanation.Summary)
+			p.wrapped("  ", s.Result.Explanation.Summary)
 			for _, sg := range s.Result.Explanation.Suggestions {
 				p.line("  suggestion: %s", sg.Message)
 			}
 		default:
 			p.line("%s: %s", head, b.outcome(s))
 			for _, r := range RouteTexts(s.Result) {
-				p.line("  %s", r)
+				p.wrapped("  ", r)
 			}
 			for _, u := range Updates(b.Catalog, s.Result) {
 				p.line("  %s", u)
@@ -410,7 +410,7 @@ func (b *WhatIf) details(p *printer) {
 				p.line("  %s", line)
 			}
 			for _, n := range Notes(s.Result) {
-				p.line("  %s", n)
+				p.wrapped("  ", n)
 			}
 		}
 	}

@@ -82,7 +82,7 @@ var factKinds = [...]kindInfo{
 		changes: switchChannel, background: true},
 	model.FactUpdateStep: {rank: rankState, message: (*problem).stepMessage, short: stateShort,
 		changes: goDirect},
-	model.FactModuleRequirement: {rank: rankRequirement, message: (*problem).requirementMessage,
+	model.FactModuleRequirement: {rank: rankRequirement, message: (*problem).requirementMessage, ecosystem: (*problem).requirementEcosystem,
 		subject: requiredName, constraint: constraintText, short: requiresShort, changes: builtInUpgrades},
 	model.FactDeckhouseRequirement: {rank: rankAvailability, message: (*problem).deckhouseMessage, ecosystem: (*problem).deckhouseEcosystem,
 		subject: named(model.PlatformDeckhouse), constraint: constraintText, short: componentShort,

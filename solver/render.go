@@ -196,50 +196,69 @@ func preferenceMessage(_ *problem, f *fact) string {
 	return fmt.Sprintf("%s is at %s, which the resolver's preferences (R14) rank higher", f.v.name, f.v.rels[f.at].Version)
 }
 
-// requirementMessage renders R2 and R3 facts with DKP's module-dependency
-// wording for the state the cluster is in now.
+// requirementMessage renders R2 and R3 facts: the requirement, and what
+// is wrong with it in the state the cluster is in now, said once; DKP's
+// own wording of the check is the fact's ecosystem message (D399).
 func (p *problem) requirementMessage(f *fact) string {
 	head := fmt.Sprintf("%s %s requires %s %s", f.v.name, releaseLabel(f.v, f.rels), f.dep, f.cons.Text)
-	if detail := p.dependencyDetail(f.v, f.dep, f.cons); detail != "" {
-		return head + ": " + detail
+	short, dkp := p.dependencyDetail(f.v, f.dep, f.cons)
+	switch {
+	case short == "":
+		return head
+	case dkp != "":
+		return head + " (" + short + ")"
 	}
-	return head
+	return head + ": " + short
+}
+
+// requirementEcosystem is DKP's wording of an R2 or R3 fact's check, or
+// "" where modsolver's own words are all there is (no release at all).
+func (p *problem) requirementEcosystem(f *fact) string {
+	_, dkp := p.dependencyDetail(f.v, f.dep, f.cons)
+	return dkp
 }
 
 // dependencyDetail says what is wrong with dependency dep of module v
-// now, or "".
-func (p *problem) dependencyDetail(v *view, dep string, c *model.Constraint) string {
+// now, in modsolver's words and in DKP's ("" where DKP has none), or
+// nothing.
+func (p *problem) dependencyDetail(v *view, dep string, c *model.Constraint) (short, dkp string) {
 	d := p.view(dep)
-	if d.src.named && !d.src.free {
-		if detail := p.dependencyDetailIn(v, d, dep, c); detail != "" {
-			return fmt.Sprintf("%s (%s comes from source %s)", detail, dep, d.src.to)
+	short, dkp = p.dependencyDetailIn(v, d, dep, c)
+	if d.src.named && !d.src.free && short != "" {
+		from := fmt.Sprintf(" (%s comes from source %s)", dep, d.src.to)
+		short += from
+		if dkp != "" {
+			dkp += from
 		}
-		return ""
 	}
-	return p.dependencyDetailIn(v, d, dep, c)
+	return short, dkp
 }
 
 // dependencyDetailIn is dependencyDetail for the view d of dep. Where
 // DKP's reading strips a prerelease, the message says what the version
 // was compared as, so that it never contradicts itself (R6).
-func (p *problem) dependencyDetailIn(v, d *view, dep string, c *model.Constraint) string {
+func (p *problem) dependencyDetailIn(v, d *view, dep string, c *model.Constraint) (short, dkp string) {
 	if d.m.Embedded {
 		if ver := p.deckhouse; !model.ReadingDKP.Admits(c, ver, p.req.Devel) {
-			return fmt.Sprintf("dependency '%s' not meet version constraint: the '%s' version%s does not satisfy the '%s' constraint (%s is built in: its version is the DKP version)", dep, ver, comparedAs(model.ReadingDKP, ver), c.Range(), dep)
+			as := comparedAs(model.ReadingDKP, ver)
+			return fmt.Sprintf("%s is built in, at the DKP version %s%s", dep, ver, as),
+				fmt.Sprintf("dependency '%s' not meet version constraint: the '%s' version%s does not satisfy the '%s' constraint (%s is built in: its version is the DKP version)", dep, ver, as, c.Range(), dep)
 		}
 	}
 	if d.before && !d.m.Embedded {
 		if ver := d.deployedVersion(); !p.admits(v, c, d, ver) {
-			return fmt.Sprintf("dependency '%s' not meet version constraint: the '%s' version%s does not satisfy the '%s' constraint", dep, ver, comparedAs(v.m.Reading(), ver), c.Range())
+			as := comparedAs(v.m.Reading(), ver)
+			return fmt.Sprintf("%s runs %s%s", dep, ver, as),
+				fmt.Sprintf("dependency '%s' not meet version constraint: the '%s' version%s does not satisfy the '%s' constraint", dep, ver, as, c.Range())
 		}
 	}
 	if !d.before && !c.Optional && d.intent == intentOff {
-		return fmt.Sprintf("dependency '%s' is disabled", dep)
+		return dep + " is off", fmt.Sprintf("dependency '%s' is disabled", dep)
 	}
 	if !slices.ContainsFunc(d.rels, func(r *model.Release) bool { return p.admits(v, c, d, r.Version) }) {
-		return notFoundPrefix(v) + noReleaseText(v, d, dep, c) + p.refusedAdmitted(v, c, d)
+		return notFoundPrefix(v) + noReleaseText(v, d, dep, c) + p.refusedAdmitted(v, c, d), ""
 	}
-	return ""
+	return "", ""
 }
 
 // noReleaseText says that no release of dep meets c.

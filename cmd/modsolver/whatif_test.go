@@ -183,7 +183,7 @@ modules:
 	code, out, errOut := whatif(t, "--cluster", cluster, "--deckhouse", "1.72.4,1.73.0", "--kubernetes", "1.30.8,1.31.2")
 	require.Equal(t, exitUnsatisfiable, code, errOut)
 	assert.True(t, strings.HasPrefix(out, "every scenario is blocked for one reason that no platform version changes (2 DKP × 2 Kubernetes versions):\n"), out)
-	assert.Equal(t, 1, strings.Count(out, "dependency 'snapshot-controller' is disabled; csi-ceph 0.4.4"), out)
+	assert.Equal(t, 1, strings.Count(out, "(snapshot-controller is off); csi-ceph 0.4.4"), out)
 	assert.NotContains(t, out, "DKP \\ KUBERNETES", "no grid of identical cells")
 
 	// A matrix whose cells differ keeps its grid.

@@ -647,8 +647,8 @@ func (r *router) refusal(f *model.Fact, stuck *model.Module) *model.Result {
 // suggest adds to a route's refusal the changes that let a route pass,
 // each verified by solving with it, its route included: turning off the
 // module that cannot pass, or, where no walk of pairs DKP runs reaches
-// the target, a Kubernetes minor above the target's that its DKP runs,
-// nearest first.
+// the target, the nearest Kubernetes minor above the target's that its
+// DKP runs and that works.
 func (r *router) suggest(ctx context.Context, expl *model.Explanation) error {
 	var changes []change
 	if f := expl.Facts[0]; f.Module != "" {
@@ -672,6 +672,7 @@ func (r *router) suggest(ctx context.Context, expl *model.Explanation) error {
 		}
 		if res.Status == model.StatusResolved {
 			expl.Suggestions = append(expl.Suggestions, ch.sug)
+			return nil // the nearest that works is the least change
 		}
 	}
 	return nil

@@ -525,8 +525,8 @@ func (r *router) stuckText(rm *routeModule, cur model.Version, prev, g gridPoint
 			why = fmt.Sprintf(" (it requires kubernetes %s)", c.Text)
 		}
 	}
-	return fmt.Sprintf("%s %s does not admit DKP %s on Kubernetes %s%s, and no release of %s up to %s admits both DKP %s on Kubernetes %s, where it would be deployed, and DKP %s on Kubernetes %s",
-		rm.m.Name, cur, g.d, g.k, why, rm.m.Name, rm.to, prev.d, prev.k, g.d, g.k)
+	return fmt.Sprintf("%s %s does not admit it%s, and no release of %s up to %s admits both it and DKP %s on Kubernetes %s, where it would be deployed",
+		rm.m.Name, cur, why, rm.m.Name, rm.to, prev.d, prev.k)
 }
 
 // steps renders rt as the answer's route.
@@ -627,11 +627,20 @@ func (r *router) noWalk() *model.Fact {
 	return &model.Fact{Kind: model.FactPlatformRoute, Version: at.String(), Subject: model.PlatformDeckhouse, Message: msg}
 }
 
+// stepOf says which step of rt step s is, where the route has several:
+// " (step 2 of 3 to DKP 1.76 on Kubernetes 1.31)"; "" for a route of one.
+func (r *router) stepOf(rt *route, s int) string {
+	if len(rt.points) < 2 {
+		return ""
+	}
+	return fmt.Sprintf(" (step %d of %d to DKP %s on Kubernetes %s)", s+1, len(rt.points), r.to.d, r.to.k)
+}
+
 // stuckFact is the fact of a route whose changes no release makes.
 func (r *router) stuckFact(rt *route) *model.Fact {
 	g := rt.points[rt.stuckAt]
 	return &model.Fact{Kind: model.FactPlatformRoute, Version: g.String(), Subject: model.PlatformDeckhouse,
-		Message: fmt.Sprintf("on the route to DKP %s on Kubernetes %s, before the step to DKP %s on Kubernetes %s: %s", r.to.d, r.to.k, g.d, g.k, rt.stuck)}
+		Message: fmt.Sprintf("before the step to DKP %s on Kubernetes %s%s: %s", g.d, g.k, r.stepOf(rt, rt.stuckAt), rt.stuck)}
 }
 
 // refusal is the unsatisfiable answer of a target no route reaches;

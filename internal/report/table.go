@@ -268,14 +268,20 @@ func (p *printer) explanation(e *model.Explanation) {
 		msgs[i] = f.Message
 	}
 	const lead = "the request cannot be met: "
-	if e.Summary == lead+strings.Join(msgs, "; ") || e.Summary == strings.Join(msgs, "; ") {
+	joined := lead + strings.Join(msgs, "; ")
+	rest, more := strings.CutPrefix(e.Summary, joined+"; ")
+	switch {
+	case e.Summary == joined || e.Summary == strings.Join(msgs, "; ") || more:
 		p.line("why: the request cannot be met, because")
-	} else {
+	default:
 		p.wrapped("", "why: "+e.Summary)
 		p.line("because")
 	}
 	for i, f := range e.Facts {
 		p.wrapped("  ", fmt.Sprintf("%d. %s [%s]", i+1, f.Message, f.Kind))
+	}
+	if more { // what the summary says beyond the facts: a platform question's blockers
+		p.wrapped("  ", "and "+rest)
 	}
 	if len(e.Suggestions) > 0 {
 		p.line("")

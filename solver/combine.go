@@ -394,13 +394,14 @@ func (s *session) trySet(set changeSet) (*model.Result, error) {
 	if err := validate(s.p.cat, cluster, req); err != nil {
 		return nil, err
 	}
-	cfg := settings{workers: 1, maxBytes: s.budget.remaining(), statusOnly: true, feasibleOnly: true}
-	res, err := newSession(s.ctx, cfg, s.p.compiled, cluster, req).run()
+	// Through Compiled.Solve, so that a set is held to its route (R33)
+	// as every other verified change is.
+	opts := []Option{WithWorkers(1), WithMemoryLimit(s.budget.remaining()), WithoutHeldBack(), WithoutSuggestions(), statusOnly()}
+	res, err := s.p.compiled.Solve(s.ctx, cluster, req, append(opts, feasibleOnly())...)
 	if err != nil || res.Status != model.StatusResolved || !set.readsOptimum() {
 		return res, err
 	}
-	cfg.feasibleOnly = false
-	return newSession(s.ctx, cfg, s.p.compiled, cluster, req).run()
+	return s.p.compiled.Solve(s.ctx, cluster, req, opts...)
 }
 
 // combinedSuggestion is the suggestion of a verified set: its parts,

@@ -82,8 +82,14 @@ func (c *Compiled) Solve(ctx context.Context, cluster *model.ClusterState, req *
 	if err != nil {
 		return nil, err
 	}
+	if cfg.feasibleOnly && c.routeEnds(cluster, req) != nil {
+		// A request that takes a route resolves only if its route passes,
+		// and the route is placed on the answer's modules (D386): a check
+		// of status alone finds them too.
+		cfg.feasibleOnly = false
+	}
 	res, err := c.solve(ctx, cfg, cluster, req, memo)
-	if err == nil && cfg.routes() {
+	if err == nil && !cfg.feasibleOnly {
 		res, err = c.addRoute(ctx, cfg, cluster, req, res) // R33
 	}
 	if err != nil {

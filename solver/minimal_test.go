@@ -37,7 +37,8 @@ func checkMinimal(t *testing.T, sc *catalog.Scenario, res *model.Result) {
 	if f := res.Explanation.Facts; len(f) == 1 && f[0].Kind == model.FactPlatformRoute {
 		// R33: a target no route reaches is refused after the answer is
 		// found, with the one fact of the route (route.go).
-		resolved, err := Solve(ctx, sc.Catalog, sc.Cluster, sc.Request, WithoutHeldBack(), WithoutSuggestions(), statusOnly())
+		cfg := newSettings([]Option{WithoutHeldBack(), WithoutSuggestions(), statusOnly()})
+		resolved, err := newSession(ctx, cfg, compiledFor(sc.Catalog), sc.Cluster, sc.Request).run() // the answer before its route
 		require.NoError(t, err)
 		assert.Equal(t, model.StatusResolved, resolved.Status, "without its route the request resolves")
 		return

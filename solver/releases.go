@@ -120,24 +120,49 @@ func (c *Compiled) platformRefusal(ctx context.Context, cfg settings, cluster *m
 	if f == nil {
 		return nil, nil
 	}
-	expl := &model.Explanation{Summary: "the request cannot be met: " + f.Message, Facts: []model.Fact{*f}}
+	res := oneFactRefusal(f)
 	if cfg.suggest {
-		for _, ch := range changes {
-			c2, r2 := copyState(cluster), req.Clone()
-			ch.apply(c2, r2)
-			res, err := c.Solve(ctx, c2, r2, WithoutHeldBack(), WithoutSuggestions(), statusOnly(), feasibleOnly())
-			if err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				continue // a change that is itself bad input is no suggestion
+		sugs, err := c.verifiedChanges(ctx, cluster, req, changes, len(changes))
+		if err != nil {
+			return nil, err
+		}
+		res.Explanation.Suggestions = sugs
+	}
+	return res, nil
+}
+
+// oneFactRefusal is the unsatisfiable answer whose explanation is one
+// fact, made before or after any encoding: a platform DKP does not run
+// (R31), a gate the cluster fails (R32), a route that does not pass (R33).
+func oneFactRefusal(f *model.Fact) *model.Result {
+	return &model.Result{Status: model.StatusUnsatisfiable,
+		Explanation: &model.Explanation{Summary: "the request cannot be met: " + f.Message, Facts: []model.Fact{*f}}}
+}
+
+// verifiedChanges is the suggestions of changes, in order, that make req
+// resolve on cluster, each verified by solving with it (its route
+// included, R33), at most most of them; a change that is itself bad
+// input is no suggestion.
+func (c *Compiled) verifiedChanges(ctx context.Context, cluster *model.ClusterState, req *model.Request, changes []change, most int) ([]model.Suggestion, error) {
+	var out []model.Suggestion
+	for _, ch := range changes {
+		if len(out) >= most {
+			break
+		}
+		c2, r2 := copyState(cluster), req.Clone()
+		ch.apply(c2, r2)
+		res, err := c.Solve(ctx, c2, r2, WithoutHeldBack(), WithoutSuggestions(), statusOnly(), feasibleOnly())
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
 			}
-			if res.Status == model.StatusResolved {
-				expl.Suggestions = append(expl.Suggestions, ch.sug)
-			}
+			continue
+		}
+		if res.Status == model.StatusResolved {
+			out = append(out, ch.sug)
 		}
 	}
-	return &model.Result{Status: model.StatusUnsatisfiable, Explanation: expl}, nil
+	return out, nil
 }
 
 // platformFact is the fact that the platform (dkp, kube) breaks, with the

@@ -153,17 +153,12 @@ func (r *router) route(res *model.Result) *model.Result {
 
 // newRouter is the router of res, or nil when res needs no route.
 func newRouter(c *Compiled, cluster *model.ClusterState, req *model.Request, res *model.Result) *router {
-	data := c.cat.PlatformReleases()
-	if data == nil || res.Status != model.StatusResolved || cluster.Deckhouse == nil || cluster.Kubernetes == nil {
+	if res.Status != model.StatusResolved {
 		return nil
 	}
-	dkp, kube := orElse(req.Platform.Deckhouse, cluster.Deckhouse), orElse(req.Platform.Kubernetes, cluster.Kubernetes)
-	r := &router{c: c, data: data, cluster: cluster, req: req, dkp: dkp, kube: kube,
-		from: gridPoint{d: model.MinorOf(cluster.Deckhouse), k: model.MinorOf(cluster.Kubernetes)},
-		to:   gridPoint{d: model.MinorOf(dkp), k: model.MinorOf(kube)}}
-	dd, dk := r.to.d.Compare(r.from.d), r.to.k.Compare(r.from.k)
-	if dd < 0 || dk < 0 || dd+dk == 0 {
-		return nil // a downgrade is not a route; no minor moves, no steps
+	r := c.routeEnds(cluster, req)
+	if r == nil {
+		return nil
 	}
 	answer := map[string]*model.ModuleResult{}
 	for i := range res.Modules {
@@ -202,6 +197,25 @@ func newRouter(c *Compiled, cluster *model.ClusterState, req *model.Request, res
 			}
 		}
 		r.mods = append(r.mods, rm)
+	}
+	return r
+}
+
+// routeEnds is the router of req's platform move, its modules not placed
+// yet, or nil when req takes no route: the catalog carries no release
+// data, or the move keeps the platform's minors or takes one down.
+func (c *Compiled) routeEnds(cluster *model.ClusterState, req *model.Request) *router {
+	data := c.cat.PlatformReleases()
+	if data == nil || cluster.Deckhouse == nil || cluster.Kubernetes == nil {
+		return nil
+	}
+	dkp, kube := orElse(req.Platform.Deckhouse, cluster.Deckhouse), orElse(req.Platform.Kubernetes, cluster.Kubernetes)
+	r := &router{c: c, data: data, cluster: cluster, req: req, dkp: dkp, kube: kube,
+		from: gridPoint{d: model.MinorOf(cluster.Deckhouse), k: model.MinorOf(cluster.Kubernetes)},
+		to:   gridPoint{d: model.MinorOf(dkp), k: model.MinorOf(kube)}}
+	dd, dk := r.to.d.Compare(r.from.d), r.to.k.Compare(r.from.k)
+	if dd < 0 || dk < 0 || dd+dk == 0 {
+		return nil // a downgrade is not a route; no minor moves, no steps
 	}
 	return r
 }
@@ -649,8 +663,7 @@ func (r *router) refusal(f *model.Fact, stuck *model.Module) *model.Result {
 	if stuck != nil {
 		f.Module = stuck.Name
 	}
-	return &model.Result{Status: model.StatusUnsatisfiable,
-		Explanation: &model.Explanation{Summary: "the request cannot be met: " + f.Message, Facts: []model.Fact{*f}}}
+	return oneFactRefusal(f)
 }
 
 // suggest adds to a route's refusal the changes that let a route pass,
@@ -669,20 +682,7 @@ func (r *router) suggest(ctx context.Context, expl *model.Explanation) error {
 			}
 		}
 	}
-	for _, ch := range changes {
-		c2, r2 := copyState(r.cluster), r.req.Clone()
-		ch.apply(c2, r2)
-		res, err := r.c.Solve(ctx, c2, r2, WithoutHeldBack(), WithoutSuggestions())
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			continue // a change that is itself bad input is no suggestion
-		}
-		if res.Status == model.StatusResolved {
-			expl.Suggestions = append(expl.Suggestions, ch.sug)
-			return nil // the nearest that works is the least change
-		}
-	}
-	return nil
+	sugs, err := r.c.verifiedChanges(ctx, r.cluster, r.req, changes, 1) // the nearest that works is the least change
+	expl.Suggestions = sugs
+	return err
 }

@@ -38,10 +38,6 @@ type settings struct {
 	sideBySide int
 }
 
-// routes reports whether an answer gets its route (R33): a check of
-// status alone, as a route's own points are, does not.
-func (s settings) routes() bool { return !s.statusOnly && !s.feasibleOnly }
-
 // sideBySide is settings.sideBySide's default.
 const sideBySide = 512
 

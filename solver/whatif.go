@@ -164,16 +164,16 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 			if k == 0 {
 				s, first, err = resolve(reqs[i])
 				res = first
-				if err == nil {
-					cfg.batch.answered(reqs[i], first)
-				}
 			} else if first != nil {
 				res, err = s.rerender(reqs[i], first)
 			} else {
 				_, res, err = resolve(reqs[i])
 			}
-			if err == nil && res != nil && cfg.routes() {
+			if err == nil && res != nil {
 				res, err = c.addRoute(ctx, cfg, cluster, reqs[i], res) // R33
+			}
+			if k == 0 && err == nil && res != nil {
+				cfg.batch.answered(reqs[i], res) // the class's status, its route's refusal included
 			}
 			if res != nil {
 				res.Stats.SolveMicros = time.Since(start).Microseconds()

@@ -19,7 +19,7 @@ func warnUnknownPlatform(errOut io.Writer, cat *model.Catalog, cluster *model.Cl
 	if known == nil {
 		return nil
 	}
-	var said []string
+	w := warner{errOut: errOut}
 	for _, req := range reqs {
 		dkp, kube := cluster.Deckhouse, cluster.Kubernetes
 		if req.Platform.Deckhouse != nil {
@@ -28,14 +28,24 @@ func warnUnknownPlatform(errOut io.Writer, cat *model.Catalog, cluster *model.Cl
 		if req.Platform.Kubernetes != nil {
 			kube = req.Platform.Kubernetes
 		}
-		for _, w := range known.Unknown(dkp, kube) {
-			if !slices.Contains(said, w) {
-				said = append(said, w)
-				fmt.Fprintf(errOut, "modsolver: warning: %s\n", w)
-			}
+		for _, text := range known.Unknown(dkp, kube) {
+			w.say(text)
 		}
 	}
-	return said
+	return w.said
+}
+
+// warner says each warning once on errOut, and keeps what it said.
+type warner struct {
+	errOut io.Writer
+	said   []string
+}
+
+func (w *warner) say(text string) {
+	if !slices.Contains(w.said, text) {
+		w.said = append(w.said, text)
+		fmt.Fprintf(w.errOut, "modsolver: warning: %s\n", text)
+	}
 }
 
 // downgrades says on stderr, once each, which candidate platform versions
@@ -43,20 +53,15 @@ func warnUnknownPlatform(errOut io.Writer, cat *model.Catalog, cluster *model.Cl
 // a minor down, so such a cell is answered as what the modules would need
 // there, with no route. It returns what it said.
 func downgrades(errOut io.Writer, cluster *model.ClusterState, reqs []*model.Request) []string {
-	var said []string
+	w := warner{errOut: errOut}
 	say := func(what string, v, now model.Version) {
-		if v == nil || now == nil || model.MinorOf(v).Compare(model.MinorOf(now)) >= 0 {
-			return
-		}
-		w := fmt.Sprintf("%s %s is a minor below the cluster's %s: a downgrade, which DKP does not make; its cells have no route", what, v, now)
-		if !slices.Contains(said, w) {
-			said = append(said, w)
-			fmt.Fprintf(errOut, "modsolver: warning: %s\n", w)
+		if v != nil && now != nil && model.MinorOf(v).Compare(model.MinorOf(now)) < 0 {
+			w.say(fmt.Sprintf("%s %s is a minor below the cluster's %s: a downgrade, which DKP does not make; its cells have no route", what, v, now))
 		}
 	}
 	for _, req := range reqs {
 		say("deckhouse", req.Platform.Deckhouse, cluster.Deckhouse)
 		say("kubernetes", req.Platform.Kubernetes, cluster.Kubernetes)
 	}
-	return said
+	return w.said
 }

@@ -170,11 +170,7 @@ func (p *printer) route(steps []model.RouteStep) {
 	for i, st := range steps {
 		p.line("  %d. DKP %s, Kubernetes %s", i+1, st.Deckhouse, st.Kubernetes)
 		for _, ch := range st.Modules {
-			change := ch.FromVersion + " → " + ch.ToVersion
-			if ch.Action == model.ActionDisable {
-				change = ch.FromVersion
-			}
-			p.line("     before it: %s %s: %s", ch.Module, ch.Action, change)
+			p.line("     before it: %s", changeText(ch.Module, ch.Action, ch.FromVersion, ch.ToVersion))
 		}
 	}
 }

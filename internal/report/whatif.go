@@ -226,13 +226,7 @@ func RouteTexts(res *model.Result) []string {
 	for i, st := range res.Route {
 		points[i] = model.MinorText(st.Deckhouse) + "/" + model.MinorText(st.Kubernetes)
 		for _, ch := range st.Modules {
-			change := ch.Module + " " + ch.Action.String()
-			if ch.Action == model.ActionDisable {
-				change += ": " + ch.FromVersion
-			} else {
-				change += ": " + ch.FromVersion + " → " + ch.ToVersion
-			}
-			before = append(before, "before "+points[i]+": "+change)
+			before = append(before, "before "+points[i]+": "+changeText(ch.Module, ch.Action, ch.FromVersion, ch.ToVersion))
 		}
 	}
 	return append([]string{"route: " + strings.Join(points, " → ")}, before...)
@@ -476,13 +470,21 @@ func Updates(cat *model.Catalog, res *model.Result) []string {
 	var out []string
 	for _, m := range changed(cat, res) {
 		switch m.Action {
-		case model.ActionUpdate, model.ActionDowngrade, model.ActionInstall:
-			out = append(out, fmt.Sprintf("%s %s: %s → %s", m.Name, m.Action, dash(m.FromVersion), m.ToVersion))
-		case model.ActionDisable:
-			out = append(out, fmt.Sprintf("%s disable: %s", m.Name, dash(m.FromVersion)))
+		case model.ActionUpdate, model.ActionDowngrade, model.ActionInstall, model.ActionDisable:
+			out = append(out, changeText(m.Name, m.Action, m.FromVersion, m.ToVersion))
 		}
 	}
 	return out
+}
+
+// changeText words one module change, as the what-if groups and a
+// route's steps list them: "csi-nfs update: 0.3.26 → 0.4.1", or
+// "prometheus disable: 1.73.3".
+func changeText(module string, a model.Action, from, to string) string {
+	if a == model.ActionDisable {
+		return fmt.Sprintf("%s disable: %s", module, dash(from))
+	}
+	return fmt.Sprintf("%s %s: %s → %s", module, a, dash(from), to)
 }
 
 // changed is the modules a resolved answer changes, in its order: those

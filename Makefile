@@ -14,14 +14,22 @@ help: ## list the targets
 run: ## serve gRPC on :50051 with the embedded demo catalog
 	$(GO) run ./cmd/modsolver serve
 
+# Each phase of test says first what it does and about how long it takes
+# on 2 cores, since the builds print nothing while they run (D411).
 test: vet ## run every test, including the shared acceptance scenarios
 	@test -d ../shared/scenarios || test -n "$$MODSOLVER_SHARED" || echo "NOTICE: ../shared is missing: the shared acceptance suites are skipped (go test -v names them)"
+	@echo "make test: 1/4 every package's tests (a cold build cache compiles for several minutes first; then a line per package as it passes, about 1 minute)…"
 	$(GO) test -count=1 ./...
+	@echo "make test: 2/4 the server's tests under -race (the race build takes about 2 minutes on 2 cores with a cold cache, and prints nothing until it passes)…"
 	$(GO) test -race -count=1 ./server/...
+	@echo "make test: 3/4 the solver's what-if and shared-state tests under -race (about 1 minute to build on 2 cores, then under a minute)…"
 	$(GO) test -race -count=1 -run 'WhatIf|SharedBy|Goroutines' ./solver/
+	@echo "make test: 4/4 the service's fault tests under load, -race (about 2 minutes to build on 2 cores, then about a minute)…"
 	$(GO) test -race -count=1 -run '^TestFault' ./cmd/modsolver/
+	@echo "make test: passed"
 
 vet:
+	@echo "make vet: go vet and gofmt (go vet builds every package: about a minute on 2 cores with a cold cache, seconds with a warm one)…"
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: the files above need formatting"; exit 1; }
 

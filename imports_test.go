@@ -38,7 +38,7 @@ var allowed = map[string][]string{
 	"internal/report":       {"model", "solver", "catalog"},
 	"internal/shared":       {},
 	"internal/scenariotest": {"catalog", "internal/shared"},
-	"cmd/modsolver":         {"model", "catalog", "solver", "server", "proto/modsolver/v1", "bench", "internal/report", "internal/loadgen", "internal/metrics"},
+	"cmd/modsolver":         {"model", "catalog", "solver", "server", "proto/modsolver/v1", "client", "bench", "internal/report", "internal/loadgen", "internal/metrics"},
 }
 
 // onlyIn lists outside packages that only some packages may import.

@@ -200,7 +200,7 @@ func (r *payloadReader) module(c *compiledModule) *model.Module {
 		Name: c.Name, Embedded: c.Embedded, Weight: c.Weight, ExclusiveGroup: c.ExclusiveGroup,
 		Type: c.Type, Critical: c.Critical, Accessibility: accessFrom(c.Accessibility),
 		DefaultChannel: c.DefaultChannel,
-		Stage:          c.Stage, Disable: c.Disable, Manifest: c.Manifest, UpdatePolicy: c.UpdatePolicy,
+		Stage:          c.Stage, Disable: c.Disable, Manifest: c.Manifest, UpdatePolicy: c.UpdatePolicy, Origin: c.Origin, Lines: c.Lines,
 		DependencyLoops: c.DependencyLoops, Versions: c.Versions, Ecosystem: c.Ecosystem, Source: c.Source,
 	}
 	if c.Channels != nil {
@@ -242,6 +242,7 @@ func (r *payloadReader) release(rel *model.Release, c *compiledRelease, deps *[]
 		Version: r.requiredVersion(c.Version), Requirements: r.requirements(&c.Requirements, deps), UpdateRules: c.UpdateRules,
 		Provides: c.Provides, Accessibility: accessFrom(c.Accessibility), Stage: c.Stage, Disable: c.Disable,
 		Source: c.Source, Manifest: c.Manifest, Settings: r.settingsRef(c.Settings), Refused: c.Refused,
+		Origin: c.Origin, Lines: c.Lines,
 	}
 	if e := c.Edges; e != nil {
 		rel.Edges = &model.UpdateEdges{Replaces: r.version(e.Replaces), Skips: r.versionList(e.Skips), SkipRange: r.constraintRef(e.SkipRange)}

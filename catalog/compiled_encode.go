@@ -100,7 +100,7 @@ func (w *payloadWriter) module(m *model.Module) compiledModule {
 		Name: m.Name, Embedded: m.Embedded, Weight: m.Weight, ExclusiveGroup: m.ExclusiveGroup,
 		Type: m.Type, Critical: m.Critical, Accessibility: accessOf(m.Accessibility),
 		DefaultChannel: m.DefaultChannel,
-		Stage:          m.Stage, Disable: m.Disable, Manifest: m.Manifest, UpdatePolicy: m.UpdatePolicy,
+		Stage:          m.Stage, Disable: m.Disable, Manifest: m.Manifest, UpdatePolicy: m.UpdatePolicy, Origin: m.Origin, Lines: m.Lines,
 		DependencyLoops: m.DependencyLoops, Versions: m.Versions, Ecosystem: m.Ecosystem, Source: m.Source,
 	}
 	if m.Channels != nil {
@@ -134,6 +134,7 @@ func (w *payloadWriter) release(r *model.Release, deps *[]compiledDependency) co
 		Version: w.version(r.Version), Requirements: w.requirements(r.Requirements, deps), UpdateRules: r.UpdateRules,
 		Provides: r.Provides, Accessibility: accessOf(r.Accessibility), Stage: r.Stage, Disable: r.Disable,
 		Source: r.Source, Manifest: r.Manifest, Settings: w.settingsRef(r.Settings), Refused: r.Refused,
+		Origin: r.Origin, Lines: r.Lines,
 	}
 	if e := r.Edges; e != nil {
 		out.Edges = &compiledEdges{Replaces: w.version(e.Replaces), Skips: w.versionList(e.Skips), SkipRange: w.constraintRef(e.SkipRange)}

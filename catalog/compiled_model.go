@@ -75,6 +75,8 @@ type compiledModule struct {
 	Stage           model.Stage
 	Disable         model.Disable
 	Manifest        model.Manifest
+	Origin          model.Origin
+	Lines           map[string]int
 	UpdatePolicy    model.UpdatePolicy
 	DependencyLoops model.LoopRule
 	Versions        model.VersionReading
@@ -109,6 +111,10 @@ type compiledRelease struct {
 	// Settings refers to the payload's Settings.
 	Settings int32
 	Refused  string
+	// Origin and Lines say where the release was read from, so that an
+	// explanation from a compiled catalog names the source's lines.
+	Origin model.Origin
+	Lines  map[string]int
 }
 
 // compiledSettings is model.SettingsSchema without its compiled form,

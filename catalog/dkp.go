@@ -36,6 +36,8 @@ type dkpModule struct {
 	// the module is disabled (R26).
 	Stage   string       `yaml:"stage"`
 	Disable *fileDisable `yaml:"disable"`
+
+	lines map[string]int
 }
 
 // LoadDir reads a directory in DKP's module-source layout, with DKP's
@@ -127,7 +129,7 @@ func (l *dkpLoader) embedded() ([]*model.Module, error) {
 		}
 		m := &model.Module{Name: name, Embedded: true, Weight: mf.head.weight, ExclusiveGroup: mf.head.exclusiveGroup,
 			Type: mf.head.typ, Critical: mf.head.critical, Accessibility: mf.rel.Accessibility, Disable: mf.disable,
-			Stage: mf.stage, Requirements: mf.req, Manifest: mf.rel.Manifest}
+			Stage: mf.stage, Requirements: mf.req, Manifest: mf.rel.Manifest, Origin: mf.rel.Origin, Lines: mf.rel.Lines}
 		s, err := l.settings(filepath.Join(dir, name), place{module: name})
 		if err != nil {
 			return nil, err
@@ -231,6 +233,7 @@ func (l *dkpLoader) readModule(path, module string) (*dkpModule, bool, error) {
 	if err := decode(path, node, &dm); err != nil {
 		return nil, false, err
 	}
+	dm.lines = fieldLines(node)
 	l.checkName(path, dm.Name, module)
 	return &dm, true, nil
 }

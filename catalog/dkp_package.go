@@ -123,7 +123,8 @@ func (l *dkpLoader) readPackage(path string, data []byte, module string, loc pla
 	if mf.req, err = l.packageRequirements(loc, &dp); err != nil {
 		return manifest{}, err
 	}
-	mf.rel = &model.Release{Accessibility: dp.Licensing.toModel(), Disable: mf.disable, Stage: mf.stage, Requirements: mf.req, Manifest: model.ManifestV2}
+	mf.rel = &model.Release{Accessibility: dp.Licensing.toModel(), Disable: mf.disable, Stage: mf.stage, Requirements: mf.req, Manifest: model.ManifestV2,
+		Origin: model.Origin{File: path, Line: 1}, Lines: fieldLines(node)}
 	return l.refuseSelfLoop(path, loc, dp.modules(), mf), nil
 }
 
@@ -203,7 +204,8 @@ func (l *dkpLoader) readLegacy(path, module string, loc place) (manifest, error)
 	if mf.req, err = l.requirements(path, loc, &dm.Requirements); err != nil {
 		return manifest{}, err
 	}
-	mf.rel = &model.Release{Accessibility: dm.Accessibility.toModel(), Disable: mf.disable, Stage: mf.stage, Requirements: mf.req}
+	mf.rel = &model.Release{Accessibility: dm.Accessibility.toModel(), Disable: mf.disable, Stage: mf.stage, Requirements: mf.req,
+		Origin: model.Origin{File: path, Line: 1}, Lines: dm.lines}
 	if dm.Update != nil {
 		if mf.rel.UpdateRules, err = parseUpdateRules(dm.Update.Versions); err != nil {
 			return manifest{}, &ParseError{File: path, Err: fmt.Errorf("update: %w", err)}

@@ -50,7 +50,8 @@ type fileModule struct {
 	// Settings are a built-in module's settings schemas (R34).
 	Settings []*fileSettings `yaml:"settings"`
 
-	line int
+	line  int
+	lines map[string]int
 }
 
 // fileChannelSet is a channel as a set of releases (D182): its entries,
@@ -78,7 +79,8 @@ type fileRelease struct {
 	// Settings is the release's settings schema (R34).
 	Settings *fileSettings `yaml:"settings"`
 
-	line int
+	line  int
+	lines map[string]int
 }
 
 type fileRequirements struct {
@@ -114,7 +116,7 @@ type fileEdition struct {
 // decodeYAML records the line of a module, for error messages.
 func (m *fileModule) decodeYAML(w *walker, n *yaml.Node) error {
 	type plain fileModule
-	m.line = n.Line
+	m.line, m.lines = n.Line, fieldLines(n)
 	return w.into(n, (*plain)(m))
 }
 
@@ -124,7 +126,7 @@ func (m *fileModule) UnmarshalYAML(n *yaml.Node) error { return decodeNode(n, m)
 // decodeYAML records the line of a release, for error messages.
 func (r *fileRelease) decodeYAML(w *walker, n *yaml.Node) error {
 	type plain fileRelease
-	r.line = n.Line
+	r.line, r.lines = n.Line, fieldLines(n)
 	return w.into(n, (*plain)(r))
 }
 
@@ -206,6 +208,9 @@ func (fm *fileModule) toModel(file string, parsed constraintCache) (*model.Modul
 		return nil, &ParseError{File: file, Line: fm.line, Err: fmt.Errorf("module %s: %w", fm.Name, err)}
 	}
 	loc := place{file: file, module: fm.Name, parsed: parsed}
+	if fm.Embedded {
+		m.Origin, m.Lines = model.Origin{File: file, Line: fm.line}, fm.lines
+	}
 	if m.Requirements, err = fm.Requirements.toModel(loc); err != nil {
 		return nil, err
 	}
@@ -259,7 +264,8 @@ func (fr *fileRelease) toModel(loc place) (*model.Release, error) {
 		return nil, &ParseError{File: loc.file, Line: fr.line, Err: fmt.Errorf("module %s: release: %w", loc.module, err)}
 	}
 	loc.release = model.VersionString(v)
-	r := &model.Release{Version: v, Accessibility: fr.Accessibility.toModel(), Provides: fr.Provides, Disable: fr.Disable.toModel()}
+	r := &model.Release{Version: v, Accessibility: fr.Accessibility.toModel(), Provides: fr.Provides, Disable: fr.Disable.toModel(),
+		Origin: model.Origin{File: loc.file, Line: fr.line}, Lines: fr.lines}
 	if r.Stage, err = stageAt(loc, fr.line, fr.Stage); err != nil {
 		return nil, err
 	}

@@ -174,3 +174,21 @@ func PlacedIn(err error) (file string, line int) {
 	}
 	return "", 0
 }
+
+// PlaceFacts names, in each fact of e read from a field of o's input,
+// the file and line of the field, as Place names them in an error: the
+// solver knows the field's path only (DESIGN.md §3).
+func (o Origin) PlaceFacts(e *model.Explanation) {
+	if e == nil || o.File == "" {
+		return
+	}
+	for i := range e.Facts {
+		f := &e.Facts[i].Origin
+		if f.File != "" || f.Field == "" {
+			continue
+		}
+		if path := model.ParsePath(f.Field); o.owns(path) {
+			f.File, f.Line = o.File, o.line(path)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"go.yaml.in/yaml/v3"
@@ -17,10 +18,15 @@ type Scenario struct {
 	Description string
 	Rules       []string
 	Catalog     *model.Catalog
-	Report      *Report
-	Cluster     *model.ClusterState
-	Request     *model.Request
-	Expect      Expectation
+	// CatalogDoc is the catalog as one document a service reads inline
+	// (the gRPC requests' inline_catalog): the scenario's catalog: as
+	// written, or its catalogFile when that is a file; nil for a
+	// directory or several sources, which are not one document.
+	CatalogDoc []byte
+	Report     *Report
+	Cluster    *model.ClusterState
+	Request    *model.Request
+	Expect     Expectation
 }
 
 // Expectation is a scenario's expect section.
@@ -121,9 +127,16 @@ func (fs *fileScenario) build(sc *Scenario, path string) error {
 	case fs.CatalogFile != "" && fs.Catalog.Kind != 0:
 		return &ParseError{File: path, Line: fs.Catalog.Line, Err: fmt.Errorf("%w: give catalog or catalogFile, not both", model.ErrInvalidInput)}
 	case fs.CatalogFile != "":
-		sc.Catalog, sc.Report, err = Load(relativeTo(path, fs.CatalogFile))
+		file := relativeTo(path, fs.CatalogFile)
+		if sc.Catalog, sc.Report, err = Load(file); err == nil {
+			if info, statErr := os.Stat(file); statErr == nil && info.Mode().IsRegular() {
+				sc.CatalogDoc, err = os.ReadFile(file)
+			}
+		}
 	case fs.Catalog.Kind != 0:
-		sc.Catalog, sc.Report, err = parseFile(path, &fs.Catalog)
+		if sc.Catalog, sc.Report, err = parseFile(path, &fs.Catalog); err == nil {
+			sc.CatalogDoc, err = yaml.Marshal(&fs.Catalog)
+		}
 	default:
 		return &ParseError{File: path, Err: fmt.Errorf("%w: a scenario needs catalog or catalogFile", model.ErrMissingField)}
 	}

@@ -122,7 +122,14 @@ func readInput(what, path string) ([]byte, error) {
 	return data, nil
 }
 
+// clusterFromNode reads the cluster state that node, in file, holds; an
+// error names the line of its field.
 func clusterFromNode(file string, node *yaml.Node) (*model.ClusterState, error) {
+	c, err := clusterFields(file, node)
+	return c, withLine(node, err)
+}
+
+func clusterFields(file string, node *yaml.Node) (*model.ClusterState, error) {
 	var fc fileCluster
 	if err := decodeStrict(file, node, &fc); err != nil {
 		return nil, err
@@ -150,10 +157,10 @@ func clusterFromNode(file string, node *yaml.Node) (*model.ClusterState, error) 
 		c.Facts[key] = text
 	}
 	var err error
-	if c.Deckhouse, err = optionalVersion(fc.Deckhouse); err != nil {
+	if c.Deckhouse, err = runningVersion(fc.Deckhouse); err != nil {
 		return nil, placed(file, model.Field("cluster", "deckhouse"), err)
 	}
-	if c.Kubernetes, err = optionalVersion(fc.Kubernetes); err != nil {
+	if c.Kubernetes, err = runningVersion(fc.Kubernetes); err != nil {
 		return nil, placed(file, model.Field("cluster", "kubernetes"), err)
 	}
 	if c.Platform, err = componentVersions(file, model.Field("cluster", "platform"), fc.Platform); err != nil {
@@ -186,6 +193,13 @@ func requestFromNode(file string, node *yaml.Node) (*model.Request, error) {
 // the line of its field.
 func (fr *fileRequest) toModel(file string, node *yaml.Node) (*model.Request, error) {
 	r, err := fr.model(file)
+	return r, withLine(node, err)
+}
+
+// withLine gives err, a *ParseError of a field of the document node
+// (cluster.deckhouse, request.pin.x), the line of that field when it has
+// none.
+func withLine(node *yaml.Node, err error) error {
 	var pe *ParseError
 	if errors.As(err, &pe) && pe.Line == 0 {
 		var fe *model.FieldError
@@ -193,7 +207,7 @@ func (fr *fileRequest) toModel(file string, node *yaml.Node) (*model.Request, er
 			pe.Line = lineOf(node, fe.Path[1:]).line
 		}
 	}
-	return r, err
+	return err
 }
 
 func (fr *fileRequest) model(file string) (*model.Request, error) {
@@ -245,6 +259,15 @@ func optionalVersion(text string) (model.Version, error) {
 		return nil, nil
 	}
 	return model.ParseVersion(text)
+}
+
+// runningVersion reads the DKP or Kubernetes version a cluster runs, a
+// release with its patch (D412); "" is nil.
+func runningVersion(text string) (model.Version, error) {
+	if text == "" {
+		return nil, nil
+	}
+	return model.ParseRunningVersion(text)
 }
 
 // placed names the file and the field of err.

@@ -12,7 +12,7 @@ import (
 func TestParseCluster(t *testing.T) {
 	c, err := ParseCluster("s.yaml", []byte(`
 deckhouse: 1.73.3
-kubernetes: "1.30"
+kubernetes: "v1.30.2"
 edition: ee
 bundle: Default
 releaseChannel: stable
@@ -23,7 +23,7 @@ modules:
 `))
 	require.NoError(t, err)
 	assert.Equal(t, "1.73.3", c.Deckhouse.String())
-	assert.Equal(t, "1.30.0", c.Kubernetes.String())
+	assert.Equal(t, "1.30.2", c.Kubernetes.String())
 	assert.Equal(t, "ee", c.Edition)
 	p := c.Modules["prometheus"]
 	assert.True(t, p.On())
@@ -31,6 +31,25 @@ modules:
 	assert.Equal(t, "alpha", p.Channel)
 	assert.True(t, c.Modules["test"].Off())
 	assert.False(t, c.Modules["other"].Configured())
+}
+
+// The DKP and Kubernetes versions a cluster state says it runs are
+// releases, patch included: `deckhouse: v1.72` is bad input at its field
+// and line, not DKP 1.72.0 (D412). A request's platform versions are
+// candidates and may be minors.
+func TestClusterRunsARelease(t *testing.T) {
+	for where, text := range map[string]string{
+		"c.yaml:1: cluster.deckhouse: ":  "deckhouse: v1.72\nkubernetes: 1.30.8\n",
+		"c.yaml:2: cluster.kubernetes: ": "deckhouse: 1.72.4\nkubernetes: '1.30'\n",
+	} {
+		_, err := ParseCluster("c.yaml", []byte(text))
+		require.ErrorIs(t, err, model.ErrInvalidVersion, where)
+		assert.ErrorContains(t, err, where, "the error names the file, the line and the field")
+		assert.ErrorContains(t, err, "is a minor, not the release the cluster runs: give its patch too", where)
+	}
+	r, err := ParseRequest("r.yaml", []byte("platform: {deckhouse: '1.74', kubernetes: v1.31}\n"))
+	require.NoError(t, err)
+	assert.Equal(t, "1.74.0", r.Platform.Deckhouse.String())
 }
 
 func TestParseRequest(t *testing.T) {
@@ -67,8 +86,8 @@ func TestParseStateErrors(t *testing.T) {
 	}{
 		{"cluster unknown key", parseClusterErr, "deckhouse: 1.0.0\nkubernetes: 1.30.0\nmodule: {}\n", ErrUnknownKey, "", 3},
 		{"cluster unknown module key", parseClusterErr, "modules:\n  a: {enabeld: true}\n", ErrUnknownKey, "", 2},
-		{"cluster bad version", parseClusterErr, "deckhouse: one\n", model.ErrInvalidVersion, "cluster.deckhouse", 0},
-		{"cluster bad module version", parseClusterErr, "modules:\n  a: {enabled: true, version: x}\n", model.ErrInvalidVersion, "cluster.modules.a.version", 0},
+		{"cluster bad version", parseClusterErr, "deckhouse: one\n", model.ErrInvalidVersion, "cluster.deckhouse", 1},
+		{"cluster bad module version", parseClusterErr, "modules:\n  a: {enabled: true, version: x}\n", model.ErrInvalidVersion, "cluster.modules.a.version", 2},
 		{"cluster enabled not bool", parseClusterErr, "modules:\n  a: {enabled: maybe}\n", ErrSyntax, "", 2},
 		{"request unknown key", parseRequestErr, "enable: [a]\nupgrade: [b]\n", ErrUnknownKey, "", 2},
 		{"request bad pin", parseRequestErr, "enable: [a]\npin: {a: latest}\n", model.ErrInvalidVersion, "request.pin.a", 2},

@@ -86,8 +86,12 @@ func (c *Catalog) Derived(key any, make func() any) any {
 // Module is one module: either built in (Embedded, R5) with a single
 // version equal to the DKP version, or a list of releases.
 type Module struct {
-	Name           string
-	Embedded       bool
+	Name     string
+	Embedded bool
+	// Origin and Lines are where a built-in module was read from, as a
+	// release's are (Release.Origin, Release.Lines).
+	Origin         Origin
+	Lines          map[string]int
 	Weight         int
 	ExclusiveGroup string
 	// Type is Module or Application, as DKP's package.yaml says (R28,
@@ -181,6 +185,13 @@ type Release struct {
 	// Settings is the release's settings schema (R34); nil when it has
 	// none, and then any settings are accepted.
 	Settings *SettingsSchema
+	// Origin is where the release was read from: its file and the line
+	// it starts at; zero for a release no file holds.
+	Origin Origin
+	// Lines gives the line of each field the release's file writes, by
+	// its path from the release (requirements.kubernetes, stage); nil
+	// when not known. Facts read from a field say its line.
+	Lines map[string]int
 	// Refused is why the release's ecosystem never registers it, in that
 	// ecosystem's words (R27: `dependency cycle through: vault`); "" for
 	// a release it takes. An importer marks it; NewCatalog moves the

@@ -83,3 +83,25 @@ func (p Path) String() string {
 	}
 	return b.String()
 }
+
+// ParsePath reads a path as String writes it: fields joined by dots,
+// indexes and items in brackets. Each named step is read as a field.
+func ParsePath(text string) Path {
+	var p Path
+	for _, part := range strings.Split(text, ".") {
+		name, rest, _ := strings.Cut(part, "[")
+		if name != "" {
+			p = append(p, PathStep{Kind: StepField, Name: name})
+		}
+		for rest != "" {
+			inner, after, _ := strings.Cut(rest, "]")
+			if i, err := strconv.Atoi(inner); err == nil {
+				p = append(p, PathStep{Kind: StepIndex, Index: i})
+			} else {
+				p = append(p, PathStep{Kind: StepItem, Name: inner})
+			}
+			_, rest, _ = strings.Cut(after, "[")
+		}
+	}
+	return p
+}

@@ -62,6 +62,26 @@ func (r *Request) PinnedNames() []string {
 // every module exists, nothing is asked twice or both ways, and a pin names
 // a real release.
 func (r *Request) Validate(cat *Catalog, cluster *ClusterState) error {
+	errs := r.validateAlone(cat)
+	errs = append(errs, r.validateIntoPlatform(cat, cluster)...)
+	errs = append(errs, validateComponents(Field("request", "platform"), r.Platform.Components)...)
+	for _, name := range slices.Sorted(maps.Keys(r.Platform.Components)) {
+		if _, runs := cluster.Platform[name]; !runs {
+			errs = append(errs, fieldErr(Field("request", "platform").Key(name), ErrInvalidValue, "platform component %s: the cluster state does not declare it (set cluster.platform.%s)", name, name))
+		}
+	}
+	return errs.Err()
+}
+
+// ValidateAlone makes the checks of Validate that read the catalog alone,
+// not the cluster state: for a request whose cluster state is itself bad
+// input, so that each bad field of the two is reported at once, and
+// none of the request's for want of a cluster (D413).
+func (r *Request) ValidateAlone(cat *Catalog) error {
+	return r.validateAlone(cat).Err()
+}
+
+func (r *Request) validateAlone(cat *Catalog) InputErrors {
 	var errs InputErrors
 	switch r.Strategy {
 	case "", StrategySequential, StrategyDirect:
@@ -84,15 +104,7 @@ func (r *Request) Validate(cat *Catalog, cluster *ClusterState) error {
 	for _, name := range r.PinnedNames() {
 		errs = append(errs, r.validatePin(cat, name)...)
 	}
-	errs = append(errs, r.validateSources(cat)...)
-	errs = append(errs, r.validateIntoPlatform(cat, cluster)...)
-	errs = append(errs, validateComponents(Field("request", "platform"), r.Platform.Components)...)
-	for _, name := range slices.Sorted(maps.Keys(r.Platform.Components)) {
-		if _, runs := cluster.Platform[name]; !runs {
-			errs = append(errs, fieldErr(Field("request", "platform").Key(name), ErrInvalidValue, "platform component %s: the cluster state does not declare it (set cluster.platform.%s)", name, name))
-		}
-	}
-	return errs.Err()
+	return append(errs, r.validateSources(cat)...)
 }
 
 func checkNames(cat *Catalog, field Path, names []string) InputErrors {

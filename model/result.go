@@ -142,8 +142,11 @@ type PlanStep struct {
 
 // Explanation says why no consistent answer exists (R16).
 type Explanation struct {
-	Summary     string
-	Facts       []Fact
+	Summary string
+	Facts   []Fact
+	// Steps chain Facts into the reason (Derive); nil when the facts do
+	// not chain.
+	Steps       []Step
 	Suggestions []Suggestion
 }
 
@@ -290,9 +293,12 @@ func FactKinds() []FactKind {
 
 // Fact is one input fact of an explanation (R16).
 type Fact struct {
-	Kind       FactKind
-	Module     string
+	Kind   FactKind
+	Module string
+	// Version is the releases the fact concerns as a person reads them
+	// ("0.1.0–0.1.3"); Versions lists each.
 	Version    string
+	Versions   []string
 	Constraint string
 	Message    string
 	// Requires is what a requirement fact names: the required module,
@@ -318,6 +324,10 @@ type Fact struct {
 	// Group is the DKP v2 group a compound fact was written as (R28): its
 	// bucket, name and description; nil for any other fact.
 	Group *Group
+	// Origin is where the fact was read from: the catalog's file and line
+	// of the newest release it concerns, or the field of the cluster
+	// state or the request.
+	Origin Origin
 }
 
 // SuggestionKind names the change a suggestion proposes.

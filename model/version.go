@@ -29,6 +29,32 @@ func ParseVersion(text string) (Version, error) {
 	return v, nil
 }
 
+// ParseRunningVersion reads the version a cluster runs, of DKP or of
+// Kubernetes: a release, patch included, such as 1.72.4 or v1.72.4. A
+// bare minor or major (1.72, v1.72, 1) names no release a cluster can
+// run; ParseVersion would read it as 1.72.0, which a requirement such as
+// >= 1.72.3 or an update step then reads as a version the cluster does
+// not run, so it is bad input that says so (D412). Candidate versions, a
+// what-if's and a request's platform, take minors on purpose and are
+// read by ParseVersion.
+func ParseRunningVersion(text string) (Version, error) {
+	v, err := ParseVersion(text)
+	if err != nil {
+		return nil, err
+	}
+	core := strings.TrimLeft(strings.TrimSpace(text), "vV")
+	if i := strings.IndexAny(core, "-+"); i >= 0 {
+		core = core[:i]
+	}
+	switch strings.Count(core, ".") {
+	case 0:
+		return nil, fmt.Errorf("%w: %q is a major, not the release the cluster runs: give its minor and patch too (%d.x.y)", ErrInvalidVersion, text, v.Major())
+	case 1:
+		return nil, fmt.Errorf("%w: %q is a minor, not the release the cluster runs: give its patch too (%d.%d.x)", ErrInvalidVersion, text, v.Major(), v.Minor())
+	}
+	return v, nil
+}
+
 // parseCore reads the common form "1.2.3", three numbers without leading
 // zeros and nothing else, as semver.NewVersion reads it but without its
 // regular expression, which shows in profiles of the service (each

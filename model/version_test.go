@@ -36,3 +36,25 @@ func TestParseVersionAsSemver(t *testing.T) {
 		assert.True(t, SameVersion(want, got), "%q", text)
 	}
 }
+
+// A version a cluster runs is a release, patch included: a bare minor or
+// major is bad input that says what to give, not read as x.y.0 (D412).
+func TestParseRunningVersion(t *testing.T) {
+	for _, text := range []string{"1.72.4", "v1.72.4", " 1.30.8 ", "1.73.0-rc.1", "v1.2.3+build"} {
+		v, err := ParseRunningVersion(text)
+		if assert.NoError(t, err, text) {
+			assert.Equal(t, MustParseVersion(text).String(), v.String(), text)
+		}
+	}
+	for text, want := range map[string]string{
+		"v1.72":     `"v1.72" is a minor, not the release the cluster runs: give its patch too (1.72.x)`,
+		"1.30":      `"1.30" is a minor`,
+		"1.72-rc.1": `"1.72-rc.1" is a minor`,
+		"1":         `"1" is a major, not the release the cluster runs: give its minor and patch too (1.x.y)`,
+		"latest":    `invalid version: "latest"`,
+	} {
+		_, err := ParseRunningVersion(text)
+		assert.ErrorIs(t, err, ErrInvalidVersion, text)
+		assert.ErrorContains(t, err, want, text)
+	}
+}

@@ -237,15 +237,39 @@ func explanationToProto(e *model.Explanation) *modsolverv1.Explanation {
 				Requires:   f.Requires,
 				Subject:    f.Subject,
 				Group:      groupToProto(f.Group),
+				Versions:   slices.Clone(f.Versions),
+				Origin:     originToProto(f.Origin),
 
 				EcosystemMessage: f.EcosystemMessage,
 			})
 		}
 	}
+	for _, st := range e.Steps {
+		out.Steps = append(out.Steps, stepToProto(st))
+	}
 	if len(e.Suggestions) > 0 {
 		out.Suggestions = suggestionsToProto(e.Suggestions)
 	}
 	return out
+}
+
+// originToProto converts where a fact was read from; nil when nothing is
+// known of it.
+func originToProto(o model.Origin) *modsolverv1.Origin {
+	if o.IsZero() {
+		return nil
+	}
+	return &modsolverv1.Origin{File: o.File, Line: int32(o.Line), Field: o.Field, Object: o.Object}
+}
+
+// stepToProto converts one step of a derivation.
+func stepToProto(st model.Step) *modsolverv1.ExplanationStep {
+	facts := make([]int32, len(st.Facts))
+	for i, n := range st.Facts {
+		facts[i] = int32(n)
+	}
+	return &modsolverv1.ExplanationStep{Facts: facts, After: int32(st.After), Module: st.Module,
+		Needs: st.Needs, Constraint: st.Constraint, Conclusion: st.Conclusion}
 }
 
 // suggestionsToProto converts suggestions, a combined one with its parts.
@@ -314,16 +338,20 @@ func clusterFromProto(pc *modsolverv1.ClusterState) (*model.ClusterState, error)
 		return nil, &model.FieldError{Path: model.Field("cluster"), Err: fmt.Errorf("%w: the cluster state is required", model.ErrMissingField)}
 	}
 	var errs model.InputErrors
-	version := func(field model.Path, text string) model.Version {
-		v, err := parseVersion(field, text)
+	// The versions the cluster runs are releases, patch included (D412).
+	running := func(field model.Path, text string) model.Version {
+		if text == "" {
+			return nil
+		}
+		v, err := model.ParseRunningVersion(text)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, &model.FieldError{Path: field, Err: err})
 		}
 		return v
 	}
 	out := &model.ClusterState{
-		Deckhouse:      version(model.Field("cluster", "deckhouse"), pc.GetDeckhouse()),
-		Kubernetes:     version(model.Field("cluster", "kubernetes"), pc.GetKubernetes()),
+		Deckhouse:      running(model.Field("cluster", "deckhouse"), pc.GetDeckhouse()),
+		Kubernetes:     running(model.Field("cluster", "kubernetes"), pc.GetKubernetes()),
 		Edition:        pc.GetEdition(),
 		Bundle:         pc.GetBundle(),
 		ReleaseChannel: pc.GetReleaseChannel(),
@@ -420,6 +448,7 @@ func componentsFromProto(field model.Path, in map[string]string, errs *model.Inp
 		v, err := parseVersion(field.Key(name), in[name])
 		if err != nil {
 			*errs = append(*errs, err)
+			continue
 		}
 		out[name] = v
 	}
@@ -439,7 +468,9 @@ func componentsToProto(in map[string]model.Version) map[string]string {
 }
 
 // requestFromProto converts a request; nil is the empty request, which
-// asks for nothing but a consistent answer.
+// asks for nothing but a consistent answer. With the versions it cannot
+// read, it also returns the request without them, for the checks that
+// can still be made of its other fields (D413).
 func requestFromProto(pr *modsolverv1.Request) (*model.Request, error) {
 	out := &model.Request{
 		Enable:       slices.Clone(pr.GetEnable()),
@@ -469,13 +500,11 @@ func requestFromProto(pr *modsolverv1.Request) (*model.Request, error) {
 		v, err := parseVersion(model.Field("request", "pin").Key(name), pr.GetPin()[name])
 		if err != nil {
 			errs = append(errs, err)
+			continue
 		}
 		out.Pin[name] = v
 	}
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return out, errs.Err()
 }
 
 // ClusterProto converts a model cluster state into its proto form, for
@@ -695,4 +724,159 @@ func whatIfResultToProto(i int, name string, c solver.Cell, index func(int) int)
 var severityToProto = map[model.Severity]modsolverv1.Severity{
 	model.SeverityError:   modsolverv1.Severity_SEVERITY_ERROR,
 	model.SeverityWarning: modsolverv1.Severity_SEVERITY_WARNING,
+}
+
+// The enum tables backwards, for answers read back from their proto form
+// (ResultFromProto); the proto UNSPECIFIED value, in no table, reads as
+// the model's zero value.
+var (
+	statusFromProto         = invert(statusToProto)
+	actionFromProto         = invert(actionToProto)
+	factKindFromProto       = invert(factKindToProto)
+	suggestionKindFromProto = invert(suggestionKindToProto)
+	warningKindFromProto    = invert(warningKindToProto)
+	groupKindFromProto      = invert(groupKindToProto)
+)
+
+func invert[K, V comparable](m map[K]V) map[V]K {
+	out := make(map[V]K, len(m))
+	for k, v := range m {
+		out[v] = k
+	}
+	return out
+}
+
+// enumFromProto reads p by table; a value this build does not know is
+// added to errs, at the path field spells (only then: a result has many
+// enum fields).
+func enumFromProto[P ~int32, M any](table map[P]M, p P, field func() model.Path, errs *model.InputErrors) M {
+	m, ok := table[p]
+	if !ok && p != 0 {
+		*errs = append(*errs, &model.FieldError{Path: field(), Err: fmt.Errorf("%w: %d is no value this build knows", model.ErrInvalidValue, p)})
+	}
+	return m
+}
+
+// ResultFromProto converts a response back into the model result that
+// resultToProto rendered it from, for a client that holds answers in
+// their proto or protojson form: whatif merge reads a batch's shards
+// back so. Converting the result to proto again gives the response
+// again, stats included (memory comes back in whole KiB, which is what
+// the response holds). An enum value this build does not know is bad
+// input, at its field's path under "response".
+func ResultFromProto(pr *modsolverv1.ResolveResponse) (*model.Result, error) {
+	if pr == nil {
+		return nil, nil
+	}
+	var errs model.InputErrors
+	at := model.Field("response")
+	st := pr.GetStats()
+	out := &model.Result{
+		Status:      enumFromProto(statusFromProto, pr.GetStatus(), func() model.Path { return at.Field("status") }, &errs),
+		Explanation: explanationFromProto(pr.GetExplanation(), at.Field("explanation"), &errs),
+		Stats: model.Stats{
+			Variables:   int(st.GetVariables()),
+			Clauses:     int(st.GetClauses()),
+			Solves:      int(st.GetSolves()),
+			SolveMicros: int64(st.GetSolveMicros()),
+			MemoryBytes: int64(st.GetMemoryKib()) * 1024,
+			Unchanged:   int(st.GetUnchanged()),
+		},
+	}
+	for i, m := range pr.GetModules() {
+		out.Modules = append(out.Modules, model.ModuleResult{
+			Name:        m.GetName(),
+			Action:      enumFromProto(actionFromProto, m.GetAction(), func() model.Path { return at.Field("modules").Index(i).Field("action") }, &errs),
+			FromVersion: m.GetFromVersion(), ToVersion: m.GetToVersion(), ChannelHead: m.GetChannelHead(),
+			HeldBack: m.GetHeldBack(), PathNote: m.GetPathNote(), Path: slices.Clone(m.GetPath()),
+			FromSource: m.GetFromSource(), ToSource: m.GetToSource(), Moved: m.GetMoved(),
+		})
+	}
+	for i, s := range pr.GetPlan() {
+		out.Plan = append(out.Plan, planStepFromProto(s, at.Field("plan").Index(i), &errs))
+	}
+	for _, a := range pr.GetAssumptions() {
+		out.Assumptions = append(out.Assumptions, model.Assumption{Gate: a.GetGate(), Subject: a.GetSubject(), Needs: a.GetNeeds(), Message: a.GetMessage()})
+	}
+	for i, w := range pr.GetWarnings() {
+		kind := enumFromProto(warningKindFromProto, w.GetKind(), func() model.Path { return at.Field("warnings").Index(i).Field("kind") }, &errs)
+		out.Warnings = append(out.Warnings, model.Warning{Kind: kind, Module: w.GetModule(), Version: w.GetVersion(), Message: w.GetMessage()})
+	}
+	for i, s := range pr.GetRoute() {
+		step := model.RouteStep{Deckhouse: s.GetDeckhouse(), Kubernetes: s.GetKubernetes(), Requirements: slices.Clone(s.GetRequirements())}
+		for k, p := range s.GetModules() {
+			step.Modules = append(step.Modules, planStepFromProto(p, at.Field("route").Index(i).Field("modules").Index(k), &errs))
+		}
+		out.Route = append(out.Route, step)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func planStepFromProto(s *modsolverv1.PlanStep, field model.Path, errs *model.InputErrors) model.PlanStep {
+	return model.PlanStep{
+		Module:              s.GetModule(),
+		Action:              enumFromProto(actionFromProto, s.GetAction(), func() model.Path { return field.Field("action") }, errs),
+		FromVersion:         s.GetFromVersion(),
+		ToVersion:           s.GetToVersion(),
+		ConfirmationMessage: s.GetConfirmationMessage(), ConfirmationAnnotation: s.GetConfirmationAnnotation(),
+		FromSource: s.GetFromSource(), ToSource: s.GetToSource(),
+		CycleWith: slices.Clone(s.GetCycleWith()),
+	}
+}
+
+func explanationFromProto(pe *modsolverv1.Explanation, field model.Path, errs *model.InputErrors) *model.Explanation {
+	if pe == nil {
+		return nil
+	}
+	out := &model.Explanation{Summary: pe.GetSummary(), Suggestions: suggestionsFromProto(pe.GetSuggestions(), field.Field("suggestions"), errs)}
+	for i, f := range pe.GetFacts() {
+		at := field.Field("facts").Index(i)
+		fact := model.Fact{
+			Kind:   enumFromProto(factKindFromProto, f.GetKind(), func() model.Path { return at.Field("kind") }, errs),
+			Module: f.GetModule(), Version: f.GetVersion(), Constraint: f.GetConstraint(), Message: f.GetMessage(),
+			Requires: f.GetRequires(), Subject: f.GetSubject(), EcosystemMessage: f.GetEcosystemMessage(),
+			Versions: slices.Clone(f.GetVersions()), Origin: originFromProto(f.GetOrigin()),
+		}
+		if g := f.GetGroup(); g != nil {
+			fact.Group = &model.Group{Kind: enumFromProto(groupKindFromProto, g.GetKind(), func() model.Path { return at.Field("group", "kind") }, errs), Name: g.GetName(), Description: g.GetDescription()}
+		}
+		out.Facts = append(out.Facts, fact)
+	}
+	for _, st := range pe.GetSteps() {
+		out.Steps = append(out.Steps, stepFromProto(st))
+	}
+	return out
+}
+
+// originFromProto reads where a fact was read from; the zero Origin for
+// none.
+func originFromProto(o *modsolverv1.Origin) model.Origin {
+	return model.Origin{File: o.GetFile(), Line: int(o.GetLine()), Field: o.GetField(), Object: o.GetObject()}
+}
+
+// stepFromProto reads one step of a derivation.
+func stepFromProto(st *modsolverv1.ExplanationStep) model.Step {
+	var facts []int
+	for _, n := range st.GetFacts() {
+		facts = append(facts, int(n))
+	}
+	return model.Step{Facts: facts, After: int(st.GetAfter()), Module: st.GetModule(),
+		Needs: st.GetNeeds(), Constraint: st.GetConstraint(), Conclusion: st.GetConclusion()}
+}
+
+// suggestionsFromProto converts suggestions, a combined one with its
+// parts; nil for none.
+func suggestionsFromProto(ps []*modsolverv1.Suggestion, field model.Path, errs *model.InputErrors) []model.Suggestion {
+	var out []model.Suggestion
+	for i, p := range ps {
+		out = append(out, model.Suggestion{
+			Kind:   enumFromProto(suggestionKindFromProto, p.GetKind(), func() model.Path { return field.Index(i).Field("kind") }, errs),
+			Module: p.GetModule(), Version: p.GetVersion(), Message: p.GetMessage(),
+			Changes: suggestionsFromProto(p.GetChanges(), field.Index(i).Field("changes"), errs),
+		})
+	}
+	return out
 }

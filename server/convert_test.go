@@ -487,3 +487,32 @@ func TestRouteToProto(t *testing.T) {
 	res.Route[0].Requirements[0] = "changed"
 	assert.Equal(t, "k8s: 1.30 (the cluster runs Kubernetes 1.30)", got[0].GetRequirements()[0], "no aliasing")
 }
+
+// A what-if result says its index and each blocker's first scenario when
+// they are 0, as it says a group of 0, in protojson's field order, and
+// reads back into the same message; nothing else of it changes (D414).
+func TestWhatIfJSONGivesPositionZero(t *testing.T) {
+	msg := &modsolverv1.WhatIfResult{Name: "a <b>", Group: proto.Uint32(0),
+		Response: &modsolverv1.ResolveResponse{Status: modsolverv1.Status_STATUS_UNSATISFIABLE},
+		Blockers: []*modsolverv1.Blocker{
+			{Module: "csi-ceph", Severity: modsolverv1.Severity_SEVERITY_ERROR, Accepted: true},
+			{Module: "code", FirstScenario: 3},
+		}}
+	out, err := MarshalJSON(msg)
+	require.NoError(t, err)
+	var compact bytes.Buffer
+	require.NoError(t, json.Compact(&compact, out))
+	assert.Equal(t, `{"index":0,"name":"a <b>","response":{"status":"STATUS_UNSATISFIABLE"},"group":0,`+
+		`"blockers":[{"module":"csi-ceph","severity":"SEVERITY_ERROR","firstScenario":0,"accepted":true},{"module":"code","firstScenario":3}]}`,
+		compact.String())
+	back := &modsolverv1.WhatIfResult{}
+	require.NoError(t, protojson.Unmarshal(out, back))
+	assert.True(t, proto.Equal(msg, back), "%s", out)
+
+	msg.Index, msg.Group, msg.Blockers, msg.Response = 4, nil, nil, nil
+	out, err = MarshalJSON(msg)
+	require.NoError(t, err)
+	compact.Reset()
+	require.NoError(t, json.Compact(&compact, out))
+	assert.Equal(t, `{"index":4,"name":"a <b>"}`, compact.String(), "a shard's result has no group, and an index other than 0 is as protojson writes it")
+}

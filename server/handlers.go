@@ -106,10 +106,24 @@ func (r *resolver) solve(ctx context.Context, ref catalogRef, pc *modsolverv1.Cl
 	cluster, clusterErr := r.cluster(pc, cat.Catalog())
 	req, reqErr := requestFromProto(pr)
 	if err := errors.Join(clusterErr, reqErr); err != nil {
-		return nil, err
+		return nil, errors.Join(err, alsoBad(cat.Catalog(), cluster, clusterErr, req))
 	}
 	res, err := cat.Solve(ctx, cluster, req, append(opts, solver.WithMemoryLimit(r.cfg.maxMemory))...)
 	return res, timeoutCause(ctx, err)
+}
+
+// alsoBad is what else is wrong with a request whose cluster state or
+// request could not be read in full, so that each bad field is its own
+// violation at once, rather than one now and the next on the retry
+// (D413). It checks what was read, and nothing that leans on what was
+// not: with the cluster state read, both as the solver checks them (the
+// request without the versions it could not read); without it, the
+// request's fields that need no cluster state.
+func alsoBad(cat *model.Catalog, cluster *model.ClusterState, clusterErr error, req *model.Request) error {
+	if clusterErr != nil {
+		return req.ValidateAlone(cat)
+	}
+	return errors.Join(cluster.Validate(cat), req.Validate(cat, cluster))
 }
 
 // whatIf answers a batch, calling send once per scenario in order. A
@@ -136,10 +150,9 @@ func (r *resolver) whatIf(ctx context.Context, in *modsolverv1.WhatIfRequest, se
 	if err != nil {
 		return err
 	}
-	if err := cluster.Validate(cat.Catalog()); err != nil {
-		return err
-	}
-	if err := model.ValidateAccept(cat.Catalog(), model.Field("accept"), in.GetAccept()); err != nil {
+	// Both, so that a bad cluster state and a bad accept list are two
+	// violations at once (D413).
+	if err := errors.Join(cluster.Validate(cat.Catalog()), model.ValidateAccept(cat.Catalog(), model.Field("accept"), in.GetAccept())); err != nil {
 		return err
 	}
 	b := newBatch(in.GetScenarios(), send)

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
@@ -39,7 +41,9 @@ func BadInput(err error) string {
 
 // MarshalJSON renders m as protojson with default options (zero fields
 // omitted, camelCase field names such as "fromVersion"), indented by two
-// spaces and followed by a newline.
+// spaces and followed by a newline. A what-if result is the exception:
+// the scenario positions it gives (its index, each blocker's
+// firstScenario) are written when they are 0 too, as its group is.
 //
 // protojson deliberately varies its whitespace between builds, so the output
 // is normalised with json.Compact and json.Indent: identical messages always
@@ -53,6 +57,14 @@ func MarshalJSON(m proto.Message) ([]byte, error) {
 	if err := json.Compact(&compact, raw); err != nil {
 		return nil, fmt.Errorf("compact JSON: %w", err)
 	}
+	if r, ok := m.(*modsolverv1.WhatIfResult); ok {
+		positioned, err := withPositions(r, compact.Bytes())
+		if err != nil {
+			return nil, err
+		}
+		compact.Reset()
+		compact.Write(positioned)
+	}
 	var out bytes.Buffer
 	out.Grow(compact.Len() * 2)
 	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
@@ -60,4 +72,64 @@ func MarshalJSON(m proto.Message) ([]byte, error) {
 	}
 	out.WriteByte('\n')
 	return out.Bytes(), nil
+}
+
+// withPositions writes into data, the compact protojson of r, the
+// positions protojson leaves out when they are 0: r's index and each
+// blocker's firstScenario. Scenario 0 is a position like any other; a
+// reader that finds "group": 0 beside no index, or a blocker without the
+// scenario it first blocks, cannot tell "the first" from "not given"
+// (D414). The proto keeps them plain uint32 (the group is optional
+// because a shard leaves it unset), so the JSON is mended here, in
+// protojson's own field order.
+func withPositions(r *modsolverv1.WhatIfResult, data []byte) ([]byte, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, fmt.Errorf("what-if result JSON: %w", err)
+	}
+	fields["index"] = json.RawMessage(strconv.FormatUint(uint64(r.GetIndex()), 10))
+	if len(r.GetBlockers()) > 0 {
+		var blockers []map[string]json.RawMessage
+		if err := json.Unmarshal(fields["blockers"], &blockers); err != nil || len(blockers) != len(r.GetBlockers()) {
+			return nil, fmt.Errorf("what-if result JSON: blockers: %v", err)
+		}
+		var list bytes.Buffer
+		list.WriteByte('[')
+		for i, b := range blockers {
+			if i > 0 {
+				list.WriteByte(',')
+			}
+			b["firstScenario"] = json.RawMessage(strconv.FormatUint(uint64(r.GetBlockers()[i].GetFirstScenario()), 10))
+			writeObject(&list, r.GetBlockers()[i].ProtoReflect().Descriptor(), b)
+		}
+		list.WriteByte(']')
+		fields["blockers"] = list.Bytes()
+	}
+	var out bytes.Buffer
+	writeObject(&out, r.ProtoReflect().Descriptor(), fields)
+	return out.Bytes(), nil
+}
+
+// writeObject writes fields as a JSON object, its keys in the order of
+// desc's fields, as protojson orders them. The values are written as
+// they are: encoding/json would escape the HTML characters protojson
+// leaves alone.
+func writeObject(out *bytes.Buffer, desc protoreflect.MessageDescriptor, fields map[string]json.RawMessage) {
+	out.WriteByte('{')
+	first := true
+	for i := range desc.Fields().Len() {
+		name := desc.Fields().Get(i).JSONName()
+		v, ok := fields[name]
+		if !ok {
+			continue
+		}
+		if !first {
+			out.WriteByte(',')
+		}
+		first = false
+		out.WriteString(strconv.Quote(name))
+		out.WriteByte(':')
+		out.Write(v)
+	}
+	out.WriteByte('}')
 }

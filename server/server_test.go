@@ -119,6 +119,23 @@ func TestResolveBadInput(t *testing.T) {
 			in.Cluster.Kubernetes = "x"
 			in.Request.Pin = map[string]string{"hello-world": "y"}
 		}, []string{"cluster.kubernetes", `request.pin["hello-world"]`}},
+		// Each bad field is its own violation, where the fields can be
+		// checked one by one without follow-on errors (D413).
+		{"two bad cluster versions", func(in *modsolverv1.ResolveRequest) {
+			in.Cluster.Deckhouse, in.Cluster.Kubernetes = "latest", "v1.2"
+		}, []string{"cluster.deckhouse", "cluster.kubernetes"}},
+		{"a bad cluster version and a pin of an unknown module", func(in *modsolverv1.ResolveRequest) {
+			in.Cluster.Deckhouse = "latest"
+			in.Request.Pin = map[string]string{"no-such-module": "1.0.0"}
+		}, []string{"cluster.deckhouse", `request.pin["no-such-module"]`}},
+		{"a bad pin version and an unknown module to enable", func(in *modsolverv1.ResolveRequest) {
+			in.Request.Enable = []string{"no-such-module"}
+			in.Request.Pin = map[string]string{"hello-world": "y", "ingress-nginx": "9.9.9"}
+		}, []string{`request.pin["hello-world"]`, "request.enable[0]", `request.pin["ingress-nginx"]`}},
+		{"a bad pin version and a bad channel", func(in *modsolverv1.ResolveRequest) {
+			in.Cluster.ReleaseChannel = "nightly"
+			in.Request.Pin = map[string]string{"hello-world": "y"}
+		}, []string{`request.pin["hello-world"]`, "cluster.release_channel"}},
 		{"bad inline catalog", func(in *modsolverv1.ResolveRequest) {
 			in.Catalog = &modsolverv1.ResolveRequest_InlineCatalog{InlineCatalog: "modules: [{name: a, color: red}]"}
 		}, []string{"inline_catalog"}},
@@ -259,6 +276,24 @@ func TestWhatIfBadClusterFailsTheCall(t *testing.T) {
 	_, err = stream.Recv()
 	st := requireCode(t, err, codes.InvalidArgument)
 	assert.Contains(t, fieldViolations(t, st), `cluster.modules["ingress-nginx"].version`)
+
+	// A cluster state that reads but does not check out and an accept list
+	// that names nothing are two violations at once (D413).
+	cluster = tinyCluster()
+	cluster.ReleaseChannel = "nightly"
+	stream, err = e.client.WhatIf(t.Context(), &modsolverv1.WhatIfRequest{
+		Catalog:   &modsolverv1.WhatIfRequest_CatalogName{CatalogName: "tiny"},
+		Cluster:   cluster,
+		Scenarios: []*modsolverv1.Scenario{{Name: "a"}},
+		Accept:    []string{"no-such-risk"},
+	})
+	require.NoError(t, err)
+	_, err = stream.Recv()
+	st = requireCode(t, err, codes.InvalidArgument)
+	vs := fieldViolations(t, st)
+	assert.Len(t, vs, 2, "%v", vs)
+	assert.Contains(t, vs, "cluster.release_channel")
+	assert.Contains(t, vs, "accept[0]")
 }
 
 func TestExplain(t *testing.T) {

@@ -142,6 +142,18 @@ func checkCombined(t *testing.T, cat *model.Catalog, cluster *model.ClusterState
 // data alone (kind, module, version), and returns the status, or false
 // for a part it cannot read from its data.
 func statusWith(t *testing.T, cat *model.Catalog, cluster *model.ClusterState, req *model.Request, parts []model.Suggestion) (model.Status, bool) {
+	res, err, ok := solveWith(cat, cluster, req, parts)
+	if !ok {
+		return 0, false
+	}
+	require.NoError(t, err)
+	return res.Status, true
+}
+
+// solveWith solves req with the changes of parts made, as statusWith
+// does, and returns the answer or the error; ok is false for a part it
+// cannot read from its data.
+func solveWith(cat *model.Catalog, cluster *model.ClusterState, req *model.Request, parts []model.Suggestion) (*model.Result, error, bool) {
 	cluster, req = cluster.Clone(), req.Clone()
 	for _, p := range parts {
 		switch p.Kind {
@@ -170,12 +182,11 @@ func statusWith(t *testing.T, cat *model.Catalog, cluster *model.ClusterState, r
 		case model.SuggestAutoEnable:
 			req.AutoEnable = true
 		default:
-			return 0, false
+			return nil, nil, false
 		}
 	}
 	res, err := Solve(context.Background(), cat, cluster, req, WithoutHeldBack(), WithoutSuggestions())
-	require.NoError(t, err)
-	return res.Status, true
+	return res, err, true
 }
 
 // A downgrade question lowers a platform component below what the

@@ -91,16 +91,17 @@ func whyNotQuestion(s *session, o *outcome) (int, bool) {
 // minimal core there too.
 func checkWholeCore(t *testing.T, s *session, v *view, rel int, core, background []*fact) {
 	w := s.explainer()
-	inputs := map[model.Fact]*fact{}
+	inputs := map[string]*fact{}
+	key := func(f *fact) string { return fmt.Sprintf("%#v", s.p.toModel(f)) }
 	for _, f := range w.inputFacts() {
-		inputs[s.p.toModel(f)] = f
+		inputs[key(f)] = f
 	}
 	whole := func(facts []*fact) []*fact {
 		var out []*fact
 		for _, f := range facts {
 			switch {
 			case f.kind != model.FactPreference:
-				g := inputs[s.p.toModel(f)]
+				g := inputs[key(f)]
 				require.NotNil(t, g, "the cone's fact %q is not one of the whole closure's", s.p.message(f))
 				out = append(out, g)
 			case f.choice != nil:

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -59,7 +60,7 @@ func checkMinimal(t *testing.T, sc *catalog.Scenario, res *model.Result) {
 	x := s.explainer()
 	var core []*fact
 	for _, want := range res.Explanation.Facts {
-		i := slices.IndexFunc(x.inputFacts(), func(f *fact) bool { return s.p.toModel(f) == want })
+		i := slices.IndexFunc(x.inputFacts(), func(f *fact) bool { return reflect.DeepEqual(s.p.toModel(f), want) })
 		require.GreaterOrEqual(t, i, 0, "the answer's fact %q is not one of the problem's facts", want.Message)
 		core = append(core, x.inputFacts()[i])
 	}

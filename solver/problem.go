@@ -252,7 +252,7 @@ func (p *problem) newView(m *model.Module) *view {
 	v.own = v.tab != nil
 	if bm := v.m; bm.Embedded { // a module of several sources, one of which carries it built in, too (R29)
 		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: bm.Requirements, Accessibility: bm.Accessibility, Stage: bm.Stage, Disable: bm.Disable, Source: bm.Source,
-			Settings: bm.SettingsFor(p.deckhouse)}}
+			Settings: bm.SettingsFor(p.deckhouse), Origin: bm.Origin, Lines: bm.Lines}}
 		v.deployedDKP, v.own = p.cluster.Deckhouse, false
 	}
 	st := p.cluster.Modules[m.Name]

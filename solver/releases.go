@@ -136,7 +136,7 @@ func (c *Compiled) platformRefusal(ctx context.Context, cfg settings, cluster *m
 // (R31), a gate the cluster fails (R32), a route that does not pass (R33).
 func oneFactRefusal(f *model.Fact) *model.Result {
 	return &model.Result{Status: model.StatusUnsatisfiable,
-		Explanation: &model.Explanation{Summary: "the request cannot be met: " + f.Message, Facts: []model.Fact{*f}}}
+		Explanation: &model.Explanation{Summary: "the request cannot be met: " + f.Message, Facts: []model.Fact{*f}, Steps: model.Derive([]model.Fact{*f})}}
 }
 
 // verifiedChanges is the suggestions of changes, in order, that make req

@@ -373,7 +373,7 @@ func (p *problem) capabilityMessage(f *fact) string {
 
 // toModel turns a fact into its structured form.
 func (p *problem) toModel(f *fact) model.Fact {
-	mf := model.Fact{Kind: f.kind, Message: p.message(f), Requires: f.dep, Subject: subjectOf(f)}
+	mf := model.Fact{Kind: f.kind, Message: p.message(f), Requires: f.dep, Subject: subjectOf(f), Origin: p.originOf(f)}
 	if c := kindOf(f).constraint; c != nil {
 		mf.Constraint = c(f)
 	}
@@ -386,6 +386,10 @@ func (p *problem) toModel(f *fact) model.Fact {
 	if f.v != nil {
 		mf.Module = f.v.name
 		mf.Version = releasesText(f.v, f.rels)
+		mf.Versions = make([]string, len(f.rels))
+		for i, r := range f.rels {
+			mf.Versions[i] = f.v.versionText(r)
+		}
 	}
 	if f.at >= 0 && f.v != nil {
 		mf.Version = f.v.versionText(f.at)
@@ -431,19 +435,31 @@ func chainOrder(facts []*fact) []*fact {
 	return out
 }
 
-// releasesText lists release versions, shortened when there are many.
+// releasesText lists release versions as a person reads them: a run of
+// three or more releases that follow one another in the module's list as
+// first–last, the others one by one, and the count when there are more
+// than six ("0.1.0–0.1.3", "0.3.0, 0.4.1–0.5.2 (9 releases)").
 func releasesText(v *view, rels []int) string {
-	const most = 6
-	vs := make([]string, 0, min(len(rels), most+1))
-	for i, r := range rels {
-		switch {
-		case len(rels) <= most || i < most/2 || i >= len(rels)-most/2:
-			vs = append(vs, v.versionText(r))
-		case i == most/2:
-			vs = append(vs, "…")
+	const most, run = 6, 3
+	var parts []string
+	for i := 0; i < len(rels); {
+		j := i
+		for j+1 < len(rels) && rels[j+1] == rels[j]+1 {
+			j++
 		}
+		if j-i+1 >= run {
+			parts = append(parts, v.versionText(rels[i])+"–"+v.versionText(rels[j]))
+		} else {
+			for k := i; k <= j; k++ {
+				parts = append(parts, v.versionText(rels[k]))
+			}
+		}
+		i = j + 1
 	}
-	s := strings.Join(vs, ", ")
+	if len(parts) > most {
+		parts = append(append(parts[:most/2:most/2], "…"), parts[len(parts)-most/2:]...)
+	}
+	s := strings.Join(parts, ", ")
 	if len(rels) > most {
 		s += " (" + strconv.Itoa(len(rels)) + " releases)"
 	}

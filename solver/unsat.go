@@ -47,6 +47,7 @@ func (s *session) explanation() *model.Explanation {
 	for _, f := range chainOrder(s.core) {
 		ex.Facts = append(ex.Facts, s.p.toModel(f))
 	}
+	ex.Steps = model.Derive(ex.Facts)
 	return ex
 }
 

@@ -119,8 +119,12 @@ func parseWithPath(fs *flag.FlagSet, f *catalogFlags, args []string, out, errOut
 		fmt.Fprintf(errOut, "modsolver %s: a catalog PATH is required\nRun 'modsolver %s --help' for usage.\n", fs.Name(), fs.Name())
 		return exitBadInput, true
 	}
-	if f.output != "table" && f.output != "json" {
-		fmt.Fprintf(errOut, "modsolver %s: -o must be table or json, not %q\n", fs.Name(), f.output)
+	if f.output != "table" && f.output != "json" && (f.output != "sarif" || fs.Name() != "catalog check") {
+		want := "table or json"
+		if fs.Name() == "catalog check" {
+			want = "table, json or sarif"
+		}
+		fmt.Fprintf(errOut, "modsolver %s: -o must be %s, not %q\n", fs.Name(), want, f.output)
 		return exitBadInput, true
 	}
 	return 0, false
@@ -218,6 +222,11 @@ type checkFlags struct {
 	details  bool
 	workers  int
 	timeout  time.Duration
+	// builtIn, alsoBuiltIn and noReleases are the modules the check
+	// leaves out, once the catalog is read (notChecked).
+	builtIn     int
+	alsoBuiltIn []string
+	noReleases  int
 }
 
 // componentFlag collects repeated --platform NAME=VERSION flags.
@@ -244,6 +253,7 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 	f.facts.registerCheck(fs)
 	fs.Var(f.platform, "platform", "another platform component, `NAME=VERSION`, such as openshift=4.20 (repeatable)")
 	intVar(fs, &f.top, "top", 10, 0, "show the `n` most frequent reasons")
+	fs.Lookup("o").Usage = "output `format`: table, json, or sarif (SARIF 2.1.0: one result per module that cannot be installed, at the manifest line that keeps it off)"
 	fs.BoolVar(&f.details, "details", false, "list every module that cannot be installed, with its reasons")
 	intVar(fs, &f.workers, "workers", 0, 0, "solver `workers` (default: one per core)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up after this `duration`")
@@ -258,6 +268,7 @@ func runCatalogCheck(ctx context.Context, args []string, out, errOut io.Writer) 
 		printLoadReport(errOut, rep, f.sources.verbose)
 	}
 	f.path = rep.Source
+	f.builtIn, f.alsoBuiltIn, f.noReleases = notChecked(cat)
 	if cat.Len() == 0 {
 		// A gate that checked nothing must not pass (D72).
 		return fail(errOut, fmt.Errorf("%s: %w: nothing to check", f.path, catalog.ErrNoModules))
@@ -340,9 +351,31 @@ func sweep(ctx context.Context, cat *solver.Compiled, cluster *model.ClusterStat
 
 // printCheck prints the check as tables or as its JSON document.
 func printCheck(out io.Writer, f checkFlags, cluster *model.ClusterState, sum solver.SweepSummary, answers []solver.Installability) error {
-	c := &report.Check{Catalog: f.path, Cluster: cluster, Summary: sum, Answers: answers, Top: f.top, Details: f.details}
-	if f.output == "json" {
+	c := &report.Check{Catalog: f.path, Cluster: cluster, Summary: sum, Answers: answers, Top: f.top, Details: f.details,
+		BuiltIn: f.builtIn, AlsoBuiltIn: f.alsoBuiltIn, NoReleases: f.noReleases}
+	switch f.output {
+	case "json":
 		return c.JSON(out)
+	case "sarif":
+		return c.SARIF(out)
 	}
 	return c.Table(out)
+}
+
+// notChecked is what of cat the sweep does not install into check's
+// empty cluster (D415): the built-in modules and, by name, a source's
+// modules the platform also carries built in (R29), which run with the
+// platform, and the modules without releases of their own.
+func notChecked(cat *model.Catalog) (builtIn int, alsoBuiltIn []string, noReleases int) {
+	for _, m := range cat.Modules() {
+		switch {
+		case m.Embedded:
+			builtIn++
+		case m.BuiltInSource() != "":
+			alsoBuiltIn = append(alsoBuiltIn, m.Name)
+		case len(m.Releases) == 0:
+			noReleases++
+		}
+	}
+	return builtIn, alsoBuiltIn, noReleases
 }

@@ -81,6 +81,9 @@ func (f *factFlags) given() (*model.ClusterState, error) {
 	return c, nil
 }
 
+// flagVersion reads a version the cluster runs, given on the command
+// line: a release, patch included (D412); "" is nil.
+
 // fields are the cluster state's fields the flags give, which are then
 // not the cluster file's: cluster.edition, say, for --edition.
 func (f *factFlags) fields() []string {
@@ -94,12 +97,11 @@ func (f *factFlags) fields() []string {
 	}
 	return out
 }
-
 func flagVersion(name, text string) (model.Version, error) {
 	if text == "" {
 		return nil, nil
 	}
-	v, err := model.ParseVersion(text)
+	v, err := model.ParseRunningVersion(text)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -107,9 +107,14 @@ func TestResolveKubectlDumpMissingFacts(t *testing.T) {
 	assert.Contains(t, errOut, "the Kubernetes version (a dump holds it as its Nodes' kubelet version) is not known; give it with --kubernetes")
 	assert.NotContains(t, errOut, "--edition", "the edition was given")
 
-	code, _, errOut = runCommand(t, "resolve", "--catalog", cat, "--cluster", dump, "--request", req, "--kubernetes", "1.31")
+	code, _, errOut = runCommand(t, "resolve", "--catalog", cat, "--cluster", dump, "--request", req, "--kubernetes", "1.31.2")
 	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, errOut, "give it with --edition")
+
+	// The version the cluster runs is a release, patch included (D412).
+	code, _, errOut = runCommand(t, "resolve", "--catalog", cat, "--cluster", dump, "--request", req, "--kubernetes", "1.31", "--edition", "ee")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, `--kubernetes: invalid input: invalid version: "1.31" is a minor, not the release the cluster runs: give its patch too (1.31.x)`)
 
 	code, _, errOut = runCommand(t, "resolve", "--catalog", cat, "--cluster", dump, "--request", req, "--kubernetes", "one")
 	assert.Equal(t, exitBadInput, code)
@@ -236,9 +241,9 @@ func TestWhatIfSettingsOnDKP(t *testing.T) {
 	assert.NotContains(t, out, "to install")
 	assert.NotContains(t, out, "snapshot-controller")
 	for _, want := range []string{
-		"settings: csi-nfs stays at 0.2.2: the module's settings are refused by 0.2.3, ",
+		"settings: csi-nfs stays at 0.2.2: the module's settings are refused by 0.2.3–0.4.1 (32 releases)",
 		`(settings.tlsParameters.ca: "-----BEGIN CERTIFICATE-----`,
-		"settings: secrets-store-integration stays at 1.3.21: the module's settings are refused by 1.4.0, 1.4.1, 1.4.2, 1.4.3 (settings.connection.authPath: ",
+		"settings: secrets-store-integration stays at 1.3.21: the module's settings are refused by 1.4.0–1.4.3 (settings.connection.authPath: ",
 		"settings: virtualization stays at 1.8.4: the module's settings are refused by 1.9.0, ",
 		"(settings.dvcr.storage.type: must be one of [PersistentVolumeClaim])",
 	} {

@@ -35,6 +35,8 @@ Usage:
 Commands:
   resolve   resolve one request against a catalog and a cluster state
   serve     serve the gRPC service modsolver.v1.Resolver
+  call      call a running service: call resolve|explain|whatif|catalogs|module,
+            printing the answer as resolve prints it (no grpcurl needed)
   whatif    answer many what-if questions: the upgrade readiness matrix
   bench     measure modsolver on generated or real catalogs, side by side with deppy
   loadtest  measure the gRPC service's Resolve throughput and latency on this machine
@@ -96,6 +98,7 @@ type command struct {
 var commands = []command{
 	{"resolve", runResolve},
 	{"serve", runServe},
+	{"call", runCall},
 	{"whatif", runWhatIf},
 	{"bench", runBench},
 	{"loadtest", runLoadtest},

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -63,7 +65,63 @@ func resolveJSON(t *testing.T, file string) []byte {
 		return []byte("bad input")
 	}
 	require.Contains(t, []int{exitResolved, exitUnsatisfiable}, code, errOut.String())
-	return out.Bytes()
+	return withoutOrigins(t, out.Bytes())
+}
+
+// withoutInputFiles drops the file and line of each origin of a fact of
+// the request or the cluster state from a JSON answer, keeping its field.
+func withoutInputFiles(t *testing.T, data []byte) []byte {
+	var doc any
+	require.NoError(t, json.Unmarshal(data, &doc))
+	var drop func(any)
+	drop = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if o, ok := v["origin"].(map[string]any); ok {
+				if f, _ := o["field"].(string); strings.HasPrefix(f, "request.") || strings.HasPrefix(f, "cluster.") {
+					delete(o, "file")
+					delete(o, "line")
+				}
+			}
+			for _, x := range v {
+				drop(x)
+			}
+		case []any:
+			for _, x := range v {
+				drop(x)
+			}
+		}
+	}
+	drop(doc)
+	out, err := json.MarshalIndent(doc, "", "  ")
+	require.NoError(t, err)
+	return out
+}
+
+// withoutOrigins drops each fact's origin from a JSON answer: it names
+// the file, the line and the list position a fact was read from, which
+// shuffling moves by design (DESIGN.md §3); all else must stay.
+func withoutOrigins(t *testing.T, data []byte) []byte {
+	var doc any
+	require.NoError(t, json.Unmarshal(data, &doc))
+	var drop func(any)
+	drop = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			delete(v, "origin")
+			for _, x := range v {
+				drop(x)
+			}
+		case []any:
+			for _, x := range v {
+				drop(x)
+			}
+		}
+	}
+	drop(doc)
+	out, err := json.MarshalIndent(doc, "", "  ")
+	require.NoError(t, err)
+	return out
 }
 
 // writeShuffled writes data with every mapping and sequence shuffled,

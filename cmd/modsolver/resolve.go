@@ -110,6 +110,9 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	if f.noTiming {
 		res.Stats.SolveMicros = 0
 	}
+	for _, o := range in.origins {
+		o.PlaceFacts(res.Explanation)
+	}
 	if err := printResult(out, f.output, res, f.sources.verbose, f.all); err != nil {
 		return fail(errOut, err)
 	}

@@ -302,7 +302,9 @@ func TestServeMatchesResolveJSON(t *testing.T) {
 			resp.GetStats().SolveMicros = 0
 			got, err := server.MarshalJSON(resp)
 			require.NoError(t, err)
-			assert.Equal(t, cli.out, string(got))
+			// The CLI places the request's and the cluster's facts in their
+			// files (D421); the service, which reads no file, gives the field.
+			assert.Equal(t, string(withoutInputFiles(t, []byte(cli.out))), string(withoutInputFiles(t, got)))
 			checked++
 		})
 	}

@@ -24,9 +24,10 @@ import (
 const whatifUsage = `Usage:
   modsolver whatif [--catalog PATH] [--cluster FILE] [--request FILE]
                    --deckhouse V1,V2,… --kubernetes K1,K2,… [--accept RISKS]
-                   [-o table|json|jsonl|html]
+                   [-o table|json|jsonl|html|sarif]
   modsolver whatif [--catalog PATH] [--cluster FILE] --scenarios FILE [-o table|json|jsonl]
                    [--shard i/n]
+  modsolver whatif merge [the batch's flags] [-o table|json|jsonl|html|sarif] FILE…
 
 Answers many what-if questions against one catalog and cluster state.
 
@@ -113,27 +114,15 @@ func (a *acceptFlag) Set(text string) error {
 }
 
 func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
+	if len(args) > 0 && args[0] == "merge" {
+		return runWhatIfMerge(ctx, args[1:], out, errOut) // whatif_merge.go
+	}
 	var f whatifFlags
 	fs := flag.NewFlagSet("whatif", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), whatifUsage); fs.PrintDefaults() }
-	fs.StringVar(&f.catalog, "catalog", "", "catalog `path`: a file or a DKP module-source directory (default: the embedded demo catalog)")
-	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
-	f.subcharts.register(fs)
-	f.sources.register(fs)
-	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file`: modsolver's or a kubectl dump of DKP's resources (default, with the demo catalog only: the demo cluster state)")
-	f.facts.register(fs, false)
-	fs.StringVar(&f.request, "request", "", "base request `file` for the matrix (default: updateAll: true)")
-	fs.StringVar(&f.scenarios, "scenarios", "", "`file` of named requests, instead of the matrix")
-	fs.StringVar(&f.deckhouse, "deckhouse", "", "candidate DKP `versions`, comma-separated")
-	fs.StringVar(&f.kubernetes, "kubernetes", "", "candidate Kubernetes `versions`, comma-separated")
-	fs.Var(&f.accept, "accept", "accept the risks of these `modules or fact kinds` (R30), comma-separated or repeated: their blockers do not fail the exit status")
-	fs.StringVar(&f.output, "o", "table", "output `format`: table, json, jsonl or html")
+	f.register(fs)
 	intVar(fs, &f.workers, "workers", 0, 0, "`scenarios` solved at once (default: one per core)")
-	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up on the whole batch after this `duration`")
-	fs.BoolVar(&f.noTiming, "no-timing", false, "leave stats (solve times, encoding sizes) out, so that runs and shards compare byte for byte")
 	f.shard.register(fs)
-	fs.BoolVar(&f.devel, "devel", false, "set devel: true on every request: every range admits prereleases, as Helm's --devel (R6)")
-	fs.BoolVar(&f.allowExperimental, "allow-experimental", false, "set allowExperimentalModules: true on the cluster state, so that Experimental releases may be selected (R25)")
 	if code, done := parseFlags(fs, args, out, errOut); done {
 		return code
 	}
@@ -153,6 +142,34 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 		}
 		return fail(errOut, err)
 	}
+	return b.finish(&f, cells, ready, out, errOut)
+}
+
+// register defines the flags that say what a batch is and how it
+// prints: whatif's, and whatif merge's, which reads the same batch again
+// (whatif_merge.go); whatif adds --workers and the shard's.
+func (f *whatifFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.catalog, "catalog", "", "catalog `path`: a file or a DKP module-source directory (default: the embedded demo catalog)")
+	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
+	f.subcharts.register(fs)
+	f.sources.register(fs)
+	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file`: modsolver's or a kubectl dump of DKP's resources (default, with the demo catalog only: the demo cluster state)")
+	f.facts.register(fs, false)
+	fs.StringVar(&f.request, "request", "", "base request `file` for the matrix (default: updateAll: true)")
+	fs.StringVar(&f.scenarios, "scenarios", "", "`file` of named requests, instead of the matrix")
+	fs.StringVar(&f.deckhouse, "deckhouse", "", "candidate DKP `versions`, comma-separated")
+	fs.StringVar(&f.kubernetes, "kubernetes", "", "candidate Kubernetes `versions`, comma-separated")
+	fs.Var(&f.accept, "accept", "accept the risks of these `modules or fact kinds` (R30), comma-separated or repeated: their blockers do not fail the exit status")
+	fs.StringVar(&f.output, "o", "table", "output `format`: table, json, jsonl, html or sarif (SARIF 2.1.0: one result per blocker, at the manifest line that causes it)")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up on the whole batch after this `duration`")
+	fs.BoolVar(&f.noTiming, "no-timing", false, "leave stats (solve times, encoding sizes) out, so that runs and shards compare byte for byte")
+	fs.BoolVar(&f.devel, "devel", false, "set devel: true on every request: every range admits prereleases, as Helm's --devel (R6)")
+	fs.BoolVar(&f.allowExperimental, "allow-experimental", false, "set allowExperimentalModules: true on the cluster state, so that Experimental releases may be selected (R25)")
+}
+
+// finish prints the answered batch and returns its exit status: 2 when a
+// scenario is bad input, 1 when a matrix is not ready, else 0.
+func (b *batch) finish(f *whatifFlags, cells []solver.Cell, ready bool, out, errOut io.Writer) int {
 	b.context = f.pageContext(b, ready)
 	if err := b.print(out, f.output, cells); err != nil {
 		return fail(errOut, err)
@@ -236,18 +253,8 @@ func (f *whatifFlags) pageContext(b *batch, ready bool) []string {
 }
 
 func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
-	switch {
-	case !slices.Contains([]string{"table", "json", "jsonl", "html"}, f.output):
-		return nil, fmt.Errorf("%w: -o %q: want table, json, jsonl or html", errUsage, f.output)
-	case f.timeout <= 0:
-		return nil, fmt.Errorf("%w: --timeout %s: want a positive duration", errUsage, f.timeout)
-	case f.scenarios != "" && (f.deckhouse != "" || f.kubernetes != "" || f.request != ""):
-		return nil, fmt.Errorf("%w: --scenarios holds its own requests; do not combine it with --deckhouse, --kubernetes or --request", errUsage)
-	case f.scenarios == "" && f.deckhouse == "" && f.kubernetes == "":
-		return nil, fmt.Errorf("%w: give --deckhouse and/or --kubernetes versions, or --scenarios", errUsage)
-	case f.cluster == "" && (f.catalog != "" || len(f.sources.specs) > 0):
-		// The demo cluster state goes with the demo catalog (D367).
-		return nil, fmt.Errorf("%w: %s gives a catalog, so give its cluster state with --cluster; the embedded demo cluster state goes with the embedded demo catalog only", errUsage, f.sources.catalogFlag(f.catalog))
+	if err := f.check(); err != nil {
+		return nil, err
 	}
 	sh, err := f.shard.resolve(os.Getenv)
 	if err != nil {
@@ -256,6 +263,35 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 	if sh != nil && f.output == "json" {
 		return nil, fmt.Errorf("%w: -o json is one document, which shards cannot be concatenated into; use -o jsonl or -o table with --shard", errUsage)
 	}
+	b, err := f.load(errOut)
+	if b != nil {
+		b.applyShard(sh)
+	}
+	return b, err
+}
+
+// check refuses flags that do not make a batch.
+func (f *whatifFlags) check() error {
+	switch {
+	case !slices.Contains([]string{"table", "json", "jsonl", "html", "sarif"}, f.output):
+		return fmt.Errorf("%w: -o %q: want table, json, jsonl, html or sarif", errUsage, f.output)
+	case f.timeout <= 0:
+		return fmt.Errorf("%w: --timeout %s: want a positive duration", errUsage, f.timeout)
+	case f.scenarios != "" && (f.deckhouse != "" || f.kubernetes != "" || f.request != ""):
+		return fmt.Errorf("%w: --scenarios holds its own requests; do not combine it with --deckhouse, --kubernetes or --request", errUsage)
+	case f.scenarios == "" && f.deckhouse == "" && f.kubernetes == "":
+		return fmt.Errorf("%w: give --deckhouse and/or --kubernetes versions, or --scenarios", errUsage)
+	case f.cluster == "" && (f.catalog != "" || len(f.sources.specs) > 0):
+		// The demo cluster state goes with the demo catalog (D367).
+		return fmt.Errorf("%w: %s gives a catalog, so give its cluster state with --cluster; the embedded demo cluster state goes with the embedded demo catalog only", errUsage, f.sources.catalogFlag(f.catalog))
+	}
+	return nil
+}
+
+// load reads the whole batch: the catalog, the cluster state and the
+// scenarios, with the batch's own warnings.
+func (f *whatifFlags) load(errOut io.Writer) (*batch, error) {
+	var err error
 	b := &batch{}
 	if b.cat, err = f.sources.catalog(f.catalog, f.catalogFormat, errOut, f.subcharts.options()...); err != nil {
 		return nil, err
@@ -290,7 +326,6 @@ func (f *whatifFlags) batch(errOut io.Writer) (*batch, error) {
 		b.warnings = append(f.notes, warnUnknownPlatform(f.warnings(errOut), b.cat, b.cluster, reqs)...)
 		b.warnings = append(b.warnings, downgrades(f.warnings(errOut), b.cluster, reqs)...)
 	}
-	b.applyShard(sh)
 	return b, err
 }
 
@@ -406,28 +441,23 @@ func candidates(flagName, text string) ([]model.Version, error) {
 // A scenario that is bad input as written (its Err) is not solved: its
 // cell is its error, in its place among the others.
 func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]solver.Cell, bool, error) {
-	reqs := make([]*model.Request, len(b.scenarios)) // every scenario's, for the readiness
-	var solve []*model.Request                       // the ones to solve
-	var index []int                                  // the scenario of each of solve
+	var solve []*model.Request // the ones to solve
+	var index []int            // the scenario of each of solve
 	for i, s := range b.scenarios {
-		if s.Err != nil {
-			reqs[i] = &model.Request{} // asks nothing, so counts for nothing
-			continue
+		if s.Err == nil {
+			solve, index = append(solve, s.Request), append(index, i)
 		}
-		reqs[i] = s.Request
-		solve, index = append(solve, s.Request), append(index, i)
 	}
 	var opts []solver.Option
 	if f.workers > 0 {
 		opts = append(opts, solver.WithWorkers(f.workers))
 	}
-	if f.output == "table" || f.output == "html" {
-		// The matrix prints no held-back reasons; JSON carries whole answers.
+	if !f.printsHeldBack() {
 		opts = append(opts, solver.WithoutHeldBack())
 	}
 	var cells []solver.Cell
-	readiness := solver.NewReadiness(b.cluster, reqs, f.accept)
-	progress := newProgress(errOut, "whatif", "scenarios", len(reqs))
+	readiness := b.readiness(f.accept)
+	progress := newProgress(errOut, "whatif", "scenarios", len(b.scenarios))
 	next := 0 // the next scenario to hand to readiness
 	badUpTo := func(end int) {
 		for ; next < end; next++ {
@@ -459,6 +489,27 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 	}
 	progress.finish()
 	return cells, readiness.Ready(), err
+}
+
+// readiness reads the answers to the batch's scenarios as R30 does (a
+// scenario that is bad input as written asks nothing, so counts for
+// nothing), accepting the risks accept names.
+func (b *batch) readiness(accept []string) *solver.Readiness {
+	reqs := make([]*model.Request, len(b.scenarios))
+	for i, s := range b.scenarios {
+		reqs[i] = s.Request
+		if s.Err != nil {
+			reqs[i] = &model.Request{}
+		}
+	}
+	return solver.NewReadiness(b.cluster, reqs, accept)
+}
+
+// printsHeldBack says whether the output carries held-back reasons (R17):
+// JSON carries whole answers; the table and the page print none, so
+// whatif leaves their search out.
+func (f *whatifFlags) printsHeldBack() bool {
+	return f.output != "table" && f.output != "html" && f.output != "sarif"
 }
 
 // badInput lists the scenarios of cells that are bad input, each by its
@@ -518,8 +569,11 @@ func (b *batch) print(out io.Writer, format string, cells []solver.Cell) error {
 			r.Scenarios[i].Problem = badInputText(c.Answer.Err)
 		}
 	}
-	if format == "html" {
+	switch format {
+	case "html":
 		return r.HTML(out)
+	case "sarif":
+		return r.SARIF(out)
 	}
 	return r.Table(out)
 }

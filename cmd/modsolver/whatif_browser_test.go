@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"html"
 	"os"
 	"os/exec"
@@ -50,6 +51,56 @@ window.addEventListener("load", () => {
   document.body.appendChild(out);
 });
 </script>`
+
+// narrowProbe runs in a page laid out at a phone's width and writes what
+// the page's own layout says into the harness around it (lookNarrow): the
+// width, how wide the page is (wider than the window: it scrolls
+// sideways), how wide the grid is against its box, and where a row header
+// is once the grid is scrolled to its far end.
+const narrowProbe = `<script>
+window.addEventListener("load", () => {
+  const wrap = document.querySelector(".grid-wrap");
+  const head = document.querySelector("table.grid tbody th");
+  const seen = {width: window.innerWidth, page: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)};
+  if (wrap && head) {
+    seen.wrapScroll = wrap.scrollWidth;
+    seen.wrapClient = wrap.clientWidth;
+    wrap.scrollLeft = wrap.scrollWidth;
+    seen.headLeft = head.getBoundingClientRect().left;
+    seen.wrapLeft = wrap.getBoundingClientRect().left;
+  }
+  const out = window.parent.document.createElement("pre");
+  out.id = "probe";
+  out.textContent = JSON.stringify(seen);
+  window.parent.document.body.appendChild(out);
+});
+</script>`
+
+type narrowSeen struct {
+	Width, Page, WrapScroll, WrapClient int
+	HeadLeft, WrapLeft                  float64
+}
+
+// lookNarrow lays page out width pixels wide and returns what
+// narrowProbe saw. Headless chromium lays a window out 500 pixels wide
+// at the least, whatever --window-size says, so the page is shown in an
+// iframe of that width (srcdoc, so that its probe may write into the
+// harness, whose DOM --dump-dom prints).
+func lookNarrow(t *testing.T, bin, page string, width int) narrowSeen {
+	t.Helper()
+	inner := strings.Replace(page, "</body>", narrowProbe+"</body>", 1)
+	harness := fmt.Sprintf(`<!DOCTYPE html><html><body style="margin:0"><iframe style="width:%dpx;height:1000px;border:0" srcdoc="%s"></iframe></body></html>`,
+		width, html.EscapeString(inner))
+	path := filepath.Join(t.TempDir(), "narrow.html")
+	require.NoError(t, os.WriteFile(path, []byte(harness), 0o600))
+	dom := runChromium(t, bin, "--window-size=800,1000", "--virtual-time-budget=5000", "--dump-dom", "file://"+path)
+	m := regexp.MustCompile(`(?s)<pre id="probe">(.*?)</pre>`).FindSubmatch(dom)
+	require.NotNil(t, m, "the probe ran in the page")
+	var s narrowSeen
+	require.NoError(t, json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &s))
+	require.Equal(t, width, s.Width, "the page was laid out at the width asked")
+	return s
+}
 
 type seen struct {
 	Cells []struct {
@@ -188,4 +239,27 @@ func TestWhatIfHTMLOnDKPInBrowser(t *testing.T) {
 	assert.Contains(t, page, "verdict: not ready", "D405: and its verdict")
 	screenshot(t, bin, page, "whatif-dkp.png", "1280,900")
 	screenshot(t, bin, page, "whatif-dkp-narrow.png", "390,844")
+}
+
+// TestWhatIfHTMLNarrowInBrowser: at a phone's 420 pixels, a matrix wider
+// than the page scrolls in its own box, its row headers (the DKP
+// versions) staying in view, and the page itself does not scroll
+// sideways; the DKP tree's page fits as well (D416).
+func TestWhatIfHTMLNarrowInBrowser(t *testing.T) {
+	bin := chromium(t)
+	code, page, errOut := whatif(t, "--deckhouse", "1.72.4,1.73.0,1.74.0,1.75.1", "--kubernetes", "1.28.0,1.29.1,1.30.8,1.31.2,1.32.1,1.33.0", "-o", "html")
+	require.Equal(t, exitUnsatisfiable, code, errOut)
+	s := lookNarrow(t, bin, page, 420)
+	assert.LessOrEqual(t, s.Page, s.Width, "the page does not scroll sideways")
+	assert.Greater(t, s.WrapScroll, s.WrapClient, "the grid is wider than the page, and scrolls in its own box")
+	assert.GreaterOrEqual(t, s.HeadLeft, s.WrapLeft-0.5, "scrolled to its far end, the grid keeps its row headers in view")
+	screenshot(t, bin, page, "whatif-wide-420.png", "420,1000")
+
+	dkp := shared.Path(t, "data", "dkp")
+	_, page, errOut = whatif(t, "--catalog", dkp, "--cluster", "../../docs/examples/kubectl/cluster-default.yaml", "--edition", "ee",
+		"--deckhouse", "1.73.3,1.74.0,1.75.0,1.76.0,1.77.0", "--kubernetes", "1.31.6,1.32,1.33,1.34", "-o", "html")
+	require.Contains(t, page, "</html>", errOut)
+	s = lookNarrow(t, bin, page, 420)
+	assert.LessOrEqual(t, s.Page, s.Width, "the DKP tree's page does not scroll sideways either")
+	screenshot(t, bin, page, "whatif-dkp-420.png", "420,1000")
 }

@@ -34,6 +34,9 @@ in index order, equal the whole run byte for byte:
             (a grid needs every cell), so the shards concatenate to the
             output of --shard 0/1.
 -o json is one document and takes no --shard. Add --no-timing.
+whatif merge, given the batch's flags and the shards' -o jsonl files,
+prints the whole batch as one run prints it: the grid, the groups, the
+blockers and the exit status, in any -o ('modsolver whatif merge --help').
 `
 
 // shard is a slice of a batch: index i of n.

@@ -370,5 +370,5 @@ func TestWhatIfHTMLOutput(t *testing.T) {
 
 	code, _, errOut = whatif(t, "--kubernetes", "1.31.2", "-o", "pdf")
 	assert.Equal(t, exitBadInput, code)
-	assert.Contains(t, errOut, "want table, json, jsonl or html")
+	assert.Contains(t, errOut, "want table, json, jsonl, html or sarif")
 }

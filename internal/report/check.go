@@ -29,10 +29,25 @@ type Check struct {
 	// Details lists every module that cannot be installed, with its
 	// reasons, after the tables.
 	Details bool
+	// BuiltIn, AlsoBuiltIn and NoReleases are the catalog's modules the
+	// check does not install, so that "modules checked" is not read as
+	// the whole catalog (D415): the number of built-in modules and the
+	// names of modules a source also carries built in (R29), which run
+	// with the platform, and the number without releases of their own.
+	BuiltIn     int
+	AlsoBuiltIn []string
+	NoReleases  int
 }
 
-// Table writes the check as tables: the counts, the modules only their
-// stage keeps off, the kinds of fact and the top reasons.
+// experimentalFix says how an Experimental release gets installed, for
+// the modules whose reasons hold the experimental kind (R25, D393).
+const experimentalFix = "DKP installs an Experimental release once the deckhouse ModuleConfig sets allowExperimentalModules: true,\n" +
+	"  or names the module in allowedExperimentalModules"
+
+// Table writes the check as tables: the counts, with the modules that
+// cannot install and those not checked; the modules held back by their
+// Experimental stage and how to allow them; the kinds of fact and the
+// top reasons; with Details, each module that cannot install (D415).
 func (c *Check) Table(w io.Writer) error {
 	p := &printer{w: w}
 	var counts [][]string
@@ -40,21 +55,24 @@ func (c *Check) Table(w io.Writer) error {
 		counts = append(counts, []string{"checked on", checkedOn(c.Cluster)})
 	}
 	counts = append(counts, [][]string{
-		{"modules checked", strconv.Itoa(c.Summary.Modules)},
+		{"modules checked", c.checkedText()},
+	}...)
+	if not := c.notCheckedText(); not != "" {
+		counts = append(counts, []string{"not checked", not})
+	}
+	counts = append(counts, [][]string{
 		{"install", strconv.Itoa(c.Summary.Resolved)},
-		{"cannot install", strconv.Itoa(c.Summary.Unsatisfiable)},
+		{"cannot install", c.failedText(c.Summary.Unsatisfiable, func(a solver.Installability) bool { return a.Err == nil && a.Result.Status != model.StatusResolved })},
 	}...)
 	if c.Summary.Errors > 0 {
-		counts = append(counts, []string{"bad input", strconv.Itoa(c.Summary.Errors)})
+		counts = append(counts, []string{"bad input", c.failedText(c.Summary.Errors, func(a solver.Installability) bool { return a.Err != nil })})
 	}
 	if p.err == nil {
 		p.err = Columns(w, counts)
 	}
-	if only := c.Summary.ExperimentalOnly; len(only) > 0 {
-		p.line("\nExperimental only, so refused while allowExperimentalModules=false (%d): %s", len(only), strings.Join(only, ", "))
-	}
+	c.experimental(p)
 	if len(c.Summary.Kinds) > 0 {
-		p.line("\nBy kind of fact:")
+		p.line("\nBy kind of fact (a module counts once under each kind among its reasons):")
 		p.table("MODULES\tKIND\tFOR EXAMPLE", reasonRows(c.Summary.Kinds))
 	}
 	if len(c.Summary.Groups) > 0 {
@@ -69,6 +87,101 @@ func (c *Check) Table(w io.Writer) error {
 		c.details(p)
 	}
 	return p.err
+}
+
+// checkedText is the "modules checked" count, with what the check asks
+// of each.
+func (c *Check) checkedText() string {
+	if c.Summary.Modules == 0 {
+		return "0"
+	}
+	return strconv.Itoa(c.Summary.Modules) + ", each at its head (the newest release its channel offers), installed alone"
+}
+
+// notCheckedText counts the modules the check leaves out, and says why:
+// "74: 73 built-in modules and snapshot-controller (also carried built
+// in), which run with the platform"; "" for none.
+func (c *Check) notCheckedText() string {
+	n := c.BuiltIn + len(c.AlsoBuiltIn) + c.NoReleases
+	if n == 0 {
+		return ""
+	}
+	var parts []string
+	if c.BuiltIn+len(c.AlsoBuiltIn) > 0 {
+		var with []string
+		if c.BuiltIn > 0 {
+			with = append(with, countOf(c.BuiltIn, "built-in module"))
+		}
+		if len(c.AlsoBuiltIn) > 0 {
+			with = append(with, examples(c.AlsoBuiltIn, 3)+" (also carried built in)")
+		}
+		verb := "run"
+		if c.BuiltIn+len(c.AlsoBuiltIn) == 1 {
+			verb = "runs"
+		}
+		parts = append(parts, strings.Join(with, " and ")+", which "+verb+" with the platform")
+	}
+	if c.NoReleases > 0 {
+		parts = append(parts, fmt.Sprintf("%d without releases of their own", c.NoReleases))
+	}
+	return strconv.Itoa(n) + ": " + strings.Join(parts, "; ")
+}
+
+// failedText is the count of the modules that cannot install (or are bad
+// input), n of them, each picked by is: the first few by name and where
+// their reasons are, below with Details, else behind --details.
+func (c *Check) failedText(n int, is func(solver.Installability) bool) string {
+	if n == 0 {
+		return "0"
+	}
+	if c.Details {
+		return strconv.Itoa(n) + " (listed at the end, with their reasons)"
+	}
+	var names []string
+	for _, a := range c.Answers {
+		if is(a) {
+			names = append(names, a.Module)
+		}
+	}
+	if len(names) == 0 { // a summary without its answers
+		return strconv.Itoa(n) + "; --details lists each with its reasons"
+	}
+	return fmt.Sprintf("%d: %s; --details lists each with its reasons", n, examples(names, 5))
+}
+
+// experimental says which modules their Experimental stage keeps off,
+// what the two counts of them mean, and how DKP allows them: the kind
+// "experimental" counts the modules whose release checked, the head, is
+// Experimental; of those, "Experimental only" are the modules with no
+// release the stage does not forbid, which no older release helps.
+func (c *Check) experimental(p *printer) {
+	var heads []string
+	for _, k := range c.Summary.Kinds {
+		if k.Reason == model.FactExperimental.String() {
+			heads = k.Modules
+		}
+	}
+	only := c.Summary.ExperimentalOnly
+	if len(heads) == 0 && len(only) == 0 {
+		return
+	}
+	if len(heads) > 0 {
+		p.line("\nExperimental: the head of %s is Experimental (kind experimental below), and the cluster does not allow", countOf(len(heads), "module"))
+		p.line("  experimental modules. %s.", experimentalFix)
+	} else {
+		p.line("\nExperimental: the cluster does not allow experimental modules.\n  %s.", experimentalFix)
+	}
+	if len(only) > 0 {
+		p.line("  Experimental only (%d), with no release that is not Experimental, so no older release would do: %s", len(only), examples(only, 5))
+	}
+}
+
+// countOf is "1 module" or "3 modules".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // checkedOn says what cluster a check installs into, so that a reason
@@ -138,6 +251,12 @@ type CheckJSON struct {
 	Resolved      int               `json:"resolved"`
 	Unsatisfiable int               `json:"unsatisfiable"`
 	Errors        int               `json:"errors"`
+	// BuiltIn, AlsoBuiltIn and WithoutReleases are the modules not
+	// checked: built-in ones, a source's modules the platform also
+	// carries built in, and those without releases.
+	BuiltIn         int      `json:"builtIn"`
+	AlsoBuiltIn     []string `json:"alsoBuiltIn"`
+	WithoutReleases int      `json:"withoutReleases"`
 	// ExperimentalOnly are the modules whose every admissible release is
 	// Experimental (R25).
 	ExperimentalOnly []string     `json:"experimentalOnly"`
@@ -181,6 +300,7 @@ type CheckModuleJSON struct {
 func (c *Check) Doc() CheckJSON {
 	sum := c.Summary
 	doc := CheckJSON{Catalog: c.Catalog, Modules: sum.Modules, Resolved: sum.Resolved, Unsatisfiable: sum.Unsatisfiable, Errors: sum.Errors,
+		BuiltIn: c.BuiltIn, AlsoBuiltIn: append([]string{}, c.AlsoBuiltIn...), WithoutReleases: c.NoReleases,
 		ExperimentalOnly: append([]string{}, sum.ExperimentalOnly...),
 		Kinds:            reasonsJSON(sum.Kinds), Reasons: reasonsJSON(sum.Reasons), Groups: reasonsJSON(sum.Groups), Results: []CheckModuleJSON{}}
 	if cl := c.Cluster; cl != nil {

@@ -43,14 +43,17 @@ func sampleCheck() *Check {
 func TestCheckTable(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, sampleCheck().Table(&out))
-	assert.Equal(t, `modules checked  5
+	assert.Equal(t, `modules checked  5, each at its head (the newest release its channel offers), installed alone
 install          1
-cannot install   3
-bad input        1
+cannot install   3 (listed at the end, with their reasons)
+bad input        1 (listed at the end, with their reasons)
 
-Experimental only, so refused while allowExperimentalModules=false (1): lab
+Experimental: the cluster does not allow experimental modules.
+  DKP installs an Experimental release once the deckhouse ModuleConfig sets allowExperimentalModules: true,
+  or names the module in allowedExperimentalModules.
+  Experimental only (1), with no release that is not Experimental, so no older release would do: lab
 
-By kind of fact:
+By kind of fact (a module counts once under each kind among its reasons):
 MODULES  KIND                  FOR EXAMPLE
 2        platform-requirement  a, b
 
@@ -75,7 +78,7 @@ func TestCheckTableNoTopReasons(t *testing.T) {
 		var out bytes.Buffer
 		require.NoError(t, c.Table(&out), "top %d", top)
 		assert.NotContains(t, out.String(), "Top reasons", "top %d", top)
-		assert.Contains(t, out.String(), "By kind of fact:", "top %d", top)
+		assert.Contains(t, out.String(), "By kind of fact (", "top %d", top)
 	}
 }
 
@@ -97,6 +100,7 @@ func TestCheckJSON(t *testing.T) {
 	out.Reset()
 	require.NoError(t, (&Check{Catalog: "empty.yaml"}).JSON(&out))
 	assert.JSONEq(t, `{"catalog": "empty.yaml", "modules": 0, "resolved": 0, "unsatisfiable": 0, "errors": 0,
+		"builtIn": 0, "alsoBuiltIn": [], "withoutReleases": 0,
 		"experimentalOnly": [], "kinds": [], "reasons": [], "groups": [], "results": []}`, out.String(), "empty lists, not null")
 }
 
@@ -112,11 +116,44 @@ func TestCheckNamesTheCluster(t *testing.T) {
 	c.Cluster.Deckhouse = model.MustParseVersion("1.77.0")
 	var out bytes.Buffer
 	require.NoError(t, c.Table(&out))
-	assert.True(t, strings.HasPrefix(out.String(), "checked on       kubernetes 1.33.0, deckhouse 1.77.0, openshift 4.20.0, no edition\nmodules checked  5\n"), out.String())
+	assert.True(t, strings.HasPrefix(out.String(), "checked on       kubernetes 1.33.0, deckhouse 1.77.0, openshift 4.20.0, no edition\nmodules checked  5, "), out.String())
 
 	c.Cluster.Edition, c.Cluster.Bundle = "ee", "Default"
 	out.Reset()
 	require.NoError(t, c.Table(&out))
 	assert.Contains(t, out.String(), "deckhouse 1.77.0, openshift 4.20.0, edition ee, bundle Default\n")
 	assert.Equal(t, &CheckClusterJSON{Kubernetes: "1.33.0", Deckhouse: "1.77.0", Platform: map[string]string{"openshift": "4.20.0"}, Edition: "ee", Bundle: "Default"}, c.Doc().Cluster)
+}
+
+// The table says what it does not check and why, names the modules that
+// cannot install without --details, and says what each count of
+// Experimental modules counts and how DKP allows them (D415).
+func TestCheckTableForANewUser(t *testing.T) {
+	c := sampleCheck()
+	c.Details = false
+	c.BuiltIn, c.AlsoBuiltIn, c.NoReleases = 73, []string{"snapshot-controller"}, 2
+	c.Summary.Kinds = append(c.Summary.Kinds, solver.ReasonCount{Reason: "experimental", Modules: []string{"lab", "new"}})
+	var out bytes.Buffer
+	require.NoError(t, c.Table(&out))
+	text := out.String()
+	for _, want := range []string{
+		"\nnot checked      76: 73 built-in modules and snapshot-controller (also carried built in), which run with the platform; 2 without releases of their own\n",
+		"\ncannot install   3: api, orphan; --details lists each with its reasons\n",
+		"\nbad input        1: bad; --details lists each with its reasons\n",
+		"\nExperimental: the head of 2 modules is Experimental (kind experimental below), and the cluster does not allow\n" +
+			"  experimental modules. DKP installs an Experimental release once the deckhouse ModuleConfig sets allowExperimentalModules: true,\n" +
+			"  or names the module in allowedExperimentalModules.\n" +
+			"  Experimental only (1), with no release that is not Experimental, so no older release would do: lab\n",
+	} {
+		assert.Contains(t, text, want)
+	}
+	c.BuiltIn, c.AlsoBuiltIn, c.NoReleases = 0, nil, 0
+	c.Summary.Kinds = c.Summary.Kinds[:1]
+	out.Reset()
+	require.NoError(t, c.Table(&out))
+	for _, line := range strings.Split(text+out.String(), "\n") {
+		assert.LessOrEqual(t, len([]rune(line)), 160, line)
+	}
+	assert.NotContains(t, out.String(), "not checked", "a catalog without built-in modules checks every module")
+	assert.Equal(t, []string{"snapshot-controller"}, (&Check{AlsoBuiltIn: []string{"snapshot-controller"}}).Doc().AlsoBuiltIn)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -274,7 +275,10 @@ func (p *printer) explanation(e *model.Explanation) {
 		p.line("because")
 	}
 	for i, f := range e.Facts {
-		p.wrapped("  ", fmt.Sprintf("%d. %s [%s]", i+1, f.Message, f.Kind))
+		p.wrapped("  ", fmt.Sprintf("%d. %s [%s]", i+1, f.Message, factTag(f)))
+	}
+	if model.Chains(e.Steps) { // the derivation: how the facts chain into the reason
+		p.wrapped("  ", model.StepsText(e.Steps))
 	}
 	if more { // what the summary says beyond the facts: a platform question's blockers
 		p.wrapped("  ", "and "+rest)
@@ -329,4 +333,21 @@ func sourcesText(from, to string) string {
 		return to
 	}
 	return dash(from)
+}
+
+// factTag is what the table says of a fact besides its message: its kind,
+// and where it was read from when that is known.
+func factTag(f model.Fact) string {
+	o := f.Origin
+	switch {
+	case o.File != "" && o.Line > 0:
+		return f.Kind.String() + ", " + o.File + ":" + strconv.Itoa(o.Line)
+	case o.File != "":
+		return f.Kind.String() + ", " + o.File
+	case o.Object != "":
+		return f.Kind.String() + ", " + o.Object
+	case o.Field != "":
+		return f.Kind.String() + ", " + o.Field
+	}
+	return f.Kind.String()
 }

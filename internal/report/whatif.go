@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -136,7 +137,7 @@ func commonBlock(scenarios []Scenario) *model.Explanation {
 		if first == nil {
 			first = s.Result.Explanation
 		}
-		if !slices.Equal(s.Result.Explanation.Facts, first.Facts) {
+		if !reflect.DeepEqual(s.Result.Explanation.Facts, first.Facts) {
 			return nil
 		}
 	}

@@ -1113,7 +1113,10 @@ type Explanation struct {
 	// satisfiable.
 	Facts []*Fact `protobuf:"bytes,2,rep,name=facts,proto3" json:"facts,omitempty"`
 	// Changes that, each on its own, make the request satisfiable.
-	Suggestions   []*Suggestion `protobuf:"bytes,3,rep,name=suggestions,proto3" json:"suggestions,omitempty"`
+	Suggestions []*Suggestion `protobuf:"bytes,3,rep,name=suggestions,proto3" json:"suggestions,omitempty"`
+	// The derivation: steps that chain the facts into the reason, each
+	// going on from the step before it. Empty when the facts do not chain.
+	Steps         []*ExplanationStep `protobuf:"bytes,4,rep,name=steps,proto3" json:"steps,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1169,6 +1172,186 @@ func (x *Explanation) GetSuggestions() []*Suggestion {
 	return nil
 }
 
+func (x *Explanation) GetSteps() []*ExplanationStep {
+	if x != nil {
+		return x.Steps
+	}
+	return nil
+}
+
+// ExplanationStep is one step of an explanation's derivation: the facts
+// it adds to what step `after` concluded, and what follows ("by 1 and 2,
+// virtualization needs sds-replicated-volume >= 0.9.0").
+type ExplanationStep struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The numbers of the facts the step adds, from 1, in the order of
+	// Explanation.facts.
+	Facts []int32 `protobuf:"varint,1,rep,packed,name=facts,proto3" json:"facts,omitempty"`
+	// The number of the step this one goes on from, from 1; 0 for a step
+	// that starts a chain.
+	After int32 `protobuf:"varint,2,opt,name=after,proto3" json:"after,omitempty"`
+	// The module the conclusion is about: where its chain starts; empty
+	// for the step that closes the derivation.
+	Module string `protobuf:"bytes,3,opt,name=module,proto3" json:"module,omitempty"`
+	// What the conclusion says the module needs (a module, a capability or
+	// a platform component) and the constraint on it; empty for the step
+	// that closes the derivation.
+	Needs      string `protobuf:"bytes,4,opt,name=needs,proto3" json:"needs,omitempty"`
+	Constraint string `protobuf:"bytes,5,opt,name=constraint,proto3" json:"constraint,omitempty"`
+	// The conclusion in words.
+	Conclusion    string `protobuf:"bytes,6,opt,name=conclusion,proto3" json:"conclusion,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExplanationStep) Reset() {
+	*x = ExplanationStep{}
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExplanationStep) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExplanationStep) ProtoMessage() {}
+
+func (x *ExplanationStep) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExplanationStep.ProtoReflect.Descriptor instead.
+func (*ExplanationStep) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *ExplanationStep) GetFacts() []int32 {
+	if x != nil {
+		return x.Facts
+	}
+	return nil
+}
+
+func (x *ExplanationStep) GetAfter() int32 {
+	if x != nil {
+		return x.After
+	}
+	return 0
+}
+
+func (x *ExplanationStep) GetModule() string {
+	if x != nil {
+		return x.Module
+	}
+	return ""
+}
+
+func (x *ExplanationStep) GetNeeds() string {
+	if x != nil {
+		return x.Needs
+	}
+	return ""
+}
+
+func (x *ExplanationStep) GetConstraint() string {
+	if x != nil {
+		return x.Constraint
+	}
+	return ""
+}
+
+func (x *ExplanationStep) GetConclusion() string {
+	if x != nil {
+		return x.Conclusion
+	}
+	return ""
+}
+
+// Origin is where an input a fact stands on was read from.
+type Origin struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The catalog file, as the catalog's path was given to the service;
+	// empty for the cluster state and the request.
+	File string `protobuf:"bytes,1,opt,name=file,proto3" json:"file,omitempty"`
+	// The line in file, from 1; 0 when not known.
+	Line int32 `protobuf:"varint,2,opt,name=line,proto3" json:"line,omitempty"`
+	// The field: its path in file for a catalog (requirements.kubernetes),
+	// from the input's root otherwise (request.enable[0],
+	// cluster.modules.csi-ceph.enabled).
+	Field string `protobuf:"bytes,3,opt,name=field,proto3" json:"field,omitempty"`
+	// The Kubernetes object of a kubectl dump it was read from, Kind/name.
+	Object        string `protobuf:"bytes,4,opt,name=object,proto3" json:"object,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Origin) Reset() {
+	*x = Origin{}
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Origin) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Origin) ProtoMessage() {}
+
+func (x *Origin) ProtoReflect() protoreflect.Message {
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Origin.ProtoReflect.Descriptor instead.
+func (*Origin) Descriptor() ([]byte, []int) {
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *Origin) GetFile() string {
+	if x != nil {
+		return x.File
+	}
+	return ""
+}
+
+func (x *Origin) GetLine() int32 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
+}
+
+func (x *Origin) GetField() string {
+	if x != nil {
+		return x.Field
+	}
+	return ""
+}
+
+func (x *Origin) GetObject() string {
+	if x != nil {
+		return x.Object
+	}
+	return ""
+}
+
 // Fact is one input fact of an explanation.
 type Fact struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -1196,13 +1379,19 @@ type Fact struct {
 	// requirement on a platform version, for tools that match on it;
 	// message says it once, in modsolver's words.
 	EcosystemMessage string `protobuf:"bytes,22,opt,name=ecosystem_message,json=ecosystemMessage,proto3" json:"ecosystem_message,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// Each release the fact concerns; version says them as a person reads
+	// them ("0.1.0–0.1.3").
+	Versions []string `protobuf:"bytes,23,rep,name=versions,proto3" json:"versions,omitempty"`
+	// Where the fact was read from: the catalog file and line of the newest
+	// release it concerns, or the field of the cluster state or request.
+	Origin        *Origin `protobuf:"bytes,24,opt,name=origin,proto3" json:"origin,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Fact) Reset() {
 	*x = Fact{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1214,7 +1403,7 @@ func (x *Fact) String() string {
 func (*Fact) ProtoMessage() {}
 
 func (x *Fact) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[7]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1227,7 +1416,7 @@ func (x *Fact) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fact.ProtoReflect.Descriptor instead.
 func (*Fact) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{7}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Fact) GetKind() FactKind {
@@ -1293,6 +1482,20 @@ func (x *Fact) GetEcosystemMessage() string {
 	return ""
 }
 
+func (x *Fact) GetVersions() []string {
+	if x != nil {
+		return x.Versions
+	}
+	return nil
+}
+
+func (x *Fact) GetOrigin() *Origin {
+	if x != nil {
+		return x.Origin
+	}
+	return nil
+}
+
 // ModuleGroup is a DKP v2 group of package.yaml (R28): its bucket, its
 // name (unique per bucket in one manifest) and its description. Its
 // members are the compound requirement's predicate.
@@ -1307,7 +1510,7 @@ type ModuleGroup struct {
 
 func (x *ModuleGroup) Reset() {
 	*x = ModuleGroup{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[8]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1319,7 +1522,7 @@ func (x *ModuleGroup) String() string {
 func (*ModuleGroup) ProtoMessage() {}
 
 func (x *ModuleGroup) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[8]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1332,7 +1535,7 @@ func (x *ModuleGroup) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModuleGroup.ProtoReflect.Descriptor instead.
 func (*ModuleGroup) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{8}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ModuleGroup) GetKind() GroupKind {
@@ -1374,7 +1577,7 @@ type Suggestion struct {
 
 func (x *Suggestion) Reset() {
 	*x = Suggestion{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[9]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1386,7 +1589,7 @@ func (x *Suggestion) String() string {
 func (*Suggestion) ProtoMessage() {}
 
 func (x *Suggestion) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[9]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1399,7 +1602,7 @@ func (x *Suggestion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Suggestion.ProtoReflect.Descriptor instead.
 func (*Suggestion) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{9}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Suggestion) GetMessage() string {
@@ -1464,7 +1667,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[10]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1476,7 +1679,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_modsolver_v1_resolve_proto_msgTypes[10]
+	mi := &file_modsolver_v1_resolve_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1489,7 +1692,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{10}
+	return file_modsolver_v1_resolve_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Stats) GetVariables() uint32 {
@@ -1593,11 +1796,28 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"fromSource\x12\x1b\n" +
 	"\tto_source\x18\b \x01(\tR\btoSource\x12\x1d\n" +
 	"\n" +
-	"cycle_with\x18F \x03(\tR\tcycleWith\"\x8d\x01\n" +
+	"cycle_with\x18F \x03(\tR\tcycleWith\"\xc2\x01\n" +
 	"\vExplanation\x12\x18\n" +
 	"\asummary\x18\x01 \x01(\tR\asummary\x12(\n" +
 	"\x05facts\x18\x02 \x03(\v2\x12.modsolver.v1.FactR\x05facts\x12:\n" +
-	"\vsuggestions\x18\x03 \x03(\v2\x18.modsolver.v1.SuggestionR\vsuggestions\"\xb2\x02\n" +
+	"\vsuggestions\x18\x03 \x03(\v2\x18.modsolver.v1.SuggestionR\vsuggestions\x123\n" +
+	"\x05steps\x18\x04 \x03(\v2\x1d.modsolver.v1.ExplanationStepR\x05steps\"\xab\x01\n" +
+	"\x0fExplanationStep\x12\x14\n" +
+	"\x05facts\x18\x01 \x03(\x05R\x05facts\x12\x14\n" +
+	"\x05after\x18\x02 \x01(\x05R\x05after\x12\x16\n" +
+	"\x06module\x18\x03 \x01(\tR\x06module\x12\x14\n" +
+	"\x05needs\x18\x04 \x01(\tR\x05needs\x12\x1e\n" +
+	"\n" +
+	"constraint\x18\x05 \x01(\tR\n" +
+	"constraint\x12\x1e\n" +
+	"\n" +
+	"conclusion\x18\x06 \x01(\tR\n" +
+	"conclusion\"^\n" +
+	"\x06Origin\x12\x12\n" +
+	"\x04file\x18\x01 \x01(\tR\x04file\x12\x12\n" +
+	"\x04line\x18\x02 \x01(\x05R\x04line\x12\x14\n" +
+	"\x05field\x18\x03 \x01(\tR\x05field\x12\x16\n" +
+	"\x06object\x18\x04 \x01(\tR\x06object\"\xfc\x02\n" +
 	"\x04Fact\x12*\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x16.modsolver.v1.FactKindR\x04kind\x12\x16\n" +
 	"\x06module\x18\x02 \x01(\tR\x06module\x12\x18\n" +
@@ -1609,7 +1829,9 @@ const file_modsolver_v1_resolve_proto_rawDesc = "" +
 	"\brequires\x18\x06 \x01(\tR\brequires\x12\x18\n" +
 	"\asubject\x18\x14 \x01(\tR\asubject\x12/\n" +
 	"\x05group\x18\x15 \x01(\v2\x19.modsolver.v1.ModuleGroupR\x05group\x12+\n" +
-	"\x11ecosystem_message\x18\x16 \x01(\tR\x10ecosystemMessage\"p\n" +
+	"\x11ecosystem_message\x18\x16 \x01(\tR\x10ecosystemMessage\x12\x1a\n" +
+	"\bversions\x18\x17 \x03(\tR\bversions\x12,\n" +
+	"\x06origin\x18\x18 \x01(\v2\x14.modsolver.v1.OriginR\x06origin\"p\n" +
 	"\vModuleGroup\x12+\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x17.modsolver.v1.GroupKindR\x04kind\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12 \n" +
@@ -1721,7 +1943,7 @@ func file_modsolver_v1_resolve_proto_rawDescGZIP() []byte {
 }
 
 var file_modsolver_v1_resolve_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_modsolver_v1_resolve_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
+var file_modsolver_v1_resolve_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
 var file_modsolver_v1_resolve_proto_goTypes = []any{
 	(Status)(0),             // 0: modsolver.v1.Status
 	(Action)(0),             // 1: modsolver.v1.Action
@@ -1736,17 +1958,19 @@ var file_modsolver_v1_resolve_proto_goTypes = []any{
 	(*ModuleResult)(nil),    // 10: modsolver.v1.ModuleResult
 	(*PlanStep)(nil),        // 11: modsolver.v1.PlanStep
 	(*Explanation)(nil),     // 12: modsolver.v1.Explanation
-	(*Fact)(nil),            // 13: modsolver.v1.Fact
-	(*ModuleGroup)(nil),     // 14: modsolver.v1.ModuleGroup
-	(*Suggestion)(nil),      // 15: modsolver.v1.Suggestion
-	(*Stats)(nil),           // 16: modsolver.v1.Stats
+	(*ExplanationStep)(nil), // 13: modsolver.v1.ExplanationStep
+	(*Origin)(nil),          // 14: modsolver.v1.Origin
+	(*Fact)(nil),            // 15: modsolver.v1.Fact
+	(*ModuleGroup)(nil),     // 16: modsolver.v1.ModuleGroup
+	(*Suggestion)(nil),      // 17: modsolver.v1.Suggestion
+	(*Stats)(nil),           // 18: modsolver.v1.Stats
 }
 var file_modsolver_v1_resolve_proto_depIdxs = []int32{
 	0,  // 0: modsolver.v1.ResolveResponse.status:type_name -> modsolver.v1.Status
 	10, // 1: modsolver.v1.ResolveResponse.modules:type_name -> modsolver.v1.ModuleResult
 	11, // 2: modsolver.v1.ResolveResponse.plan:type_name -> modsolver.v1.PlanStep
 	12, // 3: modsolver.v1.ResolveResponse.explanation:type_name -> modsolver.v1.Explanation
-	16, // 4: modsolver.v1.ResolveResponse.stats:type_name -> modsolver.v1.Stats
+	18, // 4: modsolver.v1.ResolveResponse.stats:type_name -> modsolver.v1.Stats
 	9,  // 5: modsolver.v1.ResolveResponse.warnings:type_name -> modsolver.v1.Warning
 	8,  // 6: modsolver.v1.ResolveResponse.assumptions:type_name -> modsolver.v1.Assumption
 	7,  // 7: modsolver.v1.ResolveResponse.route:type_name -> modsolver.v1.RouteStep
@@ -1754,18 +1978,20 @@ var file_modsolver_v1_resolve_proto_depIdxs = []int32{
 	4,  // 9: modsolver.v1.Warning.kind:type_name -> modsolver.v1.WarningKind
 	1,  // 10: modsolver.v1.ModuleResult.action:type_name -> modsolver.v1.Action
 	1,  // 11: modsolver.v1.PlanStep.action:type_name -> modsolver.v1.Action
-	13, // 12: modsolver.v1.Explanation.facts:type_name -> modsolver.v1.Fact
-	15, // 13: modsolver.v1.Explanation.suggestions:type_name -> modsolver.v1.Suggestion
-	2,  // 14: modsolver.v1.Fact.kind:type_name -> modsolver.v1.FactKind
-	14, // 15: modsolver.v1.Fact.group:type_name -> modsolver.v1.ModuleGroup
-	5,  // 16: modsolver.v1.ModuleGroup.kind:type_name -> modsolver.v1.GroupKind
-	3,  // 17: modsolver.v1.Suggestion.kind:type_name -> modsolver.v1.SuggestionKind
-	15, // 18: modsolver.v1.Suggestion.changes:type_name -> modsolver.v1.Suggestion
-	19, // [19:19] is the sub-list for method output_type
-	19, // [19:19] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	15, // 12: modsolver.v1.Explanation.facts:type_name -> modsolver.v1.Fact
+	17, // 13: modsolver.v1.Explanation.suggestions:type_name -> modsolver.v1.Suggestion
+	13, // 14: modsolver.v1.Explanation.steps:type_name -> modsolver.v1.ExplanationStep
+	2,  // 15: modsolver.v1.Fact.kind:type_name -> modsolver.v1.FactKind
+	16, // 16: modsolver.v1.Fact.group:type_name -> modsolver.v1.ModuleGroup
+	14, // 17: modsolver.v1.Fact.origin:type_name -> modsolver.v1.Origin
+	5,  // 18: modsolver.v1.ModuleGroup.kind:type_name -> modsolver.v1.GroupKind
+	3,  // 19: modsolver.v1.Suggestion.kind:type_name -> modsolver.v1.SuggestionKind
+	17, // 20: modsolver.v1.Suggestion.changes:type_name -> modsolver.v1.Suggestion
+	21, // [21:21] is the sub-list for method output_type
+	21, // [21:21] is the sub-list for method input_type
+	21, // [21:21] is the sub-list for extension type_name
+	21, // [21:21] is the sub-list for extension extendee
+	0,  // [0:21] is the sub-list for field type_name
 }
 
 func init() { file_modsolver_v1_resolve_proto_init() }
@@ -1779,7 +2005,7 @@ func file_modsolver_v1_resolve_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modsolver_v1_resolve_proto_rawDesc), len(file_modsolver_v1_resolve_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   11,
+			NumMessages:   13,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

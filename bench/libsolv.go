@@ -139,6 +139,13 @@ type poolTranslation struct {
 	// order loaded, to its release; platform packages map to nil.
 	solvables []poolRelease
 	deps      int
+	// held, when set, holds the catalog's releases in a pool loaded once
+	// (libsolvService): the translation then writes only the installed
+	// repo and the jobs, and considered lists the held solvables the
+	// request allows, which heldRels maps to their releases.
+	held       *libsolvService
+	considered []int32
+	heldRels   []poolRelease
 }
 
 type poolRelease struct {
@@ -214,16 +221,21 @@ func (t *poolTranslation) translate() error {
 	for _, d := range t.closure {
 		skip := t.installed(d)
 		for i := range d.Releases {
-			if d.Allowed[i] && i != skip {
-				if err := t.addRelease(&t.in.available, d, i); err != nil {
-					return err
-				}
+			if !d.Allowed[i] || i == skip {
+				continue
+			}
+			if k, ok := t.held.solvable(d.Releases[i]); ok {
+				t.considered = append(t.considered, k)
+				t.heldRels = append(t.heldRels, poolRelease{d, i})
+			} else if err := t.addRelease(&t.in.available, d, i); err != nil {
+				return err // held or not, a release the catalog does not hold (a built-in module's, R5) is the request's own
 			}
 		}
 		if d.Role == solver.RoleMust {
 			t.in.job(jobInstall, d.Module.Name)
 		}
 	}
+	t.solvables = append(t.solvables, t.heldRels...)
 	t.addUpdates()
 	t.in.job(jobVerifyAll, "")
 	return nil
@@ -298,54 +310,65 @@ func (t *poolTranslation) addUpdates() {
 	}
 }
 
-// addRelease writes release i of d as one solvable of repo: its name and
-// evr, then its provides, requires and conflicts.
+// addRelease writes release i of d as one solvable of repo (writeRelease).
 func (t *poolTranslation) addRelease(repo *[]int32, d *solver.Domain, i int) error {
-	r := d.Releases[i]
-	if len(r.Provides) > 0 || len(r.Requirements.Capabilities) > 0 {
-		return fmt.Errorf("%w: module %s uses capabilities (R19, R20)", ErrNotTranslated, d.Module.Name)
-	}
-	if len(r.Requirements.Compound) > 0 {
-		return fmt.Errorf("%w: module %s has compound requirements (R24)", ErrNotTranslated, d.Module.Name)
-	}
-	evr, err := evrOf(r.Version)
+	deps, err := writeRelease(&t.in, repo, d.Module, d.Releases[i], func(name string) bool { return t.inSet[name] })
 	if err != nil {
-		return fmt.Errorf("module %s: %w", d.Module.Name, err)
+		return err
 	}
-	var w depWriter
-	if g := d.Module.ExclusiveGroup; g != "" {
-		w.provides = append(w.provides, []int32{t.in.str("group(" + g + ")"), 0})
-		w.conflicts = append(w.conflicts, []int32{t.in.str("group(" + g + ")"), 0})
-	}
-	if err := t.platformDeps(&w, r.Requirements); err != nil {
-		return fmt.Errorf("module %s %s: %w", d.Module.Name, evr, err)
-	}
-	for _, dep := range r.Requirements.Modules {
-		if err := t.moduleDep(&w, dep); err != nil {
-			return fmt.Errorf("module %s %s: %w", d.Module.Name, evr, err)
-		}
-	}
-	*repo = append(*repo, t.in.str(d.Module.Name), t.in.str(evr))
-	*repo = w.appendTo(*repo)
-	t.deps += len(w.requires) + len(w.conflicts)
+	t.deps += deps
 	t.solvables = append(t.solvables, poolRelease{d, i})
 	return nil
 }
 
+// writeRelease writes release r of m as one solvable of repo: its name
+// and evr, then its provides, requires and conflicts; it returns how many
+// requires and conflicts it wrote. An optional requirement (R3) is
+// written, as conflicts, only where loaded says its module may have
+// solvables: a module left out is off, so it conflicts with nothing.
+func writeRelease(in *poolInput, repo *[]int32, m *model.Module, r *model.Release, loaded func(string) bool) (int, error) {
+	if len(r.Provides) > 0 || len(r.Requirements.Capabilities) > 0 {
+		return 0, fmt.Errorf("%w: module %s uses capabilities (R19, R20)", ErrNotTranslated, m.Name)
+	}
+	if len(r.Requirements.Compound) > 0 {
+		return 0, fmt.Errorf("%w: module %s has compound requirements (R24)", ErrNotTranslated, m.Name)
+	}
+	evr, err := evrOf(r.Version)
+	if err != nil {
+		return 0, fmt.Errorf("module %s: %w", m.Name, err)
+	}
+	var w depWriter
+	if g := m.ExclusiveGroup; g != "" {
+		w.provides = append(w.provides, []int32{in.str("group(" + g + ")"), 0})
+		w.conflicts = append(w.conflicts, []int32{in.str("group(" + g + ")"), 0})
+	}
+	if err := platformDeps(in, &w, r.Requirements); err != nil {
+		return 0, fmt.Errorf("module %s %s: %w", m.Name, evr, err)
+	}
+	for _, dep := range r.Requirements.Modules {
+		if err := moduleDep(in, &w, dep, loaded); err != nil {
+			return 0, fmt.Errorf("module %s %s: %w", m.Name, evr, err)
+		}
+	}
+	*repo = append(*repo, in.str(m.Name), in.str(evr))
+	*repo = w.appendTo(*repo)
+	return len(w.requires) + len(w.conflicts), nil
+}
+
 // platformDeps requires the platform packages req names, in range.
-func (t *poolTranslation) platformDeps(w *depWriter, req model.Requirements) error {
+func platformDeps(in *poolInput, w *depWriter, req model.Requirements) error {
 	for _, c := range []struct {
 		name string
 		c    *model.Constraint
 	}{{model.PlatformDeckhouse, req.Deckhouse}, {model.PlatformKubernetes, req.Kubernetes}} {
 		if c.c != nil {
-			if err := w.require(&t.in, platformPackage(c.name), *c.c); err != nil {
+			if err := w.require(in, platformPackage(c.name), *c.c); err != nil {
 				return err
 			}
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(req.Platform)) {
-		if err := w.require(&t.in, platformPackage(name), *req.Platform[name]); err != nil {
+		if err := w.require(in, platformPackage(name), *req.Platform[name]); err != nil {
 			return err
 		}
 	}
@@ -357,14 +380,14 @@ func (t *poolTranslation) platformDeps(w *depWriter, req model.Requirements) err
 // forbidden) has no provider, so the requires leaves the release
 // uninstallable; an optional one left out is off, so it conflicts with
 // nothing.
-func (t *poolTranslation) moduleDep(w *depWriter, dep model.Dependency) error {
+func moduleDep(in *poolInput, w *depWriter, dep model.Dependency, loaded func(string) bool) error {
 	if !dep.Constraint.Optional {
-		return w.require(&t.in, dep.Module, dep.Constraint)
+		return w.require(in, dep.Module, dep.Constraint)
 	}
-	if !t.inSet[dep.Module] {
+	if !loaded(dep.Module) {
 		return nil
 	}
-	return w.conflict(&t.in, dep.Module, dep.Constraint)
+	return w.conflict(in, dep.Module, dep.Constraint)
 }
 
 // answer turns libsolv's outcome into a LibsolvAnswer.

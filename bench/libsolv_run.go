@@ -28,22 +28,7 @@ func (w *workload) vsLibsolv(ctx context.Context, cfg runConfig, o *Outcome, ans
 		o.LibsolvSkipped = err.Error()
 		return nil
 	}
-	var solve, pipeline []time.Duration
-	peers, _, err := repeat(cfg, w.label("libsolv"), func() ([]*LibsolvAnswer, error) {
-		out := make([]*LibsolvAnswer, len(w.reqs))
-		var run LibsolvTiming
-		for i, r := range w.reqs {
-			a, err := solveLibsolv(ctx, w.cat, w.cluster, r)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = a
-			run.Prune, run.Load = run.Prune+a.Timing.Prune, run.Load+a.Timing.Load
-			run.Solve, run.Transaction = run.Solve+a.Timing.Solve, run.Transaction+a.Timing.Transaction
-		}
-		solve, pipeline = append(solve, run.Solve), append(pipeline, run.Pipeline())
-		return out, nil
-	})
+	svc, err := newLibsolvService(w.cat)
 	if errors.Is(err, ErrNotTranslated) {
 		o.LibsolvSkipped = err.Error()
 		return nil
@@ -51,13 +36,56 @@ func (w *workload) vsLibsolv(ctx context.Context, cfg runConfig, o *Outcome, ans
 	if err != nil {
 		return err
 	}
+	defer svc.Close()
+	o.LibsolvBuild, o.LibsolvSolvBytes = svc.Build, svc.Bytes
+	held := func(ctx context.Context, _ *model.Catalog, cluster *model.ClusterState, req *model.Request) (*LibsolvAnswer, error) {
+		return svc.Solve(ctx, cluster, req)
+	}
+	peers, solve, pipeline, err := w.timeLibsolv(ctx, cfg, "libsolv (pool held)", held)
+	if errors.Is(err, ErrNotTranslated) {
+		o.LibsolvSkipped = err.Error()
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, _, rebuilt, err := w.timeLibsolv(ctx, cfg, "libsolv (pool rebuilt)", solveLibsolv)
+	if err != nil && !errors.Is(err, ErrNotTranslated) {
+		return err
+	}
 	o.LibsolvRan = true
 	o.LibsolvSolve, o.LibsolvPipeline = median(solve[1:]), median(pipeline[1:]) // without the warm-up
+	if len(rebuilt) > 1 {
+		o.LibsolvRebuilt = median(rebuilt[1:])
+	}
 	for i, p := range peers {
 		o.LibsolvViolations = append(o.LibsolvViolations, w.prefix(i, CheckPeer(w.cat, w.cluster, w.reqs[i], &p.PeerAnswer, answers[i].Status))...)
 		o.LibsolvDiffers += differences(answers[i], p.Result)
 	}
 	return nil
+}
+
+// timeLibsolv answers the requests with solve, once a run, and returns
+// the answers of the last run and each run's solve and pipeline times.
+func (w *workload) timeLibsolv(ctx context.Context, cfg runConfig, label string,
+	solve func(context.Context, *model.Catalog, *model.ClusterState, *model.Request) (*LibsolvAnswer, error)) ([]*LibsolvAnswer, []time.Duration, []time.Duration, error) {
+	var solves, pipelines []time.Duration
+	peers, _, err := repeat(cfg, w.label(label), func() ([]*LibsolvAnswer, error) {
+		out := make([]*LibsolvAnswer, len(w.reqs))
+		var run LibsolvTiming
+		for i, r := range w.reqs {
+			a, err := solve(ctx, w.cat, w.cluster, r)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = a
+			run.Prune, run.Load = run.Prune+a.Timing.Prune, run.Load+a.Timing.Load
+			run.Solve, run.Transaction = run.Solve+a.Timing.Solve, run.Transaction+a.Timing.Transaction
+		}
+		solves, pipelines = append(solves, run.Solve), append(pipelines, run.Pipeline())
+		return out, nil
+	})
+	return peers, solves, pipelines, err
 }
 
 // timeChanges times modsolver on the requests with report: changes, the

@@ -135,3 +135,43 @@ func TestRunWithLibsolvSkipsWhatItCannotTranslate(t *testing.T) {
 	_, err = Libsolv(context.Background(), in.Catalog, in.Cluster, in.UpdateAll())
 	assert.ErrorIs(t, err, ErrNotTranslated)
 }
+
+// libsolv as a service runs it (the pool held, loaded once from .solv)
+// answers every request as the per-request pool does: the same status,
+// the same versions, and an answer the peer check passes; one held pool
+// serves every request in turn, so each request takes its repos away
+// again.
+func TestLibsolvServiceAgreesWithPerRequestPool(t *testing.T) {
+	check := func(t *testing.T, cat *model.Catalog, cluster *model.ClusterState, reqs map[string]*model.Request) {
+		svc, err := newLibsolvService(cat)
+		require.NoError(t, err)
+		defer svc.Close()
+		assert.Positive(t, svc.Bytes, "the .solv file was written")
+		for round := range 2 {
+			for name, req := range reqs {
+				res, peer := solveWithLibsolv(t, cat, cluster, req)
+				held, err := svc.Solve(context.Background(), cluster, req)
+				require.NoError(t, err, name)
+				require.Empty(t, CheckPeer(cat, cluster, req, &held.PeerAnswer, res.Status), "%s, round %d: %v", name, round, held.Conflicts)
+				assert.Equal(t, peer.Result.Status, held.Result.Status, name)
+				if peer.Result.Status == model.StatusResolved {
+					assert.Equal(t, enabledAfter(peer.Result), enabledAfter(held.Result), name)
+					assert.Equal(t, peer.Steps, held.Steps, name)
+				}
+			}
+		}
+	}
+	in := Generate(SizeS, 1)
+	check(t, in.Catalog, in.Cluster, map[string]*model.Request{
+		CaseUpdateAll:       in.UpdateAll(),
+		CaseInstallOne:      in.InstallOne(),
+		CasePlatformUpgrade: in.PlatformUpgrade(),
+		CaseUnsatisfiable:   in.Unsatisfiable(),
+	})
+	cat, cluster := tinyInputs(t)
+	reqs := map[string]*model.Request{}
+	for _, tt := range tinyRequests() {
+		reqs[tt.name] = tt.req
+	}
+	check(t, cat, cluster, reqs)
+}

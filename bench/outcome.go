@@ -50,8 +50,14 @@ type Outcome struct {
 	LibsolvRan     bool
 	LibsolvSkipped string
 	// LibsolvSolve is libsolv's median solve alone, LibsolvPipeline its
-	// median whole pipeline (LibsolvTiming.Pipeline), each over a run.
+	// median whole pipeline (LibsolvTiming.Pipeline), each over a run,
+	// on the pool a service holds (libsolvService); LibsolvRebuilt is
+	// the median pipeline that translates the whole pool again for each
+	// request, and LibsolvBuild the one-time cost of the held pool
+	// (writing its .solv repo, of LibsolvSolvBytes, and loading it).
 	LibsolvSolve, LibsolvPipeline time.Duration
+	LibsolvRebuilt, LibsolvBuild  time.Duration
+	LibsolvSolvBytes              int64
 	// LibsolvViolations are CheckPeer's findings on libsolv's answers;
 	// LibsolvDiffers counts the modules whose state after differs from
 	// modsolver's answer (libsolv's newest-first is greedy, not R14).

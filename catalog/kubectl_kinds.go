@@ -205,6 +205,8 @@ type dumpReader struct {
 	settings map[string]*model.Settings // of the ModuleConfigs that give them (R34)
 	modules  map[string]*kubeModule
 	deployed map[string]deployedRelease
+	// origins are the objects the cluster's fields were read from.
+	origins map[string]model.Origin
 	// sources are the ModuleSources' names; sourcePolicy the policy a
 	// ModuleSource's status gives each of its modules.
 	sources      map[string]bool
@@ -239,6 +241,7 @@ func newDumpReader(file string) *dumpReader {
 		sources:      map[string]bool{},
 		sourcePolicy: map[string]string{},
 		policies:     map[string]updatePolicy{},
+		origins:      map[string]model.Origin{},
 	}
 }
 
@@ -259,6 +262,7 @@ func (r *dumpReader) moduleConfig(node *yaml.Node, meta kubeMeta) error {
 		return nil
 	}
 	r.configs[meta.Name] = &mc
+	r.origins[model.Field("cluster", "modules", meta.Name, "enabled").String()] = model.Origin{Object: "ModuleConfig/" + meta.Name, Line: node.Line}
 	settings, err := r.settingsOf(meta.Name, &mc)
 	if err != nil {
 		return err
@@ -409,6 +413,7 @@ func (r *dumpReader) moduleRelease(node *yaml.Node, meta kubeMeta) error {
 		return r.errAt(node, model.ErrDuplicate, "module %s has two Deployed ModuleReleases, %s (line %d) and %s", name, prev.version, prev.line, v)
 	}
 	r.deployed[name] = deployedRelease{version: v, labels: meta.Labels, line: node.Line}
+	r.origins[model.Field("cluster", "modules", name, "version").String()] = model.Origin{Object: "ModuleRelease/" + meta.Name, Line: node.Line}
 	return nil
 }
 
@@ -495,6 +500,13 @@ func (r *dumpReader) finish() (*KubectlDump, error) {
 		}
 	}
 	r.live.finish(r.dump, c)
+	for field, o := range r.origins {
+		if c.Origins == nil {
+			c.Origins = map[string]model.Origin{}
+		}
+		o.Field = field
+		c.Origins[field] = o
+	}
 	r.dump.Cluster = c
 	return r.dump, nil
 }

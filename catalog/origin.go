@@ -188,7 +188,10 @@ func (o Origin) PlaceFacts(e *model.Explanation) {
 			continue
 		}
 		if path := model.ParsePath(f.Field); o.owns(path) {
-			f.File, f.Line = o.File, o.line(path)
+			f.File = o.File
+			if f.Line == 0 { // a dump's object has its line already
+				f.Line = o.line(path)
+			}
 		}
 	}
 }

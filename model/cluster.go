@@ -34,6 +34,11 @@ type ClusterState struct {
 	// releases need (R32), named as DKP names them; values as text, a list
 	// joined by commas.
 	Facts map[string]string
+	// Origins say, by a field's path (cluster.modules.csi-ceph.enabled),
+	// where a field read from Kubernetes objects came from: the object
+	// and its line in the dump. Nil for a cluster state in modsolver's
+	// form, whose fields are where their paths say.
+	Origins map[string]Origin
 }
 
 // The names of the two platform components every cluster has.
@@ -202,6 +207,7 @@ func (c *ClusterState) Clone() *ClusterState {
 		out.Modules = map[string]ModuleState{}
 	}
 	out.Platform = maps.Clone(c.Platform)
+	out.Origins = maps.Clone(c.Origins)
 	return &out
 }
 

@@ -25,9 +25,9 @@ func (p *problem) originOf(f *fact) model.Origin {
 	case model.FactRequestPin:
 		return model.Origin{Field: model.Field("request", "pin", name).String()}
 	case model.FactClusterEnabled, model.FactClusterDisabled:
-		return model.Origin{Field: model.Field("cluster", "modules", name, "enabled").String()}
+		return p.clusterOrigin(model.Field("cluster", "modules", name, "enabled").String())
 	case model.FactKeepVersion, model.FactNoDowngrade, model.FactUpdateStep:
-		return model.Origin{Field: model.Field("cluster", "modules", name, "version").String()}
+		return p.clusterOrigin(model.Field("cluster", "modules", name, "version").String())
 	case model.FactDeckhouseRequirement:
 		return releaseOrigin(f, "requirements.deckhouse")
 	case model.FactKubernetesRequirement:
@@ -49,6 +49,15 @@ func (p *problem) originOf(f *fact) model.Origin {
 		return releaseOrigin(f)
 	}
 	return model.Origin{}
+}
+
+// clusterOrigin is the origin of a field of the cluster state: the
+// Kubernetes object it was read from, where a dump gave it.
+func (p *problem) clusterOrigin(field string) model.Origin {
+	if o, ok := p.cluster.Origins[field]; ok {
+		return o
+	}
+	return model.Origin{Field: field}
 }
 
 // releaseOrigin is the origin of the newest release f concerns, at the

@@ -250,7 +250,8 @@ func sameState(a, b *model.ClusterState) bool {
 	if !sameText(a.Deckhouse, b.Deckhouse) || !sameText(a.Kubernetes, b.Kubernetes) || a.Edition != b.Edition ||
 		a.Bundle != b.Bundle || a.ReleaseChannel != b.ReleaseChannel || a.AllowExperimentalModules != b.AllowExperimentalModules || a.KubernetesAutomatic != b.KubernetesAutomatic ||
 		!slices.Equal(a.AllowedExperimentalModules, b.AllowedExperimentalModules) ||
-		len(a.Platform) != len(b.Platform) || len(a.Modules) != len(b.Modules) || !maps.Equal(a.Facts, b.Facts) {
+		len(a.Platform) != len(b.Platform) || len(a.Modules) != len(b.Modules) || !maps.Equal(a.Facts, b.Facts) ||
+		!maps.Equal(a.Origins, b.Origins) { // facts say their origins (D421)
 		return false
 	}
 	for name, v := range a.Platform {
@@ -283,6 +284,7 @@ func copyState(c *model.ClusterState) *model.ClusterState {
 	out := *c
 	out.Platform = maps.Clone(c.Platform)
 	out.Facts = maps.Clone(c.Facts)
+	out.Origins = maps.Clone(c.Origins)
 	out.AllowedExperimentalModules = slices.Clone(c.AllowedExperimentalModules)
 	out.Modules = make(map[string]model.ModuleState, len(c.Modules))
 	for name, st := range c.Modules {

@@ -118,6 +118,9 @@ func TestMemoStateCoversEveryField(t *testing.T) {
 		"allow disable":  func(_ *model.ClusterState, r *model.Request) { r.AllowDisable = true },
 		"auto enable":    func(_ *model.ClusterState, r *model.Request) { r.AutoEnable = true },
 		"report":         func(_ *model.ClusterState, r *model.Request) { r.Report = model.ReportAll },
+		"origins": func(c *model.ClusterState, _ *model.Request) {
+			c.Origins = map[string]model.Origin{"cluster.modules.a.enabled": {Object: "ModuleConfig/a", Line: 3}}
+		},
 	}
 	for what, change := range changes {
 		c, r := base()
@@ -132,7 +135,7 @@ func TestMemoStateCoversEveryField(t *testing.T) {
 	assert.True(t, sameState(c0, kept), "the memo's copy does not change with the caller's state")
 	// Every field of the two structs is one that a change above covers:
 	// a new field fails here until sameState and stateHash read it.
-	assert.Len(t, fieldNames(model.ClusterState{}), 11)
+	assert.Len(t, fieldNames(model.ClusterState{}), 12)
 	assert.Len(t, fieldNames(model.ModuleState{}), 5)
 	assert.Len(t, fieldNames(model.Request{}), 12, "memoShape and shapeOf read every field of a request")
 }

@@ -75,9 +75,13 @@ Columns:
   RATIO                   deppy's time over modsolver's
   CHANGES MS              (--vs libsolv) modsolver with report: changes
   LIBSOLV SOLVE MS        (--vs libsolv) libsolv's solver_solve alone
-  LIBSOLV MS              (--vs libsolv) libsolv's whole pipeline: the
-                          pruning (solver.NewDomains), loading the pool,
+  LIBSOLV MS              (--vs libsolv) libsolv's whole pipeline as a
+                          service runs it, its pool held: the pruning
+                          (solver.NewDomains, the considered map), the
+                          request's installed repo, createwhatprovides,
                           the solve, the transaction and its install order
+  LIBSOLV REBUILT MS      (--vs libsolv) the same, translating the whole
+                          pool from Go values again for each request
   VARIABLES, CLAUSES      the size of modsolver's encoding (its answer's stats)
   PEAK MIB                peak memory the process holds from the OS during
                           modsolver's runs, sampled every millisecond, with
@@ -95,14 +99,16 @@ releases out instead, which gives deppy a much smaller problem. deppy has
 no preferences beyond "newest candidate first", so its answers may differ
 from modsolver's; the differences are counted below the table.
 
---vs libsolv translates each request to a libsolv pool (docs/decisions.md,
-D300–D309): the releases a module's own rules leave are solvables, the
-deployed ones installed, ranges are requires joined by "with", optional
-ranges negated conflicts, the platform locked packages. It runs on every
-case but compile and the what-if batch, and needs a binary built with
-libsolv: make bench builds one (go build -tags libsolv, with Debian's
-libsolv-dev). --vs takes several peers, comma-separated, such as
-deppy,libsolv.
+--vs libsolv translates the catalog to a libsolv pool (docs/decisions.md,
+D300–D309, D425): releases are solvables, ranges are requires joined by
+"with", optional ranges negated conflicts, the platform locked packages.
+As a service built on libsolv does, it writes the catalog once as a .solv
+repo, loads it into a pool it holds, and per request adds the installed
+repo (the deployed releases) and the considered map (the releases a
+module's own rules leave, from solver.NewDomains). It runs on every case
+but compile and the what-if batch, and needs a binary built with libsolv:
+make bench builds one (go build -tags libsolv, with Debian's libsolv-dev).
+--vs takes several peers, comma-separated, such as deppy,libsolv.
 
 A modsolver run longer than --timeout, or a deppy run longer than
 --deppy-timeout, is reported as a timeout, with the number of requests
@@ -382,7 +388,7 @@ func printBenchTable(out io.Writer, p *benchPlan, outcomes []*bench.Outcome) {
 	fmt.Fprintln(out, p.header)
 	head := []string{"CASE", "SIZE", "MODSOLVER MS", "DEPPY MS", "RATIO"}
 	if p.libsolv {
-		head = append(head, "CHANGES MS", "LIBSOLV SOLVE MS", "LIBSOLV MS")
+		head = append(head, "CHANGES MS", "LIBSOLV SOLVE MS", "LIBSOLV MS", "LIBSOLV REBUILT MS")
 	}
 	rows := [][]string{append(head, "VARIABLES", "CLAUSES", "PEAK MIB", "CHECKED")}
 	for _, o := range outcomes {
@@ -410,12 +416,15 @@ func printBenchTable(out io.Writer, p *benchPlan, outcomes []*bench.Outcome) {
 // libsolvColumns are modsolver's time with report: changes and libsolv's
 // solve and pipeline times, "-" where they were not measured.
 func libsolvColumns(o *bench.Outcome) []string {
-	out := []string{"-", "-", "-"}
+	out := []string{"-", "-", "-", "-"}
 	if o.ModsolverChanges > 0 {
 		out[0] = millis(o.ModsolverChanges)
 	}
 	if o.LibsolvRan {
 		out[1], out[2] = millis(o.LibsolvSolve), millis(o.LibsolvPipeline)
+	}
+	if o.LibsolvRebuilt > 0 {
+		out[3] = millis(o.LibsolvRebuilt)
 	}
 	return out
 }
@@ -496,9 +505,16 @@ type benchResult struct {
 	ModsolverChangesMs *float64 `json:"modsolverChangesMs,omitempty"`
 	LibsolvSolveMs     *float64 `json:"libsolvSolveMs,omitempty"`
 	LibsolvMs          *float64 `json:"libsolvMs,omitempty"`
-	LibsolvDiffers     int      `json:"libsolvDiffers,omitempty"`
-	LibsolvSkipped     string   `json:"libsolvSkipped,omitempty"`
-	Violations         []string `json:"violations,omitempty"`
+	// LibsolvRebuiltMs is the pipeline that translates the whole pool
+	// again for each request; libsolvMs holds the pool (D425).
+	LibsolvRebuiltMs *float64 `json:"libsolvRebuiltMs,omitempty"`
+	// LibsolvPoolMs and LibsolvSolvBytes are the held pool's one-time
+	// cost: writing the catalog as .solv and loading it.
+	LibsolvPoolMs    *float64 `json:"libsolvPoolMs,omitempty"`
+	LibsolvSolvBytes int64    `json:"libsolvSolvBytes,omitempty"`
+	LibsolvDiffers   int      `json:"libsolvDiffers,omitempty"`
+	LibsolvSkipped   string   `json:"libsolvSkipped,omitempty"`
+	Violations       []string `json:"violations,omitempty"`
 }
 
 // printBenchJSON prints {"results": [...]}. modsolverMs is null when
@@ -532,6 +548,12 @@ func printBenchJSON(out io.Writer, outcomes []*bench.Outcome) error {
 		}
 		if o.LibsolvRan {
 			r.LibsolvSolveMs, r.LibsolvMs = msOf(o.LibsolvSolve), msOf(o.LibsolvPipeline)
+		}
+		if o.LibsolvRebuilt > 0 {
+			r.LibsolvRebuiltMs = msOf(o.LibsolvRebuilt)
+		}
+		if o.LibsolvBuild > 0 {
+			r.LibsolvPoolMs, r.LibsolvSolvBytes = msOf(o.LibsolvBuild), o.LibsolvSolvBytes
 		}
 		results[i] = r
 	}

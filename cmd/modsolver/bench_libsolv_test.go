@@ -22,6 +22,9 @@ func TestBenchVsLibsolv(t *testing.T) {
 			ModsolverChangesMs *float64 `json:"modsolverChangesMs"`
 			LibsolvSolveMs     *float64 `json:"libsolvSolveMs"`
 			LibsolvMs          *float64 `json:"libsolvMs"`
+			LibsolvRebuiltMs   *float64 `json:"libsolvRebuiltMs"`
+			LibsolvPoolMs      *float64 `json:"libsolvPoolMs"`
+			LibsolvSolvBytes   int64    `json:"libsolvSolvBytes"`
 			LibsolvSkipped     string   `json:"libsolvSkipped"`
 		} `json:"results"`
 	}
@@ -29,12 +32,14 @@ func TestBenchVsLibsolv(t *testing.T) {
 	require.Len(t, doc.Results, 3)
 	for _, r := range doc.Results[:2] {
 		assert.Equal(t, "ok", *r.Checked, *r.Case)
-		for name, v := range map[string]*float64{"modsolverChangesMs": r.ModsolverChangesMs, "libsolvSolveMs": r.LibsolvSolveMs, "libsolvMs": r.LibsolvMs} {
+		for name, v := range map[string]*float64{"modsolverChangesMs": r.ModsolverChangesMs, "libsolvSolveMs": r.LibsolvSolveMs, "libsolvMs": r.LibsolvMs,
+			"libsolvRebuiltMs": r.LibsolvRebuiltMs, "libsolvPoolMs": r.LibsolvPoolMs} {
 			if assert.NotNil(t, v, "%s: %s", *r.Case, name) {
 				assert.Positive(t, *v, "%s: %s", *r.Case, name)
 			}
 		}
 		assert.Greater(t, *r.LibsolvMs, *r.LibsolvSolveMs, "the pipeline includes the solve")
+		assert.Positive(t, r.LibsolvSolvBytes, "%s: the held pool's .solv repo", *r.Case)
 		assert.Nil(t, r.DeppyMs)
 	}
 	batch := doc.Results[2]
@@ -45,6 +50,6 @@ func TestBenchVsLibsolv(t *testing.T) {
 	require.Equal(t, exitResolved, code, errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 3, out)
-	assert.Regexp(t, `^CASE\s+SIZE\s+MODSOLVER MS\s+DEPPY MS\s+RATIO\s+CHANGES MS\s+LIBSOLV SOLVE MS\s+LIBSOLV MS\s+VARIABLES\s+CLAUSES\s+PEAK MIB\s+CHECKED$`, lines[1])
-	assert.Regexp(t, `^update-all\s+12x4(\s+[0-9.]+){2}\s+[0-9.]+×(\s+[0-9.]+){3}\s+\d+\s+\d+\s+[0-9.]+\s+ok$`, lines[2])
+	assert.Regexp(t, `^CASE\s+SIZE\s+MODSOLVER MS\s+DEPPY MS\s+RATIO\s+CHANGES MS\s+LIBSOLV SOLVE MS\s+LIBSOLV MS\s+LIBSOLV REBUILT MS\s+VARIABLES\s+CLAUSES\s+PEAK MIB\s+CHECKED$`, lines[1])
+	assert.Regexp(t, `^update-all\s+12x4(\s+[0-9.]+){2}\s+[0-9.]+×(\s+[0-9.]+){4}\s+\d+\s+\d+\s+[0-9.]+\s+ok$`, lines[2])
 }

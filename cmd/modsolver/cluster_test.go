@@ -252,3 +252,36 @@ func TestWhatIfSettingsOnDKP(t *testing.T) {
 	}
 	assert.NotContains(t, errOut, "kubectl dump:", "the example dump holds only what modsolver reads")
 }
+
+// A fact read from a dump names the object it came from and its line
+// in the dump (D421): here hello keeps the version its Deployed
+// ModuleRelease says, which the new module x cannot live with.
+func TestKubectlDumpFactsNameTheirObjects(t *testing.T) {
+	cat := writeTemp(t, "catalog.yaml", kubeCatalog+`  - name: x
+    releases: [{version: 1.0.0, requirements: {modules: {hello: ">= 1.1.0"}}}]
+`)
+	dump := writeTemp(t, "dump.yaml", kubeDump)
+	req := writeTemp(t, "request.yaml", "enable: [x]\n")
+	code, out, errOut := runCommand(t, "resolve", "--catalog", cat, "--cluster", dump, "--request", req,
+		"--kubernetes", "1.31.2", "--edition", "ee", "-o", "json", "--no-timing")
+	require.Equal(t, exitUnsatisfiable, code, errOut)
+	objects := map[string]*modsolverv1.Origin{}
+	for _, f := range decodeResponse(t, out).GetExplanation().GetFacts() {
+		if o := f.GetOrigin(); o.GetObject() != "" {
+			objects[o.GetObject()] = o
+		}
+	}
+	lineOf := func(text string) int32 {
+		return int32(strings.Count(kubeDump[:strings.Index(kubeDump, text)], "\n") + 1)
+	}
+	require.Contains(t, objects, "ModuleRelease/hello-v1.0.0", out)
+	o := objects["ModuleRelease/hello-v1.0.0"]
+	assert.Equal(t, dump, o.GetFile())
+	assert.Equal(t, "cluster.modules.hello.version", o.GetField())
+	assert.Equal(t, lineOf("kind: ModuleRelease\n  metadata: {name: hello-v1.0.0"), o.GetLine()+1, "the line of the object, whose kind is the line after its first")
+
+	code, table, errOut := runCommand(t, "resolve", "--catalog", cat, "--cluster", dump, "--request", req,
+		"--kubernetes", "1.31.2", "--edition", "ee")
+	require.Equal(t, exitUnsatisfiable, code, errOut)
+	assert.Contains(t, table, "ModuleRelease/hello-v1.0.0]")
+}

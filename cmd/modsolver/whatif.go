@@ -171,6 +171,11 @@ func (f *whatifFlags) register(fs *flag.FlagSet) {
 // scenario is bad input, 1 when a matrix is not ready, else 0.
 func (b *batch) finish(f *whatifFlags, cells []solver.Cell, ready bool, out, errOut io.Writer) int {
 	b.context = f.pageContext(b, ready)
+	for _, c := range cells {
+		if c.Answer.Result != nil {
+			b.clusterOrigin.PlaceFacts(c.Answer.Result.Explanation) // the cluster's facts at their lines (D421)
+		}
+	}
 	if err := b.print(out, f.output, cells); err != nil {
 		return fail(errOut, err)
 	}

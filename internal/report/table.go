@@ -339,15 +339,17 @@ func sourcesText(from, to string) string {
 // and where it was read from when that is known.
 func factTag(f model.Fact) string {
 	o := f.Origin
+	tag := f.Kind.String()
 	switch {
 	case o.File != "" && o.Line > 0:
-		return f.Kind.String() + ", " + o.File + ":" + strconv.Itoa(o.Line)
+		tag += ", " + o.File + ":" + strconv.Itoa(o.Line)
 	case o.File != "":
-		return f.Kind.String() + ", " + o.File
-	case o.Object != "":
-		return f.Kind.String() + ", " + o.Object
-	case o.Field != "":
-		return f.Kind.String() + ", " + o.Field
+		tag += ", " + o.File
+	case o.Object == "" && o.Field != "":
+		tag += ", " + o.Field
 	}
-	return f.Kind.String()
+	if o.Object != "" {
+		tag += ", " + o.Object
+	}
+	return tag
 }

@@ -9,6 +9,7 @@
 //   - model: domain types, validation and errors; imports nothing internal.
 //   - catalog: reading catalogs, cluster states, requests and scenarios.
 //   - solver: the encoding onto gini, preferences and explanations.
+//   - readiness: a what-if batch's answers read as an upgrade matrix.
 //   - proto/modsolver/v1: the generated wire types.
 //   - server: the gRPC service and the proto↔model conversion.
 //   - cmd/modsolver: the command line, which only wires the others.

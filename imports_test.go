@@ -23,8 +23,9 @@ var allowed = map[string][]string{
 	"catalog":               {"model", "settings"},
 	"settings":              {"model"},
 	"solver":                {"model"},
+	"readiness":             {"model"},
 	"proto/modsolver/v1":    {},
-	"server":                {"proto/modsolver/v1", "solver", "model"},
+	"server":                {"proto/modsolver/v1", "solver", "readiness", "model"},
 	"bench":                 {"solver", "catalog", "model", "internal/checker"},
 	"internal/checker":      {"model"},
 	"internal/fixture":      {"model"},
@@ -35,10 +36,10 @@ var allowed = map[string][]string{
 	"client":                {"proto/modsolver/v1"},
 	"internal/oracle":       {"model"},
 	"internal/randscen":     {"model", "settings"},
-	"internal/report":       {"model", "solver", "catalog"},
+	"internal/report":       {"model", "solver", "readiness", "catalog"},
 	"internal/shared":       {},
 	"internal/scenariotest": {"catalog", "internal/shared"},
-	"cmd/modsolver":         {"model", "catalog", "solver", "server", "proto/modsolver/v1", "client", "bench", "internal/report", "internal/loadgen", "internal/metrics"},
+	"cmd/modsolver":         {"model", "catalog", "solver", "readiness", "server", "proto/modsolver/v1", "client", "bench", "internal/report", "internal/loadgen", "internal/metrics"},
 }
 
 // onlyIn lists outside packages that only some packages may import.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
-	"github.com/modsolver/modsolver/solver"
+	"github.com/modsolver/modsolver/readiness"
 )
 
 // The enum tables below map every model enum value to its proto value. A
@@ -705,7 +705,7 @@ func requirementsToProto(r model.Requirements) *modsolverv1.Requirements {
 // makes it bad input, in the words of BadInput; with its group and
 // blockers (R30), whose scenario indices index maps from the cell's
 // batch to the request's.
-func whatIfResultToProto(i int, name string, c solver.Cell, index func(int) int) *modsolverv1.WhatIfResult {
+func whatIfResultToProto(i int, name string, c readiness.Cell, index func(int) int) *modsolverv1.WhatIfResult {
 	out := &modsolverv1.WhatIfResult{Index: uint32(i), Name: name, Group: proto.Uint32(uint32(index(c.Group)))}
 	if c.Answer.Err != nil {
 		out.Error = BadInput(c.Answer.Err)

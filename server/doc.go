@@ -16,7 +16,7 @@
 //     state carried as a kubectl dump is read by the ClusterParser, with
 //     the state's other fields as the facts it lacks (D150). WhatIf
 //     streams one result per scenario in request order, each with its
-//     group and R30 blockers (solver.Readiness, D190–D192), holding
+//     group and R30 blockers (readiness.Readiness, D190–D192), holding
 //     results back only until the scenarios at the next minors are
 //     answered; a scenario that is bad input carries its error and the
 //     stream goes on.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
+	"github.com/modsolver/modsolver/readiness"
 	"github.com/modsolver/modsolver/solver"
 )
 
@@ -156,7 +157,7 @@ func (r *resolver) whatIf(ctx context.Context, in *modsolverv1.WhatIfRequest, se
 		return err
 	}
 	b := newBatch(in.GetScenarios(), send)
-	b.readiness = solver.NewReadiness(cluster, b.reqs, in.GetAccept())
+	b.readiness = readiness.New(cluster, b.reqs, in.GetAccept())
 	if err := cat.WhatIf(ctx, cluster, b.reqs, b.emit, solver.WithWorkers(workers), solver.WithMemoryLimit(r.cfg.maxMemory)); err != nil {
 		return timeoutCause(ctx, err)
 	}
@@ -253,10 +254,10 @@ type batch struct {
 	scenarios []*modsolverv1.Scenario
 	send      func(*modsolverv1.WhatIfResult) error
 	reqs      []*model.Request
-	readiness *solver.Readiness // groups and classes the answers (R30)
-	at        []int             // at[j] is the scenario index of reqs[j]
-	bad       map[int]error     // conversion errors by scenario index
-	next      int               // the next scenario index to send
+	readiness *readiness.Readiness // groups and classes the answers (R30)
+	at        []int                // at[j] is the scenario index of reqs[j]
+	bad       map[int]error        // conversion errors by scenario index
+	next      int                  // the next scenario index to send
 }
 
 func newBatch(scenarios []*modsolverv1.Scenario, send func(*modsolverv1.WhatIfResult) error) *batch {
@@ -280,7 +281,7 @@ func (b *batch) emit(j int, a solver.Answer) error {
 	if a.Err != nil && !errors.Is(a.Err, model.ErrInvalidInput) {
 		return a.Err
 	}
-	for _, c := range b.readiness.Add(j, a) {
+	for _, c := range b.readiness.Add(j, readiness.Answer{Result: a.Result, Err: a.Err}) {
 		i := b.at[c.Index]
 		if err := b.flush(i); err != nil {
 			return err
@@ -303,7 +304,7 @@ func (b *batch) flush(upto int) error {
 		if !ok {
 			return fmt.Errorf("internal error: scenario %d has no answer", b.next)
 		}
-		bad := solver.Cell{Answer: solver.Answer{Err: err}}
+		bad := readiness.Cell{Answer: readiness.Answer{Err: err}}
 		if err := b.send(whatIfResultToProto(b.next, b.scenarios[b.next].GetName(), bad, func(int) int { return b.next })); err != nil {
 			return err
 		}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
-	"github.com/modsolver/modsolver/solver"
+	"github.com/modsolver/modsolver/readiness"
 )
 
 // Response converts a model result into the proto message that both the gRPC
@@ -26,7 +26,7 @@ func Response(res *model.Result) *modsolverv1.ResolveResponse {
 // sends and `whatif -o json` prints: one converter, so that both word an
 // error alike. index maps the cell's scenario indices (its group, each
 // blocker's first scenario) to those the output gives.
-func WhatIfResult(i int, name string, c solver.Cell, index func(int) int) *modsolverv1.WhatIfResult {
+func WhatIfResult(i int, name string, c readiness.Cell, index func(int) int) *modsolverv1.WhatIfResult {
 	return whatIfResultToProto(i, name, c, index)
 }
 

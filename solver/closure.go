@@ -141,3 +141,44 @@ func (v *view) candidates(explain bool) []int {
 	}
 	return out
 }
+
+// compoundModules lists, sorted, the modules that may satisfy target, and
+// whether that list bounds it (see model.Predicate.Names).
+func (p *problem) compoundModules(target *model.Predicate) ([]string, bool) {
+	modules, capabilities, bounded := target.Names()
+	if !bounded {
+		return nil, false
+	}
+	out := slices.Clone(modules)
+	for _, c := range capabilities {
+		out = append(out, p.cat.Providers(c)...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), true
+}
+
+// pushCompound adds to the closure the modules that may satisfy the
+// compound requirements of rel: a requirement may need one of them on,
+// and a conflict must see those that are on.
+func (p *problem) pushCompound(rel *model.Release, push func(string)) {
+	for _, c := range rel.Requirements.Compound {
+		for _, name := range p.mayMeet(c.Target()) {
+			push(name)
+		}
+	}
+}
+
+// mayMeet lists, sorted, the modules whose releases may satisfy target:
+// those compoundModules names, or every module of the catalog when its
+// atoms do not bound it.
+func (p *problem) mayMeet(target *model.Predicate) []string {
+	names, bounded := p.compoundModules(target)
+	if bounded {
+		return names
+	}
+	names = make([]string, 0, p.cat.Len())
+	for _, m := range p.cat.Modules() {
+		names = append(names, m.Name)
+	}
+	return names
+}

@@ -69,7 +69,7 @@ func (c *Compiled) Solve(ctx context.Context, cluster *model.ClusterState, req *
 		return nil, err
 	}
 	var memo *stateMemo
-	if !cfg.noStateMemo {
+	if !cfg.hooks.noStateMemo {
 		memo = c.memoFor(cluster, req) // nil unless req is of a shape a memo serves
 	}
 	var err error

@@ -1,9 +1,7 @@
 package solver
 
 import (
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/go-air/gini/z"
@@ -140,133 +138,6 @@ func (e *encoder) compoundScope(target *model.Predicate) []*modVars {
 		}
 	}
 	return out
-}
-
-// compoundModules lists, sorted, the modules that may satisfy target, and
-// whether that list bounds it (see model.Predicate.Names).
-func (p *problem) compoundModules(target *model.Predicate) ([]string, bool) {
-	modules, capabilities, bounded := target.Names()
-	if !bounded {
-		return nil, false
-	}
-	out := slices.Clone(modules)
-	for _, c := range capabilities {
-		out = append(out, p.cat.Providers(c)...)
-	}
-	slices.Sort(out)
-	return slices.Compact(out), true
-}
-
-// pushCompound adds to the closure the modules that may satisfy the
-// compound requirements of rel: a requirement may need one of them on,
-// and a conflict must see those that are on.
-func (p *problem) pushCompound(rel *model.Release, push func(string)) {
-	for _, c := range rel.Requirements.Compound {
-		for _, name := range p.mayMeet(c.Target()) {
-			push(name)
-		}
-	}
-}
-
-// mayMeet lists, sorted, the modules whose releases may satisfy target:
-// those compoundModules names, or every module of the catalog when its
-// atoms do not bound it.
-func (p *problem) mayMeet(target *model.Predicate) []string {
-	names, bounded := p.compoundModules(target)
-	if bounded {
-		return names
-	}
-	names = make([]string, 0, p.cat.Len())
-	for _, m := range p.cat.Modules() {
-		names = append(names, m.Name)
-	}
-	return names
-}
-
-// addCompound records, for detaching, what the compound requirements of
-// rel may touch: the modules and capabilities their atoms name, or any
-// module at all.
-func (t touchSet) addCompound(rel *model.Release) {
-	for _, c := range rel.Requirements.Compound {
-		modules, capabilities, bounded := c.Target().Names()
-		if !bounded {
-			t.needed[anyModule] = true
-		}
-		for _, m := range modules {
-			t.needed[m] = true
-		}
-		for _, cap := range capabilities {
-			t.capabilities[cap] = true
-		}
-	}
-}
-
-// compoundMessage renders R24 facts, quoting the requirement's message.
-func (p *problem) compoundMessage(f *fact) string {
-	c := f.compound
-	if c.Group != nil {
-		return p.groupMessage(f)
-	}
-	var b strings.Builder
-	if c.Conflict() {
-		fmt.Fprintf(&b, "%s %s conflicts with every enabled module whose release matches %s", f.v.name, releasesText(f.v, f.rels), c.Target())
-	} else {
-		fmt.Fprintf(&b, "%s %s requires another enabled module whose release matches %s", f.v.name, releasesText(f.v, f.rels), c.Target())
-	}
-	if c.Message != "" {
-		b.WriteString(": " + strconv.Quote(c.Message))
-	}
-	switch {
-	case len(f.members) > 0:
-		fmt.Fprintf(&b, " (releases of %s do)", strings.Join(viewNames(f.members), ", "))
-	case !c.Conflict():
-		b.WriteString(" (no release of another module in the catalog satisfies it)")
-	}
-	return b.String()
-}
-
-// compoundChanges lists the suggestions for an R24 fact: for a
-// requirement, enable (or update) a module that can satisfy it; for a
-// conflict, disable a module that does.
-func (s *session) compoundChanges(f *fact) []change {
-	names := viewNames(f.members)
-	if f.compound.Conflict() {
-		return providerChanges(names, disableChange)
-	}
-	return providerChanges(names, func(name string) change {
-		if v := s.p.view(name); v.before && !v.m.Embedded {
-			return updateChange(name)
-		}
-		return enableChange(name)
-	})
-}
-
-// compoundPlanEdges links, for a release selected by the answer, the
-// modules that satisfy its compound requirements before it, and the
-// disable or update of a module whose running release a conflict of it
-// refuses before it (R18, D136).
-func compoundPlanEdges(o *outcome, order []*outcome, link func(from, to string), devel bool) {
-	for _, c := range o.v.rels[o.sel].Requirements.Compound {
-		target := c.Target()
-		for _, other := range order {
-			if other == o {
-				continue
-			}
-			at := other.sel
-			if c.Conflict() {
-				// the module runs a release the conflict refuses and
-				// leaves it, disabled or moved out of the range (D136)
-				at = other.v.deployed
-			}
-			if at < 0 {
-				continue
-			}
-			rel := other.v.rels[at]
-			if target.Holds(other.v.name, rel.Version, rel.Provides, readingFor(o.v, other.v), devel) {
-				link(other.v.name, o.v.name)
-			}
-		}
-	}
 }
 
 // compoundLits returns literals whose OR says that c's module is at a

@@ -30,7 +30,7 @@ func (p *problem) frozen(v *view) bool {
 // frozen modules that may be left out; it returns the closure whole when
 // nothing may be left out.
 func (p *problem) detach(closure []*view) (encode, detached []*view) {
-	if p.keepFrozen {
+	if p.hooks.keepFrozen {
 		return closure, nil
 	}
 	attached := p.attached(closure)
@@ -239,4 +239,22 @@ func (p *problem) dependenciesHold(v *view, rel *model.Release, on map[string]*v
 		}
 	}
 	return true
+}
+
+// addCompound records, for detaching, what the compound requirements of
+// rel may touch: the modules and capabilities their atoms name, or any
+// module at all.
+func (t touchSet) addCompound(rel *model.Release) {
+	for _, c := range rel.Requirements.Compound {
+		modules, capabilities, bounded := c.Target().Names()
+		if !bounded {
+			t.needed[anyModule] = true
+		}
+		for _, m := range modules {
+			t.needed[m] = true
+		}
+		for _, cap := range capabilities {
+			t.capabilities[cap] = true
+		}
+	}
 }

@@ -112,7 +112,7 @@ func TestDetachChangesNoAnswer(t *testing.T) {
 		want, err := c.Solve(ctx, cluster, req)
 		require.NoError(t, err, name)
 		s := newSession(ctx, newSettings(nil), c, cluster, req)
-		s.p.keepFrozen = true
+		s.p.hooks.keepFrozen = true
 		got, err := s.run()
 		require.NoError(t, err, name)
 		got, err = c.addRoute(ctx, newSettings(nil), cluster, req, got) // R33, as Solve adds it

@@ -134,11 +134,6 @@
 //     own versions, filling in only the texts that quote them (D120); a
 //     batch checks each class of suggestion once, reading the status of
 //     the classes it resolves itself (D61, D120).
-//   - readiness.go: what a batch means to a person reading an upgrade
-//     matrix: groups of answers equal apart from their own platform
-//     version texts (D190), each blocker of a platform-upgrade scenario
-//     classed error or warning with the first scenario it blocks (R30,
-//     D191), accepted risks and the exit status's Ready (D192).
 //   - sweep.go: every module installed at its head, one question each, on
 //     the what-if engine (`modsolver catalog check`, D37).
 //

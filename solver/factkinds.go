@@ -1,6 +1,10 @@
 package solver
 
-import "github.com/modsolver/modsolver/model"
+import (
+	"strings"
+
+	"github.com/modsolver/modsolver/model"
+)
 
 // kindInfo is what the solver does with one kind of fact (model.FactKind):
 // where it stands in an explanation, how it reads, what it names, and what
@@ -207,4 +211,42 @@ func kubernetesVersion(p *problem, _ *fact) platformVersion {
 
 func componentVersion(p *problem, f *fact) platformVersion {
 	return platformVersion{f.dep, p.components[f.dep], p.req.Platform.Components[f.dep] != nil}
+}
+
+// The short forms of each kind of fact (factKinds).
+
+func noShort(string, model.Fact) string { return "" }
+
+// stateShort names a fact about a module's own state by its kind, and the
+// module when it is not the one the sweep installs.
+func stateShort(module string, f model.Fact) string {
+	if f.Module == module {
+		return f.Kind.String()
+	}
+	return f.Kind.String() + " of " + f.Module
+}
+
+func requiresShort(_ string, f model.Fact) string {
+	return "requires " + f.Subject + " " + f.Constraint
+}
+
+// componentShort names a platform requirement (R4, R22) by its component,
+// an optional one (OLM's, which holds only where the component runs) in
+// words rather than modsolver's "!optional" (D404).
+func componentShort(_ string, f model.Fact) string {
+	if r, optional := strings.CutSuffix(f.Constraint, "!optional"); optional {
+		return f.Subject + " " + strings.TrimSpace(r) + " (where " + f.Subject + " runs)"
+	}
+	return f.Subject + " " + f.Constraint
+}
+
+func groupShort(_ string, f model.Fact) string { return f.Kind.String() + " " + f.Subject }
+
+func unprovidedShort(_ string, f model.Fact) string {
+	return "capability " + f.Subject + " not provided"
+}
+
+// prefixedShort names a fact by its subject after prefix.
+func prefixedShort(prefix string) func(string, model.Fact) string {
+	return func(_ string, f model.Fact) string { return prefix + f.Subject }
 }

@@ -613,3 +613,22 @@ func readingFor(v, d *view) model.VersionReading {
 	}
 	return v.m.Reading()
 }
+
+// compiledRequirementFact is the fact of v's compiled requirement group g
+// over every release, made once per problem and shared by the explain
+// encodings that encode v and by local questions (localcore.go): it says
+// the same in each, and a fact's place among a module's facts is the
+// order they were made, the same each time.
+func (p *problem) compiledRequirementFact(v *view, g *reqGroup) *fact {
+	if f := p.reqFacts[g]; f != nil {
+		return f
+	}
+	f := p.newFact(model.FactModuleRequirement, v)
+	f.rels = slices.Clone(g.poss) // the positions are the release indices
+	f.dep, f.cons = g.dep.Module, &g.dep.Constraint
+	if p.reqFacts == nil {
+		p.reqFacts = map[*reqGroup]*fact{}
+	}
+	p.reqFacts[g] = f
+	return f
+}

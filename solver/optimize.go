@@ -31,9 +31,8 @@ type optimizer struct {
 	// what-if encoding, the modules outside the request's closure are off
 	// in every optimal answer, and maximising them would only cost solves.
 	scope map[string]bool
-	// searchAll searches every module from the top of its domain, as
-	// before D117 and D220: tests compare the answers both ways.
-	searchAll bool
+	// hooks are the switches only tests set (searchAll).
+	hooks testHooks
 	// bound holds, for the modules propagate has seen, the newest
 	// position unit propagation leaves them under the commits (D220).
 	bound map[*modVars]int
@@ -278,7 +277,7 @@ func (o *optimizer) domainTop(mv *modVars) int {
 // level after this one, since commits only grow. Modules propagation
 // keeps off are committed off and dropped from the order (D220).
 func (o *optimizer) propagate(order []*modVars) []*modVars {
-	if len(order) == 0 || o.searchAll {
+	if len(order) == 0 || o.hooks.searchAll {
 		return order
 	}
 	g := o.e.g

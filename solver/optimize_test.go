@@ -70,7 +70,7 @@ func TestPropagatedBoundsChangeNoAnswer(t *testing.T) {
 		s.budget = newBudget(0)
 		s.fast = newEncoder(s.p, hard{}, everything)
 		s.fast.encode()
-		got, err := s.optimize(&optimizer{e: s.fast, ctx: ctx, searchAll: true})
+		got, err := s.optimize(&optimizer{e: s.fast, ctx: ctx, hooks: testHooks{searchAll: true}})
 		require.NoError(t, err, name)
 		got, err = c.addRoute(ctx, newSettings(nil), cluster, req, got) // R33, as Solve adds it
 		require.NoError(t, err, name)

@@ -327,3 +327,31 @@ func planStep(o *outcome) model.PlanStep {
 	confirmStep(&st, o)
 	return st
 }
+
+// compoundPlanEdges links, for a release selected by the answer, the
+// modules that satisfy its compound requirements before it, and the
+// disable or update of a module whose running release a conflict of it
+// refuses before it (R18, D136).
+func compoundPlanEdges(o *outcome, order []*outcome, link func(from, to string), devel bool) {
+	for _, c := range o.v.rels[o.sel].Requirements.Compound {
+		target := c.Target()
+		for _, other := range order {
+			if other == o {
+				continue
+			}
+			at := other.sel
+			if c.Conflict() {
+				// the module runs a release the conflict refuses and
+				// leaves it, disabled or moved out of the range (D136)
+				at = other.v.deployed
+			}
+			if at < 0 {
+				continue
+			}
+			rel := other.v.rels[at]
+			if target.Holds(other.v.name, rel.Version, rel.Provides, readingFor(o.v, other.v), devel) {
+				link(other.v.name, o.v.name)
+			}
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package solver
 
 import (
+	"strconv"
+	"strings"
+
 	"cmp"
 	"maps"
 	"slices"
@@ -60,9 +63,8 @@ type problem struct {
 	// reads them (staticFacts); until then only its allowed filter is
 	// computed. An answer that needs no explanation never makes them.
 	lazyStatics bool
-	// keepFrozen encodes every frozen module, detaching none (detach.go):
-	// tests compare the answers both ways.
-	keepFrozen bool
+	// hooks are the switches only tests set (keepFrozen).
+	hooks testHooks
 	// state, when set, is the memo of the cluster state this problem's
 	// fast encoding reads its frozen modules from, views and all
 	// (statememo.go); detachMemo, the memo that only finds which frozen
@@ -460,4 +462,52 @@ func (p *problem) onByDefault(v *view) bool {
 // Experimental on a cluster that does not allow it (R25).
 func (p *problem) forbidsStage(name string, r *model.Release) bool {
 	return r.Stage == model.StageExperimental && !p.cluster.ExperimentalAllowed(name)
+}
+
+// releasesText lists release versions as a person reads them: a run of
+// three or more releases that follow one another in the module's list as
+// first–last, the others one by one, and the count when there are more
+// than six ("0.1.0–0.1.3", "0.3.0, 0.4.1–0.5.2 (9 releases)").
+func releasesText(v *view, rels []int) string {
+	const most, run = 6, 3
+	var parts []string
+	for i := 0; i < len(rels); {
+		j := i
+		for j+1 < len(rels) && rels[j+1] == rels[j]+1 {
+			j++
+		}
+		if j-i+1 >= run {
+			parts = append(parts, v.versionText(rels[i])+"–"+v.versionText(rels[j]))
+		} else {
+			for k := i; k <= j; k++ {
+				parts = append(parts, v.versionText(rels[k]))
+			}
+		}
+		i = j + 1
+	}
+	if len(parts) > most {
+		parts = append(append(parts[:most/2:most/2], "…"), parts[len(parts)-most/2:]...)
+	}
+	s := strings.Join(parts, ", ")
+	if len(rels) > most {
+		s += " (" + strconv.Itoa(len(rels)) + " releases)"
+	}
+	return s
+}
+
+func viewNames(vs []*view) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.name
+	}
+	return out
+}
+
+// versionText is release i's version as text (model.VersionString), from
+// the compiled table when the releases are the module's own.
+func (v *view) versionText(i int) string {
+	if v.own {
+		return v.tab.versionText(v.rels, i)
+	}
+	return model.VersionString(v.rels[i].Version)
 }

@@ -2,7 +2,6 @@ package solver
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/modsolver/modsolver/model"
@@ -13,48 +12,6 @@ import (
 // would have taken one says so, in the ecosystem's words, with a
 // dependency-loop warning; the facts of a module left without a release,
 // and of a pin on a refused release, name the refusal too.
-
-// refusedWarnings warns of the refused releases of o's module newer
-// than the release o selects, the releases the answer might have taken,
-// and of the one it keeps, when the cluster runs a refused release (D73
-// keeps a deployed version the catalog does not list).
-func refusedWarnings(o *outcome) []model.Warning {
-	if o.sel < 0 || o.v.m.Embedded {
-		return nil
-	}
-	var out []model.Warning
-	for _, r := range o.v.m.Refusals() {
-		if model.CompareVersions(r.Version, o.v.rels[o.sel].Version) >= 0 {
-			out = append(out, refusedWarning(o.v.name, r))
-		}
-	}
-	return out
-}
-
-// coreRefusals warns of every refused release of the modules an
-// unsatisfiable answer's facts name: the module of each fact, and the
-// module a requirement fact requires.
-func (p *problem) coreRefusals(core []*fact) []model.Warning {
-	var names []string
-	for _, f := range core {
-		if f.v != nil {
-			names = append(names, f.v.name)
-		}
-		if f.kind == model.FactModuleRequirement || f.kind == model.FactMissingModule {
-			names = append(names, f.dep)
-		}
-	}
-	slices.Sort(names)
-	var out []model.Warning
-	for _, name := range slices.Compact(names) {
-		if m := p.cat.Module(name); m != nil {
-			for _, r := range m.Refusals() {
-				out = append(out, refusedWarning(name, r))
-			}
-		}
-	}
-	return out
-}
 
 // refusedWarning says that release r of module name is refused, and why.
 func refusedWarning(name string, r model.RefusedRelease) model.Warning {

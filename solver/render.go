@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/modsolver/modsolver/model"
@@ -159,15 +158,6 @@ func (p *problem) stepMessage(f *fact) string {
 	}
 	return v.name + " updates one step at a time from " + from + " (sequential update rule): the next step is " + next +
 		", and " + pathPhrase(v, st.path) + "; " + rels + " must wait"
-}
-
-// versionText is release i's version as text (model.VersionString), from
-// the compiled table when the releases are the module's own.
-func (v *view) versionText(i int) string {
-	if v.own {
-		return v.tab.versionText(v.rels, i)
-	}
-	return model.VersionString(v.rels[i].Version)
 }
 
 // fmtVersion is v as fmt's %s writes it: "<nil>" for none.
@@ -432,44 +422,5 @@ func heldBackOrder(facts []*fact, v *view, rel int) []*fact {
 func chainOrder(facts []*fact) []*fact {
 	out := slices.Clone(facts)
 	slices.SortStableFunc(out, func(a, b *fact) int { return cmp.Compare(kindOf(a).rank, kindOf(b).rank) })
-	return out
-}
-
-// releasesText lists release versions as a person reads them: a run of
-// three or more releases that follow one another in the module's list as
-// first–last, the others one by one, and the count when there are more
-// than six ("0.1.0–0.1.3", "0.3.0, 0.4.1–0.5.2 (9 releases)").
-func releasesText(v *view, rels []int) string {
-	const most, run = 6, 3
-	var parts []string
-	for i := 0; i < len(rels); {
-		j := i
-		for j+1 < len(rels) && rels[j+1] == rels[j]+1 {
-			j++
-		}
-		if j-i+1 >= run {
-			parts = append(parts, v.versionText(rels[i])+"–"+v.versionText(rels[j]))
-		} else {
-			for k := i; k <= j; k++ {
-				parts = append(parts, v.versionText(rels[k]))
-			}
-		}
-		i = j + 1
-	}
-	if len(parts) > most {
-		parts = append(append(parts[:most/2:most/2], "…"), parts[len(parts)-most/2:]...)
-	}
-	s := strings.Join(parts, ", ")
-	if len(rels) > most {
-		s += " (" + strconv.Itoa(len(rels)) + " releases)"
-	}
-	return s
-}
-
-func viewNames(vs []*view) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = v.name
-	}
 	return out
 }

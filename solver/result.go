@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"fmt"
+
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -291,4 +293,127 @@ func (o *outcome) belowHead() bool {
 	}
 	_, hv := v.headFor(o.sel)
 	return hv != nil && model.CompareVersions(v.rels[o.sel].Version, hv) < 0
+}
+
+// runningLoops warns of every circle of refusing modules the answer
+// keeps (R27): the cluster ran it before, and DKP does not refuse what
+// it already runs. outs are the answer's outcomes in name order.
+func runningLoops(p *problem, outs []*outcome) []model.Warning {
+	lt := &p.compiled.t.loops
+	if len(lt.loops) == 0 {
+		return nil
+	}
+	sel := make(map[string]*outcome, len(outs))
+	for _, o := range outs {
+		if o.sel >= 0 {
+			sel[o.v.name] = o
+		}
+	}
+	var out []model.Warning
+	for _, l := range lt.loops {
+		closed := true
+		for i, name := range l.members {
+			o := sel[name]
+			next := l.members[(i+1)%len(l.members)]
+			if o == nil || !model.LoopEdge(o.v.m, o.v.rels[o.sel].Requirements, next) {
+				closed = false
+				break
+			}
+		}
+		if closed {
+			out = append(out, model.Warning{Kind: model.WarningDependencyLoop, Module: l.members[0],
+				Message: fmt.Sprintf("dependency cycle through: %s: the cluster runs these modules in a dependency loop, which is refused for any new release; the answer keeps their releases, and none of them may move to another release that keeps the loop", l.text())})
+		}
+	}
+	return out
+}
+
+// settingsWarnings names what the module's settings mean for the
+// releases the answer selects (R34): for each module that stays below its
+// head while newer releases refuse its settings, which they are and the
+// first problem, so that an answer which does not word its held-back
+// reasons (a what-if matrix) still says what the settings cost; and for
+// each release the answer moves a module to, the fields its schema
+// requires that the settings lack.
+func (p *problem) settingsWarnings(outs []*outcome) []model.Warning {
+	var out []model.Warning
+	for _, o := range outs {
+		st := p.cluster.Modules[o.v.name].Settings
+		if st == nil || o.sel < 0 {
+			continue
+		}
+		if w, ok := refusedAbove(o, st); ok {
+			out = append(out, w)
+		}
+		if !p.checksSettings(o.v, o.sel) {
+			continue
+		}
+		r := o.v.rels[o.sel]
+		for _, m := range r.CheckSettings(st).Missing {
+			ver := model.VersionString(r.Version)
+			out = append(out, model.Warning{Kind: model.WarningSettingsRequired, Module: o.v.name, Version: ver,
+				Message: fmt.Sprintf("%s %s requires %s, which the module's settings lack: DKP's release gate lets the update through, and the next edit of the module's ModuleConfig must set it", o.v.name, ver, m.Path)})
+		}
+	}
+	return out
+}
+
+// refusedAbove is the warning that the releases above o's, up to its
+// head, refuse the module's settings (prereleases aside, unless o's is
+// one); false when none does or the module is not one the answer may
+// move.
+func refusedAbove(o *outcome, st *model.Settings) (model.Warning, bool) {
+	v := o.v
+	if v.m.Embedded || (v.before && !v.inUpdate && v.pinned < 0) || !o.belowHead() {
+		return model.Warning{}, false
+	}
+	head, _ := v.headFor(o.sel)
+	var refused []int
+	var first *model.SettingsProblem
+	for i := o.sel + 1; i <= head && i < len(v.rels); i++ {
+		r := v.rels[i]
+		if !v.sameSource(i, o.sel) || (model.IsPrerelease(r.Version) && !model.IsPrerelease(v.rels[o.sel].Version)) {
+			continue
+		}
+		if verdict := r.CheckSettings(st); verdict.Refused != nil {
+			refused = append(refused, i)
+			if first == nil {
+				first = verdict.Refused
+			}
+		}
+	}
+	if len(refused) == 0 {
+		return model.Warning{}, false
+	}
+	ver := v.versionText(o.sel)
+	return model.Warning{Kind: model.WarningSettingsRefused, Module: v.name, Version: ver,
+		Message: fmt.Sprintf("%s stays at %s: the module's settings are refused by %s (%s)", v.name, ver, releasesText(v, refused), first)}, true
+}
+
+// answerWarnings are the warnings of an answer beyond its releases' own:
+// what the modules' settings mean (R34) and a preview or end-of-life
+// Kubernetes minor (R31).
+func (p *problem) answerWarnings(outs []*outcome) []model.Warning {
+	out := p.settingsWarnings(outs)
+	if w, ok := p.kubernetesStatusWarning(); ok {
+		out = append(out, w)
+	}
+	return out
+}
+
+// refusedWarnings warns of the refused releases of o's module newer
+// than the release o selects, the releases the answer might have taken,
+// and of the one it keeps, when the cluster runs a refused release (D73
+// keeps a deployed version the catalog does not list).
+func refusedWarnings(o *outcome) []model.Warning {
+	if o.sel < 0 || o.v.m.Embedded {
+		return nil
+	}
+	var out []model.Warning
+	for _, r := range o.v.m.Refusals() {
+		if model.CompareVersions(r.Version, o.v.rels[o.sel].Version) >= 0 {
+			out = append(out, refusedWarning(o.v.name, r))
+		}
+	}
+	return out
 }

@@ -592,4 +592,4 @@ func frozenReading(f, d *frozenModule) model.VersionReading {
 }
 
 // withoutStateMemo answers without the state memos: tests compare.
-func withoutStateMemo() Option { return func(s *settings) { s.noStateMemo = true } }
+func withoutStateMemo() Option { return func(s *settings) { s.hooks.noStateMemo = true } }

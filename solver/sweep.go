@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -67,17 +66,6 @@ func (c *Compiled) Sweep(ctx context.Context, cluster *model.ClusterState, emit 
 	}, opts...)
 }
 
-// swept reports whether Sweep asks about m: a module with releases of
-// its own that the cluster does not configure. Built-in modules follow
-// the platform and are not asked about; nor are modules the operator
-// already enabled or disabled.
-func swept(m *model.Module, cluster *model.ClusterState) bool {
-	// A module the platform also carries built in (R29, D350) runs built
-	// in unless a request moves it: it is checked as built-in modules are,
-	// with the platform, not pinned to a release of its source.
-	return !m.Embedded && m.BuiltInSource() == "" && len(m.Releases) > 0 && !cluster.Modules[m.Name].Configured()
-}
-
 // reasons names the facts of an explanation that stand in the way of
 // installing module, without the request's own facts, deduplicated, and
 // among them the DKP v2 groups.
@@ -103,44 +91,6 @@ func reasons(module string, facts []model.Fact) (out []string, kinds []model.Fac
 // reason names one fact in a few words, or "" for the request's own.
 func reason(module string, f model.Fact) string {
 	return factKinds[f.Kind].short(module, f)
-}
-
-// The short forms of each kind of fact (factKinds).
-
-func noShort(string, model.Fact) string { return "" }
-
-// stateShort names a fact about a module's own state by its kind, and the
-// module when it is not the one the sweep installs.
-func stateShort(module string, f model.Fact) string {
-	if f.Module == module {
-		return f.Kind.String()
-	}
-	return f.Kind.String() + " of " + f.Module
-}
-
-func requiresShort(_ string, f model.Fact) string {
-	return "requires " + f.Subject + " " + f.Constraint
-}
-
-// componentShort names a platform requirement (R4, R22) by its component,
-// an optional one (OLM's, which holds only where the component runs) in
-// words rather than modsolver's "!optional" (D404).
-func componentShort(_ string, f model.Fact) string {
-	if r, optional := strings.CutSuffix(f.Constraint, "!optional"); optional {
-		return f.Subject + " " + strings.TrimSpace(r) + " (where " + f.Subject + " runs)"
-	}
-	return f.Subject + " " + f.Constraint
-}
-
-func groupShort(_ string, f model.Fact) string { return f.Kind.String() + " " + f.Subject }
-
-func unprovidedShort(_ string, f model.Fact) string {
-	return "capability " + f.Subject + " not provided"
-}
-
-// prefixedShort names a fact by its subject after prefix.
-func prefixedShort(prefix string) func(string, model.Fact) string {
-	return func(_ string, f model.Fact) string { return prefix + f.Subject }
 }
 
 // SweepSummary counts the answers of a sweep and ranks what stood in the

@@ -155,3 +155,28 @@ const maxBlockers = 10
 func isPlatformFact(f *fact) bool {
 	return f.v != nil && kindOf(f).platform != nil
 }
+
+// coreRefusals warns of every refused release of the modules an
+// unsatisfiable answer's facts name: the module of each fact, and the
+// module a requirement fact requires.
+func (p *problem) coreRefusals(core []*fact) []model.Warning {
+	var names []string
+	for _, f := range core {
+		if f.v != nil {
+			names = append(names, f.v.name)
+		}
+		if f.kind == model.FactModuleRequirement || f.kind == model.FactMissingModule {
+			names = append(names, f.dep)
+		}
+	}
+	slices.Sort(names)
+	var out []model.Warning
+	for _, name := range slices.Compact(names) {
+		if m := p.cat.Module(name); m != nil {
+			for _, r := range m.Refusals() {
+				out = append(out, refusedWarning(name, r))
+			}
+		}
+	}
+	return out
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/modsolver/modsolver/internal/report"
 	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
+	"github.com/modsolver/modsolver/readiness"
 	"github.com/modsolver/modsolver/server"
 	"github.com/modsolver/modsolver/solver"
 )
@@ -169,7 +170,7 @@ func (f *whatifFlags) register(fs *flag.FlagSet) {
 
 // finish prints the answered batch and returns its exit status: 2 when a
 // scenario is bad input, 1 when a matrix is not ready, else 0.
-func (b *batch) finish(f *whatifFlags, cells []solver.Cell, ready bool, out, errOut io.Writer) int {
+func (b *batch) finish(f *whatifFlags, cells []readiness.Cell, ready bool, out, errOut io.Writer) int {
 	b.context = f.pageContext(b, ready)
 	for _, c := range cells {
 		if c.Answer.Result != nil {
@@ -445,7 +446,7 @@ func candidates(flagName, text string) ([]model.Version, error) {
 //
 // A scenario that is bad input as written (its Err) is not solved: its
 // cell is its error, in its place among the others.
-func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]solver.Cell, bool, error) {
+func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]readiness.Cell, bool, error) {
 	var solve []*model.Request // the ones to solve
 	var index []int            // the scenario of each of solve
 	for i, s := range b.scenarios {
@@ -460,13 +461,13 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 	if !f.printsHeldBack() {
 		opts = append(opts, solver.WithoutHeldBack())
 	}
-	var cells []solver.Cell
-	readiness := b.readiness(f.accept)
+	var cells []readiness.Cell
+	reading := b.readiness(f.accept)
 	progress := newProgress(errOut, "whatif", "scenarios", len(b.scenarios))
-	next := 0 // the next scenario to hand to readiness
+	next := 0 // the next scenario to hand to reading
 	badUpTo := func(end int) {
 		for ; next < end; next++ {
-			cells = append(cells, readiness.Add(next, solver.Answer{Err: b.scenarios[next].Err})...)
+			cells = append(cells, reading.Add(next, readiness.Answer{Err: b.scenarios[next].Err})...)
 		}
 	}
 	compiled, err := solver.Compile(b.cat)
@@ -483,7 +484,7 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 				a.Result.Stats = model.Stats{}
 			}
 			a.Err = b.scenarios[i].Origin.Place(a.Err)
-			cells = append(cells, readiness.Add(i, a)...)
+			cells = append(cells, reading.Add(i, readiness.Answer{Result: a.Result, Err: a.Err})...)
 			next = i + 1
 			progress.done(next)
 			return nil
@@ -493,13 +494,13 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]sol
 		badUpTo(len(b.scenarios))
 	}
 	progress.finish()
-	return cells, readiness.Ready(), err
+	return cells, reading.Ready(), err
 }
 
 // readiness reads the answers to the batch's scenarios as R30 does (a
 // scenario that is bad input as written asks nothing, so counts for
 // nothing), accepting the risks accept names.
-func (b *batch) readiness(accept []string) *solver.Readiness {
+func (b *batch) readiness(accept []string) *readiness.Readiness {
 	reqs := make([]*model.Request, len(b.scenarios))
 	for i, s := range b.scenarios {
 		reqs[i] = s.Request
@@ -507,7 +508,7 @@ func (b *batch) readiness(accept []string) *solver.Readiness {
 			reqs[i] = &model.Request{}
 		}
 	}
-	return solver.NewReadiness(b.cluster, reqs, accept)
+	return readiness.New(b.cluster, reqs, accept)
 }
 
 // printsHeldBack says whether the output carries held-back reasons (R17):
@@ -519,7 +520,7 @@ func (f *whatifFlags) printsHeldBack() bool {
 
 // badInput lists the scenarios of cells that are bad input, each by its
 // name and where it is: "pin x" (batch.yaml:7).
-func (b *batch) badInput(cells []solver.Cell) []string {
+func (b *batch) badInput(cells []readiness.Cell) []string {
 	var out []string
 	for i, c := range cells {
 		if c.Answer.Err == nil || !errors.Is(c.Answer.Err, model.ErrInvalidInput) {
@@ -557,7 +558,7 @@ func badInputText(err error) string {
 	return text
 }
 
-func (b *batch) print(out io.Writer, format string, cells []solver.Cell) error {
+func (b *batch) print(out io.Writer, format string, cells []readiness.Cell) error {
 	switch format {
 	case "json":
 		return b.printJSON(out, cells)
@@ -586,7 +587,7 @@ func (b *batch) print(out io.Writer, format string, cells []solver.Cell) error {
 // printJSON prints {"results": [WhatIfResult…], "warnings": […]}, each
 // result in the protojson form the gRPC WhatIf stream returns, and the
 // batch's own warnings, if any.
-func (b *batch) printJSON(out io.Writer, cells []solver.Cell) error {
+func (b *batch) printJSON(out io.Writer, cells []readiness.Cell) error {
 	results := make([]json.RawMessage, len(cells))
 	for i, c := range cells {
 		data, err := server.MarshalJSON(b.whatIfResult(i, c))
@@ -608,7 +609,7 @@ func (b *batch) printJSON(out io.Writer, cells []solver.Cell) error {
 
 // whatIfResult is the result of the batch's scenario i, its indices
 // those of the whole batch when the batch is a shard of it.
-func (b *batch) whatIfResult(i int, c solver.Cell) *modsolverv1.WhatIfResult {
+func (b *batch) whatIfResult(i int, c readiness.Cell) *modsolverv1.WhatIfResult {
 	r := server.WhatIfResult(b.offset+i, b.scenarios[i].Name, c, func(k int) int { return b.offset + k })
 	if c.Answer.Err != nil {
 		r.Error = badInputText(c.Answer.Err)

@@ -18,8 +18,8 @@ import (
 	"github.com/modsolver/modsolver/catalog"
 	"github.com/modsolver/modsolver/model"
 	modsolverv1 "github.com/modsolver/modsolver/proto/modsolver/v1"
+	"github.com/modsolver/modsolver/readiness"
 	"github.com/modsolver/modsolver/server"
-	"github.com/modsolver/modsolver/solver"
 )
 
 // Merging a sharded what-if batch (docs/decisions.md D407–D409): the
@@ -258,34 +258,34 @@ func missingSpans(lines []*shardLine) []string {
 
 // merge reads the lines' answers as run reads the solver's: their groups,
 // their blockers, and whether the first scenario is ready.
-func (b *batch) merge(f *whatifFlags, lines []*shardLine) ([]solver.Cell, bool, error) {
-	readiness := b.readiness(f.accept)
-	var cells []solver.Cell
+func (b *batch) merge(f *whatifFlags, lines []*shardLine) ([]readiness.Cell, bool, error) {
+	reading := b.readiness(f.accept)
+	var cells []readiness.Cell
 	for i, l := range lines {
 		a, err := b.lineAnswer(f, i, l.result)
 		if err != nil {
 			return nil, false, l.place(err)
 		}
-		cells = append(cells, readiness.Add(i, a)...)
+		cells = append(cells, reading.Add(i, a)...)
 	}
-	return cells, readiness.Ready(), nil
+	return cells, reading.Ready(), nil
 }
 
 // lineAnswer is scenario i's answer as the line r gives it, as whatif
 // would have it for the output f asks for: without stats under
 // --no-timing, and without held-back reasons for the table and the page,
 // whose runs search none (their groups count them).
-func (b *batch) lineAnswer(f *whatifFlags, i int, r *modsolverv1.WhatIfResult) (solver.Answer, error) {
+func (b *batch) lineAnswer(f *whatifFlags, i int, r *modsolverv1.WhatIfResult) (readiness.Answer, error) {
 	s := b.scenarios[i]
 	switch {
 	case r.GetError() != "":
 		return b.lineError(i, r.GetError())
 	case s.Err != nil:
-		return solver.Answer{}, fmt.Errorf("%w: scenario %d (%q) has an answer here, but is bad input in the batch the flags give (%s); %s", errOtherBatch, i, s.Name, badInputText(s.Err), otherBatchHint)
+		return readiness.Answer{}, fmt.Errorf("%w: scenario %d (%q) has an answer here, but is bad input in the batch the flags give (%s); %s", errOtherBatch, i, s.Name, badInputText(s.Err), otherBatchHint)
 	}
 	res, err := server.ResultFromProto(r.GetResponse())
 	if err != nil {
-		return solver.Answer{}, fmt.Errorf("%w: %w", errNotResult, err)
+		return readiness.Answer{}, fmt.Errorf("%w: %w", errNotResult, err)
 	}
 	if f.noTiming {
 		res.Stats = model.Stats{}
@@ -295,24 +295,24 @@ func (b *batch) lineAnswer(f *whatifFlags, i int, r *modsolverv1.WhatIfResult) (
 			res.Modules[k].HeldBack = ""
 		}
 	}
-	return solver.Answer{Result: res}, nil
+	return readiness.Answer{Result: res}, nil
 }
 
 // lineError is scenario i's bad input, which the line words as text: the
 // error whatif finds, where it still words it so (it names the file and
 // line of the scenario on stderr too), else the line's words.
-func (b *batch) lineError(i int, text string) (solver.Answer, error) {
+func (b *batch) lineError(i int, text string) (readiness.Answer, error) {
 	s := b.scenarios[i]
 	if s.Err != nil { // bad as written: every run words it alike
 		if badInputText(s.Err) != text {
-			return solver.Answer{}, fmt.Errorf("%w: scenario %d (%q) is bad input here as %q, but as %q in the batch the flags give; %s", errOtherBatch, i, s.Name, text, badInputText(s.Err), otherBatchHint)
+			return readiness.Answer{}, fmt.Errorf("%w: scenario %d (%q) is bad input here as %q, but as %q in the batch the flags give; %s", errOtherBatch, i, s.Name, text, badInputText(s.Err), otherBatchHint)
 		}
-		return solver.Answer{Err: s.Err}, nil
+		return readiness.Answer{Err: s.Err}, nil
 	}
 	if err := s.Origin.Place(s.Request.Validate(b.cat, b.cluster)); err != nil && badInputText(err) == text {
-		return solver.Answer{Err: err}, nil
+		return readiness.Answer{Err: err}, nil
 	}
-	return solver.Answer{Err: &shardError{text: text}}, nil
+	return readiness.Answer{Err: &shardError{text: text}}, nil
 }
 
 // shardError is a scenario's bad input in a shard's words, where merge

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modsolver/modsolver/readiness"
 	"github.com/modsolver/modsolver/server"
-	"github.com/modsolver/modsolver/solver"
 )
 
 // Sharding a what-if batch over the pods of an Indexed Job (DESIGN.md §9):
@@ -113,7 +113,7 @@ func (b *batch) applyShard(sh *shard) {
 
 // printJSONLines prints one WhatIfResult per line, compact, with its
 // index in the whole batch.
-func (b *batch) printJSONLines(out io.Writer, cells []solver.Cell) error {
+func (b *batch) printJSONLines(out io.Writer, cells []readiness.Cell) error {
 	var line bytes.Buffer
 	for i, c := range cells {
 		data, err := server.MarshalJSON(b.whatIfResult(i, c))

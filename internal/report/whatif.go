@@ -21,7 +21,7 @@ type Scenario struct {
 	// batch words it alike.
 	Problem string
 	// Group is the index of the first scenario whose answer equals this
-	// one apart from platform version texts (solver.Readiness).
+	// one apart from platform version texts (readiness.Readiness).
 	Group int
 	// Blockers are the blockers of a blocked platform-upgrade scenario,
 	// classed by R30.

@@ -1,13 +1,19 @@
-package solver
+package readiness
 
 import (
-	"encoding/json"
+	"hash/maphash"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/modsolver/modsolver/model"
 )
+
+// Answer is one scenario's answer: a result, or the error that makes the
+// scenario bad input.
+type Answer struct {
+	Result *model.Result
+	Err    error
+}
 
 // Readiness reads a what-if batch's answers, in request order, as a
 // person reads an upgrade matrix: it puts each answer in the group of
@@ -22,16 +28,17 @@ import (
 // out each as it comes.
 type Readiness struct {
 	reqs    []*model.Request
+	own     []ownVersions // own[i]: scenario i's platform version texts
 	accept  map[string]bool
 	next    []bool // next[i]: scenario i asks about the next minors only
 	lastNxt int    // the index of the last such scenario; -1 for none
 
 	cells      []Cell
 	released   int
-	groupOf    map[string]int  // fingerprint → the group's first index
-	first      map[string]int  // module → the first scenario it blocks
-	blocksNext map[string]bool // modules that block a next-minor scenario
-	ready      bool
+	seed       maphash.Seed
+	groups     map[uint64][]int // an answer's key → the first index of each group with that key
+	first      map[string]int   // module → the first scenario it blocks
+	blocksNext map[string]bool  // modules that block a next-minor scenario
 }
 
 // Cell is one scenario's answer as Readiness reads it.
@@ -45,16 +52,19 @@ type Cell struct {
 	Blockers []model.Blocker
 }
 
-// NewReadiness prepares to read the answers to reqs, a batch against
-// cluster that accepts the risks accept names: modules or fact kinds
+// New prepares to read the answers to reqs, a batch against cluster
+// that accepts the risks accept names: modules or fact kinds
 // ("kubernetes-requirement").
-func NewReadiness(cluster *model.ClusterState, reqs []*model.Request, accept []string) *Readiness {
+func New(cluster *model.ClusterState, reqs []*model.Request, accept []string) *Readiness {
 	r := &Readiness{
-		reqs: reqs, accept: map[string]bool{}, lastNxt: -1,
-		groupOf: map[string]int{}, first: map[string]int{}, blocksNext: map[string]bool{},
+		reqs: reqs, accept: map[string]bool{}, lastNxt: -1, seed: maphash.MakeSeed(),
+		groups: map[uint64][]int{}, first: map[string]int{}, blocksNext: map[string]bool{},
 	}
 	for _, a := range accept {
 		r.accept[a] = true
+	}
+	for _, req := range reqs {
+		r.own = append(r.own, ownVersionsOf(platformVersions(req)))
 	}
 	r.next = nextMinorScenarios(cluster, reqs)
 	for i, n := range r.next {
@@ -71,13 +81,7 @@ func (r *Readiness) Add(i int, a Answer) []Cell {
 	if i != len(r.cells) {
 		panic("internal error: readiness answers out of order")
 	}
-	c := Cell{Index: i, Answer: a, Group: i}
-	fp := fingerprint(r.reqs[i], a)
-	if g, ok := r.groupOf[fp]; ok {
-		c.Group = g
-	} else {
-		r.groupOf[fp] = i
-	}
+	c := Cell{Index: i, Answer: a, Group: r.group(i, a)}
 	for _, m := range r.blockerModules(i, a) {
 		if _, ok := r.first[m]; !ok {
 			r.first[m] = i
@@ -96,6 +100,21 @@ func (r *Readiness) Add(i int, a Answer) []Cell {
 	}
 	r.released = len(r.cells)
 	return out
+}
+
+// group is the group of the answer a to scenario i: the first earlier
+// scenario whose answer is the same apart from the two scenarios' own
+// platform version texts (same.go), or i itself.
+func (r *Readiness) group(i int, a Answer) int {
+	x := view{own: r.own[i], answer: a}
+	key := x.key(r.seed)
+	for _, g := range r.groups[key] {
+		if x.same(view{own: r.own[g], answer: r.cells[g].Answer}) {
+			return g
+		}
+	}
+	r.groups[key] = append(r.groups[key], i)
+	return i
 }
 
 // Ready says, once every answer is in, whether the first scenario is
@@ -219,62 +238,3 @@ func nextMinorScenarios(cluster *model.ClusterState, reqs []*model.Request) []bo
 	}
 	return out
 }
-
-// fingerprint is the answer with its stats left out and the texts of
-// req's own platform versions replaced by their component's name, so
-// that two answers equal apart from those texts are equal.
-func fingerprint(req *model.Request, a Answer) string {
-	if a.Err != nil {
-		return "error: " + a.Err.Error()
-	}
-	res := *a.Result
-	res.Stats = model.Stats{}
-	data, err := json.Marshal(&res)
-	if err != nil {
-		panic("internal error: a result does not marshal: " + err.Error())
-	}
-	text := string(data)
-	vs := platformVersions(req)
-	for _, c := range slices.Sorted(maps.Keys(vs)) {
-		text = replaceVersion(text, model.VersionString(vs[c]), "{"+c+"}")
-	}
-	return text
-}
-
-// replaceVersion replaces each occurrence of the version text old in s
-// that is not part of a longer version ("1.32.1" in "1.32.10" or
-// "11.32.1").
-func replaceVersion(s, old, repl string) string {
-	if old == "" {
-		return s
-	}
-	var b strings.Builder
-	for {
-		k := strings.Index(s, old)
-		if k < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		end := k + len(old)
-		if partOfVersion(s, k, end) {
-			b.WriteString(s[:end])
-		} else {
-			b.WriteString(s[:k] + repl)
-		}
-		s = s[end:]
-	}
-}
-
-// partOfVersion says whether s[k:end] continues a version on either side.
-func partOfVersion(s string, k, end int) bool {
-	digit := func(i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9' }
-	switch {
-	case digit(k-1) || (k > 0 && s[k-1] == '.'):
-		return true
-	case digit(end) || (end < len(s) && (s[end] == '.' || s[end] == '-' || s[end] == '+') && (digit(end+1) || end+1 < len(s) && isLetter(s[end+1]))):
-		return true
-	}
-	return false
-}
-
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

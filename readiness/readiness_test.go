@@ -1,7 +1,8 @@
-package solver
+package readiness
 
 import (
 	"errors"
+	"hash/maphash"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -69,7 +70,7 @@ func TestReadinessGroups(t *testing.T) {
 		{Err: errors.New("bad")},      //
 		{Err: errors.New("bad")},      // the same error
 	}
-	r := NewReadiness(cluster, reqs, nil)
+	r := New(cluster, reqs, nil)
 	var cells []Cell
 	for i, a := range answers {
 		cells = append(cells, r.Add(i, a)...)
@@ -99,7 +100,7 @@ func TestReadinessSeverity(t *testing.T) {
 	db := model.Fact{Kind: model.FactDeckhouseRequirement, Module: "db"}
 	dbOff := model.Fact{Kind: model.FactClusterEnabled, Module: "db"}
 	answers := []Answer{blockedBy("1.33.0", app, db), blockedBy("1.32.0", db, dbOff), blockedBy("1.31.0", app), resolvedTo("2.0.0"), blockedBy("", dbOff)}
-	r := NewReadiness(cluster, reqs, []string{"deckhouse-requirement"})
+	r := New(cluster, reqs, []string{"deckhouse-requirement"})
 	assert.Nil(t, r.Add(0, answers[0]), "held back until the next minors are answered")
 	assert.Nil(t, r.Add(1, answers[1]))
 	cells := r.Add(2, answers[2])
@@ -116,7 +117,7 @@ func TestReadinessSeverity(t *testing.T) {
 	assert.Empty(t, cells[4].Blockers, "a scenario that asks about no platform version has no R30 blockers")
 	assert.False(t, r.Ready(), "the first scenario is blocked by app, which is not accepted")
 
-	r = NewReadiness(cluster, reqs, []string{"app", "db"})
+	r = New(cluster, reqs, []string{"app", "db"})
 	for i, a := range answers {
 		r.Add(i, a)
 	}
@@ -140,7 +141,7 @@ func TestReadinessReady(t *testing.T) {
 		{"the first is bad input", []Answer{{Err: errors.New("bad")}, resolvedTo("1.0.0")}, nil, false},
 		{"the first blocked without a module", []Answer{blockedBy("1.31.0", model.Fact{Kind: model.FactPreference}), resolvedTo("1.0.0")}, []string{"preference"}, false},
 	} {
-		r := NewReadiness(cluster, reqs, tc.accept)
+		r := New(cluster, reqs, tc.accept)
 		assert.False(t, r.Ready(), "%s: not before the answers", tc.name)
 		for i, a := range tc.answers {
 			r.Add(i, a)
@@ -161,3 +162,5 @@ func TestNextMinorScenarios(t *testing.T) {
 	assert.Equal(t, []bool{true, true}, nextMinorScenarios(cluster, []*model.Request{platformReq("1.72.0", ""), platformReq("1.72.9", "")}),
 		"no DKP minor above the running one: the running minor is the next")
 }
+
+var testSeed = maphash.MakeSeed()

@@ -1,0 +1,218 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/modsolver/modsolver/model"
+)
+
+// DKP's own release data (R31, R32), as refusals and suggestions read
+// it: a platform DKP does not run or a gate the cluster fails, answered
+// with one fact and the verified changes that lift it.
+
+// platformRefusal answers a request whose platform DKP does not run, or
+// whose Kubernetes is below the floor of a DKP release on the way (R31),
+// with that one fact and the changes that fix it, each verified by
+// solving; nil when the platform is one DKP runs, or the catalog carries
+// no release data.
+func (c *Compiled) platformRefusal(ctx context.Context, cfg settings, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
+	data := c.cat.PlatformReleases()
+	dkp, kube := orElse(req.Platform.Deckhouse, cluster.Deckhouse), orElse(req.Platform.Kubernetes, cluster.Kubernetes)
+	if data == nil || dkp == nil || kube == nil {
+		return nil, nil
+	}
+	f, changes := platformFact(data, cluster, dkp, kube)
+	if f == nil {
+		f, changes = gateFact(c.cat, cluster, dkp) // R32
+	}
+	if f == nil {
+		return nil, nil
+	}
+	res := oneFactRefusal(f)
+	if cfg.suggest {
+		sugs, err := c.verifiedChanges(ctx, cluster, req, changes, len(changes))
+		if err != nil {
+			return nil, err
+		}
+		res.Explanation.Suggestions = sugs
+	}
+	return res, nil
+}
+
+// oneFactRefusal is the unsatisfiable answer whose explanation is one
+// fact, made before or after any encoding: a platform DKP does not run
+// (R31), a gate the cluster fails (R32), a route that does not pass (R33).
+func oneFactRefusal(f *model.Fact) *model.Result {
+	return &model.Result{Status: model.StatusUnsatisfiable,
+		Explanation: &model.Explanation{Summary: "the request cannot be met: " + f.Message, Facts: []model.Fact{*f}, Steps: model.Derive([]model.Fact{*f})}}
+}
+
+// verifiedChanges is the suggestions of changes, in order, that make req
+// resolve on cluster, each verified by solving with it (its route
+// included, R33), at most most of them; a change that is itself bad
+// input is no suggestion.
+func (c *Compiled) verifiedChanges(ctx context.Context, cluster *model.ClusterState, req *model.Request, changes []change, most int) ([]model.Suggestion, error) {
+	var out []model.Suggestion
+	for _, ch := range changes {
+		if len(out) >= most {
+			break
+		}
+		c2, r2 := copyState(cluster), req.Clone()
+		ch.apply(c2, r2)
+		res, err := c.Solve(ctx, c2, r2, WithoutHeldBack(), WithoutSuggestions(), statusOnly(), feasibleOnly())
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			continue
+		}
+		if res.Status == model.StatusResolved {
+			out = append(out, ch.sug)
+		}
+	}
+	return out, nil
+}
+
+// platformFact is the fact that the platform (dkp, kube) breaks, with the
+// changes that may fix it, or nil.
+func platformFact(data model.PlatformReleases, cluster *model.ClusterState, dkp, kube model.Version) (*model.Fact, []change) {
+	k := model.MinorOf(kube)
+	if rel := data.Release(dkp); rel != nil {
+		if _, ok := rel.Kubernetes[k]; !ok {
+			d := model.MinorOf(dkp)
+			f := &model.Fact{Kind: model.FactPlatformKubernetes, Version: model.VersionString(dkp), Subject: model.PlatformKubernetes,
+				Message: fmt.Sprintf("DKP %s supports Kubernetes %s; %s is not among them", d, rel.SupportedText(), model.VersionString(kube))}
+			return f, supportedPairChanges(data, rel, d, k)
+		}
+	}
+	for _, m := range data.OnTheWay(cluster.Deckhouse, dkp) {
+		floor := data[m].Requirements.K8s
+		if floor == (model.MajorMinor{}) || k.Compare(floor) >= 0 {
+			continue
+		}
+		f := &model.Fact{Kind: model.FactPlatformKubernetes, Version: m.String(), Subject: model.PlatformKubernetes,
+			Message: fmt.Sprintf("DKP %s requires Kubernetes %s or newer before it moves to %s (its release requirement k8s); the cluster runs %s", m, floor, m, model.VersionString(kube))}
+		return f, []change{kubernetesChange(floor.Version())}
+	}
+	return nil, nil
+}
+
+// supportedPairChanges are the changes that make a pair DKP runs: the
+// Kubernetes minors rel supports nearest to k, and the first DKP minor
+// from d on that supports k.
+func supportedPairChanges(data model.PlatformReleases, rel *model.PlatformRelease, d, k model.MajorMinor) []change {
+	var out []change
+	supported := rel.Supported()
+	var below, above *model.MajorMinor
+	for i := range supported {
+		if supported[i].Compare(k) < 0 {
+			below = &supported[i]
+		} else if above == nil {
+			above = &supported[i]
+		}
+	}
+	if dm, ok := data.FirstSupporting(d, k); ok {
+		out = append(out, deckhouseChange(dm.Version()))
+	}
+	for _, m := range []*model.MajorMinor{below, above} {
+		if m != nil {
+			out = append(out, kubernetesChange(m.Version()))
+		}
+	}
+	return out
+}
+
+// kubernetesChange runs Kubernetes v instead.
+func kubernetesChange(v model.Version) change {
+	return change{
+		sug: model.Suggestion{Kind: model.SuggestUpgradeKubernetes, Version: v.String(),
+			Message: fmt.Sprintf("run Kubernetes %s instead", model.MinorOf(v))},
+		apply: func(_ *model.ClusterState, r *model.Request) { r.Platform.Kubernetes = v },
+	}
+}
+
+// deckhouseChange runs DKP v instead.
+func deckhouseChange(v model.Version) change {
+	return change{
+		sug: model.Suggestion{Kind: model.SuggestUpgradeDeckhouse, Version: v.String(),
+			Message: fmt.Sprintf("upgrade DKP to %s, which supports it", model.MinorOf(v))},
+		apply: func(_ *model.ClusterState, r *model.Request) { r.Platform.Deckhouse = v },
+	}
+}
+
+// gateState is where one gate of a DKP release on the way stands (R32).
+type gateState struct {
+	minor    model.MajorMinor
+	gate     model.Gate
+	required string
+	// fact is the cluster's value; decided says the cluster gave one.
+	fact    string
+	decided bool
+}
+
+// gatesOnTheWay lists the gates that apply to a move from the cluster's
+// DKP to dkp (R32): every release.yaml key of a release on the way that
+// the inputs do not decide, in minor order, then key order; a gate whose
+// registering module the catalog has, but the cluster does not run, does
+// not apply (DKP evaluates its checks with the modules it runs before the
+// move).
+func gatesOnTheWay(cat *model.Catalog, cluster *model.ClusterState, dkp model.Version) []gateState {
+	data := cat.PlatformReleases()
+	var out []gateState
+	for _, m := range data.OnTheWay(cluster.Deckhouse, dkp) {
+		other := data[m].Requirements.Other
+		for _, key := range slices.Sorted(maps.Keys(other)) {
+			g := model.GateFor(key)
+			if g.Module != "" {
+				if mod := cat.Module(g.Module); mod != nil {
+					if _, runs := cluster.Deployed(mod); !runs && !cluster.Modules[g.Module].On() {
+						continue
+					}
+				}
+			}
+			fact, decided := cluster.Facts[g.Fact]
+			out = append(out, gateState{minor: m, gate: g, required: other[key], fact: fact, decided: decided})
+		}
+	}
+	return out
+}
+
+// gateFact is the fact of the first gate on the way the cluster's facts
+// fail, with the change that meets it, or nil.
+func gateFact(cat *model.Catalog, cluster *model.ClusterState, dkp model.Version) (*model.Fact, []change) {
+	for _, g := range gatesOnTheWay(cat, cluster, dkp) {
+		if !g.decided {
+			continue
+		}
+		ok, err := g.gate.Holds(g.required, g.fact)
+		if ok {
+			continue
+		}
+		why := fmt.Sprintf("the cluster's %s is %s", g.gate.Fact, g.fact)
+		if err != nil {
+			why = fmt.Sprintf("the cluster's %s, %q, cannot be read: %v", g.gate.Fact, g.fact, err)
+		}
+		f := &model.Fact{Kind: model.FactPlatformGate, Version: g.minor.String(), Subject: model.PlatformDeckhouse,
+			Message: fmt.Sprintf("DKP %s requires %s: %s before it moves to %s (its release requirement); %s", g.minor, g.gate.Key, g.required, g.minor, why)}
+		key, required := g.gate.Fact, g.required
+		fix := change{
+			sug: model.Suggestion{Kind: model.SuggestUpgradePlatform,
+				Message: fmt.Sprintf("upgrade the cluster so that it meets %s: %s (%s)", g.gate.Key, required, g.gate.Needs)},
+			apply: func(c *model.ClusterState, _ *model.Request) {
+				c.Facts = maps.Clone(c.Facts)
+				c.Facts[key] = required
+			},
+		}
+		if key == "containerdV1NodesPresent" {
+			fix.apply = func(c *model.ClusterState, _ *model.Request) {
+				c.Facts = maps.Clone(c.Facts)
+				c.Facts[key] = "false"
+			}
+		}
+		return f, []change{fix}
+	}
+	return nil, nil
+}

@@ -47,27 +47,6 @@ type fact struct {
 	platform *releaseReq
 }
 
-// newFact makes a fact about v (nil: about no one module). A static fact
-// made while a view's facts are made takes the view's place in the
-// order; any other takes the next place.
-func (fs *factStore) newFact(kind model.FactKind, v *view) *fact {
-	if len(fs.factSlab) == cap(fs.factSlab) {
-		fs.factSlab = make([]fact, 0, 256) // facts come by the thousand: allocate them in blocks
-	}
-	f := fact{id: len(fs.facts), kind: kind, v: v, at: -1, seq: fs.seq}
-	if m := fs.making; m != nil {
-		f.seq = m.v.staticSeq
-		f.sub = len(fs.facts) + 1 // after the view's place, in the order made
-		fs.staticCount++
-	} else {
-		fs.seq++
-	}
-	fs.factSlab = append(fs.factSlab, f)
-	fp := &fs.factSlab[len(fs.factSlab)-1]
-	fs.facts = append(fs.facts, fp)
-	return fp
-}
-
 // factOrder compares facts by their place in the order of making (see
 // fact.seq).
 func factOrder(a, b *fact) int {
@@ -631,4 +610,11 @@ func (p *problem) compiledRequirementFact(v *view, g *reqGroup) *fact {
 	}
 	p.reqFacts[g] = f
 	return f
+}
+
+func (s factShape) fill(f *fact) {
+	f.cons, f.dep, f.settings, f.platform = s.cons, s.dep, s.settings, s.platform
+	if s.made != nil {
+		*s.made = f
+	}
 }

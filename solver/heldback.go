@@ -334,3 +334,33 @@ func (v *view) static(kind model.FactKind) *fact {
 	}
 	return nil
 }
+
+// localCore returns whyNot's core for "v at rel or newer" and the
+// background facts it is minimal under, or false when the question needs
+// the solver.
+func (s *session) localCore(v *view, rel int) (core, background []*fact, ok bool) {
+	if !v.own || s.p.req.Devel {
+		return nil, nil, false
+	}
+	if s.local == nil {
+		s.local = &localQuestion{p: s.p}
+	}
+	q := s.local
+	q.reset(s.ctx, rel)
+	q.addNode(v)
+	for depth := 0; depth < localDepth; depth++ {
+		for n := range q.nodes {
+			if !q.nodes[n].expanded && !q.expand(n) {
+				return nil, nil, false
+			}
+		}
+		core, background, decided := q.core()
+		if q.aborted {
+			return nil, nil, false
+		}
+		if decided {
+			return core, background, core != nil
+		}
+	}
+	return nil, nil, false
+}

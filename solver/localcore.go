@@ -83,12 +83,6 @@ type localPair struct {
 	disjoint bool
 }
 
-// localDomains are the choices each module has left: releases, and off.
-type localDomains struct {
-	rels []relSet
-	off  []bool
-}
-
 // off is the choice of a module that is not on.
 const off = -1
 
@@ -115,36 +109,6 @@ const (
 	localSteps         = 20000
 	localQuestionSteps = 200000
 )
-
-// localCore returns whyNot's core for "v at rel or newer" and the
-// background facts it is minimal under, or false when the question needs
-// the solver.
-func (s *session) localCore(v *view, rel int) (core, background []*fact, ok bool) {
-	if !v.own || s.p.req.Devel {
-		return nil, nil, false
-	}
-	if s.local == nil {
-		s.local = &localQuestion{p: s.p}
-	}
-	q := s.local
-	q.reset(s.ctx, rel)
-	q.addNode(v)
-	for depth := 0; depth < localDepth; depth++ {
-		for n := range q.nodes {
-			if !q.nodes[n].expanded && !q.expand(n) {
-				return nil, nil, false
-			}
-		}
-		core, background, decided := q.core()
-		if q.aborted {
-			return nil, nil, false
-		}
-		if decided {
-			return core, background, core != nil
-		}
-	}
-	return nil, nil, false
-}
 
 // reset empties q for a question about rel or newer, keeping the
 // memory of the questions before.
@@ -627,16 +591,6 @@ func (q *localQuestion) domains(level int) *localDomains {
 	return q.levels[level]
 }
 
-func (d *localDomains) copyFrom(o *localDomains) {
-	for n := range d.rels {
-		copy(d.rels[n], o.rels[n])
-	}
-	copy(d.off, o.off)
-}
-
-// empty reports whether module n has no choice left.
-func (d *localDomains) empty(n int) bool { return !d.off[n] && !d.rels[n].any() }
-
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -644,110 +598,4 @@ func b2i(b bool) int {
 	return 0
 }
 
-// relSet is a set of release indices, one bit each.
-type relSet []uint64
-
 func words(n int) int { return (n + 63) / 64 }
-
-func (s relSet) add(i int)      { s[i/64] |= 1 << (i % 64) }
-func (s relSet) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
-
-// with returns s with rels added, made for n releases when s is nil.
-func (s relSet) with(rels []int, n int) relSet {
-	if s == nil {
-		s = make(relSet, words(n))
-	}
-	for _, i := range rels {
-		s.add(i)
-	}
-	return s
-}
-
-// or adds the members of o (nil: none).
-func (s relSet) or(o relSet) {
-	for i, w := range o {
-		s[i] |= w
-	}
-}
-
-// andNot takes out the members of o.
-func (s relSet) andNot(o relSet) {
-	for i := range s {
-		s[i] &^= o[i]
-	}
-}
-
-// andChanged keeps the members of o and reports whether any went.
-func (s relSet) andChanged(o relSet) bool {
-	changed := false
-	for i := range s {
-		if s[i]&^o[i] != 0 {
-			s[i] &= o[i]
-			changed = true
-		}
-	}
-	return changed
-}
-
-// andNotWhere takes out the members of at that are not in ok.
-func (s relSet) andNotWhere(at, ok relSet) {
-	for i := range s {
-		s[i] &^= at[i] &^ ok[i]
-	}
-}
-
-// fill makes the first n indices members.
-func (s relSet) fill(n int) {
-	for i := range s {
-		s[i] = ^uint64(0)
-	}
-	if r := n % 64; r != 0 {
-		s[len(s)-1] = 1<<r - 1
-	}
-}
-
-// clearBelow takes out the indices below n.
-func (s relSet) clearBelow(n int) {
-	for i := range s {
-		switch {
-		case (i+1)*64 <= n:
-			s[i] = 0
-		case i*64 < n:
-			s[i] &^= 1<<(n%64) - 1
-		}
-	}
-}
-
-func (s relSet) any() bool {
-	for _, w := range s {
-		if w != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func (s relSet) count() int {
-	c := 0
-	for _, w := range s {
-		c += bits.OnesCount64(w)
-	}
-	return c
-}
-
-// meets reports whether s and o share a member.
-func (s relSet) meets(o relSet) bool {
-	for i, w := range s {
-		if w&o[i] != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// and keeps the members of o.
-func (s relSet) and(o relSet) {
-	for i := range s {
-		s[i] &= o[i]
-	}
-}

@@ -86,9 +86,11 @@ var phases = map[string]phase{
 	"result.go":           phaseOptimize,
 	"stages_result.go":    phaseOptimize,
 	"plan.go":             phaseOptimize,
+	"plan_order.go":       phaseOptimize,
 
 	"explain.go":          phaseExplain,
 	"localcore.go":        phaseExplain,
+	"localcore_sets.go":   phaseExplain,
 	"heldback.go":         phaseExplain,
 	"unsat.go":            phaseExplain,
 	"suggest.go":          phaseExplain,
@@ -123,11 +125,11 @@ var phases = map[string]phase{
 // change that raises one fails, and a change that lowers one lowers it
 // here (the test says the new figure).
 const (
-	maxBackReferences   = 88 // uses of a later phase's names (goal: 0)
+	maxBackReferences   = 85 // uses of a later phase's names (goal: 0)
 	maxFilesPerType     = 21 // files that hold one type's methods (goal: 4)
-	maxTypesPerFile     = 6  // types whose methods one file holds (goal: 3)
-	typesOverFourFiles  = 5  // types whose methods are spread over more than 4 files (goal: 0)
-	filesOverThreeTypes = 5  // files that hold methods of more than 3 types (goal: 0)
+	maxTypesPerFile     = 3  // types whose methods one file holds (goal: 3)
+	typesOverFourFiles  = 4  // types whose methods are spread over more than 4 files (goal: 0)
+	filesOverThreeTypes = 0  // files that hold methods of more than 3 types (goal: 0)
 )
 
 // solverPackage type-checks the package's non-test files.

@@ -1,13 +1,12 @@
 package solver
 
 import (
-	"strconv"
-	"strings"
-
 	"cmp"
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -510,4 +509,34 @@ func (v *view) versionText(i int) string {
 		return v.tab.versionText(v.rels, i)
 	}
 	return model.VersionString(v.rels[i].Version)
+}
+
+// recording reports whether a sink takes v's facts, rather than only its
+// allowed filter being computed.
+func (v *view) recording() bool { return v.sink != nil }
+
+// fromVersion is the version an answer reports the module runs before:
+// the deployed one; for a module moving out of the platform (R29), which
+// the move installs anew in its source, the DKP version only when the
+// answer turns it off.
+func (v *view) fromVersion(sel int) model.Version {
+	if v.src.leftPlatform {
+		if sel < 0 {
+			return v.deployedDKP
+		}
+		return nil
+	}
+	return v.deployedVersion()
+}
+
+// deployedVersion is the version running now; a built-in module runs at
+// the cluster's DKP version even when the request names a candidate.
+func (v *view) deployedVersion() model.Version {
+	if v.deployed < 0 {
+		return nil
+	}
+	if v.m.Embedded {
+		return v.deployedDKP
+	}
+	return v.rels[v.deployed].Version
 }

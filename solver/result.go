@@ -102,32 +102,6 @@ func actionOf(o *outcome) model.Action {
 	return model.ActionKeep
 }
 
-// fromVersion is the version an answer reports the module runs before:
-// the deployed one; for a module moving out of the platform (R29), which
-// the move installs anew in its source, the DKP version only when the
-// answer turns it off.
-func (v *view) fromVersion(sel int) model.Version {
-	if v.src.leftPlatform {
-		if sel < 0 {
-			return v.deployedDKP
-		}
-		return nil
-	}
-	return v.deployedVersion()
-}
-
-// deployedVersion is the version running now; a built-in module runs at
-// the cluster's DKP version even when the request names a candidate.
-func (v *view) deployedVersion() model.Version {
-	if v.deployed < 0 {
-		return nil
-	}
-	if v.m.Embedded {
-		return v.deployedDKP
-	}
-	return v.rels[v.deployed].Version
-}
-
 // moduleResults renders the outcomes' results in two passes. The first,
 // in order, asks what makes facts: the held-back questions (whyNot) and
 // the static facts a reason names as they are. The second renders the

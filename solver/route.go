@@ -686,3 +686,58 @@ func (r *router) suggest(ctx context.Context, expl *model.Explanation) error {
 	expl.Suggestions = sugs
 	return err
 }
+
+// platformRefusal answers a request whose platform DKP does not run, or
+// whose Kubernetes is below the floor of a DKP release on the way (R31),
+// with that one fact and the changes that fix it, each verified by
+// solving; nil when the platform is one DKP runs, or the catalog carries
+// no release data.
+func (c *Compiled) platformRefusal(ctx context.Context, cfg settings, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
+	data := c.cat.PlatformReleases()
+	dkp, kube := orElse(req.Platform.Deckhouse, cluster.Deckhouse), orElse(req.Platform.Kubernetes, cluster.Kubernetes)
+	if data == nil || dkp == nil || kube == nil {
+		return nil, nil
+	}
+	f, changes := platformFact(data, cluster, dkp, kube)
+	if f == nil {
+		f, changes = gateFact(c.cat, cluster, dkp) // R32
+	}
+	if f == nil {
+		return nil, nil
+	}
+	res := oneFactRefusal(f)
+	if cfg.suggest {
+		sugs, err := c.verifiedChanges(ctx, cluster, req, changes, len(changes))
+		if err != nil {
+			return nil, err
+		}
+		res.Explanation.Suggestions = sugs
+	}
+	return res, nil
+}
+
+// verifiedChanges is the suggestions of changes, in order, that make req
+// resolve on cluster, each verified by solving with it (its route
+// included, R33), at most most of them; a change that is itself bad
+// input is no suggestion.
+func (c *Compiled) verifiedChanges(ctx context.Context, cluster *model.ClusterState, req *model.Request, changes []change, most int) ([]model.Suggestion, error) {
+	var out []model.Suggestion
+	for _, ch := range changes {
+		if len(out) >= most {
+			break
+		}
+		c2, r2 := copyState(cluster), req.Clone()
+		ch.apply(c2, r2)
+		res, err := c.Solve(ctx, c2, r2, WithoutHeldBack(), WithoutSuggestions(), statusOnly(), feasibleOnly())
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			continue
+		}
+		if res.Status == model.StatusResolved {
+			out = append(out, ch.sug)
+		}
+	}
+	return out, nil
+}

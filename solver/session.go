@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/go-air/gini/z"
 
@@ -141,4 +142,14 @@ func (s *session) conflictExplainer() *explainer {
 		s.expl = newExplainer(s.ctx, s.p, conflictCone, s.budget)
 	}
 	return s.expl
+}
+
+// keptResult is a detached frozen module's result, from the memo.
+func (s *session) keptResult(f *frozenModule) model.ModuleResult {
+	r := f.result
+	r.Path = slices.Clone(r.Path) // the caller's to change
+	if !s.cfg.explainHeldBack {
+		r.HeldBack = ""
+	}
+	return r
 }

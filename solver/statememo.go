@@ -383,16 +383,6 @@ func (m *stateMemo) render(p *problem, outs []*outcome) bool {
 	return true
 }
 
-// keptResult is a detached frozen module's result, from the memo.
-func (s *session) keptResult(f *frozenModule) model.ModuleResult {
-	r := f.result
-	r.Path = slices.Clone(r.Path) // the caller's to change
-	if !s.cfg.explainHeldBack {
-		r.HeldBack = ""
-	}
-	return r
-}
-
 // lazyClosure is closure(false) with the memo's frozen modules left
 // without views: the same walk over the same names, from the neutral
 // request's roots and the modules the request names. A frozen module the

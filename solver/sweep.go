@@ -40,32 +40,6 @@ func Sweep(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState,
 	return c.Sweep(ctx, cluster, emit, opts...)
 }
 
-// Sweep is the package-level Sweep on c's catalog.
-func (c *Compiled) Sweep(ctx context.Context, cluster *model.ClusterState, emit func(Installability) error, opts ...Option) error {
-	cat := c.cat
-	var names []string
-	var reqs []*model.Request
-	heads := map[string]model.Version{}
-	probe := newProblem(c, cluster, &model.Request{})
-	for _, m := range cat.Modules() {
-		if !swept(m, cluster) {
-			continue
-		}
-		head := probe.view(m.Name).headVersion
-		names = append(names, m.Name)
-		heads[m.Name] = head
-		reqs = append(reqs, &model.Request{Enable: []string{m.Name}, Pin: map[string]model.Version{m.Name: head}, AutoEnable: true})
-	}
-	opts = append([]Option{WithoutHeldBack(), WithoutSuggestions()}, opts...)
-	return c.WhatIf(ctx, cluster, reqs, func(i int, a Answer) error {
-		in := Installability{Module: names[i], Version: model.VersionString(heads[names[i]]), Result: a.Result, Err: a.Err}
-		if a.Result != nil && a.Result.Explanation != nil {
-			in.Reasons, in.Kinds, in.Groups = reasons(in.Module, a.Result.Explanation.Facts)
-		}
-		return emit(in)
-	}, opts...)
-}
-
 // reasons names the facts of an explanation that stand in the way of
 // installing module, without the request's own facts, deduplicated, and
 // among them the DKP v2 groups.

@@ -110,12 +110,17 @@ type kudoPackage struct {
 	// duplicateKeys are top-level keys written twice; the last is read.
 	duplicateKeys []string
 	deps          []kudoDependency
+	// file is the operator.yaml the package was read from, and lines the
+	// lines of its keys (fieldLines); both empty for an index entry.
+	file  string
+	lines map[string]int
 }
 
-// kudoDependency is one KudoOperator task.
+// kudoDependency is one KudoOperator task, and its line in the file.
 type kudoDependency struct {
 	task, pkg                   string
 	operatorVersion, appVersion string
+	line                        int
 }
 
 // kudoImporter converts packages and keeps the report.
@@ -139,6 +144,10 @@ type kudoRelease struct {
 	// refused is KUDO's error for a package that installs itself; "" for
 	// one it installs.
 	refused string
+	// lines gives the line of each requirement in the package's file, by
+	// the path modsolver reads it under (requirements.kubernetes,
+	// requirements.platform.kudo, requirements.modules.<operator>).
+	lines map[string]int
 }
 
 func (kr *kudoRelease) warn(format string, args ...any) {
@@ -280,6 +289,15 @@ func (k *kudoImporter) commit(kr *kudoRelease) {
 // release converts one versioned package, or says why it is skipped.
 func (k *kudoImporter) release(kr *kudoRelease) (*model.Release, error) {
 	r := &model.Release{Version: kr.version}
+	if kr.pkg.file != "" {
+		kr.lines = map[string]int{}
+		for key, field := range map[string]string{"kubernetesVersion": "requirements.kubernetes", "kudoVersion": "requirements.platform." + kudoComponent} {
+			if line, ok := kr.pkg.lines[key]; ok {
+				kr.lines[field] = line
+			}
+		}
+		r.Origin, r.Lines = model.Origin{File: kr.pkg.file, Line: 1}, kr.lines
+	}
 	var err error
 	if r.Requirements.Kubernetes, err = kr.kubernetes(); err != nil {
 		return nil, err

@@ -46,6 +46,7 @@ type kudoPin []model.Version
 func (k *kudoImporter) dependencies(kr *kudoRelease) ([]model.Dependency, error) {
 	pins := map[string]kudoPin{}
 	tasks := map[string][]string{}
+	lines := map[string]int{}      // target → the line of its first task
 	missing := map[string]string{} // target → a constraint no package meets (D180)
 	for _, d := range kr.pkg.deps {
 		target, err := k.target(kr.pkg, d)
@@ -55,6 +56,9 @@ func (k *kudoImporter) dependencies(kr *kudoRelease) ([]model.Dependency, error)
 		if target == kr.pkg.name {
 			kr.refuse(d.task)
 			return nil, nil
+		}
+		if _, seen := lines[target]; !seen && d.line > 0 {
+			lines[target] = d.line
 		}
 		pin, err := k.pin(target, d)
 		if errors.Is(err, errKudoNoPackage) {
@@ -97,6 +101,9 @@ func (k *kudoImporter) dependencies(kr *kudoRelease) ([]model.Dependency, error)
 			return nil, fmt.Errorf("internal error: a pin on %s: %w", target, err)
 		}
 		deps = append(deps, model.Dependency{Module: target, Constraint: c})
+		if line, ok := lines[target]; ok && kr.lines != nil { // nil: no file to name
+			kr.lines["requirements.modules."+target] = line
+		}
 		kr.counts = append(kr.counts, kudoDeps)
 		if k.releases[target] == nil {
 			kr.counts = append(kr.counts, kudoOutside)

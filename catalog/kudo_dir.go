@@ -74,6 +74,7 @@ func loadKUDODir(root string) (*model.Catalog, *Report, error) {
 			rep.skip(filepath.ToSlash(rel), "unreadable: %v", err)
 			return nil
 		}
+		p.file = path
 		pkgs = append(pkgs, p)
 		return nil
 	})
@@ -110,6 +111,7 @@ func parseKudoFile(rel string, data []byte) (*kudoPackage, error) {
 		return nil, err
 	}
 	p.duplicateKeys = dups
+	p.lines = fieldLines(node)
 	return p, nil
 }
 
@@ -149,6 +151,10 @@ func kudoTasks(file string, node *yaml.Node) ([]kudoDependency, error) {
 	}
 	var deps []kudoDependency
 	for i, t := range tasks {
+		line := 0
+		if i < len(node.Content) {
+			line = node.Content[i].Line
+		}
 		if t.Kind != kudoTaskKind || t.Spec.Kind == 0 {
 			continue
 		}
@@ -156,7 +162,7 @@ func kudoTasks(file string, node *yaml.Node) ([]kudoDependency, error) {
 		if err := decode(file, &t.Spec, &s); err != nil {
 			return nil, fmt.Errorf("tasks: task %d: %w", i+1, err)
 		}
-		deps = append(deps, kudoDependency{task: cmp.Or(t.Name, fmt.Sprint(i+1)), pkg: s.Package, operatorVersion: s.OperatorVersion, appVersion: s.AppVersion})
+		deps = append(deps, kudoDependency{task: cmp.Or(t.Name, fmt.Sprint(i+1)), pkg: s.Package, operatorVersion: s.OperatorVersion, appVersion: s.AppVersion, line: line})
 	}
 	return deps, nil
 }

@@ -22,16 +22,6 @@ var withoutOrigin = map[model.FactKind]bool{
 	model.FactPlatformRelease: true, model.FactPlatformRoute: true,
 }
 
-// isCatalogFact reports whether a kind of fact is read from a catalog.
-func isCatalogFact(k model.FactKind) bool {
-	switch k {
-	case model.FactRequestEnable, model.FactRequestDisable, model.FactRequestPin, model.FactClusterEnabled,
-		model.FactClusterDisabled, model.FactKeepVersion, model.FactNoDowngrade, model.FactUpdateStep:
-		return false
-	}
-	return true
-}
-
 // Every fact of every unsatisfiable scenario that a catalog, the cluster
 // state or the request holds says where it was read from, and where the
 // facts chain, the steps number only facts of the explanation (issue 31,
@@ -48,9 +38,6 @@ func TestExplanationsHaveOriginsAndSteps(t *testing.T) {
 		for _, f := range e.Facts {
 			if withoutOrigin[f.Kind] || f.Module == "" {
 				continue
-			}
-			if m := sc.Catalog.Module(f.Module); m != nil && m.Ecosystem != model.EcosystemDKP && isCatalogFact(f.Kind) {
-				continue // OLM, Helm and KUDO catalogs record no lines yet (D421)
 			}
 			facts++
 			assert.False(t, f.Origin.IsZero(), "%s: %q [%s] says no origin", sc.File, f.Message, f.Kind)

@@ -42,26 +42,11 @@ func fingerprint(req *model.Request, a readiness.Answer) string {
 		panic("internal error: a result does not marshal: " + err.Error())
 	}
 	text := string(data)
-	vs := fingerprintVersions(req)
+	vs := readiness.PlatformVersions(req)
 	for _, c := range slices.Sorted(maps.Keys(vs)) {
 		text = fingerprintReplace(text, model.VersionString(vs[c]), "{"+c+"}")
 	}
 	return text
-}
-
-func fingerprintVersions(req *model.Request) map[string]model.Version {
-	out := map[string]model.Version{}
-	if req == nil {
-		return out
-	}
-	maps.Copy(out, req.Platform.Components)
-	if req.Platform.Deckhouse != nil {
-		out["deckhouse"] = req.Platform.Deckhouse
-	}
-	if req.Platform.Kubernetes != nil {
-		out["kubernetes"] = req.Platform.Kubernetes
-	}
-	return out
 }
 
 func fingerprintReplace(s, old, repl string) string {

@@ -350,8 +350,7 @@ func (f *callFlags) resolveInputs() (*callInputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	origins := []catalog.Origin{catalog.ClusterOrigin(f.cluster, f.facts.fields()...), catalog.RequestOrigin(f.request)}
-	return &callInputs{catalogName: f.catalogName, cluster: cluster, request: server.RequestProto(req), origins: origins}, nil
+	return &callInputs{catalogName: f.catalogName, cluster: cluster, request: server.RequestProto(req), origins: inputOrigins(f.cluster, f.request, f.facts.fields())}, nil
 }
 
 // scenarioInputs reads a scenario file: its cluster state and request,

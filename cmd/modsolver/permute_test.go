@@ -71,54 +71,43 @@ func resolveJSON(t *testing.T, file string) []byte {
 // withoutInputFiles drops the file and line of each origin of a fact of
 // the request or the cluster state from a JSON answer, keeping its field.
 func withoutInputFiles(t *testing.T, data []byte) []byte {
-	var doc any
-	require.NoError(t, json.Unmarshal(data, &doc))
-	var drop func(any)
-	drop = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			if o, ok := v["origin"].(map[string]any); ok {
-				if f, _ := o["field"].(string); strings.HasPrefix(f, "request.") || strings.HasPrefix(f, "cluster.") {
-					delete(o, "file")
-					delete(o, "line")
-				}
-			}
-			for _, x := range v {
-				drop(x)
-			}
-		case []any:
-			for _, x := range v {
-				drop(x)
+	return editJSON(t, data, func(m map[string]any) {
+		if o, ok := m["origin"].(map[string]any); ok {
+			if f, _ := o["field"].(string); strings.HasPrefix(f, "request.") || strings.HasPrefix(f, "cluster.") {
+				delete(o, "file")
+				delete(o, "line")
 			}
 		}
-	}
-	drop(doc)
-	out, err := json.MarshalIndent(doc, "", "  ")
-	require.NoError(t, err)
-	return out
+	})
 }
 
 // withoutOrigins drops each fact's origin from a JSON answer: it names
 // the file, the line and the list position a fact was read from, which
 // shuffling moves by design (DESIGN.md §3); all else must stay.
 func withoutOrigins(t *testing.T, data []byte) []byte {
+	return editJSON(t, data, func(m map[string]any) { delete(m, "origin") })
+}
+
+// editJSON applies edit to every object of a JSON document, outermost
+// first, and returns the document indented.
+func editJSON(t *testing.T, data []byte, edit func(map[string]any)) []byte {
 	var doc any
 	require.NoError(t, json.Unmarshal(data, &doc))
-	var drop func(any)
-	drop = func(v any) {
+	var walk func(any)
+	walk = func(v any) {
 		switch v := v.(type) {
 		case map[string]any:
-			delete(v, "origin")
+			edit(v)
 			for _, x := range v {
-				drop(x)
+				walk(x)
 			}
 		case []any:
 			for _, x := range v {
-				drop(x)
+				walk(x)
 			}
 		}
 	}
-	drop(doc)
+	walk(doc)
 	out, err := json.MarshalIndent(doc, "", "  ")
 	require.NoError(t, err)
 	return out

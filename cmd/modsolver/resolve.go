@@ -215,8 +215,13 @@ func (f *resolveFlags) load(given *model.ClusterState, errOut io.Writer) (*input
 	if err != nil {
 		return nil, err
 	}
-	origins := []catalog.Origin{catalog.ClusterOrigin(f.cluster, f.facts.fields()...), catalog.RequestOrigin(f.request)}
-	return &inputs{cat, cluster, req, origins}, nil
+	return &inputs{cat, cluster, req, inputOrigins(f.cluster, f.request, f.facts.fields())}, nil
+}
+
+// inputOrigins are where a cluster state file and a request file were
+// read from, with the cluster's fields given beside the file.
+func inputOrigins(cluster, request string, given []string) []catalog.Origin {
+	return []catalog.Origin{catalog.ClusterOrigin(cluster, given...), catalog.RequestOrigin(request)}
 }
 
 // loadCatalog reads a catalog path in format (a name; "auto" or "" to

@@ -113,35 +113,6 @@ func (p *problem) rootNames() []string {
 	return slices.Compact(names)
 }
 
-// candidates lists the releases of v the encoding offers: every release
-// for an explanation, the allowed ones otherwise.
-// The allowed ones are computed once per view and shared: they are read
-// by the closure, by detaching and by the encoder, and never changed.
-func (v *view) candidates(explain bool) []int {
-	if !explain && v.allowedList != nil {
-		return v.allowedList
-	}
-	n := len(v.rels)
-	if !explain {
-		n = 0
-		for i := range v.rels {
-			if v.allowed[i] && v.intent != intentOff {
-				n++
-			}
-		}
-	}
-	out := make([]int, 0, n)
-	for i := range v.rels {
-		if explain || (v.allowed[i] && v.intent != intentOff) {
-			out = append(out, i)
-		}
-	}
-	if !explain {
-		v.allowedList = out
-	}
-	return out
-}
-
 // compoundModules lists, sorted, the modules that may satisfy target, and
 // whether that list bounds it (see model.Predicate.Names).
 func (p *problem) compoundModules(target *model.Predicate) ([]string, bool) {

@@ -618,3 +618,13 @@ func (s factShape) fill(f *fact) {
 		*s.made = f
 	}
 }
+
+// static returns v's static fact of kind, or nil.
+func (v *view) static(kind model.FactKind) *fact {
+	for _, f := range v.staticFacts() {
+		if f.kind == kind {
+			return f
+		}
+	}
+	return nil
+}

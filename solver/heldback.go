@@ -325,16 +325,6 @@ func (x *explainer) preferences(vs []*view, final map[*view]int) []*fact {
 	return out
 }
 
-// static returns v's static fact of kind, or nil.
-func (v *view) static(kind model.FactKind) *fact {
-	for _, f := range v.staticFacts() {
-		if f.kind == kind {
-			return f
-		}
-	}
-	return nil
-}
-
 // localCore returns whyNot's core for "v at rel or newer" and the
 // background facts it is minimal under, or false when the question needs
 // the solver.

@@ -211,15 +211,6 @@ type setKey struct {
 	poss string
 }
 
-// runsEdge reports whether v runs, deployed and listed, a release that
-// requires next.
-func (v *view) runsEdge(next string) bool {
-	if !v.before || v.deployed < 0 || v.unlisted {
-		return false
-	}
-	return model.LoopEdge(v.m, v.rels[v.deployed].Requirements, next)
-}
-
 // loopFact is the fact of circle l, or nil when the encoding keeps none.
 func (e *encoder) loopFact(l *catLoop, edges []loopEdge, running bool) *fact {
 	f := e.newFact(model.FactDependencyLoop, nil, factRank{class: rankLoop, name: l.text()})

@@ -50,7 +50,6 @@ var phases = map[string]phase{
 	"steps.go":           phaseCompile,
 	"requirements.go":    phaseCompile,
 	"loops_compile.go":   phaseCompile,
-	"policy.go":          phaseCompile,
 	"options.go":         phaseCompile,
 
 	"problem.go":   phaseProblem,
@@ -125,10 +124,10 @@ var phases = map[string]phase{
 // change that raises one fails, and a change that lowers one lowers it
 // here (the test says the new figure).
 const (
-	maxBackReferences   = 85 // uses of a later phase's names (goal: 0)
-	maxFilesPerType     = 21 // files that hold one type's methods (goal: 4)
+	maxBackReferences   = 82 // uses of a later phase's names (goal: 0)
+	maxFilesPerType     = 20 // files that hold one type's methods (goal: 4)
 	maxTypesPerFile     = 3  // types whose methods one file holds (goal: 3)
-	typesOverFourFiles  = 4  // types whose methods are spread over more than 4 files (goal: 0)
+	typesOverFourFiles  = 3  // types whose methods are spread over more than 4 files (goal: 0)
 	filesOverThreeTypes = 0  // files that hold methods of more than 3 types (goal: 0)
 )
 

@@ -540,3 +540,94 @@ func (v *view) deployedVersion() model.Version {
 	}
 	return v.rels[v.deployed].Version
 }
+
+// candidates lists the releases of v the encoding offers: every release
+// for an explanation, the allowed ones otherwise.
+// The allowed ones are computed once per view and shared: they are read
+// by the closure, by detaching and by the encoder, and never changed.
+func (v *view) candidates(explain bool) []int {
+	if !explain && v.allowedList != nil {
+		return v.allowedList
+	}
+	n := len(v.rels)
+	if !explain {
+		n = 0
+		for i := range v.rels {
+			if v.allowed[i] && v.intent != intentOff {
+				n++
+			}
+		}
+	}
+	out := make([]int, 0, n)
+	for i := range v.rels {
+		if explain || (v.allowed[i] && v.intent != intentOff) {
+			out = append(out, i)
+		}
+	}
+	if !explain {
+		v.allowedList = out
+	}
+	return out
+}
+
+// runsEdge reports whether v runs, deployed and listed, a release that
+// requires next.
+func (v *view) runsEdge(next string) bool {
+	if !v.before || v.deployed < 0 || v.unlisted {
+		return false
+	}
+	return model.LoopEdge(v.m, v.rels[v.deployed].Requirements, next)
+}
+
+// confirmsDisable reports whether v's deployed release asks for
+// confirmation before the module is disabled (R26).
+func (v *view) confirmsDisable() bool {
+	return (v.deployed >= 0 || v.src.leftPlatform) && v.runningRelease().Disable.Confirmation
+}
+
+// runningRelease is the release v runs now, read from the source it runs
+// from: on a move (R23) the view's releases are the new source's, but
+// R26 reads the release that runs.
+func (v *view) runningRelease() *model.Release {
+	if v.running != nil {
+		return v.running
+	}
+	return v.rels[v.deployed]
+}
+
+// stepped reports whether an update of v is bounded by steps: v's update
+// policy is the sequential rule (R11) or an update graph (R21), and the
+// request's strategy does not lift it. A module whose importer set the
+// direct policy (a Helm chart, an OLM package in semver mode, D66) may go
+// to any release up to its head, as `strategy: direct` allows every module.
+func (p *problem) stepped(v *view) bool {
+	return p.sequential && v.policy() != model.UpdateDirect
+}
+
+// policy is v's module's update policy, from the compiled table when there
+// is one: the module's own reading scans every release.
+func (v *view) policy() model.UpdatePolicy {
+	if v.tab != nil {
+		return v.tab.policy
+	}
+	return v.m.Policy()
+}
+
+// steps returns v's update steps from its deployed release.
+func (v *view) steps() *updateSteps {
+	if v.stepCache == nil {
+		v.stepCache = v.stepper().stepsFrom(v.deployed)
+	}
+	return v.stepCache
+}
+
+// stepper returns the update rule over v's releases up to its head: the
+// compiled one when the releases are the module's own and the request's
+// devel takes no more prereleases than the catalog does.
+func (v *view) stepper() *stepper {
+	if v.own && !v.develSteps && v.tab.steppers[v.head] != nil {
+		return v.tab.steppers[v.head]
+	}
+	st := newStepper(v.rels, v.head, v.m, v.policy(), v.takes)
+	return &st
+}

@@ -43,22 +43,6 @@ func experimentalMessage(f *fact) string {
 	return fmt.Sprintf("%s %s %s Experimental: %s", f.v.name, releasesText(f.v, f.rels), verb, experimentalText)
 }
 
-// confirmsDisable reports whether v's deployed release asks for
-// confirmation before the module is disabled (R26).
-func (v *view) confirmsDisable() bool {
-	return (v.deployed >= 0 || v.src.leftPlatform) && v.runningRelease().Disable.Confirmation
-}
-
-// runningRelease is the release v runs now, read from the source it runs
-// from: on a move (R23) the view's releases are the new source's, but
-// R26 reads the release that runs.
-func (v *view) runningRelease() *model.Release {
-	if v.running != nil {
-		return v.running
-	}
-	return v.rels[v.deployed]
-}
-
 // confirmationText says why allowDisable leaves v enabled (R26).
 func confirmationText(v *view) string {
 	text := fmt.Sprintf("%s %s asks for confirmation before it is disabled (disable.confirmation: true), so allowDisable does not disable it; only a request that disables it by name does",

@@ -220,14 +220,6 @@ type updateSteps struct {
 	path    []int // from the deployed release to the head (D14, R21)
 }
 
-// steps returns v's update steps from its deployed release.
-func (v *view) steps() *updateSteps {
-	if v.stepCache == nil {
-		v.stepCache = v.stepper().stepsFrom(v.deployed)
-	}
-	return v.stepCache
-}
-
 // stepsFrom returns the update steps from release index from to s's
 // head, from the memo when s has one.
 func (s *stepper) stepsFrom(from int) *updateSteps {
@@ -243,17 +235,6 @@ func (s *stepper) stepsFrom(from int) *updateSteps {
 	}
 	s.memo[from].CompareAndSwap(nil, u)
 	return s.memo[from].Load()
-}
-
-// stepper returns the update rule over v's releases up to its head: the
-// compiled one when the releases are the module's own and the request's
-// devel takes no more prereleases than the catalog does.
-func (v *view) stepper() *stepper {
-	if v.own && !v.develSteps && v.tab.steppers[v.head] != nil {
-		return v.tab.steppers[v.head]
-	}
-	st := newStepper(v.rels, v.head, v.m, v.policy(), v.takes)
-	return &st
 }
 
 // takenPrereleases says which prereleases R6 lets v take as it takes a

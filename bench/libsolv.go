@@ -89,14 +89,22 @@ func Libsolv(ctx context.Context, cat *model.Catalog, cluster *model.ClusterStat
 }
 
 // solveLibsolv is Libsolv on a catalog already found translatable: the
-// timed pipeline.
+// timed pipeline on a pool made for the request.
 func solveLibsolv(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) (*LibsolvAnswer, error) {
+	return libsolvPipeline(ctx, cat, cluster, req, nil)
+}
+
+// libsolvPipeline answers req, timed: the pruning, then the translation,
+// counted as loading, and libsolv's own steps, on held's pool when held
+// is set (only the request's repos and its considered map are written),
+// else on a pool made of the whole translation.
+func libsolvPipeline(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, req *model.Request, held *libsolvService) (*LibsolvAnswer, error) {
 	start := time.Now()
 	ds, err := solver.NewDomains(cat, cluster, req)
 	if err != nil {
 		return nil, err
 	}
-	t := &poolTranslation{cat: cat, cluster: cluster, req: req, ds: ds, inSet: map[string]bool{}}
+	t := &poolTranslation{cat: cat, cluster: cluster, req: req, ds: ds, inSet: map[string]bool{}, held: held}
 	t.findClosure()
 	pruned := time.Now()
 	if err := t.translate(); err != nil {
@@ -105,7 +113,12 @@ func solveLibsolv(ctx context.Context, cat *model.Catalog, cluster *model.Cluste
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out, err := runPool(&t.in, time.Since(pruned))
+	var out *poolOutput
+	if held != nil {
+		out, err = held.pool.run(&t.in, t.considered, time.Since(pruned))
+	} else {
+		out, err = runPool(&t.in, time.Since(pruned))
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -68,16 +68,22 @@ static void ms_add(ms_pool *mp, Repo *repo, const int *prog, int len) {
 	repo_internalize(repo);
 }
 
+// ms_strings maps the NUL-terminated strings of strs to pool ids.
+static Id *ms_strings(Pool *pool, const char *strs, int nstrs) {
+	Id *ids = malloc(sizeof(Id) * (nstrs > 0 ? nstrs : 1));
+	for (int i = 0; i < nstrs; i++) {
+		size_t l = strlen(strs);
+		ids[i] = pool_strn2id(pool, strs, l, 1);
+		strs += l + 1;
+	}
+	return ids;
+}
+
 static ms_pool *ms_load(const char *strs, int nstrs, const int *inst, int ninst, const int *avail, int navail) {
 	ms_pool *mp = calloc(1, sizeof *mp);
 	mp->pool = pool_create();
 	pool_setdisttype(mp->pool, DISTTYPE_RPM);
-	mp->strs = malloc(sizeof(Id) * (nstrs > 0 ? nstrs : 1));
-	for (int i = 0; i < nstrs; i++) {
-		size_t l = strlen(strs);
-		mp->strs[i] = pool_strn2id(mp->pool, strs, l, 1);
-		strs += l + 1;
-	}
+	mp->strs = ms_strings(mp->pool, strs, nstrs);
 	Repo *installed = repo_create(mp->pool, "installed");
 	pool_set_installed(mp->pool, installed);
 	ms_add(mp, installed, inst, ninst);
@@ -110,17 +116,6 @@ static int ms_jobs(Pool *pool, Id *strs, Solver **solv, const int *jobs, int njo
 
 static int ms_solve(ms_pool *mp, const int *jobs, int njobs) {
 	return ms_jobs(mp->pool, mp->strs, &mp->solv, jobs, njobs);
-}
-
-// ms_strings maps the NUL-terminated strings of strs to pool ids.
-static Id *ms_strings(Pool *pool, const char *strs, int nstrs) {
-	Id *ids = malloc(sizeof(Id) * (nstrs > 0 ? nstrs : 1));
-	for (int i = 0; i < nstrs; i++) {
-		size_t l = strlen(strs);
-		ids[i] = pool_strn2id(pool, strs, l, 1);
-		strs += l + 1;
-	}
-	return ids;
 }
 
 // ms_held is a pool held across requests, as a service built on libsolv
@@ -338,15 +333,22 @@ func runPool(in *poolInput, written time.Duration) (*poolOutput, error) {
 	}
 	out.steps = int(C.ms_transact(mp))
 	out.timing.Transaction = time.Since(solved)
-	chosen := make([]int8, int(mp.n))
-	if len(chosen) > 0 {
-		C.ms_decisions(mp, (*C.schar)(unsafe.Pointer(&chosen[0])))
-	}
-	out.chosen = make([]bool, len(chosen))
-	for k, c := range chosen {
-		out.chosen[k] = c != 0
-	}
+	out.chosen = decided(int(mp.n), func(to *C.schar) { C.ms_decisions(mp, to) })
 	return out, nil
+}
+
+// decided reads the n flags write sets, one a solvable in load order:
+// whether the answer installs it.
+func decided(n int, write func(*C.schar)) []bool {
+	flags := make([]int8, n)
+	if n > 0 {
+		write((*C.schar)(unsafe.Pointer(&flags[0])))
+	}
+	out := make([]bool, n)
+	for k, f := range flags {
+		out[k] = f != 0
+	}
+	return out
 }
 
 // heldPool is a libsolv pool held across requests (libsolvService).
@@ -372,15 +374,16 @@ func buildHeldPool(in *poolInput, path string, names []string) (*heldPool, error
 	for k, want := range names {
 		if got := C.GoString(C.ms_held_name(h, C.int(k))); got != want {
 			hp.free()
-			return nil, heldPoolMismatch(k, got, want)
+			return nil, fmt.Errorf("libsolv: the .solv repo read back holds %q at %d, not %q", got, k, want)
 		}
 	}
 	return hp, nil
 }
 
 // run answers one request on the held pool: in holds its installed repo,
-// its own releases and its jobs, considered the held solvables it allows.
-func (hp *heldPool) run(in *poolInput, considered []int32) (*poolOutput, error) {
+// its own releases and its jobs, considered the held solvables it allows;
+// written is the time spent writing them, which counts as loading.
+func (hp *heldPool) run(in *poolInput, considered []int32, written time.Duration) (*poolOutput, error) {
 	out := &poolOutput{}
 	start := time.Now()
 	q := C.ms_req_load(hp.h, cBytes(in.strs), C.int(len(in.index)), cInts(in.installed), C.int(len(in.installed)),
@@ -389,7 +392,7 @@ func (hp *heldPool) run(in *poolInput, considered []int32) (*poolOutput, error) 
 	solving := time.Now()
 	problems := int(C.ms_req_solve(q, cInts(in.jobs), C.int(len(in.jobs))))
 	solved := time.Now()
-	out.timing.Load = solving.Sub(start)
+	out.timing.Load = written + solving.Sub(start)
 	out.timing.Solve = solved.Sub(solving)
 	if problems > 0 {
 		for id := 1; id <= problems; id++ {
@@ -400,14 +403,7 @@ func (hp *heldPool) run(in *poolInput, considered []int32) (*poolOutput, error) 
 	out.steps = int(C.ms_req_transact(q))
 	out.timing.Transaction = time.Since(solved)
 	n := int(q.own.n) + int(q.extra.n) + len(considered)
-	chosen := make([]int8, n)
-	if n > 0 {
-		C.ms_req_decisions(q, (*C.schar)(unsafe.Pointer(&chosen[0])))
-	}
-	out.chosen = make([]bool, n)
-	for k, c := range chosen {
-		out.chosen[k] = c != 0
-	}
+	out.chosen = decided(n, func(to *C.schar) { C.ms_req_decisions(q, to) })
 	return out, nil
 }
 

@@ -14,6 +14,8 @@ type heldPool struct{}
 
 func buildHeldPool(*poolInput, string, []string) (*heldPool, error) { return nil, ErrNoLibsolv }
 
-func (*heldPool) run(*poolInput, []int32) (*poolOutput, error) { return nil, ErrNoLibsolv }
+func (*heldPool) run(*poolInput, []int32, time.Duration) (*poolOutput, error) {
+	return nil, ErrNoLibsolv
+}
 
 func (*heldPool) free() {}

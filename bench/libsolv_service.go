@@ -2,13 +2,11 @@ package bench
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/modsolver/modsolver/model"
-	"github.com/modsolver/modsolver/solver"
 )
 
 // libsolvService is libsolv as a service built on it runs it (DESIGN.md
@@ -84,29 +82,10 @@ func (s *libsolvService) solvable(r *model.Release) (int32, bool) {
 }
 
 // Solve answers one request on the held pool, timed as the pipeline of a
-// service: Prune is NewDomains and the considered releases, Load the
-// request's repos and pool_createwhatprovides.
+// service: Prune is NewDomains and the request's closure, Load writing
+// the request's repos and considered map and pool_createwhatprovides.
 func (s *libsolvService) Solve(ctx context.Context, cluster *model.ClusterState, req *model.Request) (*LibsolvAnswer, error) {
-	start := time.Now()
-	ds, err := solver.NewDomains(s.cat, cluster, req)
-	if err != nil {
-		return nil, err
-	}
-	t := &poolTranslation{cat: s.cat, cluster: cluster, req: req, ds: ds, inSet: map[string]bool{}, held: s}
-	t.findClosure()
-	if err := t.translate(); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	pruned := time.Since(start)
-	out, err := s.pool.run(&t.in, t.considered)
-	if err != nil {
-		return nil, err
-	}
-	out.timing.Prune = pruned
-	return t.answer(out), nil
+	return libsolvPipeline(ctx, s.cat, cluster, req, s)
 }
 
 // Close frees the held pool.
@@ -115,10 +94,4 @@ func (s *libsolvService) Close() {
 		s.pool.free()
 		s.pool = nil
 	}
-}
-
-// heldPoolMismatch says that the .solv repo read back does not hold the
-// solvables written, in their order.
-func heldPoolMismatch(k int, got, want string) error {
-	return fmt.Errorf("libsolv: the .solv repo read back holds %q at %d, not %q", got, k, want)
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,29 +30,23 @@ type Origin struct {
 // IsZero reports whether o says nothing.
 func (o Origin) IsZero() bool { return o == Origin{} }
 
-// String is o as a person reads it: file:line (field), the field, or the
-// object.
+// String is o as a person reads it: file:line (or the file, or, with no
+// file nor object, the field), then the object: "dump.yaml:40,
+// ModuleConfig/csi-ceph". "" when o says nothing.
 func (o Origin) String() string {
-	var b strings.Builder
-	if o.File != "" {
-		b.WriteString(o.File)
-		if o.Line > 0 {
-			b.WriteString(":" + strconv.Itoa(o.Line))
-		}
-	}
-	if o.Field != "" {
-		if b.Len() > 0 {
-			b.WriteString(" ")
-		}
-		b.WriteString(o.Field)
+	var parts []string
+	switch {
+	case o.File != "" && o.Line > 0:
+		parts = append(parts, o.File+":"+strconv.Itoa(o.Line))
+	case o.File != "":
+		parts = append(parts, o.File)
+	case o.Object == "" && o.Field != "":
+		parts = append(parts, o.Field)
 	}
 	if o.Object != "" {
-		if b.Len() > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("from " + o.Object)
+		parts = append(parts, o.Object)
 	}
-	return b.String()
+	return strings.Join(parts, ", ")
 }
 
 // Step is one step of an explanation's derivation (DESIGN.md §3): it
@@ -161,7 +156,7 @@ func follow(facts []Fact, used []bool, start int) []int {
 		seen[module] = true
 		next := -1
 		for j, f := range facts {
-			if !used[j] && j != start && chainLinks[f.Kind] && f.Module == module && !contains(chain, j) {
+			if !used[j] && j != start && chainLinks[f.Kind] && f.Module == module && !slices.Contains(chain, j) {
 				next = j
 				break
 			}
@@ -173,15 +168,6 @@ func follow(facts []Fact, used []bool, start int) []int {
 		module = facts[next].Requires
 	}
 	return chain
-}
-
-func contains(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // needs is what a requirement fact makes its chain need.

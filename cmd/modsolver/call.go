@@ -469,9 +469,7 @@ func (f *callFlags) answer(resp *modsolverv1.ResolveResponse, origins []catalog.
 	if f.noTiming {
 		res.Stats.SolveMicros = 0
 	}
-	for _, o := range origins {
-		o.PlaceFacts(res.Explanation)
-	}
+	placeFacts(res, origins...)
 	return res, nil
 }
 

@@ -150,14 +150,7 @@ func TestCallCatalogsAndModule(t *testing.T) {
 // client certificate for mutual TLS; without the certificate, or in
 // plaintext, there is no answer (D410).
 func TestCallOverMutualTLS(t *testing.T) {
-	serverCA, err := testpki.NewCA("server ca")
-	require.NoError(t, err)
-	clientCA, err := testpki.NewCA("client ca")
-	require.NoError(t, err)
-	leaf, err := serverCA.Server("modsolver")
-	require.NoError(t, err)
-	clientLeaf, err := clientCA.Client("operator")
-	require.NoError(t, err)
+	serverCA, clientCA, leaf, clientLeaf := mutualPKI(t)
 	dir := t.TempDir()
 	require.NoError(t, testpki.WriteSecret(dir, map[string][]byte{
 		"tls.crt": leaf.CertPEM, "tls.key": leaf.KeyPEM, "client-ca.crt": clientCA.CertPEM,

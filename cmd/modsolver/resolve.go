@@ -110,16 +110,11 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	if f.noTiming {
 		res.Stats.SolveMicros = 0
 	}
-	for _, o := range in.origins {
-		o.PlaceFacts(res.Explanation)
-	}
+	placeFacts(res, in.origins...)
 	if err := printResult(out, f.output, res, f.sources.verbose, f.all); err != nil {
 		return fail(errOut, err)
 	}
-	if res.Status == model.StatusUnsatisfiable {
-		return exitUnsatisfiable
-	}
-	return exitResolved
+	return resultCode(res)
 }
 
 // parseFlags parses args; done is true when the command should stop with
@@ -216,6 +211,17 @@ func (f *resolveFlags) load(given *model.ClusterState, errOut io.Writer) (*input
 		return nil, err
 	}
 	return &inputs{cat, cluster, req, inputOrigins(f.cluster, f.request, f.facts.fields())}, nil
+}
+
+// placeFacts names, in res's explanation, the file and line of each fact
+// read from a field of the inputs at origins (catalog.Origin.PlaceFacts).
+func placeFacts(res *model.Result, origins ...catalog.Origin) {
+	if res == nil {
+		return
+	}
+	for _, o := range origins {
+		o.PlaceFacts(res.Explanation)
+	}
 }
 
 // inputOrigins are where a cluster state file and a request file were

@@ -31,18 +31,26 @@ import (
 
 var metricsRE = regexp.MustCompile(`^modsolver: metrics on http://(\S+)/metrics$`)
 
+// mutualPKI makes what mutual TLS needs: a CA for the server and its
+// certificate, and a CA for clients and an operator's certificate.
+func mutualPKI(t *testing.T) (serverCA, clientCA *testpki.CA, server, client *testpki.Leaf) {
+	t.Helper()
+	serverCA, err := testpki.NewCA("server ca")
+	require.NoError(t, err)
+	clientCA, err = testpki.NewCA("client ca")
+	require.NoError(t, err)
+	server, err = serverCA.Server("modsolver")
+	require.NoError(t, err)
+	client, err = clientCA.Client("operator")
+	require.NoError(t, err)
+	return serverCA, clientCA, server, client
+}
+
 // TestServeInCluster runs serve as a cluster runs it: mutual TLS from a
 // mounted Secret and the metrics port. It calls it through the client
 // package, scrapes /metrics, rotates the certificate and calls again.
 func TestServeInCluster(t *testing.T) {
-	serverCA, err := testpki.NewCA("server ca")
-	require.NoError(t, err)
-	clientCA, err := testpki.NewCA("client ca")
-	require.NoError(t, err)
-	leaf, err := serverCA.Server("modsolver")
-	require.NoError(t, err)
-	clientLeaf, err := clientCA.Client("operator")
-	require.NoError(t, err)
+	serverCA, clientCA, leaf, clientLeaf := mutualPKI(t)
 	clientCert, err := clientLeaf.TLSCertificate()
 	require.NoError(t, err)
 	dir := t.TempDir()

@@ -173,9 +173,7 @@ func (f *whatifFlags) register(fs *flag.FlagSet) {
 func (b *batch) finish(f *whatifFlags, cells []readiness.Cell, ready bool, out, errOut io.Writer) int {
 	b.context = f.pageContext(b, ready)
 	for _, c := range cells {
-		if c.Answer.Result != nil {
-			b.clusterOrigin.PlaceFacts(c.Answer.Result.Explanation) // the cluster's facts at their lines (D421)
-		}
+		placeFacts(c.Answer.Result, b.clusterOrigin) // the cluster's facts at their lines (D421)
 	}
 	if err := b.print(out, f.output, cells); err != nil {
 		return fail(errOut, err)

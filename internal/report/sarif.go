@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -136,7 +137,7 @@ func SARIF(w io.Writer, results []Blocking) error {
 		}
 		run.Results = append(run.Results, r)
 	}
-	for _, id := range sortedKeys(rules) {
+	for _, id := range slices.Sorted(maps.Keys(rules)) {
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: id, ShortDescription: sarifMessage{Text: ruleText(id)}})
 	}
 	data, err := json.MarshalIndent(sarifLog{Version: sarifVersion, Schema: sarifSchema, Runs: []sarifRun{run}}, "", "  ")
@@ -187,15 +188,6 @@ func ruleText(id string) string {
 		return "the module is blocked"
 	}
 	return "blocked by a fact of kind " + id
-}
-
-func sortedKeys(m map[string]bool) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // SARIF writes the check as a SARIF log: one result for each module that

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -260,15 +259,12 @@ func (p *printer) explanation(e *model.Explanation) {
 	// D406: the facts, numbered, each with its kind, say the reason once;
 	// the summary is printed above them only where it says more than they
 	// do (a platform question's blockers, a route's step).
-	msgs := make([]string, len(e.Facts))
-	for i, f := range e.Facts {
-		msgs[i] = f.Message
-	}
+	msgs := factMessages(e.Facts)
 	const lead = "the request cannot be met: "
-	joined := lead + strings.Join(msgs, "; ")
+	joined := lead + msgs
 	rest, more := strings.CutPrefix(e.Summary, joined+"; ")
 	switch {
-	case e.Summary == joined || e.Summary == strings.Join(msgs, "; ") || more:
+	case e.Summary == joined || e.Summary == msgs || more:
 		p.line("why: the request cannot be met, because")
 	default:
 		p.wrapped("", "why: "+e.Summary)
@@ -338,18 +334,8 @@ func sourcesText(from, to string) string {
 // factTag is what the table says of a fact besides its message: its kind,
 // and where it was read from when that is known.
 func factTag(f model.Fact) string {
-	o := f.Origin
-	tag := f.Kind.String()
-	switch {
-	case o.File != "" && o.Line > 0:
-		tag += ", " + o.File + ":" + strconv.Itoa(o.Line)
-	case o.File != "":
-		tag += ", " + o.File
-	case o.Object == "" && o.Field != "":
-		tag += ", " + o.Field
+	if o := f.Origin.String(); o != "" {
+		return f.Kind.String() + ", " + o
 	}
-	if o.Object != "" {
-		tag += ", " + o.Object
-	}
-	return tag
+	return f.Kind.String()
 }

@@ -69,6 +69,7 @@ type RunOption func(*runConfig)
 
 type runConfig struct {
 	runs         int
+	warmUp       time.Duration
 	timeout      time.Duration
 	deppy        bool
 	deppyTimeout time.Duration
@@ -80,6 +81,14 @@ type runConfig struct {
 // WithRuns sets how many timed runs each solver makes after its warm-up
 // (default 5); the median is reported.
 func WithRuns(n int) RunOption { return func(c *runConfig) { c.runs = max(n, 1) } }
+
+// WithWarmUp makes each solver run, before its timed runs, one warm-up
+// run and more until d has passed (D428): a process that has just
+// loaded its inputs answers its first requests on a heap that is still
+// growing, and pays page faults and early collections that a service
+// answering request after request does not. 0 (the default) is one
+// warm-up run.
+func WithWarmUp(d time.Duration) RunOption { return func(c *runConfig) { c.warmUp = max(d, 0) } }
 
 // WithTimeout caps one modsolver run (DefaultTimeout when 0). A run that
 // hits the cap ends the case: it is reported as a timeout, with the
@@ -305,23 +314,30 @@ func (w *workload) vsDeppy(ctx context.Context, cfg runConfig, o *Outcome, answe
 	return nil
 }
 
-// repeat makes one warm-up run and cfg.runs timed runs of run, and returns
-// the warm-up's answer with the timed runs' durations. It stops at the
-// first error.
+// repeat makes warm-up runs (one, and more until cfg.warmUp has passed)
+// and cfg.runs timed runs of run, and returns the first warm-up's answer
+// with the timed runs' durations. It stops at the first error.
 func repeat[T any](cfg runConfig, label string, run func() (T, error)) (T, []time.Duration, error) {
 	var first T
-	var times []time.Duration
-	for i := range cfg.runs + 1 {
-		cfg.progress(fmt.Sprintf("%s run %d/%d", label, i+1, cfg.runs+1))
-		start := time.Now()
+	began := time.Now()
+	for k := 0; k == 0 || time.Since(began) < cfg.warmUp; k++ {
+		cfg.progress(fmt.Sprintf("%s warm-up %d", label, k+1))
 		got, err := run()
-		elapsed := time.Since(start)
 		if err != nil {
 			return first, nil, err
 		}
-		if i == 0 {
+		if k == 0 {
 			first = got
-			continue
+		}
+	}
+	var times []time.Duration
+	for i := range cfg.runs {
+		cfg.progress(fmt.Sprintf("%s run %d/%d", label, i+1, cfg.runs))
+		start := time.Now()
+		_, err := run()
+		elapsed := time.Since(start)
+		if err != nil {
+			return first, nil, err
 		}
 		times = append(times, elapsed)
 	}

@@ -99,15 +99,16 @@ func (c *Compiled) Solve(ctx context.Context, cluster *model.ClusterState, req *
 	return res, nil
 }
 
-// solve answers req on memo when it serves: with the changes only, on
-// the memo's frozen modules without views, and again with every view when
-// the answer needs an explanation; otherwise with every view, the memo
-// finding which frozen modules to detach (statememo.go).
+// solve answers req on memo when it serves: on the memo's frozen modules
+// without views (an answer that lists every module lists theirs as the
+// memo rendered them), and again with every view when the answer needs an
+// explanation or the memo could not render every frozen module's result;
+// then the memo only finds which frozen modules to detach (statememo.go).
 func (c *Compiled) solve(ctx context.Context, cfg settings, cluster *model.ClusterState, req *model.Request, memo *stateMemo) (*model.Result, error) {
 	if memo == nil || !memo.lazy {
 		return newSession(ctx, cfg, c, cluster, req).run()
 	}
-	if req.ChangesOnly() {
+	if req.ChangesOnly() || memo.results {
 		s := newSession(ctx, cfg, c, cluster, req)
 		s.p.state = memo
 		res, err := s.run()

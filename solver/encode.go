@@ -31,11 +31,11 @@ type encoder struct {
 	// universe are the modules the encoding may cover, sorted by name:
 	// the closure, or what a shared encoding has included so far.
 	universe []*view
-	// kept counts the frozen modules a fast encoding on a state memo
-	// left out without a view (statememo.go): each keeps its release.
-	// lazyRefused: the memo could not serve this request, and nothing is
-	// encoded.
-	kept        int
+	// kept are the frozen modules a fast encoding on a state memo left
+	// out without a view (statememo.go), sorted by name: each keeps its
+	// release. lazyRefused: the memo could not serve this request, and
+	// nothing is encoded.
+	kept        []*frozenModule
 	lazyRefused bool
 	// detached are frozen modules left out of a fast encoding (detach.go),
 	// sorted by name; each keeps its deployed release.

@@ -586,11 +586,15 @@ func (p *problem) admits(v *view, c *model.Constraint, d *view, ver model.Versio
 }
 
 // readingFor is the reading of a range that v wrote on module d.
-func readingFor(v, d *view) model.VersionReading {
-	if d.m.Embedded {
+func readingFor(v, d *view) model.VersionReading { return moduleReading(v.m, d.m) }
+
+// moduleReading is the reading of a range that module m wrote on module
+// d: a built-in module's version is DKP's (R5).
+func moduleReading(m, d *model.Module) model.VersionReading {
+	if d.Embedded {
 		return model.ReadingDKP
 	}
-	return v.m.Reading()
+	return m.Reading()
 }
 
 // compiledRequirementFact is the fact of v's compiled requirement group g

@@ -124,7 +124,7 @@ var phases = map[string]phase{
 // change that raises one fails, and a change that lowers one lowers it
 // here (the test says the new figure).
 const (
-	maxBackReferences   = 82 // uses of a later phase's names (goal: 0)
+	maxBackReferences   = 81 // uses of a later phase's names (goal: 0)
 	maxFilesPerType     = 20 // files that hold one type's methods (goal: 4)
 	maxTypesPerFile     = 3  // types whose methods one file holds (goal: 3)
 	typesOverFourFiles  = 3  // types whose methods are spread over more than 4 files (goal: 0)

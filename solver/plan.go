@@ -17,8 +17,10 @@ import (
 // needs, and inside it the order breaks the cycle at the lightest step.
 // It is Kahn's algorithm over the groups (strongly connected components)
 // with the ready groups in a heap, so that large answers plan in n log n.
-func plan(outs []*outcome, devel bool) []model.PlanStep {
-	g := newPlanGraph(outs, devel)
+// kept are the frozen modules a state memo keeps without views, each a
+// step that keeps its release (statememo.go).
+func plan(outs []*outcome, kept []*frozenModule, devel bool) []model.PlanStep {
+	g := newPlanGraph(outs, kept, devel)
 	comps, compOf := g.components()
 	indeg := make([]int, len(comps))
 	for from, tos := range g.after {
@@ -38,7 +40,7 @@ func plan(outs []*outcome, devel bool) []model.PlanStep {
 	for ready.Len() > 0 {
 		comp := heap.Pop(ready).(*component)
 		for _, n := range comp.ordered(g.after, compOf) {
-			steps = append(steps, planStep(g.order[n]))
+			steps = append(steps, g.order[n].planStep())
 			steps[len(steps)-1].CycleWith = comp.others(g.order, n)
 			for _, to := range g.after[n] {
 				if c := compOf[to]; c != comp.id {
@@ -59,7 +61,7 @@ func plan(outs []*outcome, devel bool) []model.PlanStep {
 // named by its index in order, which is sorted by weight and name, so
 // that the lower of two indices is the lighter step.
 type planGraph struct {
-	order []*outcome
+	order []*planNode
 	devel bool           // the request's (R6): compound ranges admit prereleases
 	at    map[string]int // the index of each module's step
 	// after[n] lists the steps that must come after step n, in a fixed
@@ -67,19 +69,61 @@ type planGraph struct {
 	after [][]int
 }
 
-// newPlanGraph makes one step of every outcome that is not absent, and
-// links them as planEdges says.
-func newPlanGraph(outs []*outcome, devel bool) *planGraph {
-	g := &planGraph{order: make([]*outcome, 0, len(outs)), devel: devel}
+// planNode is one step as the plan reads it: an outcome's, or a kept
+// frozen module's, which has no view (f).
+type planNode struct {
+	name   string
+	m      *model.Module
+	action model.Action
+	on     *model.Release // the release after the answer; nil: off
+	was    *model.Release // the release the cluster runs; nil: none
+	o      *outcome
+	f      *frozenModule
+}
+
+func outcomeNode(o *outcome) planNode {
+	n := planNode{name: o.v.name, m: o.v.m, action: o.action, o: o}
+	if o.sel >= 0 {
+		n.on = o.v.rels[o.sel]
+	}
+	if o.v.deployed >= 0 {
+		n.was = o.v.rels[o.v.deployed]
+	}
+	return n
+}
+
+// keptNode is the step of a frozen module that keeps its release.
+func keptNode(f *frozenModule) planNode {
+	return planNode{name: f.name, m: f.m, action: f.step.Action, on: f.rel, was: f.rel, f: f}
+}
+
+func (n *planNode) planStep() model.PlanStep {
+	if n.f != nil {
+		return n.f.step // rendered with the memo (statememo.go)
+	}
+	return planStep(n.o)
+}
+
+// newPlanGraph makes one step of every outcome that is not absent and of
+// every kept frozen module, and links them as planEdges says.
+func newPlanGraph(outs []*outcome, kept []*frozenModule, devel bool) *planGraph {
+	nodes := make([]planNode, 0, len(outs)+len(kept))
 	for _, o := range outs {
 		if o.action != model.ActionAbsent {
-			g.order = append(g.order, o)
+			nodes = append(nodes, outcomeNode(o))
 		}
+	}
+	for _, f := range kept {
+		nodes = append(nodes, keptNode(f))
+	}
+	g := &planGraph{order: make([]*planNode, len(nodes)), devel: devel}
+	for i := range nodes {
+		g.order[i] = &nodes[i]
 	}
 	slices.SortFunc(g.order, compareWeight)
 	g.at = make(map[string]int, len(g.order))
-	for i, o := range g.order {
-		g.at[o.v.name] = i
+	for i, n := range g.order {
+		g.at[n.name] = i
 	}
 	g.after = make([][]int, len(g.order))
 	planEdges(g)
@@ -95,7 +139,7 @@ func (g *planGraph) link(from, to string) {
 }
 
 // step returns the step of module name, if it has one.
-func (g *planGraph) step(name string) (*outcome, bool) {
+func (g *planGraph) step(name string) (*planNode, bool) {
 	i, ok := g.at[name]
 	if !ok {
 		return nil, false
@@ -112,11 +156,11 @@ type component struct {
 
 // others names the component's members other than step n, sorted; nil
 // for a single step (D90).
-func (c *component) others(order []*outcome, n int) []string {
+func (c *component) others(order []*planNode, n int) []string {
 	var names []string
 	for _, m := range c.members {
 		if m != n {
-			names = append(names, order[m].v.name)
+			names = append(names, order[m].name)
 		}
 	}
 	slices.Sort(names)
@@ -177,58 +221,58 @@ func (g *planGraph) components() ([]*component, []int) {
 	return t.comps, t.compOf
 }
 
-func compareWeight(a, b *outcome) int {
-	if c := cmp.Compare(a.v.m.Weight, b.v.m.Weight); c != 0 {
+func compareWeight(a, b *planNode) int {
+	if c := cmp.Compare(a.m.Weight, b.m.Weight); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.v.name, b.v.name)
+	return cmp.Compare(a.name, b.name)
 }
 
 // planEdges links each step to the steps that must come after it, in a
 // fixed order.
 func planEdges(g *planGraph) {
 	order, link := g.order, g.link
-	disabled := map[string][]*outcome{} // disabled modules by exclusive group
-	for _, o := range order {
-		if g := o.v.m.ExclusiveGroup; g != "" && o.action == model.ActionDisable {
-			disabled[g] = append(disabled[g], o)
+	disabled := map[string][]*planNode{} // disabled modules by exclusive group
+	for _, n := range order {
+		if g := n.m.ExclusiveGroup; g != "" && n.action == model.ActionDisable {
+			disabled[g] = append(disabled[g], n)
 		}
 	}
 	caps := capabilityIndex(order)
-	for _, o := range order {
-		name := o.v.name
+	for _, n := range order {
+		name := n.name
 		switch {
-		case o.sel >= 0:
-			for _, d := range o.v.rels[o.sel].Requirements.Modules {
-				if dep, ok := g.step(d.Module); ok && (dep.sel >= 0 || d.Constraint.Optional) {
+		case n.on != nil:
+			for _, d := range n.on.Requirements.Modules {
+				if dep, ok := g.step(d.Module); ok && (dep.on != nil || d.Constraint.Optional) {
 					link(d.Module, name) // a dependency first, or a disable before the enable
 				}
 			}
-			for _, c := range o.v.rels[o.sel].Requirements.Capabilities {
+			for _, c := range n.on.Requirements.Capabilities {
 				for _, p := range caps.on[c] {
-					link(p.v.name, name) // the provider first (R19)
+					link(p.name, name) // the provider first (R19)
 				}
 			}
-			for _, c := range o.v.rels[o.sel].Provides {
+			for _, c := range n.on.Provides {
 				for _, p := range caps.off[c] {
-					link(p.v.name, name) // the old provider goes before (R20)
+					link(p.name, name) // the old provider goes before (R20)
 				}
 			}
-			if g := o.v.m.ExclusiveGroup; g != "" {
+			if g := n.m.ExclusiveGroup; g != "" {
 				for _, other := range disabled[g] {
-					link(other.v.name, name)
+					link(other.name, name)
 				}
 			}
-			compoundPlanEdges(o, order, link, g.devel) // R24
-		case o.v.deployed >= 0:
-			for _, d := range o.v.rels[o.v.deployed].Requirements.Modules {
-				if dep, ok := g.step(d.Module); ok && dep.sel < 0 {
+			compoundPlanEdges(n, order, link, g.devel) // R24
+		case n.was != nil:
+			for _, d := range n.was.Requirements.Modules {
+				if dep, ok := g.step(d.Module); ok && dep.on == nil {
 					link(name, d.Module) // the dependent goes first
 				}
 			}
-			for _, c := range o.v.rels[o.v.deployed].Requirements.Capabilities {
+			for _, c := range n.was.Requirements.Capabilities {
 				for _, p := range caps.off[c] {
-					link(name, p.v.name)
+					link(name, p.name)
 				}
 			}
 		}
@@ -239,20 +283,20 @@ func planEdges(g *planGraph) {
 // after the answer (on) and the disabled steps whose deployed release
 // provided it (off).
 type capProviders struct {
-	on, off map[string][]*outcome
+	on, off map[string][]*planNode
 }
 
-func capabilityIndex(order []*outcome) capProviders {
-	idx := capProviders{on: map[string][]*outcome{}, off: map[string][]*outcome{}}
-	for _, o := range order {
+func capabilityIndex(order []*planNode) capProviders {
+	idx := capProviders{on: map[string][]*planNode{}, off: map[string][]*planNode{}}
+	for _, n := range order {
 		switch {
-		case o.sel >= 0:
-			for _, c := range o.v.rels[o.sel].Provides {
-				idx.on[c] = append(idx.on[c], o)
+		case n.on != nil:
+			for _, c := range n.on.Provides {
+				idx.on[c] = append(idx.on[c], n)
 			}
-		case o.v.deployed >= 0:
-			for _, c := range o.v.rels[o.v.deployed].Provides {
-				idx.off[c] = append(idx.off[c], o)
+		case n.was != nil:
+			for _, c := range n.was.Provides {
+				idx.off[c] = append(idx.off[c], n)
 			}
 		}
 	}
@@ -273,25 +317,24 @@ func planStep(o *outcome) model.PlanStep {
 // modules that satisfy its compound requirements before it, and the
 // disable or update of a module whose running release a conflict of it
 // refuses before it (R18, D136).
-func compoundPlanEdges(o *outcome, order []*outcome, link func(from, to string), devel bool) {
-	for _, c := range o.v.rels[o.sel].Requirements.Compound {
+func compoundPlanEdges(n *planNode, order []*planNode, link func(from, to string), devel bool) {
+	for _, c := range n.on.Requirements.Compound {
 		target := c.Target()
 		for _, other := range order {
-			if other == o {
+			if other == n {
 				continue
 			}
-			at := other.sel
+			rel := other.on
 			if c.Conflict() {
 				// the module runs a release the conflict refuses and
 				// leaves it, disabled or moved out of the range (D136)
-				at = other.v.deployed
+				rel = other.was
 			}
-			if at < 0 {
+			if rel == nil {
 				continue
 			}
-			rel := other.v.rels[at]
-			if target.Holds(other.v.name, rel.Version, rel.Provides, readingFor(o.v, other.v), devel) {
-				link(other.v.name, o.v.name)
+			if target.Holds(other.name, rel.Version, rel.Provides, moduleReading(n.m, other.m), devel) {
+				link(other.name, n.name)
 			}
 		}
 	}

@@ -67,7 +67,7 @@ func (s *session) renderAll(res *model.Result) (*model.Result, error) {
 		}
 		out.Modules = append(out.Modules, mr)
 	}
-	out.Plan = plan(s.outs, s.p.req.Devel)
+	out.Plan = plan(s.outs, nil, s.p.req.Devel)
 	return out, nil
 }
 

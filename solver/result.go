@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/modsolver/modsolver/model"
@@ -60,11 +61,15 @@ func (s *session) resolved() (*model.Result, error) {
 	// The plan reads only what the outcomes and their views hold from the
 	// start, never what rendering the modules makes: it is ordered on the
 	// other core meanwhile.
+	var kept []*frozenModule // listed and planned, unless the answer has the changes only
+	if !changes {
+		kept = s.fast.kept
+	}
 	planned := func() {}
 	if s.p.halves(len(outs)) {
-		planned = alongside(func() { res.Plan = plan(outs, s.p.req.Devel) })
+		planned = alongside(func() { res.Plan = plan(outs, kept, s.p.req.Devel) })
 	} else {
-		res.Plan = plan(outs, s.p.req.Devel)
+		res.Plan = plan(outs, kept, s.p.req.Devel)
 	}
 	modules, err := s.moduleResults(outs)
 	planned()
@@ -72,10 +77,14 @@ func (s *session) resolved() (*model.Result, error) {
 		return nil, err
 	}
 	res.Modules = modules
+	if changes {
+		unchanged += len(s.fast.kept) // frozen modules without views keep their releases (statememo.go)
+	} else if len(s.fast.kept) > 0 {
+		res.Modules = s.withKept(modules)
+	}
 	res.Warnings = warnings(warned, append(runningLoops(s.p, warned), s.p.answerWarnings(warned)...))
 	res.Assumptions = s.p.assumptions()
 	res.Stats = s.stats()
-	unchanged += s.fast.kept // frozen modules without views keep their releases (statememo.go)
 	res.Stats.Unchanged = unchanged
 	s.outs, s.unchanged = outs, unchanged
 	return res, nil
@@ -117,7 +126,7 @@ func (s *session) moduleResults(outs []*outcome) ([]model.ModuleResult, error) {
 	out := make([]model.ModuleResult, len(outs))
 	rendered := make([]bool, len(outs)) // by the first pass
 	quoted := make([]bool, len(outs))   // held back by static facts, quoted in the second pass
-	memo := s.p.detachMemo
+	memo := cmp.Or(s.p.state, s.p.detachMemo)
 	for i, o := range outs {
 		if o.detached && memo != nil && memo.results {
 			if f := memo.frozen[o.v.name]; f != nil {
@@ -151,6 +160,26 @@ func (s *session) moduleResults(outs []*outcome) ([]model.ModuleResult, error) {
 		render(w, from, to)
 	})
 	return out, nil
+}
+
+// withKept merges into modules, both by name, the results the state memo
+// rendered of the frozen modules the encoding left without views: an
+// answer that lists every module lists them as the memo's neutral request
+// did (statememo.go).
+func (s *session) withKept(modules []model.ModuleResult) []model.ModuleResult {
+	out := make([]model.ModuleResult, 0, len(modules)+len(s.fast.kept))
+	kept := s.fast.kept
+	for _, r := range modules {
+		for len(kept) > 0 && kept[0].name < r.Name {
+			out = append(out, s.keptResult(kept[0]))
+			kept = kept[1:]
+		}
+		out = append(out, r)
+	}
+	for _, f := range kept {
+		out = append(out, s.keptResult(f))
+	}
+	return out
 }
 
 // halves reports whether n items of work are done in two halves side by

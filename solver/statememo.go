@@ -3,7 +3,6 @@ package solver
 import (
 	"cmp"
 	"container/list"
-	"context"
 	"errors"
 	"hash/maphash"
 	"maps"
@@ -27,10 +26,12 @@ import (
 // The memo never changes an answer. It serves only a request that, apart
 // from the modules it enables or disables, is the neutral request it was
 // made for (no platform, devel, source, pin or update). Frozen modules go
-// without views only in an answer with the changes only (report:
-// changes), where a kept module is counted, not listed; any other answer
-// makes every view and reads the memo to find the frozen modules to
-// detach. It is made only when the neutral request detaches frozen
+// without views: an answer with the changes only (report: changes)
+// counts each as kept, and an answer that lists every module lists the
+// result the memo rendered for it once (D428). When the memo could not
+// render every frozen module's result, such an answer makes every view
+// and reads the memo only to find the frozen modules to detach. It is
+// made only when the neutral request detaches frozen
 // modules, and none of them warns (a running loop, an Experimental or
 // Deprecated release, a version the catalog no longer lists). An answer
 // that needs an explanation (an unsatisfiable request, a held-back reason
@@ -104,10 +105,12 @@ type frozenModule struct {
 	// depsHold: its requirements hold against the neutral request's
 	// frozen modules, as dependenciesHold reads them.
 	depsHold bool
-	// result is its module result, as an answer that lists every module
-	// gives it while it is detached: it keeps its release, and what the
-	// answer says of it depends on the state alone.
+	// result is its module result, and step its plan step, as an answer
+	// that lists every module gives them while it is detached: it keeps
+	// its release, and what the answer says of it depends on the state
+	// alone.
 	result model.ModuleResult
+	step   model.PlanStep
 }
 
 // errNoMemo asks for an answer without the memo (see stateMemo).
@@ -365,24 +368,6 @@ func (c *Compiled) newMemo(cluster *model.ClusterState, req *model.Request) *sta
 	return m
 }
 
-// render renders each frozen module's result as an answer of the neutral
-// request renders it, and reports whether it could: a held-back reason
-// that a SAT question gives (never, for a module that keeps its release
-// outside the update set) leaves answers to render their own.
-func (m *stateMemo) render(p *problem, outs []*outcome) bool {
-	s := &session{ctx: context.Background(), cfg: newSettings(nil), p: p}
-	p.state = m // whyNot refuses on a memo
-	defer func() { p.state = nil }()
-	for _, o := range outs {
-		r, err := s.oneResult(o)
-		if err != nil {
-			return false
-		}
-		m.frozen[o.v.name].result = r
-	}
-	return true
-}
-
 // lazyClosure is closure(false) with the memo's frozen modules left
 // without views: the same walk over the same names, from the neutral
 // request's roots and the modules the request names. A frozen module the
@@ -436,14 +421,14 @@ func (p *problem) lazyClosure() (views []*view, light []*frozenModule) {
 
 // lazyDetach is detach over a lazy closure: the frozen modules that touch
 // what may change, views or not, are attached (and get their views), the
-// others are detached, and those without views only counted (kept). The
+// others are detached, and those without views kept, by name. The
 // frozen modules that touch are found from the memo's indexes, not by
 // asking each. ok is false when the memo cannot serve: the frozen modules
 // do not hold among themselves for this request, as frozenConsistent
 // checks them (a module the request disables may be the one that
 // provides what a kept module requires), or a compound requirement may
 // name any module; detach then needs every view.
-func (p *problem) lazyDetach(m *stateMemo, closure []*view, light []*frozenModule) (encode, detached []*view, kept int, ok bool) {
+func (p *problem) lazyDetach(m *stateMemo, closure []*view, light []*frozenModule) (encode, detached []*view, kept []*frozenModule, ok bool) {
 	t := newTouchSet(len(closure))
 	frozen := map[string]*frozenModule{} // this request's, with or without views
 	var views []*view                    // the frozen ones with views
@@ -459,7 +444,7 @@ func (p *problem) lazyDetach(m *stateMemo, closure []*view, light []*frozenModul
 		frozen[f.name] = f
 	}
 	if t.needed[anyModule] || slices.ContainsFunc(views, func(v *view) bool { return m.frozen[v.name] == nil }) {
-		return nil, nil, 0, false
+		return nil, nil, nil, false
 	}
 	attached := map[string]bool{}
 	var work []*frozenModule
@@ -499,7 +484,7 @@ func (p *problem) lazyDetach(m *stateMemo, closure []*view, light []*frozenModul
 		for _, c := range f.rel.Requirements.Compound { // as addCompound reads it
 			modules, capabilities, bounded := c.Target().Names()
 			if !bounded {
-				return nil, nil, 0, false // any module may meet it: every frozen one touches
+				return nil, nil, nil, false // any module may meet it: every frozen one touches
 			}
 			for _, name := range modules {
 				t.needed[name] = true
@@ -517,7 +502,7 @@ func (p *problem) lazyDetach(m *stateMemo, closure []*view, light []*frozenModul
 		}
 	}
 	if !p.frozenHold(m, frozen, attached) {
-		return nil, nil, 0, false
+		return nil, nil, nil, false
 	}
 	for _, v := range closure {
 		if attached[v.name] || !p.frozen(v) {
@@ -530,10 +515,11 @@ func (p *problem) lazyDetach(m *stateMemo, closure []*view, light []*frozenModul
 		if attached[f.name] {
 			encode = append(encode, p.view(f.name))
 		} else {
-			kept++
+			kept = append(kept, f)
 		}
 	}
 	slices.SortFunc(encode, func(a, b *view) int { return cmp.Compare(a.name, b.name) })
+	slices.SortFunc(kept, func(a, b *frozenModule) int { return cmp.Compare(a.name, b.name) })
 	return encode, detached, kept, true
 }
 
@@ -565,20 +551,12 @@ func (p *problem) frozenHold(m *stateMemo, frozen map[string]*frozenModule, atta
 		}
 		for _, d := range f.rel.Requirements.Modules {
 			dv := frozen[d.Module]
-			if dv != nil && !attached[dv.name] && !frozenReading(f, dv).Admits(&d.Constraint, dv.rel.Version, p.req.Devel) {
+			if dv != nil && !attached[dv.name] && !moduleReading(f.m, dv.m).Admits(&d.Constraint, dv.rel.Version, p.req.Devel) {
 				return false
 			}
 		}
 	}
 	return true
-}
-
-// frozenReading is readingFor for frozen modules.
-func frozenReading(f, d *frozenModule) model.VersionReading {
-	if d.m.Embedded {
-		return model.ReadingDKP
-	}
-	return f.m.Reading()
 }
 
 // withoutStateMemo answers without the state memos: tests compare.

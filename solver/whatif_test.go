@@ -165,6 +165,9 @@ func TestWhatIfLargeCatalogSolvesEach(t *testing.T) {
 		want, wantErr := Solve(context.Background(), cat, cluster, reqs[i])
 		require.Equal(t, wantErr, a.Err)
 		want.Stats.SolveMicros, a.Result.Stats.SolveMicros = 0, 0
+		// Solve answers an enable on the state memo, whose views are
+		// fewer (D225, D428): only the estimate counts them.
+		want.Stats.MemoryBytes, a.Result.Stats.MemoryBytes = 0, 0
 		assert.Equal(t, want, a.Result, "scenario %d", i)
 		return nil
 	}, WithWorkers(2))

@@ -71,7 +71,7 @@ Cases (--cases, comma-separated; default all, resolve-dkp only with --catalog):
                     catalog's rules (not on OLM's capabilities)
 
 Columns:
-  MODSOLVER MS, DEPPY MS  median of --runs timed runs, each after one warm-up
+  MODSOLVER MS, DEPPY MS  median of --runs timed runs, after --warmup
   RATIO                   deppy's time over modsolver's
   CHANGES MS              (--vs libsolv) modsolver with report: changes
   LIBSOLV SOLVE MS        (--vs libsolv) libsolv's solver_solve alone
@@ -129,6 +129,7 @@ type benchFlags struct {
 	loops        int
 	loopRule     string
 	runs         int
+	warmUp       time.Duration
 	cases        string
 	vs           string
 	timeout      time.Duration
@@ -152,7 +153,8 @@ func runBench(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs.Uint64Var(&f.seed, "seed", 1, "generator `seed`")
 	intVar(fs, &f.loops, "loops", 0, 0, "dependency loops to add to each generated catalog (`count`)")
 	fs.StringVar(&f.loopRule, "loop-rule", "refuse", "the generated catalog's dependencyLoops with --loops: refuse or allow")
-	intVar(fs, &f.runs, "runs", 5, 1, "timed `runs` per solver and case, after one warm-up")
+	intVar(fs, &f.runs, "runs", 5, 1, "timed `runs` per solver and case, after the warm-up")
+	fs.DurationVar(&f.warmUp, "warmup", 500*time.Millisecond, "warm-up before each solver's timed runs: one run, and more until this `duration` has passed (0: one run)")
 	fs.StringVar(&f.cases, "cases", "", "`cases` to run, comma-separated (default all)")
 	fs.StringVar(&f.vs, "vs", "", "`peers` to compare with, comma-separated: deppy or deppy-pruned, libsolv")
 	fs.DurationVar(&f.timeout, "timeout", bench.DefaultTimeout, "cap on one modsolver run (`duration`)")
@@ -229,8 +231,8 @@ func (f *benchFlags) plan() (*benchPlan, error) {
 	if f.timeout <= 0 {
 		return nil, fmt.Errorf("%w: --timeout %s: want a positive duration", errUsage, f.timeout)
 	}
-	p.opts = []bench.RunOption{bench.WithRuns(f.runs), bench.WithTimeout(f.timeout)}
-	p.header = fmt.Sprintf("seed %d; median of %d runs after a warm-up", f.seed, f.runs)
+	p.opts = []bench.RunOption{bench.WithRuns(f.runs), bench.WithTimeout(f.timeout), bench.WithWarmUp(f.warmUp)}
+	p.header = fmt.Sprintf("seed %d; median of %d runs after a warm-up of %s", f.seed, f.runs, f.warmUp)
 	if f.loops > 0 {
 		p.header += fmt.Sprintf("; %d dependency loops added to each generated catalog, which the catalog %ss", f.loops, rule)
 	}

@@ -443,3 +443,30 @@ func readPlatformConstraints(cat *model.Catalog) platformConstraints {
 // table returns the compiled table of m; every module of the catalog has
 // one.
 func (t *tables) table(m *model.Module) *moduleTable { return t.mods[m] }
+
+// newestFinal is the newest release that is not a prerelease, or the
+// newest release when all are prereleases.
+func newestFinal(rels []*model.Release) model.Version {
+	return newestWhere(rels, func(r *model.Release) bool { return !model.IsPrerelease(r.Version) })
+}
+
+// The platforms whose requirements a release states as one constraint
+// each (R4), in the order addStaticFacts reads them.
+const (
+	axisDeckhouse = iota
+	axisKubernetes
+)
+
+// newestWhere is the newest release for which ok holds, or the newest
+// release when it holds for none.
+func newestWhere(rels []*model.Release, ok func(*model.Release) bool) model.Version {
+	for i := len(rels) - 1; i >= 0; i-- {
+		if ok(rels[i]) {
+			return rels[i].Version
+		}
+	}
+	if len(rels) > 0 {
+		return rels[len(rels)-1].Version
+	}
+	return nil
+}

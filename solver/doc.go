@@ -42,7 +42,8 @@
 //     (R8), as `modsolver bench --vs deppy` translates them (D110).
 //   - pathnote.go: what a path meets: where it stops below the head and
 //     which releases on it the platform forbids (D70).
-//   - closure.go: which modules an encoding needs at all (DESIGN §6).
+//   - closure.go: which modules an encoding needs at all (DESIGN §6),
+//     and the work done in two halves side by side (D330, D331).
 //   - detach.go: kept modules that share nothing with what may change are
 //     left out of the fast encoding and reported as kept (D39, D97).
 //     statememo.go: for questions of a state asked before that enable or
@@ -65,6 +66,8 @@
 //     requirements that carry their group; only their sentences, in
 //     DKP's scheduler's words, and their short forms in a sweep differ
 //     (D132).
+//   - relset.go: a set of release indices, one bit each, which
+//     compiled requirement texts and local questions share.
 //   - card.go: a totalizer for the cardinality levels of R14.
 //   - sat.go: solving under assumptions with cancellation by context.
 //   - budget.go: the estimated memory of a resolution's encodings, which
@@ -99,7 +102,7 @@
 //     sources_cross.go (the capability and compound requirements that
 //     the tie among sources of equal priority counts, D181). The
 //     preferences' facts in held-back reasons (D92) are in
-//     sources_encode.go.
+//     sources_explain.go.
 //   - stages.go: module stages (R25: the Experimental fact, Deprecated
 //     warnings, the Experimental-only modules of a catalog) and disable
 //     confirmation (R26: the intent under allowDisable, the plan step).
@@ -128,7 +131,7 @@
 //     share a selector, and answers every request of its share under
 //     assumptions, keeping what gini has learnt; on larger ones it solves
 //     each request on its own (D40).
-//   - classes.go, rerender.go, verify.go: what-if by equivalence class.
+//   - classes.go, rerender.go: what-if by equivalence class.
 //     Requests whose platform versions the catalog cannot tell apart are
 //     resolved once and the others rendered from that session with their
 //     own versions, filling in only the texts that quote them (D120); a

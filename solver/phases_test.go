@@ -51,6 +51,8 @@ var phases = map[string]phase{
 	"requirements.go":    phaseCompile,
 	"loops_compile.go":   phaseCompile,
 	"options.go":         phaseCompile,
+	"relset.go":          phaseCompile,
+	"classes.go":         phaseCompile,
 
 	"problem.go":   phaseProblem,
 	"domain.go":    phaseProblem,
@@ -64,7 +66,6 @@ var phases = map[string]phase{
 	"refused.go":   phaseProblem,
 	"detach.go":    phaseProblem,
 	"statememo.go": phaseProblem,
-	"budget.go":    phaseProblem,
 
 	"encode.go":              phaseEncode,
 	"card.go":                phaseEncode,
@@ -77,11 +78,12 @@ var phases = map[string]phase{
 	"groups.go":              phaseEncode,
 	"sat.go":                 phaseEncode,
 	"cone.go":                phaseEncode,
+	"budget.go":              phaseEncode,
+	"sources_cross.go":       phaseEncode,
 
 	"optimize.go":         phaseOptimize,
 	"session.go":          phaseOptimize,
 	"sources_optimize.go": phaseOptimize,
-	"sources_cross.go":    phaseOptimize,
 	"result.go":           phaseOptimize,
 	"stages_result.go":    phaseOptimize,
 	"plan.go":             phaseOptimize,
@@ -96,6 +98,7 @@ var phases = map[string]phase{
 	"combine.go":          phaseExplain,
 	"changeset.go":        phaseExplain,
 	"sources_suggest.go":  phaseExplain,
+	"sources_explain.go":  phaseExplain,
 	"route.go":            phaseExplain,
 	"stages_suggest.go":   phaseExplain,
 	"settings_suggest.go": phaseExplain,
@@ -111,21 +114,19 @@ var phases = map[string]phase{
 	"compound_render.go": phaseRender,
 	"loops_render.go":    phaseRender,
 
-	"solve.go":   phaseFacade,
-	"doc.go":     phaseFacade,
-	"whatif.go":  phaseFacade,
-	"shared.go":  phaseFacade,
-	"classes.go": phaseFacade,
-	"sweep.go":   phaseFacade,
-	"verify.go":  phaseFacade,
+	"solve.go":  phaseFacade,
+	"doc.go":    phaseFacade,
+	"whatif.go": phaseFacade,
+	"shared.go": phaseFacade,
+	"sweep.go":  phaseFacade,
 }
 
 // The ceilings: what the package holds now. Each only ever comes down: a
 // change that raises one fails, and a change that lowers one lowers it
 // here (the test says the new figure).
 const (
-	maxBackReferences   = 82 // uses of a later phase's names (goal: 0)
-	maxFilesPerType     = 20 // files that hold one type's methods (goal: 4)
+	maxBackReferences   = 46 // uses of a later phase's names (goal: 0)
+	maxFilesPerType     = 18 // files that hold one type's methods (goal: 4)
 	maxTypesPerFile     = 3  // types whose methods one file holds (goal: 3)
 	typesOverFourFiles  = 3  // types whose methods are spread over more than 4 files (goal: 0)
 	filesOverThreeTypes = 0  // files that hold methods of more than 3 types (goal: 0)

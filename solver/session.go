@@ -153,3 +153,17 @@ func (s *session) keptResult(f *frozenModule) model.ModuleResult {
 	}
 	return r
 }
+
+// feasible answers with the status alone: whether the request's hard
+// constraints hold together, the first question R14's optimisation asks.
+func (s *session) feasible() (*model.Result, error) {
+	ok, err := s.opt.e.solve(s.opt.ctx, s.opt.commits)
+	if err != nil {
+		return nil, err
+	}
+	status := model.StatusResolved
+	if !ok {
+		status = model.StatusUnsatisfiable
+	}
+	return &model.Result{Status: status, Stats: s.stats()}, nil
+}

@@ -86,9 +86,11 @@
 //     sets of up to three changes, found as sets of facts on the
 //     explanation's encoding and verified as wholes (D170, D171).
 //   - factkinds.go: one entry per kind of fact, read by every use: its
-//     rank in an explanation, its message, its subject and constraint
-//     text, its short form in a sweep, the changes a suggestion may make,
-//     and whether it is a platform requirement or background (D100).
+//     rank in an explanation, its subject and constraint text, and
+//     whether it is a platform requirement or background (D100); cut by
+//     phase as the rules are: factkinds_render.go (its message and its
+//     short form in a sweep) and factkinds_suggest.go (the changes a
+//     suggestion may make).
 //   - heldback.go: why a module ends below its head (R17).
 //     localcore.go: most of its questions read off the facts of the
 //     modules near it, a small constraint problem answered exactly

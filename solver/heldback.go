@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -373,5 +374,21 @@ func newerOnly(facts []*fact, v *view, from int) []*fact {
 			out[i] = &g
 		}
 	}
+	return out
+}
+
+// heldBackOrder is chainOrder with the facts that forbid v's release rel
+// itself first, so that a held-back reason opens with the fact that holds
+// the module back from that release rather than one about a newer release
+// (R17, D174).
+func heldBackOrder(facts []*fact, v *view, rel int) []*fact {
+	out := chainOrder(facts)
+	holds := func(f *fact) int {
+		if f.v == v && slices.Contains(f.rels, rel) {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(out, func(a, b *fact) int { return cmp.Compare(holds(a), holds(b)) })
 	return out
 }

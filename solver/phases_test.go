@@ -54,6 +54,7 @@ var phases = map[string]phase{
 	"relset.go":          phaseCompile,
 	"classes.go":         phaseCompile,
 
+	"factkinds.go": phaseProblem,
 	"problem.go":   phaseProblem,
 	"domain.go":    phaseProblem,
 	"closure.go":   phaseProblem,
@@ -89,30 +90,31 @@ var phases = map[string]phase{
 	"plan.go":             phaseOptimize,
 	"plan_order.go":       phaseOptimize,
 
-	"explain.go":          phaseExplain,
-	"localcore.go":        phaseExplain,
-	"localcore_sets.go":   phaseExplain,
-	"heldback.go":         phaseExplain,
-	"unsat.go":            phaseExplain,
-	"suggest.go":          phaseExplain,
-	"combine.go":          phaseExplain,
-	"changeset.go":        phaseExplain,
-	"sources_suggest.go":  phaseExplain,
-	"sources_explain.go":  phaseExplain,
-	"route.go":            phaseExplain,
-	"stages_suggest.go":   phaseExplain,
-	"settings_suggest.go": phaseExplain,
-	"releases_suggest.go": phaseExplain,
-	"compound_suggest.go": phaseExplain,
-	"loops_suggest.go":    phaseExplain,
+	"explain.go":           phaseExplain,
+	"localcore.go":         phaseExplain,
+	"localcore_sets.go":    phaseExplain,
+	"heldback.go":          phaseExplain,
+	"unsat.go":             phaseExplain,
+	"suggest.go":           phaseExplain,
+	"combine.go":           phaseExplain,
+	"changeset.go":         phaseExplain,
+	"sources_suggest.go":   phaseExplain,
+	"sources_explain.go":   phaseExplain,
+	"factkinds_suggest.go": phaseExplain,
+	"route.go":             phaseExplain,
+	"stages_suggest.go":    phaseExplain,
+	"settings_suggest.go":  phaseExplain,
+	"releases_suggest.go":  phaseExplain,
+	"compound_suggest.go":  phaseExplain,
+	"loops_suggest.go":     phaseExplain,
 
-	"render.go":          phaseRender,
-	"factkinds.go":       phaseRender,
-	"pathnote.go":        phaseRender,
-	"rerender.go":        phaseRender,
-	"origin.go":          phaseRender,
-	"compound_render.go": phaseRender,
-	"loops_render.go":    phaseRender,
+	"render.go":           phaseRender,
+	"factkinds_render.go": phaseRender,
+	"pathnote.go":         phaseRender,
+	"rerender.go":         phaseRender,
+	"origin.go":           phaseRender,
+	"compound_render.go":  phaseRender,
+	"loops_render.go":     phaseRender,
 
 	"solve.go":  phaseFacade,
 	"doc.go":    phaseFacade,
@@ -125,7 +127,7 @@ var phases = map[string]phase{
 // change that raises one fails, and a change that lowers one lowers it
 // here (the test says the new figure).
 const (
-	maxBackReferences   = 46 // uses of a later phase's names (goal: 0)
+	maxBackReferences   = 35 // uses of a later phase's names (goal: 0)
 	maxFilesPerType     = 18 // files that hold one type's methods (goal: 4)
 	maxTypesPerFile     = 3  // types whose methods one file holds (goal: 3)
 	typesOverFourFiles  = 3  // types whose methods are spread over more than 4 files (goal: 0)

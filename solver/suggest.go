@@ -183,7 +183,7 @@ func finishSuggestion(sug model.Suggestion, res *model.Result) model.Suggestion 
 
 // changesFor lists, for one fact, groups of alternative changes.
 func (s *session) changesFor(f *fact) [][]change {
-	if changes := kindOf(f).changes; changes != nil {
+	if changes := factChanges[f.kind]; changes != nil {
 		return changes(s, f)
 	}
 	return nil

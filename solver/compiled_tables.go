@@ -1,9 +1,12 @@
 package solver
 
 import (
+	"container/list"
+	"hash/maphash"
 	"maps"
 	"slices"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -469,4 +472,16 @@ func newestWhere(rels []*model.Release, ok func(*model.Release) bool) model.Vers
 		return rels[len(rels)-1].Version
 	}
 	return nil
+}
+
+// maxStates bounds the states a compiled catalog keeps memos of; the
+// least recently asked is dropped first.
+const maxStates = 8
+
+// stateMemos are a compiled catalog's memos, by state and shape.
+type stateMemos struct {
+	mu    sync.Mutex
+	seed  maphash.Seed
+	order *list.List // of *stateMemo, most recently asked first
+	byKey map[uint64][]*list.Element
 }

@@ -6,8 +6,9 @@
 // Before any request, a catalog is compiled (D95):
 //
 //   - compiled.go: Compile and Compiled, whose Solve, WhatIf, Sweep and
-//     Encode answer on the compiled catalog; the package-level functions
-//     compile on first use and keep the tables while the catalog lives.
+//     Encode (solve.go, whatif.go) answer on the compiled catalog; the
+//     package-level functions compile on first use and keep the tables
+//     while the catalog lives.
 //   - compiled_tables.go: what compiling computes, once, and every
 //     request then only reads, from any goroutine: each module's channel
 //     heads and newest release, the update rule's tables per head (R11,
@@ -18,8 +19,10 @@
 //
 // A tour, in the order a resolution runs:
 //
-//   - solve.go: Solve, the entry point, and the session that holds one
-//     resolution's encodings.
+//   - solve.go: Solve and Encode, the entry points, and the pipeline one
+//     session runs, read top to bottom: a platform DKP refuses, the fast
+//     encoding, R14's levels, then the answer or its explanation;
+//     session.go: the session that holds one resolution's encodings.
 //   - problem.go: the view of each module this resolution touches, read
 //     from the compiled tables: its intent (R8), channel head (R10),
 //     deployed and pinned releases.
@@ -48,7 +51,8 @@
 //     left out of the fast encoding and reported as kept (D39, D97).
 //     statememo.go: for questions of a state asked before that enable or
 //     disable a few modules, the frozen modules are read from a memo of
-//     that state, without views (D225).
+//     that state, without views (D225); statememo_solve.go makes the
+//     memo from the neutral request and finds it again.
 //   - guard.go, cone.go: how an encoding holds a fact's clauses (its
 //     guard) and which modules it covers (its scope, the whole closure or
 //     a cone grown from the request's facts, D107).

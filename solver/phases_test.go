@@ -116,18 +116,19 @@ var phases = map[string]phase{
 	"compound_render.go":  phaseRender,
 	"loops_render.go":     phaseRender,
 
-	"solve.go":  phaseFacade,
-	"doc.go":    phaseFacade,
-	"whatif.go": phaseFacade,
-	"shared.go": phaseFacade,
-	"sweep.go":  phaseFacade,
+	"statememo_solve.go": phaseFacade,
+	"solve.go":           phaseFacade,
+	"doc.go":             phaseFacade,
+	"whatif.go":          phaseFacade,
+	"shared.go":          phaseFacade,
+	"sweep.go":           phaseFacade,
 }
 
 // The ceilings: what the package holds now. Each only ever comes down: a
 // change that raises one fails, and a change that lowers one lowers it
 // here (the test says the new figure).
 const (
-	maxBackReferences   = 35 // uses of a later phase's names (goal: 0)
+	maxBackReferences   = 15 // uses of a later phase's names (goal: 0)
 	maxFilesPerType     = 18 // files that hold one type's methods (goal: 4)
 	maxTypesPerFile     = 3  // types whose methods one file holds (goal: 3)
 	typesOverFourFiles  = 3  // types whose methods are spread over more than 4 files (goal: 0)

@@ -127,7 +127,9 @@
 //     module's settings, its wording and suggestion, and the warnings of
 //     required fields the settings lack. The schema itself is the
 //     settings package's, asked through model.Release.CheckSettings.
-//   - result.go, plan.go: actions, paths, and the ordered plan (R18).
+//   - result.go, plan.go: actions, paths, and the ordered plan (R18);
+//     result_render.go: each outcome's module result in words, with its
+//     path note and held-back reason.
 //     A large answer is rendered in two passes, the second only reading,
 //     in halves side by side, while the plan is ordered (D330); a large
 //     closure's views are filtered so too (D331).

@@ -114,6 +114,7 @@ var phases = map[string]phase{
 	"rerender.go":         phaseRender,
 	"origin.go":           phaseRender,
 	"compound_render.go":  phaseRender,
+	"result_render.go":    phaseRender,
 	"loops_render.go":     phaseRender,
 
 	"statememo_solve.go": phaseFacade,
@@ -128,7 +129,7 @@ var phases = map[string]phase{
 // change that raises one fails, and a change that lowers one lowers it
 // here (the test says the new figure).
 const (
-	maxBackReferences   = 15 // uses of a later phase's names (goal: 0)
+	maxBackReferences   = 13 // uses of a later phase's names (goal: 0)
 	maxFilesPerType     = 18 // files that hold one type's methods (goal: 4)
 	maxTypesPerFile     = 3  // types whose methods one file holds (goal: 3)
 	typesOverFourFiles  = 3  // types whose methods are spread over more than 4 files (goal: 0)

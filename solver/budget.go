@@ -28,14 +28,6 @@ func (e *encoder) bytes() int64 {
 	return encoderBytes + varBytes*int64(e.g.MaxVar()) + litBytes*int64(e.lits)
 }
 
-// bytes estimates the memory of p's views and facts. Static facts are
-// left out: they are made only when an explanation reads them, which may
-// be after the encodings are complete, and the estimate must not grow
-// once the last clause is added (WithMemoryLimit).
-func (p *problem) bytes() int64 {
-	return viewBytes*int64(len(p.views)) + releaseBytes*int64(p.releases) + factBytes*int64(len(p.facts)-p.staticCount)
-}
-
 // estimate is the memory of encs and of the problems they encode, each
 // problem counted once.
 func estimate(encs ...*encoder) int64 {
@@ -46,7 +38,7 @@ func estimate(encs ...*encoder) int64 {
 		}
 		n += e.bytes()
 		if i == 0 || e.p != encs[i-1].p {
-			n += e.p.bytes()
+			n += problemBytes(e.p)
 		}
 	}
 	return n
@@ -124,4 +116,12 @@ func (b *budget) remaining() int64 {
 		return 0
 	}
 	return max(b.limit-estimate(b.encs...), 1)
+}
+
+// problemBytes estimates the memory of p's views and facts. Static facts are
+// left out: they are made only when an explanation reads them, which may
+// be after the encodings are complete, and the estimate must not grow
+// once the last clause is added (WithMemoryLimit).
+func problemBytes(p *problem) int64 {
+	return viewBytes*int64(len(p.views)) + releaseBytes*int64(p.releases) + factBytes*int64(len(p.facts)-p.staticCount)
 }

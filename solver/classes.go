@@ -3,9 +3,13 @@ package solver
 import (
 	"cmp"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/Masterminds/semver/v3"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -134,13 +138,6 @@ func writeLowers(b *strings.Builder, running, candidate model.Version) {
 	}
 }
 
-func orElse(v, fallback model.Version) model.Version {
-	if v != nil {
-		return v
-	}
-	return fallback
-}
-
 // requestShape writes everything of req but its platform versions, and
 // which of those it sets (a candidate version is worded differently from
 // the cluster's own, and asks for every blocker).
@@ -168,4 +165,76 @@ func requestShape(req *model.Request) string {
 		b.WriteString("|" + strconv.Quote(name))
 	}
 	return b.String()
+}
+
+func orElse(v, fallback model.Version) model.Version {
+	if v != nil {
+		return v
+	}
+	return fallback
+}
+
+// lowers reports whether the request's candidate for a platform
+// component is below the version the cluster runs: a downgrade question
+// (R12), which an upgrade of that component would not answer but
+// abandon, so no upgrade of it is suggested (D172).
+func lowers(running, candidate model.Version) bool {
+	return running != nil && candidate != nil && model.CompareVersions(model.Core(candidate), model.Core(running)) < 0
+}
+
+var versionInText = regexp.MustCompile(`v?[0-9]+(\.[0-9]+){0,2}`)
+
+// namedCandidates are the versions a constraint's text names, and the
+// next patch of each, that satisfy it, in text order: the versions
+// boundsAbove may suggest, and by which what-if classes tell platform
+// versions apart (classes.go).
+func namedCandidates(c *model.Constraint) []model.Version {
+	var out []model.Version
+	for _, text := range versionInText.FindAllString(c.Range(), -1) {
+		v, err := model.ParseVersion(text)
+		if err != nil {
+			continue
+		}
+		for _, cand := range []model.Version{v, semver.New(v.Major(), v.Minor(), v.Patch()+1, "", "")} {
+			if c.Allows(cand) {
+				out = append(out, cand)
+			}
+		}
+	}
+	return out
+}
+
+// batch is what the requests of one what-if batch share across workers:
+// the catalog's platform axes (classes.go) and the outcomes of suggestion
+// checks by class. A suggestion is checked by resolving the changed
+// request (D21); requests of one class resolve alike, and the changed
+// requests of many scenarios fall in few classes (the same upgrade of
+// Kubernetes on the same DKP, say), so each class is resolved once. An
+// upgrade of the platform often leads to a class the batch answers
+// itself: its status is recorded when it is resolved (answered), and a
+// check that comes after it reads it.
+type batch struct {
+	axes     *platformAxes
+	mu       sync.Mutex
+	verified map[string]verified
+}
+
+type verified struct {
+	res *model.Result
+	err error
+}
+
+func newBatch(axes *platformAxes) *batch {
+	return &batch{axes: axes, verified: map[string]verified{}}
+}
+
+// answered records the status of the class of req, which the batch
+// resolved as res, for the suggestion checks that fall in it.
+func (b *batch) answered(req *model.Request, res *model.Result) {
+	key := b.axes.key(req)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.verified[key]; !ok {
+		b.verified[key] = verified{res: &model.Result{Status: res.Status}}
+	}
 }

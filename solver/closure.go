@@ -153,3 +153,44 @@ func (p *problem) mayMeet(target *model.Predicate) []string {
 	}
 	return names
 }
+
+// inHalves runs do over [0, n): in two halves side by side when halves
+// says so, the second on another goroutine (helper), else all here.
+// While the halves run, the problem is shared: its caches of checks are
+// only read, but for the platform checks, made for both axes first and
+// written atomically; a view made on first use is made under a lock.
+func (p *problem) inHalves(n int, do func(helper bool, from, to int)) {
+	if !p.halves(n) {
+		do(false, 0, n)
+		return
+	}
+	p.platformChecks(axisDeckhouse)
+	p.platformChecks(axisKubernetes)
+	p.shared = true
+	defer func() { p.shared = false }()
+	half := n / 2
+	wait := alongside(func() { do(true, half, n) })
+	do(false, 0, half)
+	wait()
+}
+
+// halves reports whether n items of work are done in two halves side by
+// side (settings.sideBySide; 0: never).
+func (p *problem) halves(n int) bool { return p.sideBySide > 0 && n >= p.sideBySide }
+
+// alongside runs f on a goroutine of its own and returns a wait that
+// returns once f has. A panic in f is raised again by wait, in the
+// caller's goroutine, as it would have been had f run there: a server's
+// recovery then answers the call instead of the process going down.
+func alongside(f func()) (wait func()) {
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		f()
+	}()
+	return func() {
+		if r := <-done; r != nil {
+			panic(r)
+		}
+	}
+}

@@ -1,9 +1,12 @@
 package solver
 
 import (
+	"container/list"
+	"hash/maphash"
 	"maps"
 	"slices"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -443,3 +446,42 @@ func readPlatformConstraints(cat *model.Catalog) platformConstraints {
 // table returns the compiled table of m; every module of the catalog has
 // one.
 func (t *tables) table(m *model.Module) *moduleTable { return t.mods[m] }
+
+// newestFinal is the newest release that is not a prerelease, or the
+// newest release when all are prereleases.
+func newestFinal(rels []*model.Release) model.Version {
+	return newestWhere(rels, func(r *model.Release) bool { return !model.IsPrerelease(r.Version) })
+}
+
+// The platforms whose requirements a release states as one constraint
+// each (R4), in the order addStaticFacts reads them.
+const (
+	axisDeckhouse = iota
+	axisKubernetes
+)
+
+// newestWhere is the newest release for which ok holds, or the newest
+// release when it holds for none.
+func newestWhere(rels []*model.Release, ok func(*model.Release) bool) model.Version {
+	for i := len(rels) - 1; i >= 0; i-- {
+		if ok(rels[i]) {
+			return rels[i].Version
+		}
+	}
+	if len(rels) > 0 {
+		return rels[len(rels)-1].Version
+	}
+	return nil
+}
+
+// maxStates bounds the states a compiled catalog keeps memos of; the
+// least recently asked is dropped first.
+const maxStates = 8
+
+// stateMemos are a compiled catalog's memos, by state and shape.
+type stateMemos struct {
+	mu    sync.Mutex
+	seed  maphash.Seed
+	order *list.List // of *stateMemo, most recently asked first
+	byKey map[uint64][]*list.Element
+}

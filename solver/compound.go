@@ -19,10 +19,6 @@ import (
 // one at a satisfying release. A conflict (a top-level not) forbids each
 // candidate's satisfying intervals alongside the requiring releases.
 
-// anyModule marks, in a detach touch set, that some compound predicate
-// may be satisfied by a module that none of its atoms names.
-const anyModule = "\x00any module"
-
 // compoundGroup is one compound requirement of a module, with the
 // candidate positions of the releases that carry it (D20).
 type compoundGroup struct {

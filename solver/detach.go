@@ -258,3 +258,7 @@ func (t touchSet) addCompound(rel *model.Release) {
 		}
 	}
 }
+
+// anyModule marks, in a detach touch set, that some compound predicate
+// may be satisfied by a module that none of its atoms names.
+const anyModule = "\x00any module"

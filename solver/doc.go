@@ -6,8 +6,9 @@
 // Before any request, a catalog is compiled (D95):
 //
 //   - compiled.go: Compile and Compiled, whose Solve, WhatIf, Sweep and
-//     Encode answer on the compiled catalog; the package-level functions
-//     compile on first use and keep the tables while the catalog lives.
+//     Encode (solve.go, whatif.go) answer on the compiled catalog; the
+//     package-level functions compile on first use and keep the tables
+//     while the catalog lives.
 //   - compiled_tables.go: what compiling computes, once, and every
 //     request then only reads, from any goroutine: each module's channel
 //     heads and newest release, the update rule's tables per head (R11,
@@ -18,8 +19,10 @@
 //
 // A tour, in the order a resolution runs:
 //
-//   - solve.go: Solve, the entry point, and the session that holds one
-//     resolution's encodings.
+//   - solve.go: Solve and Encode, the entry points, and the pipeline one
+//     session runs, read top to bottom: a platform DKP refuses, the fast
+//     encoding, R14's levels, then the answer or its explanation;
+//     session.go: the session that holds one resolution's encodings.
 //   - problem.go: the view of each module this resolution touches, read
 //     from the compiled tables: its intent (R8), channel head (R10),
 //     deployed and pinned releases.
@@ -42,12 +45,14 @@
 //     (R8), as `modsolver bench --vs deppy` translates them (D110).
 //   - pathnote.go: what a path meets: where it stops below the head and
 //     which releases on it the platform forbids (D70).
-//   - closure.go: which modules an encoding needs at all (DESIGN §6).
+//   - closure.go: which modules an encoding needs at all (DESIGN §6),
+//     and the work done in two halves side by side (D330, D331).
 //   - detach.go: kept modules that share nothing with what may change are
 //     left out of the fast encoding and reported as kept (D39, D97).
 //     statememo.go: for questions of a state asked before that enable or
 //     disable a few modules, the frozen modules are read from a memo of
-//     that state, without views (D225).
+//     that state, without views (D225); statememo_solve.go makes the
+//     memo from the neutral request and finds it again.
 //   - guard.go, cone.go: how an encoding holds a fact's clauses (its
 //     guard) and which modules it covers (its scope, the whole closure or
 //     a cone grown from the request's facts, D107).
@@ -65,6 +70,8 @@
 //     requirements that carry their group; only their sentences, in
 //     DKP's scheduler's words, and their short forms in a sweep differ
 //     (D132).
+//   - relset.go: a set of release indices, one bit each, which
+//     compiled requirement texts and local questions share.
 //   - card.go: a totalizer for the cardinality levels of R14.
 //   - sat.go: solving under assumptions with cancellation by context.
 //   - budget.go: the estimated memory of a resolution's encodings, which
@@ -83,9 +90,11 @@
 //     sets of up to three changes, found as sets of facts on the
 //     explanation's encoding and verified as wholes (D170, D171).
 //   - factkinds.go: one entry per kind of fact, read by every use: its
-//     rank in an explanation, its message, its subject and constraint
-//     text, its short form in a sweep, the changes a suggestion may make,
-//     and whether it is a platform requirement or background (D100).
+//     rank in an explanation, its subject and constraint text, and
+//     whether it is a platform requirement or background (D100); cut by
+//     phase as the rules are: factkinds_render.go (its message and its
+//     short form in a sweep) and factkinds_suggest.go (the changes a
+//     suggestion may make).
 //   - heldback.go: why a module ends below its head (R17).
 //     localcore.go: most of its questions read off the facts of the
 //     modules near it, a small constraint problem answered exactly
@@ -99,7 +108,7 @@
 //     sources_cross.go (the capability and compound requirements that
 //     the tie among sources of equal priority counts, D181). The
 //     preferences' facts in held-back reasons (D92) are in
-//     sources_encode.go.
+//     sources_explain.go.
 //   - stages.go: module stages (R25: the Experimental fact, Deprecated
 //     warnings, the Experimental-only modules of a catalog) and disable
 //     confirmation (R26: the intent under allowDisable, the plan step).
@@ -118,7 +127,9 @@
 //     module's settings, its wording and suggestion, and the warnings of
 //     required fields the settings lack. The schema itself is the
 //     settings package's, asked through model.Release.CheckSettings.
-//   - result.go, plan.go: actions, paths, and the ordered plan (R18).
+//   - result.go, plan.go: actions, paths, and the ordered plan (R18);
+//     result_render.go: each outcome's module result in words, with its
+//     path note and held-back reason.
 //     A large answer is rendered in two passes, the second only reading,
 //     in halves side by side, while the plan is ordered (D330); a large
 //     closure's views are filtered so too (D331).
@@ -128,7 +139,7 @@
 //     share a selector, and answers every request of its share under
 //     assumptions, keeping what gini has learnt; on larger ones it solves
 //     each request on its own (D40).
-//   - classes.go, rerender.go, verify.go: what-if by equivalence class.
+//   - classes.go, rerender.go: what-if by equivalence class.
 //     Requests whose platform versions the catalog cannot tell apart are
 //     resolved once and the others rendered from that session with their
 //     own versions, filling in only the texts that quote them (D120); a

@@ -408,3 +408,14 @@ func satisfying(d *modVars, c *model.Constraint, rd model.VersionReading, devel 
 	}
 	return out
 }
+
+// live drops literals that are constant, which need no optimising.
+func (e *encoder) live(lits []z.Lit) []z.Lit {
+	out := lits[:0]
+	for _, m := range lits {
+		if m.Var() != e.top.Var() {
+			out = append(out, m)
+		}
+	}
+	return out
+}

@@ -159,3 +159,21 @@ func (x *explainer) preference(v *view, at int) *fact {
 	}
 	return f
 }
+
+// explainer returns the session's explain encoding of the whole closure,
+// building it once.
+func (s *session) explainer() *explainer {
+	if s.expl == nil {
+		s.expl = newExplainer(s.ctx, s.p, everything, s.budget)
+	}
+	return s.expl
+}
+
+// conflictExplainer returns the session's explain encoding for an
+// unsatisfiable request: a cone from the request's facts (cone.go).
+func (s *session) conflictExplainer() *explainer {
+	if s.expl == nil {
+		s.expl = newExplainer(s.ctx, s.p, conflictCone, s.budget)
+	}
+	return s.expl
+}

@@ -30,8 +30,10 @@ func TestFactKindsTable(t *testing.T) {
 		t.Run(k.String(), func(t *testing.T) {
 			require.Less(t, int(k), len(factKinds), "factKinds has no entry")
 			info := factKinds[k]
-			require.NotNil(t, info.message, "message")
-			require.NotNil(t, info.short, "short form")
+			require.Less(t, int(k), len(factWords), "factWords has no entry")
+			words := factWords[k]
+			require.NotNil(t, words.message, "message")
+			require.NotNil(t, words.short, "short form")
 			assert.GreaterOrEqual(t, info.rank, rankRequest)
 			assert.LessOrEqual(t, info.rank, rankPreference)
 			assert.Equal(t, model.Fact{Kind: k}.AboutPlatform(), info.platform != nil, "platform predicate agrees with model.Fact.AboutPlatform")
@@ -45,7 +47,7 @@ func TestFactKindsTable(t *testing.T) {
 			assert.Equal(t, info.constraint != nil, mf.Constraint != "", "constraint set exactly when the kind has one")
 			assert.NotContains(t, mf.Subject, ": ", "a subject carries no prefix")
 
-			short := info.short("app", mf)
+			short := words.short("app", mf)
 			if k == model.FactRequestEnable || k == model.FactRequestPin || k == model.FactPreference {
 				assert.Empty(t, short, "what a sweep's request asks is no reason")
 			} else {

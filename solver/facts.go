@@ -495,13 +495,6 @@ func (p *problem) addVersionFacts(v *view) {
 	}
 }
 
-// The platforms whose requirements a release states as one constraint
-// each (R4), in the order addStaticFacts reads them.
-const (
-	axisDeckhouse = iota
-	axisKubernetes
-)
-
 var platformGetters = [2]func(model.Requirements) *model.Constraint{
 	func(r model.Requirements) *model.Constraint { return r.Deckhouse },
 	func(r model.Requirements) *model.Constraint { return r.Kubernetes },
@@ -631,4 +624,19 @@ func (v *view) static(kind model.FactKind) *fact {
 		}
 	}
 	return nil
+}
+
+// loopShape is what a loop fact says of its circle: for each member (in
+// fact.members), the releases that require the next one, and whether
+// the cluster runs the circle already.
+type loopShape struct {
+	rels    [][]int
+	running bool
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -353,4 +354,41 @@ func (s *session) localCore(v *view, rel int) (core, background []*fact, ok bool
 		}
 	}
 	return nil, nil, false
+}
+
+// newerOnly returns facts with each fact about v narrowed to v's releases
+// from index from up (D70): a held-back reason is about the releases an
+// update could reach, not the ones below the deployed or chosen one. A
+// fact with none of its releases there is kept as it is.
+func newerOnly(facts []*fact, v *view, from int) []*fact {
+	out := make([]*fact, len(facts))
+	for i, f := range facts {
+		out[i] = f
+		if f.v != v || len(f.rels) == 0 || kindOf(f).belowDeployed {
+			continue
+		}
+		rels := slices.DeleteFunc(slices.Clone(f.rels), func(r int) bool { return r < from })
+		if len(rels) > 0 && len(rels) < len(f.rels) {
+			g := *f
+			g.rels = rels
+			out[i] = &g
+		}
+	}
+	return out
+}
+
+// heldBackOrder is chainOrder with the facts that forbid v's release rel
+// itself first, so that a held-back reason opens with the fact that holds
+// the module back from that release rather than one about a newer release
+// (R17, D174).
+func heldBackOrder(facts []*fact, v *view, rel int) []*fact {
+	out := chainOrder(facts)
+	holds := func(f *fact) int {
+		if f.v == v && slices.Contains(f.rels, rel) {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(out, func(a, b *fact) int { return cmp.Compare(holds(a), holds(b)) })
+	return out
 }

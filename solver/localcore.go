@@ -590,12 +590,3 @@ func (q *localQuestion) domains(level int) *localDomains {
 	}
 	return q.levels[level]
 }
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func words(n int) int { return (n + 63) / 64 }

@@ -27,15 +27,6 @@ import (
 // any of its modules to another release that still closes the circle is
 // refused, as DKP refuses that release (D126).
 
-// maxLoops bounds the circles a catalog's requirement graph may hold
-// among modules that refuse loops. A real catalog holds a handful; a
-// graph with more is refused with ErrTooManyLoops rather than answered
-// without some of them (D127).
-const maxLoops = 10000
-
-// maxLoopSteps bounds the search for them, in edges walked.
-const maxLoopSteps = 2000000
-
 // loopsThrough lists the circles through the modules of batch that are
 // not encoded yet, in the table's order, and marks them encoded. On a
 // cone, a circle waits until the cone covers all its modules: it is a
@@ -228,12 +219,4 @@ func (e *encoder) loopFact(l *catLoop, edges []loopEdge, running bool) *fact {
 		f.loop.rels = append(f.loop.rels, rels)
 	}
 	return f
-}
-
-// loopShape is what a loop fact says of its circle: for each member (in
-// fact.members), the releases that require the next one, and whether
-// the cluster runs the circle already.
-type loopShape struct {
-	rels    [][]int
-	running bool
 }

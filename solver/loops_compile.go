@@ -238,3 +238,12 @@ func DependencyLoops(cat *model.Catalog) ([][]string, error) {
 	}
 	return out, nil
 }
+
+// maxLoops bounds the circles a catalog's requirement graph may hold
+// among modules that refuse loops. A real catalog holds a handful; a
+// graph with more is refused with ErrTooManyLoops rather than answered
+// without some of them (D127).
+const maxLoops = 10000
+
+// maxLoopSteps bounds the search for them, in edges walked.
+const maxLoopSteps = 2000000

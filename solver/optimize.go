@@ -151,17 +151,6 @@ func (o *optimizer) cost(bads []z.Lit) (int, error) {
 	return cost, nil
 }
 
-// live drops literals that are constant, which need no optimising.
-func (e *encoder) live(lits []z.Lit) []z.Lit {
-	out := lits[:0]
-	for _, m := range lits {
-		if m.Var() != e.top.Var() {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 func negated(lits []z.Lit) []z.Lit {
 	out := make([]z.Lit, len(lits))
 	for i, m := range lits {

@@ -98,3 +98,7 @@ func missingInput(cat *model.Catalog, cluster *model.ClusterState, req *model.Re
 	}
 	return nil
 }
+
+// feasibleOnly makes Solve answer only whether a request resolves, with
+// no optimum for a request that does.
+func feasibleOnly() Option { return func(s *settings) { s.feasibleOnly = true } }

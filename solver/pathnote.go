@@ -128,27 +128,6 @@ func writeClusterRuns(b *strings.Builder, pv platformVersion) {
 	b.Write(model.AppendVersion(buf[:0], pv.version))
 }
 
-// newerOnly returns facts with each fact about v narrowed to v's releases
-// from index from up (D70): a held-back reason is about the releases an
-// update could reach, not the ones below the deployed or chosen one. A
-// fact with none of its releases there is kept as it is.
-func newerOnly(facts []*fact, v *view, from int) []*fact {
-	out := make([]*fact, len(facts))
-	for i, f := range facts {
-		out[i] = f
-		if f.v != v || len(f.rels) == 0 || kindOf(f).belowDeployed {
-			continue
-		}
-		rels := slices.DeleteFunc(slices.Clone(f.rels), func(r int) bool { return r < from })
-		if len(rels) > 0 && len(rels) < len(f.rels) {
-			g := *f
-			g.rels = rels
-			out[i] = &g
-		}
-	}
-	return out
-}
-
 // pathPhrase names a deployed module's path in a held-back reason: "the
 // path to the head is a → b", or, when it stops below the head, where it
 // stops (D70).

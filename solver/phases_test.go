@@ -51,7 +51,10 @@ var phases = map[string]phase{
 	"requirements.go":    phaseCompile,
 	"loops_compile.go":   phaseCompile,
 	"options.go":         phaseCompile,
+	"relset.go":          phaseCompile,
+	"classes.go":         phaseCompile,
 
+	"factkinds.go": phaseProblem,
 	"problem.go":   phaseProblem,
 	"domain.go":    phaseProblem,
 	"closure.go":   phaseProblem,
@@ -64,7 +67,6 @@ var phases = map[string]phase{
 	"refused.go":   phaseProblem,
 	"detach.go":    phaseProblem,
 	"statememo.go": phaseProblem,
-	"budget.go":    phaseProblem,
 
 	"encode.go":              phaseEncode,
 	"card.go":                phaseEncode,
@@ -77,55 +79,58 @@ var phases = map[string]phase{
 	"groups.go":              phaseEncode,
 	"sat.go":                 phaseEncode,
 	"cone.go":                phaseEncode,
+	"budget.go":              phaseEncode,
+	"sources_cross.go":       phaseEncode,
 
 	"optimize.go":         phaseOptimize,
 	"session.go":          phaseOptimize,
 	"sources_optimize.go": phaseOptimize,
-	"sources_cross.go":    phaseOptimize,
 	"result.go":           phaseOptimize,
 	"stages_result.go":    phaseOptimize,
 	"plan.go":             phaseOptimize,
 	"plan_order.go":       phaseOptimize,
 
-	"explain.go":          phaseExplain,
-	"localcore.go":        phaseExplain,
-	"localcore_sets.go":   phaseExplain,
-	"heldback.go":         phaseExplain,
-	"unsat.go":            phaseExplain,
-	"suggest.go":          phaseExplain,
-	"combine.go":          phaseExplain,
-	"changeset.go":        phaseExplain,
-	"sources_suggest.go":  phaseExplain,
-	"route.go":            phaseExplain,
-	"stages_suggest.go":   phaseExplain,
-	"settings_suggest.go": phaseExplain,
-	"releases_suggest.go": phaseExplain,
-	"compound_suggest.go": phaseExplain,
-	"loops_suggest.go":    phaseExplain,
+	"explain.go":           phaseExplain,
+	"localcore.go":         phaseExplain,
+	"localcore_sets.go":    phaseExplain,
+	"heldback.go":          phaseExplain,
+	"unsat.go":             phaseExplain,
+	"suggest.go":           phaseExplain,
+	"combine.go":           phaseExplain,
+	"changeset.go":         phaseExplain,
+	"sources_suggest.go":   phaseExplain,
+	"sources_explain.go":   phaseExplain,
+	"factkinds_suggest.go": phaseExplain,
+	"route.go":             phaseExplain,
+	"stages_suggest.go":    phaseExplain,
+	"settings_suggest.go":  phaseExplain,
+	"releases_suggest.go":  phaseExplain,
+	"compound_suggest.go":  phaseExplain,
+	"loops_suggest.go":     phaseExplain,
 
-	"render.go":          phaseRender,
-	"factkinds.go":       phaseRender,
-	"pathnote.go":        phaseRender,
-	"rerender.go":        phaseRender,
-	"origin.go":          phaseRender,
-	"compound_render.go": phaseRender,
-	"loops_render.go":    phaseRender,
+	"render.go":           phaseRender,
+	"factkinds_render.go": phaseRender,
+	"pathnote.go":         phaseRender,
+	"rerender.go":         phaseRender,
+	"origin.go":           phaseRender,
+	"compound_render.go":  phaseRender,
+	"result_render.go":    phaseRender,
+	"loops_render.go":     phaseRender,
 
-	"solve.go":   phaseFacade,
-	"doc.go":     phaseFacade,
-	"whatif.go":  phaseFacade,
-	"shared.go":  phaseFacade,
-	"classes.go": phaseFacade,
-	"sweep.go":   phaseFacade,
-	"verify.go":  phaseFacade,
+	"statememo_solve.go": phaseFacade,
+	"solve.go":           phaseFacade,
+	"doc.go":             phaseFacade,
+	"whatif.go":          phaseFacade,
+	"shared.go":          phaseFacade,
+	"sweep.go":           phaseFacade,
 }
 
 // The ceilings: what the package holds now. Each only ever comes down: a
 // change that raises one fails, and a change that lowers one lowers it
 // here (the test says the new figure).
 const (
-	maxBackReferences   = 81 // uses of a later phase's names (goal: 0)
-	maxFilesPerType     = 20 // files that hold one type's methods (goal: 4)
+	maxBackReferences   = 13 // uses of a later phase's names (goal: 0)
+	maxFilesPerType     = 18 // files that hold one type's methods (goal: 4)
 	maxTypesPerFile     = 3  // types whose methods one file holds (goal: 3)
 	typesOverFourFiles  = 3  // types whose methods are spread over more than 4 files (goal: 0)
 	filesOverThreeTypes = 0  // files that hold methods of more than 3 types (goal: 0)

@@ -385,32 +385,12 @@ func (p *problem) newestHead(v *view) headEntry {
 	return v.headAt(newestWhere(v.rels, func(r *model.Release) bool { return !model.IsPrerelease(r.Version) || v.takes(r) }))
 }
 
-// newestWhere is the newest release for which ok holds, or the newest
-// release when it holds for none.
-func newestWhere(rels []*model.Release, ok func(*model.Release) bool) model.Version {
-	for i := len(rels) - 1; i >= 0; i-- {
-		if ok(rels[i]) {
-			return rels[i].Version
-		}
-	}
-	if len(rels) > 0 {
-		return rels[len(rels)-1].Version
-	}
-	return nil
-}
-
 // headAt is hv with the index of the last release at or below it.
 func (v *view) headAt(hv model.Version) headEntry {
 	if hv == nil {
 		return headEntry{index: -1}
 	}
 	return headEntry{hv, headIndex(v.rels, hv)}
-}
-
-// newestFinal is the newest release that is not a prerelease, or the
-// newest release when all are prereleases.
-func newestFinal(rels []*model.Release) model.Version {
-	return newestWhere(rels, func(r *model.Release) bool { return !model.IsPrerelease(r.Version) })
 }
 
 // setIntent reads R8: the request first, then the cluster's configuration,
@@ -630,4 +610,21 @@ func (v *view) stepper() *stepper {
 	}
 	st := newStepper(v.rels, v.head, v.m, v.policy(), v.takes)
 	return &st
+}
+
+// platformQuestion reports whether the request asks about other platform
+// versions than the cluster's (R12, R22).
+func (p *problem) platformQuestion() bool {
+	pl := p.req.Platform
+	return pl.Deckhouse != nil || pl.Kubernetes != nil || len(pl.Components) > 0
+}
+
+// takenPrereleases says which prereleases R6 lets v take as it takes a
+// final release (D140, D141): every one under devel, else those the
+// catalog's reading lets it take.
+func (p *problem) takenPrereleases(v *view) func(*model.Release) bool {
+	if p.req.Devel {
+		return func(*model.Release) bool { return true }
+	}
+	return catalogPrereleases(v.m, p.compiled.t.named[v.name])
 }

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/modsolver/modsolver/model"
@@ -137,4 +138,41 @@ func (p *problem) assumptions() []model.Assumption {
 // answer's own is worded where it is made (gateFact), with the fact.
 func (p *problem) platformGateMessage(*fact) string {
 	return fmt.Sprintf("DKP %s has a requirement the cluster's facts do not meet", model.MinorOf(p.deckhouse))
+}
+
+// gatesOnTheWay lists the gates that apply to a move from the cluster's
+// DKP to dkp (R32): every release.yaml key of a release on the way that
+// the inputs do not decide, in minor order, then key order; a gate whose
+// registering module the catalog has, but the cluster does not run, does
+// not apply (DKP evaluates its checks with the modules it runs before the
+// move).
+func gatesOnTheWay(cat *model.Catalog, cluster *model.ClusterState, dkp model.Version) []gateState {
+	data := cat.PlatformReleases()
+	var out []gateState
+	for _, m := range data.OnTheWay(cluster.Deckhouse, dkp) {
+		other := data[m].Requirements.Other
+		for _, key := range slices.Sorted(maps.Keys(other)) {
+			g := model.GateFor(key)
+			if g.Module != "" {
+				if mod := cat.Module(g.Module); mod != nil {
+					if _, runs := cluster.Deployed(mod); !runs && !cluster.Modules[g.Module].On() {
+						continue
+					}
+				}
+			}
+			fact, decided := cluster.Facts[g.Fact]
+			out = append(out, gateState{minor: m, gate: g, required: other[key], fact: fact, decided: decided})
+		}
+	}
+	return out
+}
+
+// gateState is where one gate of a DKP release on the way stands (R32).
+type gateState struct {
+	minor    model.MajorMinor
+	gate     model.Gate
+	required string
+	// fact is the cluster's value; decided says the cluster gave one.
+	fact    string
+	decided bool
 }

@@ -3,7 +3,6 @@ package solver
 import (
 	"fmt"
 	"maps"
-	"slices"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -85,43 +84,6 @@ func deckhouseChange(v model.Version) change {
 			Message: fmt.Sprintf("upgrade DKP to %s, which supports it", model.MinorOf(v))},
 		apply: func(_ *model.ClusterState, r *model.Request) { r.Platform.Deckhouse = v },
 	}
-}
-
-// gateState is where one gate of a DKP release on the way stands (R32).
-type gateState struct {
-	minor    model.MajorMinor
-	gate     model.Gate
-	required string
-	// fact is the cluster's value; decided says the cluster gave one.
-	fact    string
-	decided bool
-}
-
-// gatesOnTheWay lists the gates that apply to a move from the cluster's
-// DKP to dkp (R32): every release.yaml key of a release on the way that
-// the inputs do not decide, in minor order, then key order; a gate whose
-// registering module the catalog has, but the cluster does not run, does
-// not apply (DKP evaluates its checks with the modules it runs before the
-// move).
-func gatesOnTheWay(cat *model.Catalog, cluster *model.ClusterState, dkp model.Version) []gateState {
-	data := cat.PlatformReleases()
-	var out []gateState
-	for _, m := range data.OnTheWay(cluster.Deckhouse, dkp) {
-		other := data[m].Requirements.Other
-		for _, key := range slices.Sorted(maps.Keys(other)) {
-			g := model.GateFor(key)
-			if g.Module != "" {
-				if mod := cat.Module(g.Module); mod != nil {
-					if _, runs := cluster.Deployed(mod); !runs && !cluster.Modules[g.Module].On() {
-						continue
-					}
-				}
-			}
-			fact, decided := cluster.Facts[g.Fact]
-			out = append(out, gateState{minor: m, gate: g, required: other[key], fact: fact, decided: decided})
-		}
-	}
-	return out
 }
 
 // gateFact is the fact of the first gate on the way the cluster's facts

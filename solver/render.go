@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,10 +14,10 @@ func (p *problem) message(f *fact) string {
 	if f == nil {
 		return ""
 	}
-	return kindOf(f).message(p, f)
+	return wordsOf(f).message(p, f)
 }
 
-// The messages of each kind of fact (factKinds) follow.
+// The messages of each kind of fact (factWords) follow.
 
 func requestEnableMessage(_ *problem, f *fact) string {
 	if len(f.v.m.Releases) == 0 {
@@ -367,7 +366,7 @@ func (p *problem) toModel(f *fact) model.Fact {
 	if c := kindOf(f).constraint; c != nil {
 		mf.Constraint = c(f)
 	}
-	if e := kindOf(f).ecosystem; e != nil {
+	if e := wordsOf(f).ecosystem; e != nil {
 		mf.EcosystemMessage = e(p, f)
 	}
 	if f.compound != nil {
@@ -399,28 +398,4 @@ func (p *problem) inOrder(facts []*fact) string {
 		msgs = append(msgs, p.message(f))
 	}
 	return strings.Join(msgs, "; ")
-}
-
-// heldBackOrder is chainOrder with the facts that forbid v's release rel
-// itself first, so that a held-back reason opens with the fact that holds
-// the module back from that release rather than one about a newer release
-// (R17, D174).
-func heldBackOrder(facts []*fact, v *view, rel int) []*fact {
-	out := chainOrder(facts)
-	holds := func(f *fact) int {
-		if f.v == v && slices.Contains(f.rels, rel) {
-			return 0
-		}
-		return 1
-	}
-	slices.SortStableFunc(out, func(a, b *fact) int { return cmp.Compare(holds(a), holds(b)) })
-	return out
-}
-
-// chainOrder sorts facts so that they read as a chain (chainRank),
-// keeping the order of facts of one rank.
-func chainOrder(facts []*fact) []*fact {
-	out := slices.Clone(facts)
-	slices.SortStableFunc(out, func(a, b *fact) int { return cmp.Compare(kindOf(a).rank, kindOf(b).rank) })
-	return out
 }

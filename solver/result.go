@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"cmp"
 	"fmt"
 
 	"github.com/modsolver/modsolver/model"
@@ -14,80 +13,6 @@ type outcome struct {
 	action model.Action
 	// detached: a frozen module left out of the encoding (detach.go).
 	detached bool
-}
-
-func (s *session) resolved() (*model.Result, error) {
-	n := len(s.fast.mods) + len(s.fast.detached) // at most this many outcomes
-	all := make([]outcome, 0, n)                 // one allocation for every outcome; never grows
-	outs := make([]*outcome, 0, n)
-	s.final = make(map[*view]int, n)
-	changes := s.p.req.ChangesOnly()
-	unchanged := 0
-	warned := make([]*outcome, 0, n) // every outcome that may warn, listed or not
-	add := func(v *view, sel int, detached bool) {
-		all = append(all, outcome{v: v, sel: sel, detached: detached})
-		o := &all[len(all)-1]
-		s.final[v] = sel
-		o.action = actionOf(o)
-		if sel >= 0 || v.unlisted {
-			warned = append(warned, o)
-		}
-		switch {
-		case changes && o.action == model.ActionKeep:
-			unchanged++ // counted, never rendered: no path, no held-back reason
-		case changes && !o.action.Changes():
-		case o.action != model.ActionAbsent || v.intent == intentDefaultOn || v.configuredOn || v.src.leftPlatform:
-			outs = append(outs, o)
-		}
-	}
-	detached := s.fast.detached
-	for _, mv := range s.fast.mods {
-		if s.scope != nil && !s.scope[mv.v.name] {
-			continue
-		}
-		for len(detached) > 0 && detached[0].name < mv.v.name {
-			add(detached[0], detached[0].deployed, true)
-			detached = detached[1:]
-		}
-		add(mv.v, s.fast.release(mv), false)
-	}
-	for _, v := range detached {
-		add(v, v.deployed, true)
-	}
-	res := &model.Result{Status: model.StatusResolved}
-	if len(outs) > 0 {
-		res.Modules = make([]model.ModuleResult, 0, len(outs))
-	}
-	// The plan reads only what the outcomes and their views hold from the
-	// start, never what rendering the modules makes: it is ordered on the
-	// other core meanwhile.
-	var kept []*frozenModule // listed and planned, unless the answer has the changes only
-	if !changes {
-		kept = s.fast.kept
-	}
-	planned := func() {}
-	if s.p.halves(len(outs)) {
-		planned = alongside(func() { res.Plan = plan(outs, kept, s.p.req.Devel) })
-	} else {
-		res.Plan = plan(outs, kept, s.p.req.Devel)
-	}
-	modules, err := s.moduleResults(outs)
-	planned()
-	if err != nil {
-		return nil, err
-	}
-	res.Modules = modules
-	if changes {
-		unchanged += len(s.fast.kept) // frozen modules without views keep their releases (statememo.go)
-	} else if len(s.fast.kept) > 0 {
-		res.Modules = s.withKept(modules)
-	}
-	res.Warnings = warnings(warned, append(runningLoops(s.p, warned), s.p.answerWarnings(warned)...))
-	res.Assumptions = s.p.assumptions()
-	res.Stats = s.stats()
-	res.Stats.Unchanged = unchanged
-	s.outs, s.unchanged = outs, unchanged
-	return res, nil
 }
 
 func actionOf(o *outcome) model.Action {
@@ -109,153 +34,6 @@ func actionOf(o *outcome) model.Action {
 		return model.ActionDowngrade
 	}
 	return model.ActionKeep
-}
-
-// moduleResults renders the outcomes' results in two passes. The first,
-// in order, asks what makes facts: the held-back questions (whyNot) and
-// the static facts a reason names as they are. The second renders the
-// rest, which only reads (the versions, the path and its note, a
-// held-back reason that quotes copies of static facts): on a large answer
-// in two halves side by side, each with a scratch of its own, while the
-// problem's caches are shared under a lock. The texts are the same either
-// way: the second pass makes no fact and no view.
-func (s *session) moduleResults(outs []*outcome) ([]model.ModuleResult, error) {
-	if len(outs) == 0 {
-		return nil, nil
-	}
-	out := make([]model.ModuleResult, len(outs))
-	rendered := make([]bool, len(outs)) // by the first pass
-	quoted := make([]bool, len(outs))   // held back by static facts, quoted in the second pass
-	memo := cmp.Or(s.p.state, s.p.detachMemo)
-	for i, o := range outs {
-		if o.detached && memo != nil && memo.results {
-			if f := memo.frozen[o.v.name]; f != nil {
-				out[i], rendered[i] = s.keptResult(f), true // the state's, rendered once (statememo.go)
-				continue
-			}
-		}
-		if !s.cfg.explainHeldBack {
-			continue
-		}
-		why, quotes, err := s.heldBack(o)
-		if err != nil {
-			return nil, err
-		}
-		out[i].HeldBack, quoted[i] = why, quotes
-	}
-	render := func(w *session, from, to int) {
-		for i := from; i < to; i++ {
-			if !rendered[i] {
-				w.moduleResult(outs[i], &out[i], quoted[i])
-			}
-		}
-	}
-	other := *s
-	other.copies = nil // the helper's half has a scratch of its own
-	s.p.inHalves(len(outs), func(helper bool, from, to int) {
-		w := s
-		if helper {
-			w = &other
-		}
-		render(w, from, to)
-	})
-	return out, nil
-}
-
-// withKept merges into modules, both by name, the results the state memo
-// rendered of the frozen modules the encoding left without views: an
-// answer that lists every module lists them as the memo's neutral request
-// did (statememo.go).
-func (s *session) withKept(modules []model.ModuleResult) []model.ModuleResult {
-	out := make([]model.ModuleResult, 0, len(modules)+len(s.fast.kept))
-	kept := s.fast.kept
-	for _, r := range modules {
-		for len(kept) > 0 && kept[0].name < r.Name {
-			out = append(out, s.keptResult(kept[0]))
-			kept = kept[1:]
-		}
-		out = append(out, r)
-	}
-	for _, f := range kept {
-		out = append(out, s.keptResult(f))
-	}
-	return out
-}
-
-// halves reports whether n items of work are done in two halves side by
-// side (settings.sideBySide; 0: never).
-func (p *problem) halves(n int) bool { return p.sideBySide > 0 && n >= p.sideBySide }
-
-// inHalves runs do over [0, n): in two halves side by side when halves
-// says so, the second on another goroutine (helper), else all here.
-// While the halves run, the problem is shared: its caches of checks are
-// only read, but for the platform checks, made for both axes first and
-// written atomically; a view made on first use is made under a lock.
-func (p *problem) inHalves(n int, do func(helper bool, from, to int)) {
-	if !p.halves(n) {
-		do(false, 0, n)
-		return
-	}
-	p.platformChecks(axisDeckhouse)
-	p.platformChecks(axisKubernetes)
-	p.shared = true
-	defer func() { p.shared = false }()
-	half := n / 2
-	wait := alongside(func() { do(true, half, n) })
-	do(false, 0, half)
-	wait()
-}
-
-// alongside runs f on a goroutine of its own and returns a wait that
-// returns once f has. A panic in f is raised again by wait, in the
-// caller's goroutine, as it would have been had f run there: a server's
-// recovery then answers the call instead of the process going down.
-func alongside(f func()) (wait func()) {
-	done := make(chan any, 1)
-	go func() {
-		defer func() { done <- recover() }()
-		f()
-	}()
-	return func() {
-		if r := <-done; r != nil {
-			panic(r)
-		}
-	}
-}
-
-// oneResult renders o's result alone, both passes of moduleResults in
-// one.
-func (s *session) oneResult(o *outcome) (model.ModuleResult, error) {
-	var mr model.ModuleResult
-	quoted := false
-	if s.cfg.explainHeldBack {
-		why, quotes, err := s.heldBack(o)
-		if err != nil {
-			return mr, err
-		}
-		mr.HeldBack, quoted = why, quotes
-	}
-	s.moduleResult(o, &mr, quoted)
-	return mr, nil
-}
-
-// moduleResult renders o's result into mr, whose held-back reason the
-// first pass of moduleResults gave; quoted says it is the static facts
-// that forbid the next release, quoted here.
-func (s *session) moduleResult(o *outcome, mr *model.ModuleResult, quoted bool) {
-	v := o.v
-	mr.Name, mr.Action, mr.FromVersion = v.name, o.action, model.VersionString(v.fromVersion(o.sel))
-	if o.sel >= 0 {
-		mr.ToVersion = v.versionText(o.sel)
-	}
-	if _, hv := v.headFor(o.sel); !v.noChannel {
-		mr.ChannelHead = model.VersionString(hv)
-	}
-	mr.FromSource, mr.ToSource, mr.Moved = v.resultSources(o.sel)
-	mr.Path, mr.PathNote = s.pathWithNote(o)
-	if quoted {
-		mr.HeldBack = s.staticReason(v, o.sel)
-	}
 }
 
 // path lists the update steps from the deployed version (or from the
@@ -417,6 +195,100 @@ func refusedWarnings(o *outcome) []model.Warning {
 		if model.CompareVersions(r.Version, o.v.rels[o.sel].Version) >= 0 {
 			out = append(out, refusedWarning(o.v.name, r))
 		}
+	}
+	return out
+}
+
+func (s *session) resolved() (*model.Result, error) {
+	n := len(s.fast.mods) + len(s.fast.detached) // at most this many outcomes
+	all := make([]outcome, 0, n)                 // one allocation for every outcome; never grows
+	outs := make([]*outcome, 0, n)
+	s.final = make(map[*view]int, n)
+	changes := s.p.req.ChangesOnly()
+	unchanged := 0
+	warned := make([]*outcome, 0, n) // every outcome that may warn, listed or not
+	add := func(v *view, sel int, detached bool) {
+		all = append(all, outcome{v: v, sel: sel, detached: detached})
+		o := &all[len(all)-1]
+		s.final[v] = sel
+		o.action = actionOf(o)
+		if sel >= 0 || v.unlisted {
+			warned = append(warned, o)
+		}
+		switch {
+		case changes && o.action == model.ActionKeep:
+			unchanged++ // counted, never rendered: no path, no held-back reason
+		case changes && !o.action.Changes():
+		case o.action != model.ActionAbsent || v.intent == intentDefaultOn || v.configuredOn || v.src.leftPlatform:
+			outs = append(outs, o)
+		}
+	}
+	detached := s.fast.detached
+	for _, mv := range s.fast.mods {
+		if s.scope != nil && !s.scope[mv.v.name] {
+			continue
+		}
+		for len(detached) > 0 && detached[0].name < mv.v.name {
+			add(detached[0], detached[0].deployed, true)
+			detached = detached[1:]
+		}
+		add(mv.v, s.fast.release(mv), false)
+	}
+	for _, v := range detached {
+		add(v, v.deployed, true)
+	}
+	res := &model.Result{Status: model.StatusResolved}
+	if len(outs) > 0 {
+		res.Modules = make([]model.ModuleResult, 0, len(outs))
+	}
+	// The plan reads only what the outcomes and their views hold from the
+	// start, never what rendering the modules makes: it is ordered on the
+	// other core meanwhile.
+	var kept []*frozenModule // listed and planned, unless the answer has the changes only
+	if !changes {
+		kept = s.fast.kept
+	}
+	planned := func() {}
+	if s.p.halves(len(outs)) {
+		planned = alongside(func() { res.Plan = plan(outs, kept, s.p.req.Devel) })
+	} else {
+		res.Plan = plan(outs, kept, s.p.req.Devel)
+	}
+	modules, err := s.moduleResults(outs)
+	planned()
+	if err != nil {
+		return nil, err
+	}
+	res.Modules = modules
+	if changes {
+		unchanged += len(s.fast.kept) // frozen modules without views keep their releases (statememo.go)
+	} else if len(s.fast.kept) > 0 {
+		res.Modules = s.withKept(modules)
+	}
+	res.Warnings = warnings(warned, append(runningLoops(s.p, warned), s.p.answerWarnings(warned)...))
+	res.Assumptions = s.p.assumptions()
+	res.Stats = s.stats()
+	res.Stats.Unchanged = unchanged
+	s.outs, s.unchanged = outs, unchanged
+	return res, nil
+}
+
+// withKept merges into modules, both by name, the results the state memo
+// rendered of the frozen modules the encoding left without views: an
+// answer that lists every module lists them as the memo's neutral request
+// did (statememo.go).
+func (s *session) withKept(modules []model.ModuleResult) []model.ModuleResult {
+	out := make([]model.ModuleResult, 0, len(modules)+len(s.fast.kept))
+	kept := s.fast.kept
+	for _, r := range modules {
+		for len(kept) > 0 && kept[0].name < r.Name {
+			out = append(out, s.keptResult(kept[0]))
+			kept = kept[1:]
+		}
+		out = append(out, r)
+	}
+	for _, f := range kept {
+		out = append(out, s.keptResult(f))
 	}
 	return out
 }

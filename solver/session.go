@@ -2,7 +2,6 @@ package solver
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/go-air/gini/z"
@@ -69,39 +68,6 @@ func (s *session) scratch() *copyScratch {
 	return s.copies
 }
 
-func (s *session) run() (*model.Result, error) {
-	if res, err := s.p.compiled.platformRefusal(s.ctx, s.cfg, s.p.cluster, s.p.req); res != nil || err != nil {
-		return res, err // R31: a platform DKP does not run, decided before any encoding
-	}
-	s.budget = newBudget(s.cfg.maxBytes)
-	s.fast = newEncoder(s.p, hard{}, everything)
-	s.fast.ctx = s.ctx
-	s.budget.track(s.fast)
-	s.fast.encode()
-	if s.fast.lazyRefused {
-		return nil, errNoMemo
-	}
-	return s.optimize(&optimizer{e: s.fast, ctx: s.ctx})
-}
-
-// optimize runs the R14 levels with o, then builds the answer.
-func (s *session) optimize(o *optimizer) (*model.Result, error) {
-	s.opt = o
-	if s.cfg.feasibleOnly {
-		return s.feasible()
-	}
-	err := s.opt.run()
-	switch {
-	case errors.Is(err, errUnsat) && s.cfg.statusOnly:
-		return &model.Result{Status: model.StatusUnsatisfiable, Stats: s.stats()}, nil
-	case errors.Is(err, errUnsat):
-		return s.unsatisfiable()
-	case err != nil:
-		return nil, err
-	}
-	return s.resolved()
-}
-
 // stats sums the work of every encoding this session built.
 func (s *session) stats() model.Stats {
 	st := model.Stats{Variables: int(s.fast.g.MaxVar()) + s.asked.Variables, Clauses: s.fast.clauses + s.asked.Clauses, Solves: s.fast.solves - s.solvesBefore + s.asked.Solves}
@@ -126,24 +92,6 @@ func (s *session) stats() model.Stats {
 	return st
 }
 
-// explainer returns the session's explain encoding of the whole closure,
-// building it once.
-func (s *session) explainer() *explainer {
-	if s.expl == nil {
-		s.expl = newExplainer(s.ctx, s.p, everything, s.budget)
-	}
-	return s.expl
-}
-
-// conflictExplainer returns the session's explain encoding for an
-// unsatisfiable request: a cone from the request's facts (cone.go).
-func (s *session) conflictExplainer() *explainer {
-	if s.expl == nil {
-		s.expl = newExplainer(s.ctx, s.p, conflictCone, s.budget)
-	}
-	return s.expl
-}
-
 // keptResult is a detached frozen module's result, from the memo.
 func (s *session) keptResult(f *frozenModule) model.ModuleResult {
 	r := f.result
@@ -152,4 +100,18 @@ func (s *session) keptResult(f *frozenModule) model.ModuleResult {
 		r.HeldBack = ""
 	}
 	return r
+}
+
+// feasible answers with the status alone: whether the request's hard
+// constraints hold together, the first question R14's optimisation asks.
+func (s *session) feasible() (*model.Result, error) {
+	ok, err := s.opt.e.solve(s.opt.ctx, s.opt.commits)
+	if err != nil {
+		return nil, err
+	}
+	status := model.StatusResolved
+	if !ok {
+		status = model.StatusUnsatisfiable
+	}
+	return &model.Result{Status: status, Stats: s.stats()}, nil
 }

@@ -2,6 +2,8 @@ package solver
 
 import (
 	"context"
+	"errors"
+	"time"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -27,4 +29,107 @@ func Encode(cat *model.Catalog, cluster *model.ClusterState, req *model.Request)
 		return model.Stats{}, err
 	}
 	return c.Encode(cluster, req)
+}
+
+// Solve is the package-level Solve on c's catalog.
+func (c *Compiled) Solve(ctx context.Context, cluster *model.ClusterState, req *model.Request, opts ...Option) (*model.Result, error) {
+	start := time.Now()
+	cfg := newSettings(opts)
+	if err := missingInput(c.cat, cluster, req); err != nil {
+		return nil, err
+	}
+	var memo *stateMemo
+	if !cfg.hooks.noStateMemo {
+		memo = c.t.states.memoFor(c, cluster, req) // nil unless req is of a shape a memo serves
+	}
+	var err error
+	if memo != nil && memo.lazy {
+		// The memo was made for this very state, which validated then.
+		err = errors.Join(nil, req.Validate(c.cat, cluster))
+	} else {
+		err = validate(c.cat, cluster, req)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if cfg.feasibleOnly && c.routeEnds(cluster, req) != nil {
+		// A request that takes a route resolves only if its route passes,
+		// and the route is placed on the answer's modules (D386): a check
+		// of status alone finds them too.
+		cfg.feasibleOnly = false
+	}
+	res, err := c.solve(ctx, cfg, cluster, req, memo)
+	if err == nil && !cfg.feasibleOnly {
+		res, err = c.addRoute(ctx, cfg, cluster, req, res) // R33
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Stats.SolveMicros = time.Since(start).Microseconds()
+	return res, nil
+}
+
+// solve answers req on memo when it serves: on the memo's frozen modules
+// without views (an answer that lists every module lists theirs as the
+// memo rendered them), and again with every view when the answer needs an
+// explanation or the memo could not render every frozen module's result;
+// then the memo only finds which frozen modules to detach (statememo.go).
+func (c *Compiled) solve(ctx context.Context, cfg settings, cluster *model.ClusterState, req *model.Request, memo *stateMemo) (*model.Result, error) {
+	if memo == nil || !memo.lazy {
+		return newSession(ctx, cfg, c, cluster, req).run()
+	}
+	if req.ChangesOnly() || memo.results {
+		s := newSession(ctx, cfg, c, cluster, req)
+		s.p.state = memo
+		res, err := s.run()
+		if !errors.Is(err, errNoMemo) {
+			return res, err
+		}
+	}
+	s := newSession(ctx, cfg, c, cluster, req)
+	s.p.detachMemo = memo
+	return s.run()
+}
+
+// Encode is the package-level Encode on c's catalog.
+func (c *Compiled) Encode(cluster *model.ClusterState, req *model.Request) (model.Stats, error) {
+	if err := validate(c.cat, cluster, req); err != nil {
+		return model.Stats{}, err
+	}
+	e := newEncoder(newProblem(c, cluster, req), hard{}, everything)
+	e.encode()
+	return model.Stats{Variables: int(e.g.MaxVar()), Clauses: e.clauses, MemoryBytes: estimate(e)}, nil
+}
+
+func (s *session) run() (*model.Result, error) {
+	if res, err := s.p.compiled.platformRefusal(s.ctx, s.cfg, s.p.cluster, s.p.req); res != nil || err != nil {
+		return res, err // R31: a platform DKP does not run, decided before any encoding
+	}
+	s.budget = newBudget(s.cfg.maxBytes)
+	s.fast = newEncoder(s.p, hard{}, everything)
+	s.fast.ctx = s.ctx
+	s.budget.track(s.fast)
+	s.fast.encode()
+	if s.fast.lazyRefused {
+		return nil, errNoMemo
+	}
+	return s.optimize(&optimizer{e: s.fast, ctx: s.ctx})
+}
+
+// optimize runs the R14 levels with o, then builds the answer.
+func (s *session) optimize(o *optimizer) (*model.Result, error) {
+	s.opt = o
+	if s.cfg.feasibleOnly {
+		return s.feasible()
+	}
+	err := s.opt.run()
+	switch {
+	case errors.Is(err, errUnsat) && s.cfg.statusOnly:
+		return &model.Result{Status: model.StatusUnsatisfiable, Stats: s.stats()}, nil
+	case errors.Is(err, errUnsat):
+		return s.unsatisfiable()
+	case err != nil:
+		return nil, err
+	}
+	return s.resolved()
 }

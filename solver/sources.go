@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/go-air/gini/z"
+
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -238,4 +240,32 @@ func (v *view) resultSources(sel int) (from, to string, moved bool) {
 	}
 	to = v.sourceOf(sel)
 	return from, to, from != "" && to != "" && from != to
+}
+
+// sourceChoice is the source R23 chose for a free module at level 3a or
+// 5a, and what bound the choice committed.
+type sourceChoice struct {
+	v        *view
+	src      string
+	priority int
+	// tied: several sources of that priority could serve v, and at most
+	// cross requirements met across sources decided among them.
+	tied  bool
+	cross int
+	// bound are the literals of the optimizer's encoding that hold the
+	// count to cross, as the level committed them.
+	bound []z.Lit
+}
+
+// message says which source R23 chose for the module, and by what.
+func (c *sourceChoice) message() string {
+	if !c.tied {
+		return fmt.Sprintf("%s comes from source %s, the source of the highest priority (%d) that can serve it (R23)", c.v.name, c.src, c.priority)
+	}
+	count := "none"
+	if c.cross > 0 {
+		count = fmt.Sprint(c.cross)
+	}
+	return fmt.Sprintf("%s comes from source %s, which R23 prefers among the sources of priority %d that can serve it by the fewest requirements met across sources (here %s), then by name",
+		c.v.name, c.src, c.priority, count)
 }

@@ -2,7 +2,6 @@ package solver
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"slices"
 
@@ -79,22 +78,4 @@ func unlistedWarning(o *outcome) model.Warning {
 		msg = fmt.Sprintf("%s is deployed at %s, which the catalog does not list: the update starts from it, and its requirements are unknown", v.name, ver)
 	}
 	return model.Warning{Kind: model.WarningUnknownVersion, Module: v.name, Version: ver, Message: msg}
-}
-
-// render renders each frozen module's result as an answer of the neutral
-// request renders it, and reports whether it could: a held-back reason
-// that a SAT question gives (never, for a module that keeps its release
-// outside the update set) leaves answers to render their own.
-func (m *stateMemo) render(p *problem, outs []*outcome) bool {
-	s := &session{ctx: context.Background(), cfg: newSettings(nil), p: p}
-	p.state = m // whyNot refuses on a memo
-	defer func() { p.state = nil }()
-	for _, o := range outs {
-		r, err := s.oneResult(o)
-		if err != nil {
-			return false
-		}
-		m.frozen[o.v.name].result, m.frozen[o.v.name].step = r, planStep(o)
-	}
-	return true
 }

@@ -2,12 +2,10 @@ package solver
 
 import (
 	"cmp"
-	"container/list"
 	"errors"
 	"hash/maphash"
 	"maps"
 	"slices"
-	"sync"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -39,18 +37,6 @@ import (
 // explanations read facts in the order the views were made. The memo is
 // keyed by the cluster state's whole content, compared byte by byte, so a
 // changed state can never be served from another's memo.
-
-// maxStates bounds the states a compiled catalog keeps memos of; the
-// least recently asked is dropped first.
-const maxStates = 8
-
-// stateMemos are a compiled catalog's memos, by state and shape.
-type stateMemos struct {
-	mu    sync.Mutex
-	seed  maphash.Seed
-	order *list.List // of *stateMemo, most recently asked first
-	byKey map[uint64][]*list.Element
-}
 
 // stateMemo is what one neutral request on one cluster state leaves to
 // the questions that follow it.
@@ -115,55 +101,6 @@ type frozenModule struct {
 
 // errNoMemo asks for an answer without the memo (see stateMemo).
 var errNoMemo = errors.New("answer again without the state memo")
-
-// memoFor returns the memo of cluster and req's shape, made now if need
-// be, or nil when req is not of a shape a memo serves.
-func (c *Compiled) memoFor(cluster *model.ClusterState, req *model.Request) *stateMemo {
-	if !memoShape(req) {
-		return nil
-	}
-	ms := &c.t.states
-	shape := shapeOf(req)
-	ms.mu.Lock()
-	if ms.order == nil {
-		ms.seed, ms.order, ms.byKey = maphash.MakeSeed(), list.New(), map[uint64][]*list.Element{}
-	}
-	seed := ms.seed
-	ms.mu.Unlock()
-	h := stateHash(seed, cluster, shape)
-	find := func() *stateMemo {
-		for _, el := range ms.byKey[h] {
-			if m := el.Value.(*stateMemo); m.shape == shape && sameState(m.state, cluster) {
-				ms.order.MoveToFront(el)
-				return m
-			}
-		}
-		return nil
-	}
-	ms.mu.Lock()
-	m := find()
-	ms.mu.Unlock()
-	if m != nil {
-		return m
-	}
-	m = c.newMemo(cluster, req)
-	m.state, m.shape, m.hash = copyState(cluster), shape, h
-	ms.mu.Lock()
-	defer ms.mu.Unlock()
-	if held := find(); held != nil {
-		return held // another request made it meanwhile
-	}
-	ms.byKey[h] = append(ms.byKey[h], ms.order.PushFront(m))
-	for ms.order.Len() > maxStates {
-		last := ms.order.Back()
-		old := ms.order.Remove(last).(*stateMemo)
-		ms.byKey[old.hash] = slices.DeleteFunc(ms.byKey[old.hash], func(el *list.Element) bool { return el == last })
-		if len(ms.byKey[old.hash]) == 0 {
-			delete(ms.byKey, old.hash)
-		}
-	}
-	return m
-}
 
 // memoShape reports whether a memo may serve req: it names modules only
 // to enable or disable them. Only an answer with the changes only leaves
@@ -298,74 +235,6 @@ func copyState(c *model.ClusterState) *model.ClusterState {
 		out.Modules[name] = st
 	}
 	return &out
-}
-
-// newMemo makes the memo of cluster and req's shape from the neutral
-// request, as detach sees its closure.
-func (c *Compiled) newMemo(cluster *model.ClusterState, req *model.Request) *stateMemo {
-	m := &stateMemo{frozen: map[string]*frozenModule{}}
-	r0 := neutral(req)
-	if validate(c.cat, cluster, r0) != nil {
-		return m
-	}
-	p := newProblem(c, cluster, r0)
-	m.roots = p.rootNames()
-	closure := p.closure(false)
-	_, detached := p.detach(closure)
-	if len(detached) == 0 {
-		return m
-	}
-	var outs []*outcome
-	on := map[string]*view{}
-	m.closure = make(map[string]bool, len(closure))
-	for _, v := range closure {
-		m.closure[v.name] = true
-		if p.frozen(v) {
-			on[v.name] = v
-		}
-	}
-	m.requiredBy, m.byGroup, m.byCapability, m.providerOf = map[string][]*frozenModule{}, map[string][]*frozenModule{}, map[string][]*frozenModule{}, map[string]string{}
-	for _, v := range closure {
-		if on[v.name] == nil {
-			continue
-		}
-		rel := v.rels[v.deployed]
-		f := &frozenModule{name: v.name, m: v.m, rel: rel, depsHold: p.dependenciesHold(v, rel, on)}
-		for _, r := range v.candidates(false) {
-			p.pushNamed(v.rels[r], func(name string) { f.pushes = append(f.pushes, name) })
-		}
-		m.frozen[v.name] = f
-		for _, d := range rel.Requirements.Modules {
-			m.requiredBy[d.Module] = append(m.requiredBy[d.Module], f)
-		}
-		if g := v.m.ExclusiveGroup; g != "" {
-			m.byGroup[g] = append(m.byGroup[g], f)
-		}
-		for _, cp := range slices.Concat(rel.Requirements.Capabilities, rel.Provides) {
-			m.byCapability[cp] = append(m.byCapability[cp], f)
-		}
-		for _, cp := range rel.Provides {
-			m.providerOf[cp] = v.name
-		}
-		if len(rel.Requirements.Compound) > 0 {
-			m.compound = append(m.compound, f)
-		}
-		o := &outcome{v: v, sel: v.deployed}
-		o.action = actionOf(o)
-		outs = append(outs, o)
-	}
-	if len(warnings(outs, runningLoops(p, outs))) > 0 {
-		return m
-	}
-	m.allHold = true
-	for _, f := range m.frozen {
-		if !f.depsHold || slices.ContainsFunc(f.rel.Requirements.Capabilities, func(c string) bool { return m.providerOf[c] == "" }) {
-			m.allHold = false
-		}
-	}
-	m.lazy = true
-	m.results = m.render(p, outs)
-	return m
 }
 
 // lazyClosure is closure(false) with the memo's frozen modules left

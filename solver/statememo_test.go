@@ -52,7 +52,7 @@ func TestStateMemoChangesNoAnswer(t *testing.T) {
 				continue
 			}
 			asked++
-			if m := c.memoFor(cluster, r); m != nil && m.lazy {
+			if m := c.t.states.memoFor(c, cluster, r); m != nil && m.lazy {
 				served++
 			}
 			want.Stats.MemoryBytes, got.Stats.MemoryBytes = 0, 0

@@ -237,16 +237,6 @@ func (s *stepper) stepsFrom(from int) *updateSteps {
 	return s.memo[from].Load()
 }
 
-// takenPrereleases says which prereleases R6 lets v take as it takes a
-// final release (D140, D141): every one under devel, else those the
-// catalog's reading lets it take.
-func (p *problem) takenPrereleases(v *view) func(*model.Release) bool {
-	if p.req.Devel {
-		return func(*model.Release) bool { return true }
-	}
-	return catalogPrereleases(v.m, p.compiled.t.named[v.name])
-}
-
 // catalogPrereleases is takenPrereleases without devel, which a compiled
 // stepper knows: under the blang reading every prerelease, under the
 // semver reading those a range names, under DKP's none.

@@ -1,14 +1,12 @@
 package solver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/Masterminds/semver/v3"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -185,7 +183,7 @@ func finishSuggestion(sug model.Suggestion, res *model.Result) model.Suggestion 
 
 // changesFor lists, for one fact, groups of alternative changes.
 func (s *session) changesFor(f *fact) [][]change {
-	if changes := kindOf(f).changes; changes != nil {
+	if changes := factChanges[f.kind]; changes != nil {
 		return changes(s, f)
 	}
 	return nil
@@ -205,14 +203,6 @@ func deckhouseUpgrades(s *session, f *fact) [][]change {
 		return nil
 	}
 	return [][]change{s.upgrades(model.SuggestUpgradeDeckhouse, f.cons, model.Core(s.p.deckhouse))}
-}
-
-// lowers reports whether the request's candidate for a platform
-// component is below the version the cluster runs: a downgrade question
-// (R12), which an upgrade of that component would not answer but
-// abandon, so no upgrade of it is suggested (D172).
-func lowers(running, candidate model.Version) bool {
-	return running != nil && candidate != nil && model.CompareVersions(model.Core(candidate), model.Core(running)) < 0
 }
 
 // builtInUpgrades upgrades DKP for a requirement on a built-in module,
@@ -304,8 +294,6 @@ func upgradeChanges(kind model.SuggestionKind, what string, c *model.Constraint,
 	return out
 }
 
-var versionInText = regexp.MustCompile(`v?[0-9]+(\.[0-9]+){0,2}`)
-
 // boundsAbove reads the versions a constraint's text names, and the next
 // patch of each, keeping those above current that satisfy it, ascending.
 func boundsAbove(c *model.Constraint, current model.Version) []model.Version {
@@ -316,26 +304,6 @@ func boundsAbove(c *model.Constraint, current model.Version) []model.Version {
 		}
 	}
 	slices.SortFunc(out, model.CompareVersions)
-	return out
-}
-
-// namedCandidates are the versions a constraint's text names, and the
-// next patch of each, that satisfy it, in text order: the versions
-// boundsAbove may suggest, and by which what-if classes tell platform
-// versions apart (classes.go).
-func namedCandidates(c *model.Constraint) []model.Version {
-	var out []model.Version
-	for _, text := range versionInText.FindAllString(c.Range(), -1) {
-		v, err := model.ParseVersion(text)
-		if err != nil {
-			continue
-		}
-		for _, cand := range []model.Version{v, semver.New(v.Major(), v.Minor(), v.Patch()+1, "", "")} {
-			if c.Allows(cand) {
-				out = append(out, cand)
-			}
-		}
-	}
 	return out
 }
 
@@ -489,4 +457,39 @@ func pinChange(name string, ver model.Version) change {
 			r.Pin[name] = ver
 		},
 	}
+}
+
+// verify resolves the changed inputs of a suggestion, status first: the
+// answer Solve gives, or one it gives for a request of the same class.
+// An update suggestion reads the version its module reaches, so it is
+// always resolved on its own, to its optimum; so is a change to the
+// cluster state. Every other suggestion reads only the status, so its
+// check stops once it knows whether the request resolves.
+func (s *session) verify(sug model.Suggestion, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
+	opts := []Option{WithoutHeldBack(), WithoutSuggestions(), statusOnly(), WithMemoryLimit(s.budget.remaining())}
+	if sug.Kind != model.SuggestUpdateModule {
+		opts = append(opts, feasibleOnly())
+	}
+	solve := func() (*model.Result, error) {
+		return s.p.compiled.Solve(s.ctx, cluster, req, opts...)
+	}
+	b := s.cfg.batch
+	if b == nil || sug.Kind == model.SuggestUpdateModule || !sameState(cluster, s.p.cluster) {
+		return solve()
+	}
+	key := b.axes.key(req)
+	b.mu.Lock()
+	v, ok := b.verified[key]
+	b.mu.Unlock()
+	if ok {
+		return v.res, v.err
+	}
+	res, err := solve()
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return res, err
+	}
+	b.mu.Lock()
+	b.verified[key] = verified{res, err}
+	b.mu.Unlock()
+	return res, err
 }

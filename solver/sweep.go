@@ -64,7 +64,7 @@ func reasons(module string, facts []model.Fact) (out []string, kinds []model.Fac
 
 // reason names one fact in a few words, or "" for the request's own.
 func reason(module string, f model.Fact) string {
-	return factKinds[f.Kind].short(module, f)
+	return factWords[f.Kind].short(module, f)
 }
 
 // SweepSummary counts the answers of a sweep and ranks what stood in the

@@ -140,13 +140,6 @@ func hopeless(v *view) bool {
 	return v.intent == intentOn && !slices.Contains(v.allowed, true) && slices.ContainsFunc(v.staticFacts(), isPlatformFact)
 }
 
-// platformQuestion reports whether the request asks about other platform
-// versions than the cluster's (R12, R22).
-func (p *problem) platformQuestion() bool {
-	pl := p.req.Platform
-	return pl.Deckhouse != nil || pl.Kubernetes != nil || len(pl.Components) > 0
-}
-
 // maxBlockers bounds the blockers a platform question names: each costs a
 // minimal core, and an operator facing more than this many has the list
 // to start with.

@@ -40,7 +40,7 @@ const (
 // fresh encoding each (D21). The sets of one size are all asked before
 // the next size, and the search stops at the first size that yields any.
 type setSearch struct {
-	s *session
+	s *suggesting
 	x *explainer
 	// tried records each set of changes solved, by key: whether it
 	// resolved; the single changes suggest tried first are in it.
@@ -53,7 +53,7 @@ type setSearch struct {
 	foundTargets map[string]bool
 }
 
-func newSetSearch(s *session) *setSearch {
+func newSetSearch(s *suggesting) *setSearch {
 	return &setSearch{s: s, x: s.conflictExplainer(), tried: map[string]bool{}, seen: map[string]bool{}, foundTargets: map[string]bool{}}
 }
 
@@ -374,7 +374,7 @@ func (ss *setSearch) minimal(set changeSet) (bool, error) {
 // a core: those a single suggestion draws from, but downgrades only where
 // the question is one, since a downgrade group costs a verification per
 // release and a set answers what no single change could (D173).
-func (s *session) setGroups(core []*fact) [][]change {
+func (s *suggesting) setGroups(core []*fact) [][]change {
 	groups := slices.DeleteFunc(s.changeGroups(core), func(alts []change) bool { return len(alts) == 0 })
 	if s.p.lowersPlatform() {
 		return groups
@@ -386,7 +386,7 @@ func (s *session) setGroups(core []*fact) [][]change {
 // trySet solves the request with every change of set applied, status
 // only, and again to its optimum when it resolves and an update reads
 // the version its module reaches.
-func (s *session) trySet(set changeSet) (*model.Result, error) {
+func (s *suggesting) trySet(set changeSet) (*model.Result, error) {
 	cluster, req := s.p.cluster.Clone(), s.p.req.Clone()
 	for _, c := range set {
 		c.apply(cluster, req)
@@ -397,11 +397,11 @@ func (s *session) trySet(set changeSet) (*model.Result, error) {
 	// Through Compiled.Solve, so that a set is held to its route (R33)
 	// as every other verified change is.
 	opts := []Option{WithWorkers(1), WithMemoryLimit(s.budget.remaining()), WithoutHeldBack(), WithoutSuggestions(), statusOnly()}
-	res, err := s.p.compiled.Solve(s.ctx, cluster, req, append(opts, feasibleOnly())...)
+	res, err := s.solver.Solve(s.ctx, cluster, req, append(opts, feasibleOnly())...)
 	if err != nil || res.Status != model.StatusResolved || !set.readsOptimum() {
 		return res, err
 	}
-	return s.p.compiled.Solve(s.ctx, cluster, req, opts...)
+	return s.solver.Solve(s.ctx, cluster, req, opts...)
 }
 
 // combinedSuggestion is the suggestion of a verified set: its parts,

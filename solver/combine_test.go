@@ -62,11 +62,11 @@ func TestCombinedSearchStopsAtThree(t *testing.T) {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			deps := []string{"a", "b", "c", "d"}[:n]
 			cat, cluster, req := hubProblem(t, deps...)
-			s := newSession(context.Background(), newSettings([]Option{WithoutSuggestions(), WithoutHeldBack()}), compiledFor(cat), cluster, req)
+			s := newTestSession(context.Background(), newSettings([]Option{WithoutSuggestions(), WithoutHeldBack()}), compiledFor(cat), cluster, req)
 			res, err := s.run()
 			require.NoError(t, err)
 			require.Equal(t, model.StatusUnsatisfiable, res.Status)
-			ss := newSetSearch(s)
+			ss := newSetSearch(s.suggesting)
 			found, err := ss.run(s.core)
 			require.NoError(t, err)
 			assert.LessOrEqual(t, ss.trials, maxSetTrials+maxSetSize, "the search is bounded")

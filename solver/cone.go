@@ -71,6 +71,14 @@ type cone struct {
 	*nameIndex
 }
 
+// explainNames holds the name index every explain encoding of one
+// problem shares: their universe is the problem's closure over every
+// release. The session's explain part keeps it (explaining.names) and
+// hands it to each explain encoding it builds (newExplainer).
+type explainNames struct {
+	index *nameIndex
+}
+
 // nameIndex says which modules of a universe name which.
 type nameIndex struct {
 	// namedBy lists, for each module, the modules of the universe whose
@@ -159,18 +167,18 @@ func (e *encoder) withNamers(vs []*view) []*view {
 }
 
 // indexNames fills the cone's name index, once. An explain encoding's
-// universe is its problem's closure over every release, so the problem
-// keeps the index for every explain encoding it builds.
+// universe is its problem's closure over every release, so they share
+// the index (explainNames).
 func (e *encoder) indexNames() {
 	c := e.cone
 	if c.nameIndex != nil {
 		return
 	}
-	if e.guard.keepsFacts() {
-		if e.p.explainNames == nil {
-			e.p.explainNames = e.names()
+	if e.guard.keepsFacts() && e.sharedNames != nil {
+		if e.sharedNames.index == nil {
+			e.sharedNames.index = e.names()
 		}
-		c.nameIndex = e.p.explainNames
+		c.nameIndex = e.sharedNames.index
 		return
 	}
 	c.nameIndex = e.names()

@@ -54,7 +54,7 @@ modules:
 			var cone *cone
 			for name, sc := range map[string]scope{"cone": conflictCone, "whole": everything} {
 				p := newProblem(c, cl, tc.req)
-				x := newExplainer(context.Background(), p, sc, nil)
+				x := newExplainer(context.Background(), p, sc, nil, nil)
 				core, err := x.inputCore(nil)
 				require.NoError(t, err)
 				for _, f := range chainOrder(core) {

@@ -111,11 +111,11 @@ func TestDetachChangesNoAnswer(t *testing.T) {
 		}
 		want, err := c.Solve(ctx, cluster, req)
 		require.NoError(t, err, name)
-		s := newSession(ctx, newSettings(nil), c, cluster, req)
+		s := newTestSession(ctx, newSettings(nil), c, cluster, req)
 		s.p.hooks.keepFrozen = true
 		got, err := s.run()
 		require.NoError(t, err, name)
-		got, err = c.addRoute(ctx, newSettings(nil), cluster, req, got) // R33, as Solve adds it
+		got, err = c.addRoute(ctx, c, newSettings(nil), cluster, req, got) // R33, as Solve adds it
 		require.NoError(t, err, name)
 		want.Stats, got.Stats = model.Stats{}, model.Stats{}
 		assert.Equal(t, want, got, name)

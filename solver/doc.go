@@ -22,7 +22,12 @@
 //   - solve.go: Solve and Encode, the entry points, and the pipeline one
 //     session runs, read top to bottom: a platform DKP refuses, the fast
 //     encoding, R14's levels, then the answer or its explanation;
-//     session.go: the session that holds one resolution's encodings.
+//     session.go: the session that holds one resolution's fast encoding
+//     and its outcomes. Its later phases' parts read it: explaining
+//     (explain.go: the explain encodings and held-back questions),
+//     suggesting (suggest.go: verified changes, solved on the resolver
+//     the facade hands in) and answering (result_render.go: the answer
+//     in words).
 //   - problem.go: the view of each module this resolution touches, read
 //     from the compiled tables: its intent (R8), channel head (R10),
 //     deployed and pinned releases.
@@ -82,7 +87,7 @@
 //   - explain.go: selectors, gini's Why() cores, and their shrinking to a
 //     minimal set of facts (R16).
 //   - unsat.go, render.go, suggest.go: the explanation of an unsatisfiable
-//     request in DKP's words, with every platform blocker (the hopeless
+//     request (its core found in unsat.go, worded in render.go), with every platform blocker (the hopeless
 //     ones found in one pass, D106) and verified suggestions: single
 //     changes first, downgrades only where nothing else works or the
 //     question is one (D172, D173).
@@ -95,7 +100,8 @@
 //     phase as the rules are: factkinds_render.go (its message and its
 //     short form in a sweep) and factkinds_suggest.go (the changes a
 //     suggestion may make).
-//   - heldback.go: why a module ends below its head (R17).
+//   - heldback.go: why a module ends below its head (R17): the facts;
+//     result_render.go words them.
 //     localcore.go: most of its questions read off the facts of the
 //     modules near it, a small constraint problem answered exactly
 //     without a solver; the rest go to a cone (D229).
@@ -121,14 +127,16 @@
 //     resolved answer that moves a platform minor up (D386): the walks of
 //     pairs DKP runs, each module's fewest changes before the steps that
 //     need them, the best walk as the answer's route, or one
-//     platform-route fact when none passes. It solves nothing.
+//     platform-route fact when none passes. It solves only to verify a
+//     suggestion, on the resolver the facade hands in.
 //   - settings.go: settings the target release accepts (R34): the
 //     static fact of the releases whose compiled schema refuses the
 //     module's settings, its wording and suggestion, and the warnings of
 //     required fields the settings lack. The schema itself is the
 //     settings package's, asked through model.Release.CheckSettings.
-//   - result.go, plan.go: actions, paths, and the ordered plan (R18);
-//     result_render.go: each outcome's module result in words, with its
+//   - result.go, plan.go: the outcomes read back from the model, actions,
+//     paths, and the ordered plan (R18); result_render.go: the resolved
+//     answer composed, each outcome's module result in words, with its
 //     path note and held-back reason.
 //     A large answer is rendered in two passes, the second only reading,
 //     in halves side by side, while the plan is ordered (D330); a large

@@ -45,19 +45,22 @@ type encoder struct {
 	across acrossDone
 	// ranks order the facts the encoder makes (cone.go); nil when the
 	// encoding keeps no facts.
-	ranks    map[*fact]factRank
-	cone     *cone // set when the scope is a cone
-	ivCache  map[ivKey]z.Lit
-	chains   map[string][]z.Lit // at-most-one chains by exclusive group
-	satCache map[satKey][]int
-	counters map[string][]z.Lit  // totalizers of a shared encoding (card.go); nil: none kept
-	srcLits  map[sourceKey]z.Lit // "on at a release of source s" (sources_encode.go)
-	setLits  map[setKey]z.Lit    // "at one of these positions" (loops.go)
-	clauses  int
-	lits     int // literals over all clauses, for the size estimate
-	solves   int
-	buf      []z.Lit
-	scratch  []z.Lit // a clause being built, before add copies it
+	ranks map[*fact]factRank
+	cone  *cone // set when the scope is a cone
+	// sharedNames, on an explain encoding, holds the name index it shares
+	// with the problem's other explain encodings (explainNames), or nil.
+	sharedNames *explainNames
+	ivCache     map[ivKey]z.Lit
+	chains      map[string][]z.Lit // at-most-one chains by exclusive group
+	satCache    map[satKey][]int
+	counters    map[string][]z.Lit  // totalizers of a shared encoding (card.go); nil: none kept
+	srcLits     map[sourceKey]z.Lit // "on at a release of source s" (sources_encode.go)
+	setLits     map[setKey]z.Lit    // "at one of these positions" (loops.go)
+	clauses     int
+	lits        int // literals over all clauses, for the size estimate
+	solves      int
+	buf         []z.Lit
+	scratch     []z.Lit // a clause being built, before add copies it
 	// reqScratch holds a module's narrowed requirement groups while its
 	// clauses are added (requirementGroups), and runScratch and ivScratch
 	// a group's runs of candidates and of satisfying releases.

@@ -22,11 +22,13 @@ type explainer struct {
 	choices map[*sourceChoice]*fact
 }
 
-// newExplainer builds the explain encoding of p over scope sc, under b.
-func newExplainer(ctx context.Context, p *problem, sc scope, b *budget) *explainer {
+// newExplainer builds the explain encoding of p over scope sc, under b,
+// sharing names with p's other explain encodings.
+func newExplainer(ctx context.Context, p *problem, sc scope, b *budget, names *explainNames) *explainer {
 	sel := &selecting{}
 	e := newEncoder(p, sel, sc)
 	e.ctx = ctx
+	e.sharedNames = names
 	b.track(e)
 	e.encode()
 	return &explainer{e: e, sel: sel, ctx: ctx, prefs: map[*view]*fact{}}
@@ -160,20 +162,46 @@ func (x *explainer) preference(v *view, at int) *fact {
 	return f
 }
 
+// explaining is a session's explain part: the explain encodings it
+// builds and what they share, the scratch of its local questions, and
+// the work of the encodings it dropped. It reads the session (a pointer
+// back).
+type explaining struct {
+	*session
+	expl *explainer
+	// local is the scratch of held-back questions asked without a solver
+	// (localcore.go), kept from one question to the next.
+	local *localQuestion
+	// asked sums the work of the cones held-back questions were asked on
+	// (whyNot), each dropped once answered.
+	asked model.Stats
+	// names is the name index every explain encoding of the problem
+	// shares (cone.go).
+	names explainNames
+}
+
+// stats sums the work of every encoding the session built.
+func (s *explaining) stats() model.Stats {
+	if s.expl == nil {
+		return s.work(s.asked)
+	}
+	return s.work(s.asked, s.expl.e)
+}
+
 // explainer returns the session's explain encoding of the whole closure,
 // building it once.
-func (s *session) explainer() *explainer {
+func (s *explaining) explainer() *explainer {
 	if s.expl == nil {
-		s.expl = newExplainer(s.ctx, s.p, everything, s.budget)
+		s.expl = newExplainer(s.ctx, s.p, everything, s.budget, &s.names)
 	}
 	return s.expl
 }
 
 // conflictExplainer returns the session's explain encoding for an
 // unsatisfiable request: a cone from the request's facts (cone.go).
-func (s *session) conflictExplainer() *explainer {
+func (s *explaining) conflictExplainer() *explainer {
 	if s.expl == nil {
-		s.expl = newExplainer(s.ctx, s.p, conflictCone, s.budget)
+		s.expl = newExplainer(s.ctx, s.p, conflictCone, s.budget, &s.names)
 	}
 	return s.expl
 }

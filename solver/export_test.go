@@ -19,5 +19,11 @@ func WithSideBySideFrom(n int) Option { return func(s *settings) { s.sideBySide 
 // AddRoute places the route of res, a resolved answer to req (R33), as
 // Solve does after the answer, for the benchmark that times it alone.
 func (c *Compiled) AddRoute(ctx context.Context, cluster *model.ClusterState, req *model.Request, res *model.Result) (*model.Result, error) {
-	return c.addRoute(ctx, newSettings(nil), cluster, req, res)
+	return c.addRoute(ctx, c, newSettings(nil), cluster, req, res)
+}
+
+// newTestSession is the session of one request with its explain,
+// suggestion and render parts, as the facade makes one.
+func newTestSession(ctx context.Context, cfg settings, c *Compiled, cluster *model.ClusterState, req *model.Request) *answering {
+	return newAnswering(newSession(ctx, cfg, c, cluster, req), c)
 }

@@ -8,7 +8,7 @@ import (
 // changes to the inputs that a suggestion may propose for a fact of it
 // (suggest.go); nil for none. It is the explain phase's part of the
 // fact-kind table (factkinds.go), indexed by kind as factKinds is.
-var factChanges = [len(factKinds)]func(s *session, f *fact) [][]change{
+var factChanges = [len(factKinds)]func(s *suggesting, f *fact) [][]change{
 	model.FactClusterEnabled:        disableTheModule,
 	model.FactClusterDisabled:       enableTheModule,
 	model.FactNotEnabled:            enableOrAutoEnable,

@@ -4,56 +4,15 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/go-air/gini/z"
 
 	"github.com/modsolver/modsolver/model"
 )
 
-// heldBack says what keeps a module below its head (R17), or why a module
-// that is on by default stays off (R8). It is "" for a module at its head.
-// When the static facts that forbid the next release say it, and quoting
-// them makes no fact (staticMade), it reports quotes instead, for
-// staticReason to render apart (moduleResults).
-func (s *session) heldBack(o *outcome) (why string, quotes bool, err error) {
-	v := o.v
-	if !o.belowHead() {
-		return "", false, nil
-	}
-	switch {
-	case v.noChannel:
-		return s.p.message(v.static(model.FactChannelHead)), false, nil
-	case v.pinned >= 0:
-		return fmt.Sprintf("pinned to %s by the request", v.rels[v.pinned].Version), false, nil
-	case v.before && !v.inUpdate && !v.m.Embedded:
-		return fmt.Sprintf("not in the request's update set, so it stays at %s", v.deployedVersion()), false, nil
-	}
-	if o.sel < 0 {
-		why, err := s.whyNot(v, 0)
-		if v.configuredOn {
-			return fmt.Sprintf("enabled in the cluster, but stays off: %s", why), false, err
-		}
-		return fmt.Sprintf("on by default in bundle %s, but stays off: %s", s.p.cluster.Bundle, why), false, err
-	}
-	next := s.nextAllowed(v, o.sel)
-	if next < 0 {
-		if !staticMade(v) {
-			return "", true, nil
-		}
-		return s.staticReason(v, o.sel), false, nil
-	}
-	why, err = s.whyNot(v, next)
-	why = fmt.Sprintf("%s is not possible: %s", v.rels[next].Version, why)
-	if skipped := s.p.skippedExperimental(v, o.sel, next); skipped != "" {
-		why = skipped + "; " + why // R25: the stage holds back the releases passed over
-	}
-	return why, false, err
-}
-
 // nextAllowed is the lowest release above sel, up to the head, that no
 // static fact forbids, or -1.
-func (s *session) nextAllowed(v *view, sel int) int {
+func (s *explaining) nextAllowed(v *view, sel int) int {
 	head, _ := v.headFor(sel)
 	for i := sel + 1; i <= head && i < len(v.rels); i++ {
 		if v.allowed[i] && v.sameSource(i, sel) {
@@ -63,29 +22,7 @@ func (s *session) nextAllowed(v *view, sel int) int {
 	return -1
 }
 
-// staticReason names the static facts that forbid the release just above
-// the chosen one: the nearest newer release is the one an operator asks
-// about, and every release up to the head is forbidden too. The background
-// facts (see whyNot) are named only when no other fact forbids it.
-func (s *session) staticReason(v *view, sel int) string {
-	background, facts := splitBackground(s.p.staticCopies(v, sel+1, s.scratch()))
-	for _, group := range [][]*fact{facts, background} {
-		// A fact forbids sel+1 whether or not newerOnly narrows it, so
-		// only the facts that do are narrowed. The groups are
-		// splitBackground's own slices.
-		group = slices.DeleteFunc(group, func(f *fact) bool { return !slices.Contains(f.rels, sel+1) })
-		var msgs []string
-		for _, f := range newerOnly(group, v, sel+1) {
-			msgs = append(msgs, s.p.message(f))
-		}
-		if len(msgs) > 0 {
-			return strings.Join(msgs, "; ")
-		}
-	}
-	return ""
-}
-
-// whyNot explains why module v cannot be at release rel or newer (rel 0:
+// whyNotFacts finds why module v cannot be at release rel or newer (rel 0:
 // cannot be on), given the facts and, if the facts alone allow it, the
 // choices of the modules that R14 served first. The channel head and the
 // prerelease policy are background: they are named only when nothing
@@ -96,29 +33,21 @@ func (s *session) staticReason(v *view, sel int) string {
 // facts and the level's preferences have a model: first to the modules
 // its facts speak of (what v requires), then a whole step (the modules
 // that name those covered). A core of the cone's facts is a core of the
-// closure's (cone.go), and most reasons are a module or two away.
-func (s *session) whyNot(v *view, rel int) (string, error) {
-	if s.p.state != nil {
-		return "", errNoMemo // an explanation reads facts in the order the views were made
-	}
-	if len(v.rels) == 0 {
-		if v.src.named && !v.src.free {
-			return fmt.Sprintf("source %s lists no release of %s", v.src.to, v.name), nil
-		}
-		return fmt.Sprintf("the catalog lists no release of %s", v.name), nil
-	}
+// closure's (cone.go), and most reasons are a module or two away. It
+// returns the facts in the order whyNot names them; v has releases.
+func (s *explaining) whyNotFacts(v *view, rel int) ([]*fact, error) {
 	core, _, err := s.whyNotCore(v, rel)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return s.p.inOrder(heldBackOrder(newerOnly(core, v, rel), v, rel)), nil
+	return heldBackOrder(newerOnly(core, v, rel), v, rel), nil
 }
 
 // whyNotCore returns whyNot's minimal core, and the background facts it
 // is minimal under (none when the background itself is in the core): from
 // the facts of v and of what it requires when those decide it
 // (localcore.go), else from the solver.
-func (s *session) whyNotCore(v *view, rel int) (core, background []*fact, err error) {
+func (s *explaining) whyNotCore(v *view, rel int) (core, background []*fact, err error) {
 	if s.scope == nil {
 		if core, background, ok := s.localCore(v, rel); ok {
 			return core, background, nil
@@ -128,7 +57,7 @@ func (s *session) whyNotCore(v *view, rel int) (core, background []*fact, err er
 }
 
 // solverCore is whyNotCore asked of the solver, on a cone from v.
-func (s *session) solverCore(v *view, rel int) (core, background []*fact, err error) {
+func (s *explaining) solverCore(v *view, rel int) (core, background []*fact, err error) {
 	// Each level adds the preferences (R14) that may explain it: the
 	// releases of the modules served before v, then of all others, each
 	// with the sources levels 3a and 5a chose by then (R23).
@@ -192,7 +121,7 @@ type whyLevel struct {
 // has a model. It is 0 when the fast encoding cannot answer (a shared
 // what-if encoding holds facts under selectors; a module may be outside
 // its domain).
-func (s *session) firstLevel(v *view, rel int, level func(int) whyLevel) (int, error) {
+func (s *explaining) firstLevel(v *view, rel int, level func(int) whyLevel) (int, error) {
 	for i := range whyLevels - 1 {
 		assume, ok := s.fastAssumptions(v, rel, level(i))
 		if !ok {
@@ -208,7 +137,7 @@ func (s *session) firstLevel(v *view, rel int, level func(int) whyLevel) (int, e
 
 // fastAssumptions are the fast encoding's literals for "v at rel or
 // newer" under level l, or false when the fast encoding cannot say it.
-func (s *session) fastAssumptions(v *view, rel int, l whyLevel) ([]z.Lit, bool) {
+func (s *explaining) fastAssumptions(v *view, rel int, l whyLevel) ([]z.Lit, bool) {
 	e := s.fast
 	mv := e.byName[v.name]
 	if s.scope != nil || mv == nil || mv.pos[rel] < 0 {
@@ -242,16 +171,16 @@ func (s *session) fastAssumptions(v *view, rel int, l whyLevel) ([]z.Lit, bool) 
 // questionExplainer returns the explain encoding a question about v is
 // asked on: a cone from v of its own, or on a shared what-if encoding the
 // session's explain encoding of the whole closure.
-func (s *session) questionExplainer(v *view) *explainer {
+func (s *explaining) questionExplainer(v *view) *explainer {
 	if s.scope != nil {
 		return s.explainer()
 	}
-	return newExplainer(s.ctx, s.p, scope{cone: func(*problem) []string { return []string{v.name} }, alone: true}, s.budget)
+	return newExplainer(s.ctx, s.p, scope{cone: func(*problem) []string { return []string{v.name} }, alone: true}, s.budget, &s.names)
 }
 
 // dropExplainer counts a question's cone in the session's stats and
 // takes it off the memory budget.
-func (s *session) dropExplainer(x *explainer) {
+func (s *explaining) dropExplainer(x *explainer) {
 	if x == s.expl {
 		return
 	}
@@ -276,7 +205,7 @@ func splitBackground(facts []*fact) (background, rest []*fact) {
 
 // servedBefore lists the modules whose releases the levels of r14Levels
 // chose before v's, in the order they did.
-func (s *session) servedBefore(v *view) []*view {
+func (s *explaining) servedBefore(v *view) []*view {
 	var out []*view
 	for _, mv := range s.opt.served {
 		if mv.v == v {
@@ -288,7 +217,7 @@ func (s *session) servedBefore(v *view) []*view {
 }
 
 // others lists every module of the answer but v.
-func (s *session) others(v *view) []*view {
+func (s *explaining) others(v *view) []*view {
 	var out []*view
 	for _, mv := range s.fast.mods {
 		if mv.v != v {
@@ -329,7 +258,7 @@ func (x *explainer) preferences(vs []*view, final map[*view]int) []*fact {
 // localCore returns whyNot's core for "v at rel or newer" and the
 // background facts it is minimal under, or false when the question needs
 // the solver.
-func (s *session) localCore(v *view, rel int) (core, background []*fact, ok bool) {
+func (s *explaining) localCore(v *view, rel int) (core, background []*fact, ok bool) {
 	if !v.own || s.p.req.Devel {
 		return nil, nil, false
 	}

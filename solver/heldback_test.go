@@ -39,7 +39,7 @@ func TestHeldBackCoresHoldOnTheWholeClosure(t *testing.T) {
 	asked, local := 0, 0
 	for seed := range seedsThen(heldBackSeeds, heldBackFound) {
 		sc := randscen.Generate(seed)
-		s := newSession(ctx, settings{}, compiledFor(sc.Catalog), sc.Cluster, sc.Request)
+		s := newTestSession(ctx, settings{}, compiledFor(sc.Catalog), sc.Cluster, sc.Request)
 		res, err := s.run()
 		if err != nil || res.Status != model.StatusResolved {
 			continue // unsatisfiable, or a solver error the differential test reports
@@ -71,7 +71,7 @@ func TestHeldBackCoresHoldOnTheWholeClosure(t *testing.T) {
 // whyNotQuestion is the release heldBack asks whyNot about for o, if it
 // asks one: 0 for a module that stays off, else the next release that no
 // static fact forbids.
-func whyNotQuestion(s *session, o *outcome) (int, bool) {
+func whyNotQuestion(s *answering, o *outcome) (int, bool) {
 	v := o.v
 	switch {
 	case !o.belowHead() || v.noChannel || v.pinned >= 0 || len(v.rels) == 0:
@@ -89,7 +89,7 @@ func whyNotQuestion(s *session, o *outcome) (int, bool) {
 // found on a cone: each of its facts is found among the whole's (input
 // facts by what they say, preferences made again), and the set is a
 // minimal core there too.
-func checkWholeCore(t *testing.T, s *session, v *view, rel int, core, background []*fact) {
+func checkWholeCore(t *testing.T, s *answering, v *view, rel int, core, background []*fact) {
 	w := s.explainer()
 	inputs := map[string]*fact{}
 	key := func(f *fact) string { return fmt.Sprintf("%#v", s.p.toModel(f)) }

@@ -34,8 +34,11 @@ import (
 // modules are too many or the search too long, or when the background
 // alone explains it, the question goes to the solver.
 type localQuestion struct {
-	p     *problem
-	rel   int
+	p   *problem
+	rel int
+	// read is what each view's intent and static facts say to local
+	// questions (localRoles), made when one first reads the view.
+	read  map[*view][]localFact
 	nodes []localNode // nodes[0] is v
 	// facts are the facts read, each once, with what each says in roles.
 	facts []*fact
@@ -182,7 +185,7 @@ func (q *localQuestion) addNode(u *view) int {
 	}
 	nd := localNode{v: u, pairs: pairs, forbidden: q.alloc(len(u.rels)), inter: q.alloc(len(u.rels)), support: q.alloc(len(u.rels))}
 	nd.facts[0] = len(q.facts)
-	for _, l := range u.localRoles() {
+	for _, l := range q.localRoles(u) {
 		q.facts = append(q.facts, l.f)
 		q.roles = append(q.roles, l.localRole)
 	}
@@ -200,9 +203,9 @@ type localFact struct {
 // localRoles are what v's intent and static facts say to a local
 // question, each fact once (a pin is both); made when a question first
 // reads v.
-func (v *view) localRoles() []localFact {
-	if v.local != nil {
-		return v.local
+func (q *localQuestion) localRoles(v *view) []localFact {
+	if local, ok := q.read[v]; ok {
+		return local
 	}
 	out := []localFact{}
 	role := func(f *fact) *localRole {
@@ -223,7 +226,10 @@ func (v *view) localRoles() []localFact {
 		r := role(f)
 		r.forbids = r.forbids.with(f.rels, len(v.rels))
 	}
-	v.local = out
+	if q.read == nil {
+		q.read = map[*view][]localFact{}
+	}
+	q.read[v] = out
 	return out
 }
 

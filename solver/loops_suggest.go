@@ -9,7 +9,7 @@ import (
 // leaveTheLoop proposes, for each module of a loop fact's circle, a pin
 // to its newest release that does not require the next module: one that
 // leaves the circle open. Each is verified like any suggestion.
-func leaveTheLoop(_ *session, f *fact) [][]change {
+func leaveTheLoop(_ *suggesting, f *fact) [][]change {
 	var out []change
 	for i, v := range f.members {
 		if v.m.Embedded {

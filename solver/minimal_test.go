@@ -39,7 +39,7 @@ func checkMinimal(t *testing.T, sc *catalog.Scenario, res *model.Result) {
 		// R33: a target no route reaches is refused after the answer is
 		// found, with the one fact of the route (route.go).
 		cfg := newSettings([]Option{WithoutHeldBack(), WithoutSuggestions(), statusOnly()})
-		resolved, err := newSession(ctx, cfg, compiledFor(sc.Catalog), sc.Cluster, sc.Request).run() // the answer before its route
+		resolved, err := newTestSession(ctx, cfg, compiledFor(sc.Catalog), sc.Cluster, sc.Request).run() // the answer before its route
 		require.NoError(t, err)
 		assert.Equal(t, model.StatusResolved, resolved.Status, "without its route the request resolves")
 		return
@@ -56,7 +56,7 @@ func checkMinimal(t *testing.T, sc *catalog.Scenario, res *model.Result) {
 		assert.Equal(t, f[0], *got)
 		return
 	}
-	s := &session{ctx: ctx, p: newProblem(compiledFor(sc.Catalog), sc.Cluster, sc.Request)}
+	s := newAnswering(&session{ctx: ctx, p: newProblem(compiledFor(sc.Catalog), sc.Cluster, sc.Request)}, nil)
 	x := s.explainer()
 	var core []*fact
 	for _, want := range res.Explanation.Facts {

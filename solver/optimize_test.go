@@ -66,13 +66,13 @@ func TestPropagatedBoundsChangeNoAnswer(t *testing.T) {
 		c := compiledFor(cat)
 		want, err := c.Solve(ctx, cluster, req)
 		require.NoError(t, err, name)
-		s := newSession(ctx, newSettings(nil), c, cluster, req)
+		s := newTestSession(ctx, newSettings(nil), c, cluster, req)
 		s.budget = newBudget(0)
 		s.fast = newEncoder(s.p, hard{}, everything)
 		s.fast.encode()
 		got, err := s.optimize(&optimizer{e: s.fast, ctx: ctx, hooks: testHooks{searchAll: true}})
 		require.NoError(t, err, name)
-		got, err = c.addRoute(ctx, newSettings(nil), cluster, req, got) // R33, as Solve adds it
+		got, err = c.addRoute(ctx, c, newSettings(nil), cluster, req, got) // R33, as Solve adds it
 		require.NoError(t, err, name)
 		assert.LessOrEqual(t, want.Stats.Solves, got.Stats.Solves, name)
 		if want.Stats.Solves < got.Stats.Solves {

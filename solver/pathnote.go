@@ -12,7 +12,7 @@ import (
 // stops it, and releases on the path that the platform forbids (R4, R22)
 // are named with the requirement they fail, so that a path is never read
 // as a way that is open when it is not.
-func (s *session) pathWithNote(o *outcome) ([]string, string) {
+func (s *answering) pathWithNote(o *outcome) ([]string, string) {
 	idx := s.path(o)
 	if len(idx) == 0 {
 		return nil, ""
@@ -44,7 +44,7 @@ type forbiddenOnPath struct {
 // pathNote makes the parts of the note on the path idx of o; with a
 // scratch, its copies of platform facts last until its next use
 // (collect).
-func (s *session) pathNote(o *outcome, idx []int, sc *copyScratch) pathNote {
+func (s *answering) pathNote(o *outcome, idx []int, sc *copyScratch) pathNote {
 	return pathNote{stop: s.pathStop(o.v, idx[len(idx)-1]), forbids: s.pathForbidden(o, idx, sc)}
 }
 
@@ -65,7 +65,7 @@ func (n pathNote) text(p *problem) string {
 
 // pathStop says why a path that ends at release last stops below the
 // head, or "" when it reaches the head.
-func (s *session) pathStop(v *view, last int) string {
+func (s *answering) pathStop(v *view, last int) string {
 	if last >= v.head || v.src.free {
 		return ""
 	}
@@ -83,7 +83,7 @@ func (s *session) pathStop(v *view, last int) string {
 // The static facts of a module that keeps its deployed release read that
 // release only (readsFirst), which is the one the outcome selects, so for
 // such a module there is nothing to name and nothing is checked.
-func (s *session) pathForbidden(o *outcome, idx []int, sc *copyScratch) []forbiddenOnPath {
+func (s *answering) pathForbidden(o *outcome, idx []int, sc *copyScratch) []forbiddenOnPath {
 	if o.v.readsFirst() >= 0 {
 		return nil
 	}

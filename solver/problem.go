@@ -41,12 +41,10 @@ type problem struct {
 
 	views    map[string]*view
 	releases int // releases of the viewed modules, for the size estimate
-	// explainClosure is the closure over every release (closure), and
-	// explainNames which of its modules name which (cone.go): the same
-	// for every explain encoding of the problem, which held-back
+	// explainClosure is the closure over every release (closure): the
+	// same for every explain encoding of the problem, which held-back
 	// questions build one per module (whyNot).
 	explainClosure []*view
-	explainNames   *nameIndex
 	// reqFacts are the requirement facts of the compiled groups that
 	// explain encodings made, one per group: each held-back question's
 	// cone encodes the same modules again (requirementFact).
@@ -201,9 +199,6 @@ type statics struct {
 	// sink takes the static facts addStaticFacts finds about the view
 	// (sink.go): nil while only its allowed filter is computed.
 	sink factSink
-	// local is what the intent and static facts say to local questions
-	// (localcore.go), made when one first reads the view.
-	local []localFact
 }
 
 func newProblem(c *Compiled, cluster *model.ClusterState, req *model.Request) *problem {

@@ -12,7 +12,7 @@ import (
 // built-in module's release takes req's DKP version (R5); then only what
 // quotes them is rendered again. s must not be used for its own request
 // afterwards.
-func (s *session) rerender(req *model.Request, res *model.Result) (*model.Result, error) {
+func (s *answering) rerender(req *model.Request, res *model.Result) (*model.Result, error) {
 	if res.Status == model.StatusUnsatisfiable {
 		s.classFacts()
 		s.retarget(req)
@@ -38,14 +38,14 @@ func (s *session) rerender(req *model.Request, res *model.Result) (*model.Result
 // classFacts makes the static facts of every view with the versions of
 // the class's first request, as every view's were before the request's
 // own; a later request of the class reads them.
-func (s *session) classFacts() {
+func (s *answering) classFacts() {
 	for _, v := range s.p.views {
 		v.staticFacts()
 	}
 }
 
 // retarget gives s's problem the platform versions of req.
-func (s *session) retarget(req *model.Request) {
+func (s *answering) retarget(req *model.Request) {
 	p := s.p
 	q := newProblem(p.compiled, p.cluster, req)
 	p.req, p.deckhouse, p.kubernetes, p.components = req, q.deckhouse, q.kubernetes, q.components
@@ -58,7 +58,7 @@ func (s *session) retarget(req *model.Request) {
 
 // renderAll renders every module again: held-back reasons may quote a
 // platform version.
-func (s *session) renderAll(res *model.Result) (*model.Result, error) {
+func (s *answering) renderAll(res *model.Result) (*model.Result, error) {
 	out := &model.Result{Status: res.Status, Stats: res.Stats, Warnings: s.retargetWarnings(res.Warnings), Assumptions: slices.Clone(res.Assumptions)}
 	for _, o := range s.outs {
 		mr, err := s.oneResult(o)
@@ -91,7 +91,7 @@ type classNote struct {
 // classParts finds the parts of res that quote a platform version, with
 // the platform facts read with the versions of the class's first request,
 // before the session takes another's.
-func (s *session) classParts(res *model.Result) *classParts {
+func (s *answering) classParts(res *model.Result) *classParts {
 	c := &classParts{}
 	for i, o := range s.outs {
 		switch {
@@ -110,7 +110,7 @@ func (s *session) classParts(res *model.Result) *classParts {
 // DKP version, and the path notes that quote a platform version; without
 // held-back reasons nothing else does. The plan's order does not depend
 // on versions.
-func (s *session) renderBuiltIns(res *model.Result) *model.Result {
+func (s *answering) renderBuiltIns(res *model.Result) *model.Result {
 	out := &model.Result{Status: res.Status, Stats: res.Stats, Modules: slices.Clone(res.Modules), Plan: slices.Clone(res.Plan), Warnings: s.retargetWarnings(res.Warnings), Assumptions: slices.Clone(res.Assumptions)}
 	for _, n := range s.class.notes {
 		out.Modules[n.i].PathNote = n.note.text(s.p)
@@ -135,7 +135,7 @@ func (s *session) renderBuiltIns(res *model.Result) *model.Result {
 
 // retargetWarnings gives the warnings of a built-in module, whose release
 // is the DKP version (R5), the version of the session's request.
-func (s *session) retargetWarnings(ws []model.Warning) []model.Warning {
+func (s *answering) retargetWarnings(ws []model.Warning) []model.Warning {
 	out := slices.Clone(ws)
 	for i, w := range out {
 		if m := s.p.cat.Module(w.Module); w.Kind == model.WarningDeprecated && m != nil && m.MayBeBuiltIn() && s.p.view(m.Name).m.Embedded {

@@ -199,14 +199,17 @@ func refusedWarnings(o *outcome) []model.Warning {
 	return out
 }
 
-func (s *session) resolved() (*model.Result, error) {
+// outcomes reads the fast encoding's model back: every module's
+// outcome, in name order (final), those the answer lists (outs), those
+// that may warn, listed or not (warned), and how many kept modules an
+// answer of the changes only counts instead of listing (unchanged).
+func (s *session) outcomes() (outs, warned []*outcome, unchanged int) {
 	n := len(s.fast.mods) + len(s.fast.detached) // at most this many outcomes
 	all := make([]outcome, 0, n)                 // one allocation for every outcome; never grows
-	outs := make([]*outcome, 0, n)
+	outs = make([]*outcome, 0, n)
 	s.final = make(map[*view]int, n)
 	changes := s.p.req.ChangesOnly()
-	unchanged := 0
-	warned := make([]*outcome, 0, n) // every outcome that may warn, listed or not
+	warned = make([]*outcome, 0, n) // every outcome that may warn, listed or not
 	add := func(v *view, sel int, detached bool) {
 		all = append(all, outcome{v: v, sel: sel, detached: detached})
 		o := &all[len(all)-1]
@@ -237,40 +240,7 @@ func (s *session) resolved() (*model.Result, error) {
 	for _, v := range detached {
 		add(v, v.deployed, true)
 	}
-	res := &model.Result{Status: model.StatusResolved}
-	if len(outs) > 0 {
-		res.Modules = make([]model.ModuleResult, 0, len(outs))
-	}
-	// The plan reads only what the outcomes and their views hold from the
-	// start, never what rendering the modules makes: it is ordered on the
-	// other core meanwhile.
-	var kept []*frozenModule // listed and planned, unless the answer has the changes only
-	if !changes {
-		kept = s.fast.kept
-	}
-	planned := func() {}
-	if s.p.halves(len(outs)) {
-		planned = alongside(func() { res.Plan = plan(outs, kept, s.p.req.Devel) })
-	} else {
-		res.Plan = plan(outs, kept, s.p.req.Devel)
-	}
-	modules, err := s.moduleResults(outs)
-	planned()
-	if err != nil {
-		return nil, err
-	}
-	res.Modules = modules
-	if changes {
-		unchanged += len(s.fast.kept) // frozen modules without views keep their releases (statememo.go)
-	} else if len(s.fast.kept) > 0 {
-		res.Modules = s.withKept(modules)
-	}
-	res.Warnings = warnings(warned, append(runningLoops(s.p, warned), s.p.answerWarnings(warned)...))
-	res.Assumptions = s.p.assumptions()
-	res.Stats = s.stats()
-	res.Stats.Unchanged = unchanged
-	s.outs, s.unchanged = outs, unchanged
-	return res, nil
+	return outs, warned, unchanged
 }
 
 // withKept merges into modules, both by name, the results the state memo

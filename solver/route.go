@@ -113,14 +113,14 @@ const maxRoutes = 1000
 // answers unsatisfiable when no route reaches its platform. Nothing is
 // done for an answer that keeps the platform's minors, moves one down, or
 // whose catalog carries no release data.
-func (c *Compiled) addRoute(ctx context.Context, cfg settings, cluster *model.ClusterState, req *model.Request, res *model.Result) (*model.Result, error) {
+func (c *Compiled) addRoute(ctx context.Context, solver resolver, cfg settings, cluster *model.ClusterState, req *model.Request, res *model.Result) (*model.Result, error) {
 	r := newRouter(c, cluster, req, res)
 	if r == nil {
 		return res, nil
 	}
 	out := r.route(res)
 	if out.Status == model.StatusUnsatisfiable && cfg.suggest {
-		return out, r.suggest(ctx, out.Explanation)
+		return out, r.suggest(ctx, solver, out.Explanation)
 	}
 	return out, nil
 }
@@ -671,7 +671,7 @@ func (r *router) refusal(f *model.Fact, stuck *model.Module) *model.Result {
 // module that cannot pass, or, where no walk of pairs DKP runs reaches
 // the target, the nearest Kubernetes minor above the target's that its
 // DKP runs and that works.
-func (r *router) suggest(ctx context.Context, expl *model.Explanation) error {
+func (r *router) suggest(ctx context.Context, solver resolver, expl *model.Explanation) error {
 	var changes []change
 	if f := expl.Facts[0]; f.Module != "" {
 		changes = append(changes, disableChange(f.Module))
@@ -682,7 +682,7 @@ func (r *router) suggest(ctx context.Context, expl *model.Explanation) error {
 			}
 		}
 	}
-	sugs, err := r.c.verifiedChanges(ctx, r.cluster, r.req, changes, 1) // the nearest that works is the least change
+	sugs, err := verifiedChanges(ctx, solver, r.cluster, r.req, changes, 1) // the nearest that works is the least change
 	expl.Suggestions = sugs
 	return err
 }
@@ -692,7 +692,7 @@ func (r *router) suggest(ctx context.Context, expl *model.Explanation) error {
 // with that one fact and the changes that fix it, each verified by
 // solving; nil when the platform is one DKP runs, or the catalog carries
 // no release data.
-func (c *Compiled) platformRefusal(ctx context.Context, cfg settings, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
+func (c *Compiled) platformRefusal(ctx context.Context, solver resolver, cfg settings, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
 	data := c.cat.PlatformReleases()
 	dkp, kube := orElse(req.Platform.Deckhouse, cluster.Deckhouse), orElse(req.Platform.Kubernetes, cluster.Kubernetes)
 	if data == nil || dkp == nil || kube == nil {
@@ -707,7 +707,7 @@ func (c *Compiled) platformRefusal(ctx context.Context, cfg settings, cluster *m
 	}
 	res := oneFactRefusal(f)
 	if cfg.suggest {
-		sugs, err := c.verifiedChanges(ctx, cluster, req, changes, len(changes))
+		sugs, err := verifiedChanges(ctx, solver, cluster, req, changes, len(changes))
 		if err != nil {
 			return nil, err
 		}
@@ -717,10 +717,10 @@ func (c *Compiled) platformRefusal(ctx context.Context, cfg settings, cluster *m
 }
 
 // verifiedChanges is the suggestions of changes, in order, that make req
-// resolve on cluster, each verified by solving with it (its route
-// included, R33), at most most of them; a change that is itself bad
+// resolve on cluster, each verified by solving with it on solver (its
+// route included, R33), at most most of them; a change that is itself bad
 // input is no suggestion.
-func (c *Compiled) verifiedChanges(ctx context.Context, cluster *model.ClusterState, req *model.Request, changes []change, most int) ([]model.Suggestion, error) {
+func verifiedChanges(ctx context.Context, solver resolver, cluster *model.ClusterState, req *model.Request, changes []change, most int) ([]model.Suggestion, error) {
 	var out []model.Suggestion
 	for _, ch := range changes {
 		if len(out) >= most {
@@ -728,7 +728,7 @@ func (c *Compiled) verifiedChanges(ctx context.Context, cluster *model.ClusterSt
 		}
 		c2, r2 := copyState(cluster), req.Clone()
 		ch.apply(c2, r2)
-		res, err := c.Solve(ctx, c2, r2, WithoutHeldBack(), WithoutSuggestions(), statusOnly(), feasibleOnly())
+		res, err := solver.Solve(ctx, c2, r2, WithoutHeldBack(), WithoutSuggestions(), statusOnly(), feasibleOnly())
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -17,20 +17,19 @@ func newSession(ctx context.Context, cfg settings, c *Compiled, cluster *model.C
 	return &session{ctx: ctx, cfg: cfg, p: p}
 }
 
-// session is one resolution: the fast encoding that finds the answer and,
-// built only when needed, the explain encoding that says why.
+// session is one resolution: the fast encoding that finds the answer
+// and the outcomes read back from it. Its explain part (explaining),
+// suggestion part (suggesting) and render part (answering) are later
+// phases' and read it.
 type session struct {
 	ctx  context.Context
 	cfg  settings
 	p    *problem
 	fast *encoder
 	opt  *optimizer
-	expl *explainer
-	// budget bounds the memory of fast and expl (WithMemoryLimit).
+	// budget bounds the memory of fast and of the explain encodings
+	// (WithMemoryLimit).
 	budget *budget
-	// asked sums the work of the cones held-back questions were asked on
-	// (whyNot), each dropped once answered.
-	asked model.Stats
 	// solvesBefore is the solve count of a shared what-if encoding before
 	// this session, so that its stats count only its own solves.
 	solvesBefore int
@@ -48,35 +47,18 @@ type session struct {
 	outs           []*outcome
 	unchanged      int
 	core, blockers []*fact
-	// class is what of the answer quotes a platform version, found when
-	// the session renders its first other request of the class.
-	class *classParts
-	// local is the scratch of held-back questions asked without a solver
-	// (localcore.go), kept from one question to the next.
-	local *localQuestion
-	// copies is the scratch of the static facts a rendered text quotes
-	// and drops (collect).
-	copies *copyScratch
 }
 
-// scratch returns the session's scratch for transient copies of static
-// facts, made on first use.
-func (s *session) scratch() *copyScratch {
-	if s.copies == nil {
-		s.copies = &copyScratch{}
-	}
-	return s.copies
-}
-
-// stats sums the work of every encoding this session built.
-func (s *session) stats() model.Stats {
-	st := model.Stats{Variables: int(s.fast.g.MaxVar()) + s.asked.Variables, Clauses: s.fast.clauses + s.asked.Clauses, Solves: s.fast.solves - s.solvesBefore + s.asked.Solves}
+// work sums the work of the fast encoding, of asked (encodings already
+// dropped) and of more, the encodings kept beside it.
+func (s *session) work(asked model.Stats, more ...*encoder) model.Stats {
+	st := model.Stats{Variables: int(s.fast.g.MaxVar()) + asked.Variables, Clauses: s.fast.clauses + asked.Clauses, Solves: s.fast.solves - s.solvesBefore + asked.Solves}
 	encs := []*encoder{s.fast}
-	if s.expl != nil {
-		st.Variables += int(s.expl.e.g.MaxVar())
-		st.Clauses += s.expl.e.clauses
-		st.Solves += s.expl.e.solves
-		encs = append(encs, s.expl.e)
+	for _, e := range more {
+		st.Variables += int(e.g.MaxVar())
+		st.Clauses += e.clauses
+		st.Solves += e.solves
+		encs = append(encs, e)
 	}
 	st.MemoryBytes = estimate(encs...)
 	if s.scope != nil {
@@ -113,5 +95,5 @@ func (s *session) feasible() (*model.Result, error) {
 	if !ok {
 		status = model.StatusUnsatisfiable
 	}
-	return &model.Result{Status: status, Stats: s.stats()}, nil
+	return &model.Result{Status: status, Stats: s.work(model.Stats{})}, nil
 }

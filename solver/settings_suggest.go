@@ -14,7 +14,7 @@ import (
 // what any settings the schema accepts amount to.
 // A built-in module's is named without its version, which is the DKP
 // version the question asks about.
-func changeTheSettings(_ *session, f *fact) [][]change {
+func changeTheSettings(_ *suggesting, f *fact) [][]change {
 	name, problem := f.v.name, f.settings
 	rel, which := "", "the DKP version it moves to"
 	if !f.v.m.Embedded {

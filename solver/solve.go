@@ -60,7 +60,7 @@ func (c *Compiled) Solve(ctx context.Context, cluster *model.ClusterState, req *
 	}
 	res, err := c.solve(ctx, cfg, cluster, req, memo)
 	if err == nil && !cfg.feasibleOnly {
-		res, err = c.addRoute(ctx, cfg, cluster, req, res) // R33
+		res, err = c.addRoute(ctx, c, cfg, cluster, req, res) // R33
 	}
 	if err != nil {
 		return nil, err
@@ -76,17 +76,17 @@ func (c *Compiled) Solve(ctx context.Context, cluster *model.ClusterState, req *
 // then the memo only finds which frozen modules to detach (statememo.go).
 func (c *Compiled) solve(ctx context.Context, cfg settings, cluster *model.ClusterState, req *model.Request, memo *stateMemo) (*model.Result, error) {
 	if memo == nil || !memo.lazy {
-		return newSession(ctx, cfg, c, cluster, req).run()
+		return newAnswering(newSession(ctx, cfg, c, cluster, req), c).run()
 	}
 	if req.ChangesOnly() || memo.results {
-		s := newSession(ctx, cfg, c, cluster, req)
+		s := newAnswering(newSession(ctx, cfg, c, cluster, req), c)
 		s.p.state = memo
 		res, err := s.run()
 		if !errors.Is(err, errNoMemo) {
 			return res, err
 		}
 	}
-	s := newSession(ctx, cfg, c, cluster, req)
+	s := newAnswering(newSession(ctx, cfg, c, cluster, req), c)
 	s.p.detachMemo = memo
 	return s.run()
 }
@@ -101,8 +101,8 @@ func (c *Compiled) Encode(cluster *model.ClusterState, req *model.Request) (mode
 	return model.Stats{Variables: int(e.g.MaxVar()), Clauses: e.clauses, MemoryBytes: estimate(e)}, nil
 }
 
-func (s *session) run() (*model.Result, error) {
-	if res, err := s.p.compiled.platformRefusal(s.ctx, s.cfg, s.p.cluster, s.p.req); res != nil || err != nil {
+func (s *answering) run() (*model.Result, error) {
+	if res, err := s.p.compiled.platformRefusal(s.ctx, s.solver, s.cfg, s.p.cluster, s.p.req); res != nil || err != nil {
 		return res, err // R31: a platform DKP does not run, decided before any encoding
 	}
 	s.budget = newBudget(s.cfg.maxBytes)
@@ -117,7 +117,7 @@ func (s *session) run() (*model.Result, error) {
 }
 
 // optimize runs the R14 levels with o, then builds the answer.
-func (s *session) optimize(o *optimizer) (*model.Result, error) {
+func (s *answering) optimize(o *optimizer) (*model.Result, error) {
 	s.opt = o
 	if s.cfg.feasibleOnly {
 		return s.feasible()
@@ -132,4 +132,20 @@ func (s *session) optimize(o *optimizer) (*model.Result, error) {
 		return nil, err
 	}
 	return s.resolved()
+}
+
+// unsatisfiable builds the R16 answer: a minimal core of facts, rendered
+// as a chain of sentences, with verified suggestions.
+func (s *answering) unsatisfiable() (*model.Result, error) {
+	if err := s.conflict(); err != nil {
+		return nil, err
+	}
+	ex := s.explanation()
+	if s.cfg.suggest {
+		var err error
+		if ex.Suggestions, err = s.suggest(s.core, s.blockers); err != nil {
+			return nil, err
+		}
+	}
+	return &model.Result{Status: model.StatusUnsatisfiable, Explanation: ex, Warnings: s.p.coreRefusals(s.core), Stats: s.stats()}, nil
 }

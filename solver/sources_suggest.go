@@ -13,7 +13,7 @@ import (
 // sourceMoves lists, for each module of a core that is fixed to one of
 // several sources, the moves to its other sources, in source order (R23):
 // each a group, so that the first that works is named.
-func (s *session) sourceMoves(core []*fact) [][]change {
+func (s *suggesting) sourceMoves(core []*fact) [][]change {
 	var groups [][]change
 	seen := map[*view]bool{}
 	for _, f := range chainOrder(core) {
@@ -28,7 +28,7 @@ func (s *session) sourceMoves(core []*fact) [][]change {
 }
 
 // depView is the view of the module a requirement fact requires, or nil.
-func (s *session) depView(f *fact) *view {
+func (s *suggesting) depView(f *fact) *view {
 	if f.kind != model.FactModuleRequirement {
 		return nil
 	}
@@ -36,7 +36,7 @@ func (s *session) depView(f *fact) *view {
 }
 
 // appendMoves adds the group of v's moves to its other sources.
-func (s *session) appendMoves(groups [][]change, v *view) [][]change {
+func (s *suggesting) appendMoves(groups [][]change, v *view) [][]change {
 	var alts []change
 	for _, src := range s.p.cat.Module(v.name).ModuleSources() {
 		if src != v.src.to {

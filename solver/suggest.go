@@ -20,13 +20,28 @@ type change struct {
 	downgrade bool
 }
 
+// resolver solves a changed request: suggestions and route walks verify
+// a change by solving with it. The facade hands its *Compiled in
+// (newAnswering, Compiled.addRoute, Compiled.platformRefusal).
+type resolver interface {
+	Solve(ctx context.Context, cluster *model.ClusterState, req *model.Request, opts ...Option) (*model.Result, error)
+}
+
+// suggesting is a session's suggestion part: it finds changes to the
+// inputs and verifies each by solving the changed request on solver. It
+// reads the session's explain part (a pointer back).
+type suggesting struct {
+	*explaining
+	solver resolver
+}
+
 // suggest proposes, for the facts of a core, changes to the inputs that
 // make the request satisfiable. Each is verified by solving the changed
 // problem (D21); of alternatives for one fact, the smallest that works is
 // kept. A downgrade is proposed only where nothing else works, or where
 // the question itself lowers the platform (D173); and when no single
 // change works, the smallest sets of changes that do (combine.go).
-func (s *session) suggest(core, blockers []*fact) ([]model.Suggestion, error) {
+func (s *suggesting) suggest(core, blockers []*fact) ([]model.Suggestion, error) {
 	groups := s.changeGroups(core)
 	if len(blockers) > 1 {
 		names := make([]string, len(blockers))
@@ -58,14 +73,14 @@ func (s *session) suggest(core, blockers []*fact) ([]model.Suggestion, error) {
 
 // changeGroups lists the groups of alternative changes the facts of a
 // core offer, the downgrades last.
-func (s *session) changeGroups(core []*fact) [][]change {
+func (s *suggesting) changeGroups(core []*fact) [][]change {
 	rest, downgrades := splitDowngrades(append(s.alternatives(core), s.sourceMoves(core)...))
 	return append(rest, downgrades...)
 }
 
 // working verifies each group of alternatives and keeps, for each, the
 // first that works, once per wording.
-func (s *session) working(groups [][]change, tried map[string]bool) ([]model.Suggestion, error) {
+func (s *suggesting) working(groups [][]change, tried map[string]bool) ([]model.Suggestion, error) {
 	var out []model.Suggestion
 	seen := map[string]bool{}
 	for _, alts := range groups {
@@ -112,7 +127,7 @@ func (p *problem) lowersPlatform() bool {
 // alternatives lists the groups of alternative changes for a core. The
 // platform upgrades of all facts form one group per platform, lowest
 // version first, so that only the smallest upgrade that works is named.
-func (s *session) alternatives(core []*fact) [][]change {
+func (s *suggesting) alternatives(core []*fact) [][]change {
 	var groups [][]change
 	upgrades := map[model.SuggestionKind][]change{}
 	for _, f := range chainOrder(core) {
@@ -147,7 +162,7 @@ func statusOnly() Option { return func(s *settings) { s.statusOnly = true } }
 // firstWorking tries alternatives in order and returns the first that
 // makes the request satisfiable; tried records each outcome, by the key
 // of the set of that one change.
-func (s *session) firstWorking(alts []change, tried map[string]bool) (model.Suggestion, bool, error) {
+func (s *suggesting) firstWorking(alts []change, tried map[string]bool) (model.Suggestion, bool, error) {
 	for _, c := range alts {
 		cluster, req := s.p.cluster.Clone(), s.p.req.Clone()
 		c.apply(cluster, req)
@@ -182,7 +197,7 @@ func finishSuggestion(sug model.Suggestion, res *model.Result) model.Suggestion 
 }
 
 // changesFor lists, for one fact, groups of alternative changes.
-func (s *session) changesFor(f *fact) [][]change {
+func (s *suggesting) changesFor(f *fact) [][]change {
 	if changes := factChanges[f.kind]; changes != nil {
 		return changes(s, f)
 	}
@@ -191,14 +206,14 @@ func (s *session) changesFor(f *fact) [][]change {
 
 // The changes of each kind of fact (factKinds).
 
-func kubernetesUpgrades(s *session, f *fact) [][]change {
+func kubernetesUpgrades(s *suggesting, f *fact) [][]change {
 	if lowers(s.p.cluster.Kubernetes, s.p.req.Platform.Kubernetes) {
 		return nil
 	}
 	return [][]change{s.upgrades(model.SuggestUpgradeKubernetes, f.cons, s.p.kubernetes)}
 }
 
-func deckhouseUpgrades(s *session, f *fact) [][]change {
+func deckhouseUpgrades(s *suggesting, f *fact) [][]change {
 	if lowers(s.p.cluster.Deckhouse, s.p.req.Platform.Deckhouse) {
 		return nil
 	}
@@ -208,48 +223,52 @@ func deckhouseUpgrades(s *session, f *fact) [][]change {
 // builtInUpgrades upgrades DKP for a requirement on a built-in module,
 // whose version is DKP's; other requirements change nothing by
 // themselves.
-func builtInUpgrades(s *session, f *fact) [][]change {
+func builtInUpgrades(s *suggesting, f *fact) [][]change {
 	if s.p.view(f.dep).m.Embedded {
 		return deckhouseUpgrades(s, f)
 	}
 	return nil
 }
 
-func componentUpgrades(s *session, f *fact) [][]change {
+func componentUpgrades(s *suggesting, f *fact) [][]change {
 	return [][]change{s.componentUpgrades(f.dep, f.cons)}
 }
 
-func disableTheModule(_ *session, f *fact) [][]change { return [][]change{{disableChange(f.v.name)}} }
-func enableTheModule(_ *session, f *fact) [][]change  { return [][]change{{enableChange(f.v.name)}} }
-func updateTheModule(_ *session, f *fact) [][]change  { return [][]change{{updateChange(f.v.name)}} }
-func goDirect(*session, *fact) [][]change             { return [][]change{{directChange()}} }
-func switchChannel(_ *session, f *fact) [][]change    { return [][]change{channelChanges(f.v)} }
-func pinPrereleases(_ *session, f *fact) [][]change   { return [][]change{pinsNewestFirst(f.v, f.rels)} }
-func allowExperimental(*session, *fact) [][]change    { return [][]change{{allowExperimentalChange()}} }
+func disableTheModule(_ *suggesting, f *fact) [][]change {
+	return [][]change{{disableChange(f.v.name)}}
+}
+func enableTheModule(_ *suggesting, f *fact) [][]change { return [][]change{{enableChange(f.v.name)}} }
+func updateTheModule(_ *suggesting, f *fact) [][]change { return [][]change{{updateChange(f.v.name)}} }
+func goDirect(*suggesting, *fact) [][]change            { return [][]change{{directChange()}} }
+func switchChannel(_ *suggesting, f *fact) [][]change   { return [][]change{channelChanges(f.v)} }
+func pinPrereleases(_ *suggesting, f *fact) [][]change {
+	return [][]change{pinsNewestFirst(f.v, f.rels)}
+}
+func allowExperimental(*suggesting, *fact) [][]change { return [][]change{{allowExperimentalChange()}} }
 
-func enableOrAutoEnable(_ *session, f *fact) [][]change {
+func enableOrAutoEnable(_ *suggesting, f *fact) [][]change {
 	return [][]change{{enableChange(f.v.name)}, {autoEnableChange(f.v.name)}}
 }
 
-func otherEditions(s *session, f *fact) [][]change {
+func otherEditions(s *suggesting, f *fact) [][]change {
 	return [][]change{editionChanges(f.v, s.p.cluster.Edition)}
 }
 
-func enableAProvider(s *session, f *fact) [][]change {
+func enableAProvider(s *suggesting, f *fact) [][]change {
 	return [][]change{providerChanges(s.p.cat.Providers(f.dep), enableChange)}
 }
 
-func disableAProvider(_ *session, f *fact) [][]change {
+func disableAProvider(_ *suggesting, f *fact) [][]change {
 	return [][]change{providerChanges(viewNames(f.members), disableChange)}
 }
 
-func compoundAlternatives(s *session, f *fact) [][]change {
+func compoundAlternatives(s *suggesting, f *fact) [][]change {
 	return [][]change{s.compoundChanges(f)}
 }
 
 // componentUpgrades lists upgrades of a platform component the cluster
 // runs to the versions a constraint names, lowest first (R22).
-func (s *session) componentUpgrades(name string, c *model.Constraint) []change {
+func (s *suggesting) componentUpgrades(name string, c *model.Constraint) []change {
 	current := s.p.components[name]
 	if current == nil || lowers(s.p.cluster.Platform[name], s.p.req.Platform.Components[name]) {
 		return nil
@@ -274,7 +293,7 @@ func providerChanges(names []string, toChange func(string) change) []change {
 
 // upgrades lists platform upgrades to the versions a constraint names,
 // lowest first, that satisfy it and are above the current version.
-func (s *session) upgrades(kind model.SuggestionKind, c *model.Constraint, current model.Version) []change {
+func (s *suggesting) upgrades(kind model.SuggestionKind, c *model.Constraint, current model.Version) []change {
 	if kind == model.SuggestUpgradeKubernetes {
 		return upgradeChanges(kind, "Kubernetes", c, current, func(r *model.Request, v model.Version) { r.Platform.Kubernetes = v })
 	}
@@ -417,7 +436,7 @@ func editionChanges(v *view, current string) []change {
 // the smallest downgrade that works is named; at most maxDowngradePins of
 // them, since each costs a verification and an operator who must go
 // further back than that has the explanation to start with (D173).
-func pinDowngrades(_ *session, f *fact) [][]change {
+func pinDowngrades(_ *suggesting, f *fact) [][]change {
 	below := slices.DeleteFunc(slices.Clone(f.rels), func(r int) bool { return r >= f.v.deployed })
 	if len(below) == 0 {
 		return nil
@@ -430,7 +449,7 @@ func pinDowngrades(_ *session, f *fact) [][]change {
 }
 
 // updateOrDowngrade lifts R9's keep: an update, or else a downgrade.
-func updateOrDowngrade(s *session, f *fact) [][]change {
+func updateOrDowngrade(s *suggesting, f *fact) [][]change {
 	return append(updateTheModule(s, f), pinDowngrades(s, f)...)
 }
 
@@ -465,13 +484,13 @@ func pinChange(name string, ver model.Version) change {
 // always resolved on its own, to its optimum; so is a change to the
 // cluster state. Every other suggestion reads only the status, so its
 // check stops once it knows whether the request resolves.
-func (s *session) verify(sug model.Suggestion, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
+func (s *suggesting) verify(sug model.Suggestion, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
 	opts := []Option{WithoutHeldBack(), WithoutSuggestions(), statusOnly(), WithMemoryLimit(s.budget.remaining())}
 	if sug.Kind != model.SuggestUpdateModule {
 		opts = append(opts, feasibleOnly())
 	}
 	solve := func() (*model.Result, error) {
-		return s.p.compiled.Solve(s.ctx, cluster, req, opts...)
+		return s.solver.Solve(s.ctx, cluster, req, opts...)
 	}
 	b := s.cfg.batch
 	if b == nil || sug.Kind == model.SuggestUpdateModule || !sameState(cluster, s.p.cluster) {

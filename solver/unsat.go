@@ -3,52 +3,33 @@ package solver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/modsolver/modsolver/model"
 )
 
-// unsatisfiable builds the R16 answer: a minimal core of facts, rendered
-// as a chain of sentences, with verified suggestions.
-func (s *session) unsatisfiable() (*model.Result, error) {
+// conflict finds why the request cannot be met (R16): a minimal core of
+// facts and, for a platform upgrade question, the platform requirement
+// of every module that blocks it (platformBlockers); the session keeps
+// both (session.core, session.blockers).
+func (s *explaining) conflict() error {
 	if s.p.state != nil {
-		return nil, errNoMemo // an explanation reads facts in the order the views were made
+		return errNoMemo // an explanation reads facts in the order the views were made
 	}
 	x := s.conflictExplainer()
 	core, err := x.inputCore(nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if len(core) == 0 {
-		return nil, errors.New("internal error: the explain encoding has a model where the answer has none")
+		return errors.New("internal error: the explain encoding has a model where the answer has none")
 	}
 	blockers, err := s.platformBlockers(x, core)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.core, s.blockers = core, blockers
-	ex := s.explanation()
-	if s.cfg.suggest {
-		if ex.Suggestions, err = s.suggest(core, blockers); err != nil {
-			return nil, err
-		}
-	}
-	return &model.Result{Status: model.StatusUnsatisfiable, Explanation: ex, Warnings: s.p.coreRefusals(core), Stats: s.stats()}, nil
-}
-
-// explanation renders the session's core and platform blockers, without
-// suggestions.
-func (s *session) explanation() *model.Explanation {
-	ex := &model.Explanation{Summary: fmt.Sprintf("the request cannot be met: %s", s.p.sentences(s.core))}
-	if len(s.blockers) > 1 {
-		ex.Summary += fmt.Sprintf("; %d modules block the platform upgrade: %s", len(s.blockers), s.p.sentences(s.blockers))
-	}
-	for _, f := range chainOrder(s.core) {
-		ex.Facts = append(ex.Facts, s.p.toModel(f))
-	}
-	ex.Steps = model.Derive(ex.Facts)
-	return ex
+	return nil
 }
 
 // platformBlockers lists, for a platform upgrade question (R12), the
@@ -59,7 +40,7 @@ func (s *session) explanation() *model.Explanation {
 // core of its own facts, a few facts under assumption; then each round
 // sets aside the modules already named and asks the rest again, until it
 // is satisfiable or the conflict left is not about the platform.
-func (s *session) platformBlockers(x *explainer, core []*fact) ([]*fact, error) {
+func (s *explaining) platformBlockers(x *explainer, core []*fact) ([]*fact, error) {
 	if !s.p.platformQuestion() {
 		return nil, nil
 	}

@@ -127,21 +127,21 @@ const sharedLimit = 5000
 // its session.
 func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.ClusterState, reqs []*model.Request, mine [][]int, answers []chan Answer) {
 	cat := c.cat
-	resolve := func(req *model.Request) (*session, *model.Result, error) {
-		s := newSession(ctx, cfg, c, cluster, req)
+	resolve := func(req *model.Request) (*answering, *model.Result, error) {
+		s := newAnswering(newSession(ctx, cfg, c, cluster, req), c)
 		res, err := s.run()
 		return s, res, err
 	}
 	if cat.ReleaseCount() <= sharedLimit && len(cat.Sources()) == 0 && !c.t.multiSource { // R23: each request on its own (D77, D350)
 		se := newShared(c, cluster)
-		resolve = func(req *model.Request) (*session, *model.Result, error) {
-			s := se.session(ctx, cfg, req)
+		resolve = func(req *model.Request) (*answering, *model.Result, error) {
+			s := newAnswering(se.session(ctx, cfg, req), c)
 			res, err := s.optimize(&optimizer{e: se.e, ctx: ctx, commits: s.base, scope: s.scope})
 			return s, res, err
 		}
 	}
 	for _, class := range mine {
-		var s *session
+		var s *answering
 		var first *model.Result
 		// The class's first answer goes out once the others are rendered
 		// from it, so that emit never has it while this worker reads it.
@@ -154,7 +154,7 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 			start := time.Now()
 			var res *model.Result
 			var err error
-			if refused, rerr := c.platformRefusal(ctx, cfg, cluster, reqs[i]); refused != nil || rerr != nil { // R31: the class's pair is not one DKP runs
+			if refused, rerr := c.platformRefusal(ctx, c, cfg, cluster, reqs[i]); refused != nil || rerr != nil { // R31: the class's pair is not one DKP runs
 				if refused != nil {
 					refused.Stats.SolveMicros = time.Since(start).Microseconds()
 				}
@@ -170,7 +170,7 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 				_, res, err = resolve(reqs[i])
 			}
 			if err == nil && res != nil {
-				res, err = c.addRoute(ctx, cfg, cluster, reqs[i], res) // R33
+				res, err = c.addRoute(ctx, c, cfg, cluster, reqs[i], res) // R33
 			}
 			if k == 0 && err == nil && res != nil {
 				cfg.batch.answered(reqs[i], res) // the class's status, its route's refusal included

@@ -123,5 +123,5 @@ func (b *budget) remaining() int64 {
 // be after the encodings are complete, and the estimate must not grow
 // once the last clause is added (WithMemoryLimit).
 func problemBytes(p *problem) int64 {
-	return viewBytes*int64(len(p.views)) + releaseBytes*int64(p.releases) + factBytes*int64(len(p.facts)-p.staticCount)
+	return viewBytes*int64(len(p.views)) + releaseBytes*int64(p.releases) + factBytes*int64(len(p.store.facts)-p.store.staticCount)
 }

@@ -20,7 +20,7 @@ type capGroup struct {
 // capability is provided by the selected release of some enabled module.
 func (e *encoder) encodeCapabilities(mv *modVars) {
 	for _, g := range capabilityGroups(mv) {
-		providers := e.p.cat.Providers(g.capability)
+		providers := e.p.in.cat.Providers(g.capability)
 		if len(providers) == 0 {
 			continue // a static missing-capability fact covers it
 		}
@@ -80,7 +80,7 @@ func (e *encoder) encodeUniqueness(batch []*modVars) {
 	for _, c := range e.sharedCapabilities(batch) {
 		var members []*modVars
 		var lits []z.Lit
-		for _, name := range e.p.cat.Providers(c) {
+		for _, name := range e.p.in.cat.Providers(c) {
 			d := e.vars(name)
 			if d == nil {
 				continue
@@ -110,7 +110,7 @@ func (e *encoder) sharedCapabilities(batch []*modVars) []string {
 	for _, mv := range batch {
 		for _, r := range mv.dom {
 			for _, c := range mv.v.rels[r].Provides {
-				if len(e.p.cat.Providers(c)) > 1 && !e.across.capabilities[c] {
+				if len(e.p.in.cat.Providers(c)) > 1 && !e.across.capabilities[c] {
 					e.across.capabilities[c] = true
 					out = append(out, c)
 				}

@@ -49,7 +49,7 @@ func (p *problem) closure(explain bool) []*view {
 				push(name)
 			}
 			if v.tab.boundless {
-				for _, m := range p.cat.Modules() {
+				for _, m := range p.in.cat.Modules() {
 					push(m.Name)
 				}
 			}
@@ -87,7 +87,7 @@ func (p *problem) pushNamed(rel *model.Release, push func(string)) {
 		push(d.Module)
 	}
 	for _, c := range rel.Requirements.Capabilities {
-		for _, name := range p.cat.Providers(c) {
+		for _, name := range p.in.cat.Providers(c) {
 			push(name)
 		}
 	}
@@ -96,14 +96,14 @@ func (p *problem) pushNamed(rel *model.Release, push func(string)) {
 
 // rootNames lists the modules a resolution starts from.
 func (p *problem) rootNames() []string {
-	names := slices.Concat(p.req.Enable, p.req.Disable, p.req.Update, p.req.PinnedNames())
-	for _, name := range p.cluster.ModuleNames() {
-		if p.cluster.Modules[name].On() {
+	names := slices.Concat(p.in.req.Enable, p.in.req.Disable, p.in.req.Update, p.in.req.PinnedNames())
+	for _, name := range p.in.cluster.ModuleNames() {
+		if p.in.cluster.Modules[name].On() {
 			names = append(names, name)
 		}
 	}
-	for _, m := range p.compiled.t.byBundle[p.cluster.Bundle] {
-		if !p.cluster.Modules[m.Name].Configured() {
+	for _, m := range p.in.compiled.t.byBundle[p.in.cluster.Bundle] {
+		if !p.in.cluster.Modules[m.Name].Configured() {
 			if v := p.view(m.Name); v.intent == intentDefaultOn || v.src.leftPlatform {
 				names = append(names, m.Name) // on by default, or ran by default and moves out (R29)
 			}
@@ -122,7 +122,7 @@ func (p *problem) compoundModules(target *model.Predicate) ([]string, bool) {
 	}
 	out := slices.Clone(modules)
 	for _, c := range capabilities {
-		out = append(out, p.cat.Providers(c)...)
+		out = append(out, p.in.cat.Providers(c)...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out), true
@@ -147,8 +147,8 @@ func (p *problem) mayMeet(target *model.Predicate) []string {
 	if bounded {
 		return names
 	}
-	names = make([]string, 0, p.cat.Len())
-	for _, m := range p.cat.Modules() {
+	names = make([]string, 0, p.in.cat.Len())
+	for _, m := range p.in.cat.Modules() {
 		names = append(names, m.Name)
 	}
 	return names
@@ -166,8 +166,8 @@ func (p *problem) inHalves(n int, do func(helper bool, from, to int)) {
 	}
 	p.platformChecks(axisDeckhouse)
 	p.platformChecks(axisKubernetes)
-	p.shared = true
-	defer func() { p.shared = false }()
+	p.checks.shared = true
+	defer func() { p.checks.shared = false }()
 	half := n / 2
 	wait := alongside(func() { do(true, half, n) })
 	do(false, 0, half)

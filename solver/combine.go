@@ -387,11 +387,11 @@ func (s *suggesting) setGroups(core []*fact) [][]change {
 // only, and again to its optimum when it resolves and an update reads
 // the version its module reaches.
 func (s *suggesting) trySet(set changeSet) (*model.Result, error) {
-	cluster, req := s.p.cluster.Clone(), s.p.req.Clone()
+	cluster, req := s.p.in.cluster.Clone(), s.p.in.req.Clone()
 	for _, c := range set {
 		c.apply(cluster, req)
 	}
-	if err := validate(s.p.cat, cluster, req); err != nil {
+	if err := validate(s.p.in.cat, cluster, req); err != nil {
 		return nil, err
 	}
 	// Through Compiled.Solve, so that a set is held to its route (R33)

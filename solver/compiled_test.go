@@ -55,7 +55,7 @@ func TestLazyStaticsMatchEager(t *testing.T) {
 		for _, v := range lazy.views { // views read outside the closure too
 			v.staticFacts()
 		}
-		assert.Equal(t, kindsOf(ordered(eager.facts)), kindsOf(ordered(lazy.facts)), "%s: facts made late take their place", sc.File)
+		assert.Equal(t, kindsOf(ordered(eager.store.facts)), kindsOf(ordered(lazy.store.facts)), "%s: facts made late take their place", sc.File)
 	}
 }
 
@@ -170,7 +170,7 @@ func TestCompiledNamesAreTheReleasesNames(t *testing.T) {
 	checked, named := 0, 0
 	eachProblem(t, func(name string, cat *model.Catalog, cluster *model.ClusterState, req *model.Request) {
 		p := newProblem(compiledFor(cat), cluster, req)
-		for m, mt := range p.compiled.t.mods {
+		for m, mt := range p.in.compiled.t.mods {
 			if m.Embedded {
 				continue // its one release is made per request (R5)
 			}

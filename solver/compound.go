@@ -104,7 +104,7 @@ func (e *encoder) compoundCandidates(mv *modVars, req model.CompoundRequirement)
 		var poss []int
 		for j, r := range d.dom {
 			rel := d.v.rels[r]
-			if target.Holds(d.v.name, rel.Version, rel.Provides, readingFor(mv.v, d.v), e.p.req.Devel) {
+			if target.Holds(d.v.name, rel.Version, rel.Provides, readingFor(mv.v, d.v), e.p.in.req.Devel) {
 				poss = append(poss, j)
 			}
 		}

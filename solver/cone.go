@@ -39,7 +39,7 @@ var conflictCone = scope{cone: func(p *problem) []string {
 	if p.platformQuestion() {
 		return nil
 	}
-	return slices.Concat(p.req.Enable, p.req.Disable, p.req.Update, p.req.PinnedNames())
+	return slices.Concat(p.in.req.Enable, p.in.req.Disable, p.in.req.Update, p.in.req.PinnedNames())
 }}
 
 // start returns the modules of closure (sorted by name) that an encoding
@@ -212,7 +212,7 @@ func (e *encoder) names() *nameIndex {
 				name(d.Module)
 			}
 			for _, cp := range req.Capabilities {
-				for _, n := range e.p.cat.Providers(cp) {
+				for _, n := range e.p.in.cat.Providers(cp) {
 					name(n)
 				}
 			}

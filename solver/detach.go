@@ -23,7 +23,7 @@ import (
 // version, which is its version (R5).
 func (p *problem) frozen(v *view) bool {
 	return v.before && !v.inUpdate && v.pinVersion == nil && v.deployed >= 0 &&
-		v.intent == intentOn && v.allowed[v.deployed] && (!v.m.Embedded || p.req.Platform.Deckhouse == nil)
+		v.intent == intentOn && v.allowed[v.deployed] && (!v.m.Embedded || p.in.req.Platform.Deckhouse == nil)
 }
 
 // detach splits a fast-mode closure into the modules to encode and the

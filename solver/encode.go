@@ -212,7 +212,7 @@ func (e *encoder) newFact(kind model.FactKind, v *view, rank factRank) *fact {
 	if e.ranks == nil {
 		return nil
 	}
-	f := e.p.newFact(kind, v)
+	f := e.p.store.newFact(kind, v)
 	e.ranks[f] = rank
 	return f
 }
@@ -382,7 +382,7 @@ func appendToRuns(out [][2]int, p int) [][2]int {
 // modules with a release list are cached: they depend only on the catalog
 // and the request's devel, so a shared what-if encoding computes each once.
 func (e *encoder) satisfying(d *modVars, c *model.Constraint, rd model.VersionReading) []int {
-	devel := e.p.req.Devel
+	devel := e.p.in.req.Devel
 	if d.v.m.Embedded {
 		return satisfying(d, c, model.ReadingDKP, devel) // the version is the request's DKP version
 	}

@@ -40,7 +40,7 @@ func newExplainer(ctx context.Context, p *problem, sc scope, b *budget, names *e
 func (x *explainer) facts() []*fact {
 	out := make([]*fact, 0, len(x.sel.sel.ids))
 	for _, id := range x.sel.sel.ids {
-		out = append(out, x.e.p.facts[id])
+		out = append(out, x.e.p.store.facts[id])
 	}
 	x.e.rankOrder(out)
 	return out
@@ -148,7 +148,7 @@ func (x *explainer) preference(v *view, at int) *fact {
 	if f, ok := x.prefs[v]; ok {
 		return f
 	}
-	f := x.e.p.newFact(model.FactPreference, v)
+	f := x.e.p.store.newFact(model.FactPreference, v)
 	x.prefs[v] = f
 	f.at = at
 	mv := x.e.byName[v.name]

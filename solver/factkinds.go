@@ -156,15 +156,15 @@ func headConstraint(f *fact) string {
 // ---- platform components ----
 
 func deckhouseVersion(p *problem, _ *fact) platformVersion {
-	return platformVersion{model.PlatformDeckhouse, model.Core(p.deckhouse), p.req.Platform.Deckhouse != nil}
+	return platformVersion{model.PlatformDeckhouse, model.Core(p.in.deckhouse), p.in.req.Platform.Deckhouse != nil}
 }
 
 func kubernetesVersion(p *problem, _ *fact) platformVersion {
-	return platformVersion{model.PlatformKubernetes, p.kubernetes, p.req.Platform.Kubernetes != nil}
+	return platformVersion{model.PlatformKubernetes, p.in.kubernetes, p.in.req.Platform.Kubernetes != nil}
 }
 
 func componentVersion(p *problem, f *fact) platformVersion {
-	return platformVersion{f.dep, p.components[f.dep], p.req.Platform.Components[f.dep] != nil}
+	return platformVersion{f.dep, p.in.components[f.dep], p.in.req.Platform.Components[f.dep] != nil}
 }
 
 // chainOrder sorts facts so that they read as a chain (chainRank),

@@ -124,7 +124,7 @@ func kindFact(p *problem, k model.FactKind) *fact {
 	if k == model.FactCompoundConflict {
 		compound = &model.CompoundRequirement{Predicate: &model.Predicate{Op: model.PredicateNot, Operands: []*model.Predicate{target}}}
 	}
-	f := p.newFact(k, app)
+	f := p.store.newFact(k, app)
 	if k == model.FactExclusiveGroup || k == model.FactCapabilityConflict {
 		f.v = nil
 	}

@@ -60,7 +60,7 @@ func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape factSha
 	if len(rels) == 0 {
 		return
 	}
-	if sink := p.sinkOf(v); sink != nil {
+	if sink := p.store.sinkOf(v); sink != nil {
 		sink.take(p, v, kind, rels, shape)
 		return
 	}
@@ -79,8 +79,8 @@ func (p *problem) platformFacts(v *view, want []int, sc *copyScratch) []*fact {
 	}
 	return p.collect(v, want, sc, func() {
 		v.only = v.readsFirst()
-		p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
-		p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
+		p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.in.deckhouse))
+		p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.in.kubernetes)
 		p.addComponentFacts(v)
 	})
 }
@@ -119,7 +119,7 @@ func (p *problem) collect(v *view, want []int, sc *copyScratch, read func()) []*
 		sc.block = sc.block[:0]
 		c.block, c.out = &sc.block, sc.list[:0]
 	}
-	p.within(v, c, read)
+	p.store.within(v, c, read)
 	v.only, v.allowed = only, allowed
 	if sc != nil {
 		sc.list = c.out
@@ -138,7 +138,7 @@ type copyScratch struct {
 // forbidWhere is forbid over the releases for which pred holds; the
 // filter alone needs no list of them.
 func (p *problem) forbidWhere(v *view, kind model.FactKind, pred func(int, *model.Release) bool) {
-	if sink := p.sinkOf(v); sink != nil {
+	if sink := p.store.sinkOf(v); sink != nil {
 		// The predicate is read here, not by the sink, so that it does
 		// not escape: each view's passes make a handful of them.
 		if want := sink.wanted(); want == nil || slices.ContainsFunc(want, func(i int) bool { return v.reads(i) && pred(i, v.rels[i]) }) {
@@ -174,20 +174,20 @@ func (v *view) staticFacts() []*fact {
 	}
 	p := v.p
 	v.staticList = nil
-	p.within(v, &making{v: v}, func() { p.addStaticFacts(v) })
+	p.store.within(v, &making{v: v}, func() { p.addStaticFacts(v) })
 	v.factsMade = true
 	return v.staticList
 }
 
 // filter computes v's allowed filter without making its static facts.
 func (p *problem) filter(v *view) {
-	p.within(v, nil, func() { p.addStaticFacts(v) })
+	p.store.within(v, nil, func() { p.addStaticFacts(v) })
 }
 
 // newAllowed returns n releases' allowed filter, all true, cut from a
 // block shared by the problem's views.
 func (p *problem) newAllowed(n int) []bool {
-	if n > 512 || p.shared { // a shared problem's renderers make their own
+	if n > 512 || p.checks.shared { // a shared problem's renderers make their own
 		return fill(make([]bool, n))
 	}
 	if cap(p.boolSlab)-len(p.boolSlab) < n {
@@ -218,15 +218,15 @@ func (p *problem) addStaticFacts(v *view) {
 	v.allowed = p.newAllowed(len(v.rels))
 	v.only = v.readsFirst()
 	p.forbidWhere(v, model.FactEdition, func(i int, r *model.Release) bool {
-		ok, _ := v.m.Access(r).For(p.cluster.Edition)
+		ok, _ := v.m.Access(r).For(p.in.cluster.Edition)
 		return !ok
 	})
 	p.forbidWhere(v, model.FactPrerelease, func(i int, r *model.Release) bool {
 		pinned := v.pinVersion != nil && model.SameVersion(r.Version, v.pinVersion)
 		return !v.m.Embedded && model.IsPrerelease(r.Version) && i != v.deployed && !pinned && !v.isChannelVersion(i) && !v.takes(r)
 	})
-	p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.deckhouse))
-	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.kubernetes)
+	p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.in.deckhouse))
+	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.in.kubernetes)
 	p.addComponentFacts(v)
 	p.addStageFacts(v)
 	p.addSettingsFacts(v)
@@ -403,7 +403,7 @@ func (p *problem) addComponentFacts(v *view) {
 // componentFails reports whether the cluster's platform component name
 // fails c (R22, D33, D69).
 func (p *problem) componentFails(name string, c *model.Constraint) bool {
-	ver := p.components[name]
+	ver := p.in.components[name]
 	return (ver == nil && !c.Optional) || (ver != nil && !p.allows(c, ver))
 }
 
@@ -412,10 +412,10 @@ func (p *problem) componentFails(name string, c *model.Constraint) bool {
 // making them.
 func (p *problem) platformForbids(v *view, i int) bool {
 	req := v.rels[i].Requirements
-	if c := req.Deckhouse; c != nil && !p.platformAllows(v, i, axisDeckhouse, c, model.Core(p.deckhouse)) {
+	if c := req.Deckhouse; c != nil && !p.platformAllows(v, i, axisDeckhouse, c, model.Core(p.in.deckhouse)) {
 		return true
 	}
-	if c := req.Kubernetes; c != nil && !p.platformAllows(v, i, axisKubernetes, c, p.kubernetes) {
+	if c := req.Kubernetes; c != nil && !p.platformAllows(v, i, axisKubernetes, c, p.in.kubernetes) {
 		return true
 	}
 	for name, c := range req.Platform {
@@ -434,7 +434,7 @@ func (p *problem) addMissingCapabilityFacts(v *view) {
 	}
 	p.forbidEach(v, model.FactMissingCapability, func(r *model.Release, fail func(failing)) {
 		for _, c := range r.Requirements.Capabilities {
-			if len(p.cat.Providers(c)) == 0 {
+			if len(p.in.cat.Providers(c)) == 0 {
 				fail(failing{name: c})
 			}
 		}
@@ -449,7 +449,7 @@ func (p *problem) addMissingModuleFacts(v *view) {
 	}
 	p.forbidEach(v, model.FactMissingModule, func(r *model.Release, fail func(failing)) {
 		for _, d := range r.Requirements.Modules {
-			if !d.Constraint.Optional && p.cat.Module(d.Module) == nil {
+			if !d.Constraint.Optional && p.in.cat.Module(d.Module) == nil {
 				fail(failing{name: d.Module})
 			}
 		}
@@ -525,10 +525,10 @@ func (p *problem) textAllows(axis int, id int32, c *model.Constraint, platform m
 // platformChecks is platformOK's list for axis, made on first use; a
 // shared problem has made both.
 func (p *problem) platformChecks(axis int) []atomic.Int32 {
-	if p.platformOK[axis] == nil {
-		p.platformOK[axis] = make([]atomic.Int32, len(p.compiled.t.texts))
+	if p.checks.platformOK[axis] == nil {
+		p.checks.platformOK[axis] = make([]atomic.Int32, len(p.in.compiled.t.texts))
 	}
-	return p.platformOK[axis]
+	return p.checks.platformOK[axis]
 }
 
 // allows is c.Allows(v), remembered by constraint text and version: many
@@ -544,11 +544,11 @@ func (p *problem) allowsText(c *model.Constraint, v model.Version, text string) 
 		return c.Allows(v)
 	}
 	key := allowKey{c.Text, text}
-	ok, seen := p.memo[key]
+	ok, seen := p.checks.memo[key]
 	if !seen {
 		ok = c.Allows(v)
-		if !p.shared {
-			p.memo[key] = ok
+		if !p.checks.shared {
+			p.checks.memo[key] = ok
 		}
 	}
 	return ok
@@ -558,11 +558,11 @@ func (p *problem) allowsText(c *model.Constraint, v model.Version, text string) 
 // modules quote the same platform requirement.
 func (p *problem) why(c *model.Constraint, v model.Version) string {
 	key := allowKey{c.Text, model.VersionString(v)}
-	text, seen := p.whyMemo[key]
+	text, seen := p.checks.whyMemo[key]
 	if !seen {
 		text = c.Why(v)
-		if !p.shared {
-			p.whyMemo[key] = text
+		if !p.checks.shared {
+			p.checks.whyMemo[key] = text
 		}
 	}
 	return text
@@ -575,7 +575,7 @@ type allowKey struct{ constraint, version string }
 // (R6). A built-in module's version is the DKP version, which is read as
 // DKP reads it.
 func (p *problem) admits(v *view, c *model.Constraint, d *view, ver model.Version) bool {
-	return readingFor(v, d).Admits(c, ver, p.req.Devel)
+	return readingFor(v, d).Admits(c, ver, p.in.req.Devel)
 }
 
 // readingFor is the reading of a range that v wrote on module d.
@@ -599,7 +599,7 @@ func (p *problem) compiledRequirementFact(v *view, g *reqGroup) *fact {
 	if f := p.reqFacts[g]; f != nil {
 		return f
 	}
-	f := p.newFact(model.FactModuleRequirement, v)
+	f := p.store.newFact(model.FactModuleRequirement, v)
 	f.rels = slices.Clone(g.poss) // the positions are the release indices
 	f.dep, f.cons = g.dep.Module, &g.dep.Constraint
 	if p.reqFacts == nil {

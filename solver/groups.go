@@ -57,7 +57,7 @@ func (p *problem) groupViolators(f *fact) []string {
 	target := f.compound.Target()
 	var out []string
 	for _, d := range f.members {
-		running := d.before && d.deployed >= 0 && target.Holds(d.name, d.rels[d.deployed].Version, d.rels[d.deployed].Provides, readingFor(f.v, d), p.req.Devel)
+		running := d.before && d.deployed >= 0 && target.Holds(d.name, d.rels[d.deployed].Version, d.rels[d.deployed].Provides, readingFor(f.v, d), p.in.req.Devel)
 		if running || d.intent == intentOn {
 			out = append(out, d.name)
 		}

@@ -259,7 +259,7 @@ func (x *explainer) preferences(vs []*view, final map[*view]int) []*fact {
 // background facts it is minimal under, or false when the question needs
 // the solver.
 func (s *explaining) localCore(v *view, rel int) (core, background []*fact, ok bool) {
-	if !v.own || s.p.req.Devel {
+	if !v.own || s.p.in.req.Devel {
 		return nil, nil, false
 	}
 	if s.local == nil {

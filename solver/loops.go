@@ -33,7 +33,7 @@ import (
 // fact about each of them, and their own facts (such as the intent that
 // keeps one on) then stand beside it, as over the whole closure.
 func (e *encoder) loopsThrough(batch []*modVars) []*catLoop {
-	lt := &e.p.compiled.t.loops
+	lt := &e.p.in.compiled.t.loops
 	var idx []int
 	for _, mv := range batch {
 		for _, i := range lt.byModule[mv.v.name] {

@@ -19,9 +19,9 @@ func (p *problem) originOf(f *fact) model.Origin {
 	name := f.v.name
 	switch f.kind {
 	case model.FactRequestEnable:
-		return model.Origin{Field: listField("request.enable", p.req.Enable, name)}
+		return model.Origin{Field: listField("request.enable", p.in.req.Enable, name)}
 	case model.FactRequestDisable:
-		return model.Origin{Field: listField("request.disable", p.req.Disable, name)}
+		return model.Origin{Field: listField("request.disable", p.in.req.Disable, name)}
 	case model.FactRequestPin:
 		return model.Origin{Field: model.Field("request", "pin", name).String()}
 	case model.FactClusterEnabled, model.FactClusterDisabled:
@@ -54,7 +54,7 @@ func (p *problem) originOf(f *fact) model.Origin {
 // clusterOrigin is the origin of a field of the cluster state: the
 // Kubernetes object it was read from, where a dump gave it.
 func (p *problem) clusterOrigin(field string) model.Origin {
-	if o, ok := p.cluster.Origins[field]; ok {
+	if o, ok := p.in.cluster.Origins[field]; ok {
 		return o
 	}
 	return model.Origin{Field: field}

@@ -31,13 +31,13 @@ const (
 
 // problem is one resolution: its inputs, read once, and, for every
 // module it touches, a view with the module's role, head and static
-// facts. Its parts have walls of their own: the inputs never change
-// once read; the fact store only grows, in the order of making; the
-// check cache only remembers.
+// facts. Its parts are named and have walls of their own: the inputs
+// (in) never change once read; the fact store (store) only grows, in the
+// order of making; the check cache (checks) only remembers.
 type problem struct {
-	inputs
-	factStore
-	checkCache
+	in     inputs
+	store  factStore
+	checks checkCache
 
 	views    map[string]*view
 	releases int // releases of the viewed modules, for the size estimate
@@ -202,36 +202,36 @@ type statics struct {
 }
 
 func newProblem(c *Compiled, cluster *model.ClusterState, req *model.Request) *problem {
-	p := &problem{inputs: inputs{cat: c.cat, compiled: c, cluster: cluster, req: req}, views: map[string]*view{},
-		checkCache: checkCache{memo: map[allowKey]bool{}, whyMemo: map[allowKey]string{}}}
-	p.deckhouse, p.kubernetes = cluster.Deckhouse, cluster.Kubernetes
+	p := &problem{in: inputs{cat: c.cat, compiled: c, cluster: cluster, req: req}, views: map[string]*view{},
+		checks: checkCache{memo: map[allowKey]bool{}, whyMemo: map[allowKey]string{}}}
+	p.in.deckhouse, p.in.kubernetes = cluster.Deckhouse, cluster.Kubernetes
 	if req.Platform.Deckhouse != nil {
-		p.deckhouse = req.Platform.Deckhouse
+		p.in.deckhouse = req.Platform.Deckhouse
 	}
 	if req.Platform.Kubernetes != nil {
-		p.kubernetes = req.Platform.Kubernetes
+		p.in.kubernetes = req.Platform.Kubernetes
 	}
-	p.components = cluster.Platform
+	p.in.components = cluster.Platform
 	if len(req.Platform.Components) > 0 {
-		p.components = maps.Clone(cluster.Platform)
-		maps.Copy(p.components, req.Platform.Components)
+		p.in.components = maps.Clone(cluster.Platform)
+		maps.Copy(p.in.components, req.Platform.Components)
 	}
-	p.sequential = req.EffectiveStrategy() == model.StrategySequential
-	p.way = p.cat.PlatformReleases().OnTheWay(cluster.Deckhouse, p.deckhouse) // R31
+	p.in.sequential = req.EffectiveStrategy() == model.StrategySequential
+	p.in.way = p.in.cat.PlatformReleases().OnTheWay(cluster.Deckhouse, p.in.deckhouse) // R31
 	return p
 }
 
 // view returns the view of module name, building it on first use, or nil
 // when the catalog has no such module.
 func (p *problem) view(name string) *view {
-	if p.shared {
-		p.mu.Lock()
-		defer p.mu.Unlock()
+	if p.checks.shared {
+		p.checks.mu.Lock()
+		defer p.checks.mu.Unlock()
 	}
 	if v, ok := p.views[name]; ok {
 		return v
 	}
-	m := p.cat.Module(name)
+	m := p.in.cat.Module(name)
 	if m == nil {
 		return nil
 	}
@@ -244,21 +244,21 @@ func (p *problem) view(name string) *view {
 func (p *problem) newView(m *model.Module) *view {
 	v := &view{m: m, name: m.Name, deployment: deployment{deployed: -1}, role: role{pinned: -1}, heading: heading{head: -1}, p: p}
 	p.placeSource(v)
-	v.rels, v.tab = v.m.Releases, p.compiled.t.table(v.m)
+	v.rels, v.tab = v.m.Releases, p.in.compiled.t.table(v.m)
 	v.own = v.tab != nil
 	if bm := v.m; bm.Embedded { // a module of several sources, one of which carries it built in, too (R29)
-		v.rels = []*model.Release{{Version: p.deckhouse, Requirements: bm.Requirements, Accessibility: bm.Accessibility, Stage: bm.Stage, Disable: bm.Disable, Source: bm.Source,
-			Settings: bm.SettingsFor(p.deckhouse), Origin: bm.Origin, Lines: bm.Lines}}
-		v.deployedDKP, v.own = p.cluster.Deckhouse, false
+		v.rels = []*model.Release{{Version: p.in.deckhouse, Requirements: bm.Requirements, Accessibility: bm.Accessibility, Stage: bm.Stage, Disable: bm.Disable, Source: bm.Source,
+			Settings: bm.SettingsFor(p.in.deckhouse), Origin: bm.Origin, Lines: bm.Lines}}
+		v.deployedDKP, v.own = p.in.cluster.Deckhouse, false
 	}
-	st := p.cluster.Modules[m.Name]
+	st := p.in.cluster.Modules[m.Name]
 	v.configuredOn = st.On()
 	if v.src.leftPlatform { // it runs built in now: the built-in release's R26 holds (R29)
 		bm := m.ForSource(v.src.from)
-		v.deployedDKP = p.cluster.Deckhouse
-		v.running = &model.Release{Version: p.cluster.Deckhouse, Requirements: bm.Requirements, Stage: bm.Stage, Disable: bm.Disable, Source: bm.Source}
+		v.deployedDKP = p.in.cluster.Deckhouse
+		v.running = &model.Release{Version: p.in.cluster.Deckhouse, Requirements: bm.Requirements, Stage: bm.Stage, Disable: bm.Disable, Source: bm.Source}
 	}
-	if dv, ok := p.cluster.Deployed(m); ok && !v.src.leftPlatform { // leaving the platform, it installs anew (R29)
+	if dv, ok := p.in.cluster.Deployed(m); ok && !v.src.leftPlatform { // leaving the platform, it installs anew (R29)
 		v.before = true
 		v.deployed = v.indexOf(dv)
 		if v.m.Embedded {
@@ -277,23 +277,23 @@ func (p *problem) newView(m *model.Module) *view {
 			v.running = cmp.Or(own, &model.Release{Version: dv})
 		}
 	}
-	if pv := p.req.Pin[m.Name]; pv != nil {
+	if pv := p.in.req.Pin[m.Name]; pv != nil {
 		v.pinVersion, v.pinned = pv, v.indexOf(pv)
 	}
-	v.inUpdate = v.pinVersion != nil || slices.Contains(p.req.Update, m.Name) || (p.req.UpdateAll && st.On())
+	v.inUpdate = v.pinVersion != nil || slices.Contains(p.in.req.Update, m.Name) || (p.in.req.UpdateAll && st.On())
 	// The update set lets a module change; it names the module for R14
 	// level 3 only when the cluster enables it, since it asks for no
 	// install (D65).
-	v.named = v.pinVersion != nil || slices.Contains(p.req.Enable, m.Name) || (v.inUpdate && st.On())
-	v.takes, v.develSteps = p.takenPrereleases(v), p.req.Devel && !v.m.Reading().PrereleasesOrdinary()
+	v.named = v.pinVersion != nil || slices.Contains(p.in.req.Enable, m.Name) || (v.inUpdate && st.On())
+	v.takes, v.develSteps = p.takenPrereleases(v), p.in.req.Devel && !v.m.Reading().PrereleasesOrdinary()
 	if v.src.free {
 		p.setSourceHeads(v)
 	} else {
 		p.setHead(v)
 	}
 	p.setIntent(v)
-	v.staticSeq = p.seq
-	p.seq++
+	v.staticSeq = p.store.seq
+	p.store.seq++
 	switch {
 	case p.lazyStatics && p.deferring:
 		p.pending = append(p.pending, v) // filtered with the others of its step (closure)
@@ -331,15 +331,15 @@ func (v *view) indexOf(ver model.Version) int {
 // setHead finds the channel the module follows and its head (R10, D10).
 func (p *problem) setHead(v *view) {
 	if v.m.Embedded {
-		v.headVersion, v.head = p.deckhouse, 0
+		v.headVersion, v.head = p.in.deckhouse, 0
 		return
 	}
-	v.channel = p.cluster.ChannelOf(v.name)
+	v.channel = p.in.cluster.ChannelOf(v.name)
 	h := headEntry{index: -1}
 	if v.channel != "" && len(v.m.Channels) > 0 {
 		h = v.channelHead(v.channel)
 	}
-	if h.version == nil && v.m.DefaultChannel != "" && p.cluster.Modules[v.name].Channel == "" {
+	if h.version == nil && v.m.DefaultChannel != "" && p.in.cluster.Modules[v.name].Channel == "" {
 		// The cluster-wide channel is not one the module has (D32).
 		v.channel, h = v.m.DefaultChannel, v.channelHead(v.m.DefaultChannel)
 	}
@@ -374,7 +374,7 @@ func (v *view) channelHead(channel string) headEntry {
 // newest release that is final or a prerelease R6 lets it take (D1,
 // D140), or its newest release when there is none, and its index.
 func (p *problem) newestHead(v *view) headEntry {
-	if v.own && !p.req.Devel && v.m.Reading() == model.ReadingDKP {
+	if v.own && !p.in.req.Devel && v.m.Reading() == model.ReadingDKP {
 		return v.tab.newest // DKP's reading: the newest final release, compiled
 	}
 	return v.headAt(newestWhere(v.rels, func(r *model.Release) bool { return !model.IsPrerelease(r.Version) || v.takes(r) }))
@@ -391,43 +391,43 @@ func (v *view) headAt(hv model.Version) headEntry {
 // setIntent reads R8: the request first, then the cluster's configuration,
 // then the bundle default.
 func (p *problem) setIntent(v *view) {
-	st := p.cluster.Modules[v.name]
+	st := p.in.cluster.Modules[v.name]
 	switch {
-	case slices.Contains(p.req.Disable, v.name):
-		v.intent, v.intentFact = intentOff, p.newFact(model.FactRequestDisable, v)
+	case slices.Contains(p.in.req.Disable, v.name):
+		v.intent, v.intentFact = intentOff, p.store.newFact(model.FactRequestDisable, v)
 	case v.pinVersion != nil:
-		v.intent, v.intentFact = intentOn, p.newFact(model.FactRequestPin, v)
-	case slices.Contains(p.req.Enable, v.name):
-		v.intent, v.intentFact = intentOn, p.newFact(model.FactRequestEnable, v)
-	case st.On() && p.req.AllowDisable && !v.confirmsDisable():
+		v.intent, v.intentFact = intentOn, p.store.newFact(model.FactRequestPin, v)
+	case slices.Contains(p.in.req.Enable, v.name):
+		v.intent, v.intentFact = intentOn, p.store.newFact(model.FactRequestEnable, v)
+	case st.On() && p.in.req.AllowDisable && !v.confirmsDisable():
 		v.intent = intentKeepSoft // R26: not a module that asks for confirmation
 	case st.On():
-		v.intent, v.intentFact = intentOn, p.newFact(model.FactClusterEnabled, v)
+		v.intent, v.intentFact = intentOn, p.store.newFact(model.FactClusterEnabled, v)
 	case st.Off():
-		v.intent, v.intentFact = intentOff, p.newFact(model.FactClusterDisabled, v)
+		v.intent, v.intentFact = intentOff, p.store.newFact(model.FactClusterDisabled, v)
 	case p.onByDefault(v):
 		v.intent = intentDefaultOn
-	case p.req.AutoEnable:
+	case p.in.req.AutoEnable:
 		v.intent = intentAuto
 	default:
-		v.intent, v.intentFact = intentOff, p.newFact(model.FactNotEnabled, v)
+		v.intent, v.intentFact = intentOff, p.store.newFact(model.FactNotEnabled, v)
 	}
 }
 
 // onByDefault reads enabledInBundles of the newest release that may be
 // selected in the cluster's edition (R7).
 func (p *problem) onByDefault(v *view) bool {
-	if p.cluster.Bundle == "" {
+	if p.in.cluster.Bundle == "" {
 		return false
 	}
 	off := v.offChannels()
 	for i := len(v.rels) - 1; i >= 0; i-- {
 		r := v.rels[i]
-		available, bundles := v.m.Access(r).For(p.cluster.Edition)
+		available, bundles := v.m.Access(r).For(p.in.cluster.Edition)
 		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head && !v.takes(r)) || off(i) || p.forbidsStage(v.name, r) {
 			continue
 		}
-		return slices.Contains(bundles, p.cluster.Bundle)
+		return slices.Contains(bundles, p.in.cluster.Bundle)
 	}
 	return false
 }
@@ -435,7 +435,7 @@ func (p *problem) onByDefault(v *view) bool {
 // forbidsStage reports whether r, a release of module name, is
 // Experimental on a cluster that does not allow it (R25).
 func (p *problem) forbidsStage(name string, r *model.Release) bool {
-	return r.Stage == model.StageExperimental && !p.cluster.ExperimentalAllowed(name)
+	return r.Stage == model.StageExperimental && !p.in.cluster.ExperimentalAllowed(name)
 }
 
 // releasesText lists release versions as a person reads them: a run of
@@ -576,7 +576,7 @@ func (v *view) runningRelease() *model.Release {
 // direct policy (a Helm chart, an OLM package in semver mode, D66) may go
 // to any release up to its head, as `strategy: direct` allows every module.
 func (p *problem) stepped(v *view) bool {
-	return p.sequential && v.policy() != model.UpdateDirect
+	return p.in.sequential && v.policy() != model.UpdateDirect
 }
 
 // policy is v's module's update policy, from the compiled table when there
@@ -610,7 +610,7 @@ func (v *view) stepper() *stepper {
 // platformQuestion reports whether the request asks about other platform
 // versions than the cluster's (R12, R22).
 func (p *problem) platformQuestion() bool {
-	pl := p.req.Platform
+	pl := p.in.req.Platform
 	return pl.Deckhouse != nil || pl.Kubernetes != nil || len(pl.Components) > 0
 }
 
@@ -618,8 +618,8 @@ func (p *problem) platformQuestion() bool {
 // final release (D140, D141): every one under devel, else those the
 // catalog's reading lets it take.
 func (p *problem) takenPrereleases(v *view) func(*model.Release) bool {
-	if p.req.Devel {
+	if p.in.req.Devel {
 		return func(*model.Release) bool { return true }
 	}
-	return catalogPrereleases(v.m, p.compiled.t.named[v.name])
+	return catalogPrereleases(v.m, p.in.compiled.t.named[v.name])
 }

@@ -41,13 +41,13 @@ type releaseReq struct {
 // (p.way) refuses (R31): one fact per key, from the first release that
 // sets it.
 func (p *problem) addReleaseFacts(v *view) {
-	if len(p.way) == 0 {
+	if len(p.in.way) == 0 {
 		return
 	}
-	data := p.cat.PlatformReleases()
+	data := p.in.cat.PlatformReleases()
 	every := func(int, *model.Release) bool { return true }
 	forbidListed := func(key string, list func(model.ReleaseRequirements) []string) {
-		for _, m := range p.way {
+		for _, m := range p.in.way {
 			if slices.Contains(list(data[m].Requirements), v.name) {
 				p.forbid(v, model.FactPlatformRelease, v.where(every), factShape{platform: &releaseReq{minor: m, key: key}})
 				return
@@ -58,10 +58,10 @@ func (p *problem) addReleaseFacts(v *view) {
 	if v.m.Embedded { // a module a source serves is what migratedModules asks for
 		forbidListed("migratedModules", func(r model.ReleaseRequirements) []string { return r.MigratedModules })
 	}
-	if !p.cluster.KubernetesAutomatic {
+	if !p.in.cluster.KubernetesAutomatic {
 		return
 	}
-	for _, m := range p.way {
+	for _, m := range p.in.way {
 		auto := data[m].Requirements.AutoK8sVersion
 		if auto == (model.MajorMinor{}) {
 			continue
@@ -98,32 +98,32 @@ func platformReleaseSubject(f *fact) string { return f.platform.key }
 // platform; the answer's own is worded where it is made (platformFact),
 // with the minors DKP supports.
 func (p *problem) platformKubernetesMessage(*fact) string {
-	return fmt.Sprintf("DKP %s does not run Kubernetes %s", model.MinorOf(p.deckhouse), model.MinorOf(p.kubernetes))
+	return fmt.Sprintf("DKP %s does not run Kubernetes %s", model.MinorOf(p.in.deckhouse), model.MinorOf(p.in.kubernetes))
 }
 
 // kubernetesStatusWarning says that the answer runs a Kubernetes minor
 // its DKP release marks preview or end-of-life (R31); false otherwise.
 func (p *problem) kubernetesStatusWarning() (model.Warning, bool) {
-	rel := p.cat.PlatformReleases().Release(p.deckhouse)
-	if rel == nil || p.kubernetes == nil {
+	rel := p.in.cat.PlatformReleases().Release(p.in.deckhouse)
+	if rel == nil || p.in.kubernetes == nil {
 		return model.Warning{}, false
 	}
-	status := rel.Kubernetes[model.MinorOf(p.kubernetes)]
+	status := rel.Kubernetes[model.MinorOf(p.in.kubernetes)]
 	if !status.Warns() {
 		return model.Warning{}, false
 	}
-	return model.Warning{Kind: model.WarningKubernetesStatus, Version: model.MinorOf(p.kubernetes).String(),
-		Message: fmt.Sprintf("Kubernetes %s is %s in DKP %s", model.MinorOf(p.kubernetes), status, model.MinorOf(p.deckhouse))}, true
+	return model.Warning{Kind: model.WarningKubernetesStatus, Version: model.MinorOf(p.in.kubernetes).String(),
+		Message: fmt.Sprintf("Kubernetes %s is %s in DKP %s", model.MinorOf(p.in.kubernetes), status, model.MinorOf(p.in.deckhouse))}, true
 }
 
 // assumptions lists the gates on the way the answer could not decide
 // (R32).
 func (p *problem) assumptions() []model.Assumption {
-	if p.cat.PlatformReleases() == nil {
+	if p.in.cat.PlatformReleases() == nil {
 		return nil
 	}
 	var out []model.Assumption
-	for _, g := range gatesOnTheWay(p.cat, p.cluster, p.deckhouse) {
+	for _, g := range gatesOnTheWay(p.in.cat, p.in.cluster, p.in.deckhouse) {
 		if g.decided {
 			continue
 		}
@@ -137,7 +137,7 @@ func (p *problem) assumptions() []model.Assumption {
 // platformGateMessage words a platform-gate fact of p's platform; the
 // answer's own is worded where it is made (gateFact), with the fact.
 func (p *problem) platformGateMessage(*fact) string {
-	return fmt.Sprintf("DKP %s has a requirement the cluster's facts do not meet", model.MinorOf(p.deckhouse))
+	return fmt.Sprintf("DKP %s has a requirement the cluster's facts do not meet", model.MinorOf(p.in.deckhouse))
 }
 
 // gatesOnTheWay lists the gates that apply to a move from the cluster's

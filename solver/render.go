@@ -45,7 +45,7 @@ func pinMessage(_ *problem, f *fact) string {
 
 func (p *problem) clusterEnabledMessage(f *fact) string {
 	v := f.v
-	if p.req.AllowDisable && v.confirmsDisable() {
+	if p.in.req.AllowDisable && v.confirmsDisable() {
 		return fmt.Sprintf("%s is enabled in the cluster (enabled: true), and %s", v.name, confirmationText(v))
 	}
 	return fmt.Sprintf("%s is enabled in the cluster (enabled: true)", v.name)
@@ -68,10 +68,10 @@ func noDowngradeMessage(_ *problem, f *fact) string {
 }
 
 func (p *problem) editionMessage(f *fact) string {
-	if p.cluster.Edition == "" {
+	if p.in.cluster.Edition == "" {
 		return fmt.Sprintf("%s %s is not available by default (the cluster names no edition)", f.v.name, releaseLabel(f.v, f.rels))
 	}
-	return fmt.Sprintf("%s %s is not available in edition %s", f.v.name, releaseLabel(f.v, f.rels), p.cluster.Edition)
+	return fmt.Sprintf("%s %s is not available in edition %s", f.v.name, releaseLabel(f.v, f.rels), p.in.cluster.Edition)
 }
 
 func exclusiveGroupMessage(_ *problem, f *fact) string {
@@ -100,8 +100,8 @@ func prereleaseMessage(_ *problem, f *fact) string {
 func (p *problem) notEnabledMessage(f *fact) string {
 	v := f.v
 	msg := fmt.Sprintf("%s is not enabled: the cluster does not configure it", v.name)
-	if p.cluster.Bundle != "" {
-		msg += fmt.Sprintf(", it is not on by default in bundle %s", p.cluster.Bundle)
+	if p.in.cluster.Bundle != "" {
+		msg += fmt.Sprintf(", it is not on by default in bundle %s", p.in.cluster.Bundle)
 	}
 	return msg + ", and the request neither enables it nor sets autoEnable"
 }
@@ -228,7 +228,7 @@ func (p *problem) dependencyDetail(v *view, dep string, c *model.Constraint) (sh
 // was compared as, so that it never contradicts itself (R6).
 func (p *problem) dependencyDetailIn(v, d *view, dep string, c *model.Constraint) (short, dkp string) {
 	if d.m.Embedded {
-		if ver := p.deckhouse; !model.ReadingDKP.Admits(c, ver, p.req.Devel) {
+		if ver := p.in.deckhouse; !model.ReadingDKP.Admits(c, ver, p.in.req.Devel) {
 			as := comparedAs(model.ReadingDKP, ver)
 			return fmt.Sprintf("%s is built in, at the DKP version %s%s", dep, ver, as),
 				fmt.Sprintf("dependency '%s' not meet version constraint: the '%s' version%s does not satisfy the '%s' constraint (%s is built in: its version is the DKP version)", dep, ver, as, c.Range(), dep)
@@ -322,7 +322,7 @@ func (p *problem) platformEcosystem(f *fact, pv platformVersion) string {
 // componentMessage renders R22 facts, naming the component the way R4
 // names kubernetes.
 func (p *problem) componentMessage(f *fact) string {
-	if p.components[f.dep] == nil {
+	if p.in.components[f.dep] == nil {
 		return fmt.Sprintf("%s %s requires %s %s (the cluster does not run %s: cluster.platform.%s is not set)",
 			f.v.name, releasesText(f.v, f.rels), f.dep, f.cons.Text, f.dep, f.dep)
 	}
@@ -330,7 +330,7 @@ func (p *problem) componentMessage(f *fact) string {
 }
 
 func (p *problem) componentEcosystem(f *fact) string {
-	if p.components[f.dep] == nil {
+	if p.in.components[f.dep] == nil {
 		return "requirements are not satisfied: the cluster does not run " + f.dep
 	}
 	return p.platformEcosystem(f, componentVersion(p, f))
@@ -355,7 +355,7 @@ func (p *problem) kubernetesEcosystem(f *fact) string {
 // capabilityMessage renders R19 facts: who could provide the capability,
 // and why none does now.
 func (p *problem) capabilityMessage(f *fact) string {
-	providers := p.cat.Providers(f.dep)
+	providers := p.in.cat.Providers(f.dep)
 	return fmt.Sprintf("%s %s requires capability %s, which an enabled module must provide (provided by %s)",
 		f.v.name, releasesText(f.v, f.rels), f.dep, strings.Join(providers, ", "))
 }

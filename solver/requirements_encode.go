@@ -128,7 +128,7 @@ func reqGroups(mv *modVars) []*reqGroup {
 func (e *encoder) satisfyingRuns(d *modVars, g *reqGroup, rd model.VersionReading) [][2]int {
 	out := e.ivScratch[:0]
 	a := g.adm
-	if a == nil || e.p.req.Devel || !d.v.own || d.v.m != a.target {
+	if a == nil || e.p.in.req.Devel || !d.v.own || d.v.m != a.target {
 		return runsInto(out, e.satisfying(d, &g.dep.Constraint, rd))
 	}
 	ok := a.of(&g.dep.Constraint)

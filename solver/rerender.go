@@ -47,11 +47,11 @@ func (s *answering) classFacts() {
 // retarget gives s's problem the platform versions of req.
 func (s *answering) retarget(req *model.Request) {
 	p := s.p
-	q := newProblem(p.compiled, p.cluster, req)
-	p.req, p.deckhouse, p.kubernetes, p.components = req, q.deckhouse, q.kubernetes, q.components
+	q := newProblem(p.in.compiled, p.in.cluster, req)
+	p.in.req, p.in.deckhouse, p.in.kubernetes, p.in.components = req, q.in.deckhouse, q.in.kubernetes, q.in.components
 	for _, v := range p.views {
 		if v.m.Embedded {
-			v.rels[0].Version, v.headVersion = p.deckhouse, p.deckhouse
+			v.rels[0].Version, v.headVersion = p.in.deckhouse, p.in.deckhouse
 		}
 	}
 }
@@ -67,7 +67,7 @@ func (s *answering) renderAll(res *model.Result) (*model.Result, error) {
 		}
 		out.Modules = append(out.Modules, mr)
 	}
-	out.Plan = plan(s.outs, nil, s.p.req.Devel)
+	out.Plan = plan(s.outs, nil, s.p.in.req.Devel)
 	return out, nil
 }
 
@@ -138,8 +138,8 @@ func (s *answering) renderBuiltIns(res *model.Result) *model.Result {
 func (s *answering) retargetWarnings(ws []model.Warning) []model.Warning {
 	out := slices.Clone(ws)
 	for i, w := range out {
-		if m := s.p.cat.Module(w.Module); w.Kind == model.WarningDeprecated && m != nil && m.MayBeBuiltIn() && s.p.view(m.Name).m.Embedded {
-			out[i] = deprecatedWarning(w.Module, s.p.deckhouse, model.EcosystemDKP) // a built-in module's
+		if m := s.p.in.cat.Module(w.Module); w.Kind == model.WarningDeprecated && m != nil && m.MayBeBuiltIn() && s.p.view(m.Name).m.Embedded {
+			out[i] = deprecatedWarning(w.Module, s.p.in.deckhouse, model.EcosystemDKP) // a built-in module's
 		}
 	}
 	return out

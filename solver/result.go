@@ -80,7 +80,7 @@ func (o *outcome) belowHead() bool {
 // keeps (R27): the cluster ran it before, and DKP does not refuse what
 // it already runs. outs are the answer's outcomes in name order.
 func runningLoops(p *problem, outs []*outcome) []model.Warning {
-	lt := &p.compiled.t.loops
+	lt := &p.in.compiled.t.loops
 	if len(lt.loops) == 0 {
 		return nil
 	}
@@ -119,7 +119,7 @@ func runningLoops(p *problem, outs []*outcome) []model.Warning {
 func (p *problem) settingsWarnings(outs []*outcome) []model.Warning {
 	var out []model.Warning
 	for _, o := range outs {
-		st := p.cluster.Modules[o.v.name].Settings
+		st := p.in.cluster.Modules[o.v.name].Settings
 		if st == nil || o.sel < 0 {
 			continue
 		}
@@ -208,7 +208,7 @@ func (s *session) outcomes() (outs, warned []*outcome, unchanged int) {
 	all := make([]outcome, 0, n)                 // one allocation for every outcome; never grows
 	outs = make([]*outcome, 0, n)
 	s.final = make(map[*view]int, n)
-	changes := s.p.req.ChangesOnly()
+	changes := s.p.in.req.ChangesOnly()
 	warned = make([]*outcome, 0, n) // every outcome that may warn, listed or not
 	add := func(v *view, sel int, detached bool) {
 		all = append(all, outcome{v: v, sel: sel, detached: detached})

@@ -42,7 +42,7 @@ func (s *answering) scratch() *copyScratch {
 // back from the fast encoding (outcomes), in words, and their plan.
 func (s *answering) resolved() (*model.Result, error) {
 	outs, warned, unchanged := s.outcomes()
-	changes := s.p.req.ChangesOnly()
+	changes := s.p.in.req.ChangesOnly()
 	res := &model.Result{Status: model.StatusResolved}
 	if len(outs) > 0 {
 		res.Modules = make([]model.ModuleResult, 0, len(outs))
@@ -56,9 +56,9 @@ func (s *answering) resolved() (*model.Result, error) {
 	}
 	planned := func() {}
 	if s.p.halves(len(outs)) {
-		planned = alongside(func() { res.Plan = plan(outs, kept, s.p.req.Devel) })
+		planned = alongside(func() { res.Plan = plan(outs, kept, s.p.in.req.Devel) })
 	} else {
-		res.Plan = plan(outs, kept, s.p.req.Devel)
+		res.Plan = plan(outs, kept, s.p.in.req.Devel)
 	}
 	modules, err := s.moduleResults(outs)
 	planned()
@@ -202,7 +202,7 @@ func (s *answering) heldBack(o *outcome) (why string, quotes bool, err error) {
 		if v.configuredOn {
 			return fmt.Sprintf("enabled in the cluster, but stays off: %s", why), false, err
 		}
-		return fmt.Sprintf("on by default in bundle %s, but stays off: %s", s.p.cluster.Bundle, why), false, err
+		return fmt.Sprintf("on by default in bundle %s, but stays off: %s", s.p.in.cluster.Bundle, why), false, err
 	}
 	next := s.nextAllowed(v, o.sel)
 	if next < 0 {

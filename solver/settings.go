@@ -24,7 +24,7 @@ import (
 // cluster's settings of v. A module without settings costs one map
 // lookup.
 func (p *problem) addSettingsFacts(v *view) {
-	st := p.cluster.Modules[v.name].Settings
+	st := p.in.cluster.Modules[v.name].Settings
 	if st == nil {
 		return
 	}
@@ -65,7 +65,7 @@ func (p *problem) addSettingsFacts(v *view) {
 // the DKP version moves.
 func (p *problem) checksSettings(v *view, i int) bool {
 	if v.m.Embedded {
-		return p.cluster.Deckhouse == nil || !model.SameVersion(model.Core(p.deckhouse), model.Core(p.cluster.Deckhouse))
+		return p.in.cluster.Deckhouse == nil || !model.SameVersion(model.Core(p.in.deckhouse), model.Core(p.in.cluster.Deckhouse))
 	}
 	return i != v.deployed
 }

@@ -119,7 +119,7 @@ func (se *sharedEncoding) assume(p *problem, scope map[string]bool) []z.Lit {
 	})...)
 	for _, mv := range mine {
 		// A request's devel changes which versions a range admits (R6).
-		key := mv.v.name + "|" + strconv.FormatBool(p.req.Devel)
+		key := mv.v.name + "|" + strconv.FormatBool(p.in.req.Devel)
 		if sels, ok := se.fixed[key]; ok {
 			assume = append(assume, sels...)
 		} else if !se.requiresBuiltIn(mv) {
@@ -162,7 +162,7 @@ func (se *sharedEncoding) flush(p *problem, encode func()) []z.Lit {
 	encode()
 	sh := se.sh
 	sels := []z.Lit{}
-	for _, f := range p.facts {
+	for _, f := range p.store.facts {
 		clauses, ok := sh.pending[f]
 		if !ok {
 			continue
@@ -203,7 +203,7 @@ func (sh *sharing) selectorFor(e *encoder, clauses [][]z.Lit) z.Lit {
 // encoded and the selectors to assume in s.base.
 func (se *sharedEncoding) session(ctx context.Context, cfg settings, req *model.Request) *session {
 	p := newProblem(se.c, se.state, req)
-	p.memo = se.memo
+	p.checks.memo = se.memo
 	closure := p.closure(true)
 	se.include(closure)
 	scope := make(map[string]bool, len(closure))

@@ -57,7 +57,7 @@ func (m *making) view() *view   { return m.v }
 func (m *making) wanted() []int { return nil }
 
 func (m *making) take(p *problem, v *view, kind model.FactKind, rels []int, shape factShape) {
-	f := p.newFact(kind, v)
+	f := p.store.newFact(kind, v)
 	shape.fill(f)
 	v.forbidWith(f, rels)
 }

@@ -102,7 +102,7 @@ func (c *Compiled) Encode(cluster *model.ClusterState, req *model.Request) (mode
 }
 
 func (s *answering) run() (*model.Result, error) {
-	if res, err := s.p.compiled.platformRefusal(s.ctx, s.solver, s.cfg, s.p.cluster, s.p.req); res != nil || err != nil {
+	if res, err := s.p.in.compiled.platformRefusal(s.ctx, s.solver, s.cfg, s.p.in.cluster, s.p.in.req); res != nil || err != nil {
 		return res, err // R31: a platform DKP does not run, decided before any encoding
 	}
 	s.budget = newBudget(s.cfg.maxBytes)

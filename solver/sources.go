@@ -53,11 +53,11 @@ type sourcePlace struct {
 func (p *problem) placeSource(v *view) {
 	m := v.m
 	v.src.named = m.MultiSource()
-	if _, ok := p.cluster.Deployed(m); ok {
-		v.src.from = p.cluster.DeployedSource(m)
+	if _, ok := p.in.cluster.Deployed(m); ok {
+		v.src.from = p.in.cluster.DeployedSource(m)
 	}
 	v.src.to = v.src.from
-	if s := p.req.Sources[m.Name]; s != "" {
+	if s := p.in.req.Sources[m.Name]; s != "" {
 		v.src.to = s
 	}
 	if !m.MultiSource() {
@@ -70,7 +70,7 @@ func (p *problem) placeSource(v *view) {
 	if v.src.to == "" && m.BuiltInSource() != "" {
 		v.src.to = m.BuiltInSource() // R29: DKP ships it, until a request moves it out
 	}
-	if v.src.to == m.BuiltInSource() && v.src.to != "" && p.req.Sources[m.Name] == "" && !m.CarriedOnTheWay(p.cat.PlatformReleases(), p.cluster.Deckhouse, p.deckhouse) {
+	if v.src.to == m.BuiltInSource() && v.src.to != "" && p.in.req.Sources[m.Name] == "" && !m.CarriedOnTheWay(p.in.cat.PlatformReleases(), p.in.cluster.Deckhouse, p.in.deckhouse) {
 		v.src.to = m.MovedTo() // the DKP version no longer carries it: DKP moves it (D161, R31's migratedModules)
 	}
 	if v.src.to == "" {

@@ -56,7 +56,7 @@ func (e *encoder) meets(k crossKey, a, b *view, rb *model.Release) bool {
 		_, ok := slices.BinarySearch(rb.Provides, k.text)
 		return ok
 	}
-	return k.pred.Holds(b.name, rb.Version, rb.Provides, readingFor(a, b), e.p.req.Devel)
+	return k.pred.Holds(b.name, rb.Version, rb.Provides, readingFor(a, b), e.p.in.req.Devel)
 }
 
 // metAcross lists, one group per requirement, the clauses "a is not at

@@ -40,7 +40,7 @@ func (x *explainer) sourcePreferences(choices []*sourceChoice) []*fact {
 		}
 		f := x.choices[c]
 		if f == nil {
-			f = x.e.p.newFact(model.FactPreference, c.v)
+			f = x.e.p.store.newFact(model.FactPreference, c.v)
 			f.choice = c
 			for _, l := range x.e.otherSources(mv, x.e.sources(mv), c.src) {
 				x.e.add(f, l)

@@ -53,7 +53,7 @@ func (o *optimizer) preferSource(mv *modVars) error {
 	}
 	o.commits = append(o.commits, o.e.otherSources(mv, srcs, best)...)
 	o.commits = append(o.commits, bestBound...)
-	prio, _ := o.e.p.cat.Source(best)
+	prio, _ := o.e.p.in.cat.Source(best)
 	o.choices = append(o.choices, &sourceChoice{v: mv.v, src: best, priority: prio.Priority, tied: len(tier) > 1, cross: max(bestCost, 0), bound: bestBound})
 	return nil
 }
@@ -71,7 +71,7 @@ func (o *optimizer) choicesBefore(v *view) []*sourceChoice {
 // bestTier returns the sources of the highest priority that can serve mv
 // under the commits, in name order.
 func (o *optimizer) bestTier(mv *modVars, srcs []string) ([]string, error) {
-	cat := o.e.p.cat
+	cat := o.e.p.in.cat
 	var tier []string
 	prio := 0
 	for _, s := range srcs {

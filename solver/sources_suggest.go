@@ -38,7 +38,7 @@ func (s *suggesting) depView(f *fact) *view {
 // appendMoves adds the group of v's moves to its other sources.
 func (s *suggesting) appendMoves(groups [][]change, v *view) [][]change {
 	var alts []change
-	for _, src := range s.p.cat.Module(v.name).ModuleSources() {
+	for _, src := range s.p.in.cat.Module(v.name).ModuleSources() {
 		if src != v.src.to {
 			alts = append(alts, moveChange(v.name, src))
 		}

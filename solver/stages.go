@@ -26,7 +26,7 @@ const experimentalText = "installation forbidden: experimental modules are disab
 // addStageFacts forbids the Experimental releases of v unless the cluster
 // allows experimental modules (R25).
 func (p *problem) addStageFacts(v *view) {
-	if p.cluster.ExperimentalAllowed(v.name) {
+	if p.in.cluster.ExperimentalAllowed(v.name) {
 		return
 	}
 	p.forbid(v, model.FactExperimental, v.where(func(_ int, r *model.Release) bool {

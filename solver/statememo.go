@@ -247,7 +247,7 @@ func copyState(c *model.ClusterState) *model.ClusterState {
 func (p *problem) lazyClosure() (views []*view, light []*frozenModule) {
 	m := p.state
 	named := map[string]bool{}
-	for _, name := range slices.Concat(p.req.Enable, p.req.Disable) {
+	for _, name := range slices.Concat(p.in.req.Enable, p.in.req.Disable) {
 		named[name] = true
 	}
 	queue := make([]string, 0, len(m.closure))
@@ -267,7 +267,7 @@ func (p *problem) lazyClosure() (views []*view, light []*frozenModule) {
 			queue = append(queue, name)
 		}
 	}
-	roots := slices.Concat(m.roots, p.req.Enable, p.req.Disable)
+	roots := slices.Concat(m.roots, p.in.req.Enable, p.in.req.Disable)
 	slices.Sort(roots)
 	for _, name := range slices.Compact(roots) {
 		push(name)
@@ -420,7 +420,7 @@ func (p *problem) frozenHold(m *stateMemo, frozen map[string]*frozenModule, atta
 		}
 		for _, d := range f.rel.Requirements.Modules {
 			dv := frozen[d.Module]
-			if dv != nil && !attached[dv.name] && !moduleReading(f.m, dv.m).Admits(&d.Constraint, dv.rel.Version, p.req.Devel) {
+			if dv != nil && !attached[dv.name] && !moduleReading(f.m, dv.m).Admits(&d.Constraint, dv.rel.Version, p.in.req.Devel) {
 				return false
 			}
 		}

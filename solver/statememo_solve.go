@@ -130,7 +130,7 @@ func newMemo(c *Compiled, cluster *model.ClusterState, req *model.Request) *stat
 // that a SAT question gives (never, for a module that keeps its release
 // outside the update set) leaves answers to render their own.
 func (m *stateMemo) render(p *problem, outs []*outcome) bool {
-	s := newAnswering(&session{ctx: context.Background(), cfg: newSettings(nil), p: p}, p.compiled)
+	s := newAnswering(&session{ctx: context.Background(), cfg: newSettings(nil), p: p}, p.in.compiled)
 	p.state = m // whyNot refuses on a memo
 	defer func() { p.state = nil }()
 	for _, o := range outs {

@@ -112,12 +112,12 @@ func splitDowngrades(groups [][]change) (rest, downgrades [][]change) {
 // lowersPlatform reports whether the request asks about a lower version
 // of a platform component than the cluster runs: a downgrade question.
 func (p *problem) lowersPlatform() bool {
-	pl := p.req.Platform
-	if lowers(p.cluster.Deckhouse, pl.Deckhouse) || lowers(p.cluster.Kubernetes, pl.Kubernetes) {
+	pl := p.in.req.Platform
+	if lowers(p.in.cluster.Deckhouse, pl.Deckhouse) || lowers(p.in.cluster.Kubernetes, pl.Kubernetes) {
 		return true
 	}
 	for name, v := range pl.Components {
-		if lowers(p.cluster.Platform[name], v) {
+		if lowers(p.in.cluster.Platform[name], v) {
 			return true
 		}
 	}
@@ -164,7 +164,7 @@ func statusOnly() Option { return func(s *settings) { s.statusOnly = true } }
 // of the set of that one change.
 func (s *suggesting) firstWorking(alts []change, tried map[string]bool) (model.Suggestion, bool, error) {
 	for _, c := range alts {
-		cluster, req := s.p.cluster.Clone(), s.p.req.Clone()
+		cluster, req := s.p.in.cluster.Clone(), s.p.in.req.Clone()
 		c.apply(cluster, req)
 		res, err := s.verify(c.sug, cluster, req)
 		tried[changeSet{c}.key()] = err == nil && res.Status == model.StatusResolved
@@ -207,17 +207,17 @@ func (s *suggesting) changesFor(f *fact) [][]change {
 // The changes of each kind of fact (factKinds).
 
 func kubernetesUpgrades(s *suggesting, f *fact) [][]change {
-	if lowers(s.p.cluster.Kubernetes, s.p.req.Platform.Kubernetes) {
+	if lowers(s.p.in.cluster.Kubernetes, s.p.in.req.Platform.Kubernetes) {
 		return nil
 	}
-	return [][]change{s.upgrades(model.SuggestUpgradeKubernetes, f.cons, s.p.kubernetes)}
+	return [][]change{s.upgrades(model.SuggestUpgradeKubernetes, f.cons, s.p.in.kubernetes)}
 }
 
 func deckhouseUpgrades(s *suggesting, f *fact) [][]change {
-	if lowers(s.p.cluster.Deckhouse, s.p.req.Platform.Deckhouse) {
+	if lowers(s.p.in.cluster.Deckhouse, s.p.in.req.Platform.Deckhouse) {
 		return nil
 	}
-	return [][]change{s.upgrades(model.SuggestUpgradeDeckhouse, f.cons, model.Core(s.p.deckhouse))}
+	return [][]change{s.upgrades(model.SuggestUpgradeDeckhouse, f.cons, model.Core(s.p.in.deckhouse))}
 }
 
 // builtInUpgrades upgrades DKP for a requirement on a built-in module,
@@ -251,11 +251,11 @@ func enableOrAutoEnable(_ *suggesting, f *fact) [][]change {
 }
 
 func otherEditions(s *suggesting, f *fact) [][]change {
-	return [][]change{editionChanges(f.v, s.p.cluster.Edition)}
+	return [][]change{editionChanges(f.v, s.p.in.cluster.Edition)}
 }
 
 func enableAProvider(s *suggesting, f *fact) [][]change {
-	return [][]change{providerChanges(s.p.cat.Providers(f.dep), enableChange)}
+	return [][]change{providerChanges(s.p.in.cat.Providers(f.dep), enableChange)}
 }
 
 func disableAProvider(_ *suggesting, f *fact) [][]change {
@@ -269,8 +269,8 @@ func compoundAlternatives(s *suggesting, f *fact) [][]change {
 // componentUpgrades lists upgrades of a platform component the cluster
 // runs to the versions a constraint names, lowest first (R22).
 func (s *suggesting) componentUpgrades(name string, c *model.Constraint) []change {
-	current := s.p.components[name]
-	if current == nil || lowers(s.p.cluster.Platform[name], s.p.req.Platform.Components[name]) {
+	current := s.p.in.components[name]
+	if current == nil || lowers(s.p.in.cluster.Platform[name], s.p.in.req.Platform.Components[name]) {
 		return nil
 	}
 	return upgradeChanges(model.SuggestUpgradePlatform, name, c, current, func(r *model.Request, v model.Version) {
@@ -493,7 +493,7 @@ func (s *suggesting) verify(sug model.Suggestion, cluster *model.ClusterState, r
 		return s.solver.Solve(s.ctx, cluster, req, opts...)
 	}
 	b := s.cfg.batch
-	if b == nil || sug.Kind == model.SuggestUpdateModule || !sameState(cluster, s.p.cluster) {
+	if b == nil || sug.Kind == model.SuggestUpdateModule || !sameState(cluster, s.p.in.cluster) {
 		return solve()
 	}
 	key := b.axes.key(req)

@@ -146,7 +146,7 @@ func (p *problem) coreRefusals(core []*fact) []model.Warning {
 	slices.Sort(names)
 	var out []model.Warning
 	for _, name := range slices.Compact(names) {
-		if m := p.cat.Module(name); m != nil {
+		if m := p.in.cat.Module(name); m != nil {
 			for _, r := range m.Refusals() {
 				out = append(out, refusedWarning(name, r))
 			}

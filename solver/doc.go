@@ -73,8 +73,8 @@
 //     edge; the loops an answer keeps running, as warnings (D125–D127).
 //   - groups.go: DKP v2 anyOf and noneOf groups (R28), which are compound
 //     requirements that carry their group; only their sentences, in
-//     DKP's scheduler's words, and their short forms in a sweep differ
-//     (D132).
+//     DKP's scheduler's words (compound_render.go), and their short
+//     forms in a sweep differ (D132).
 //   - relset.go: a set of release indices, one bit each, which
 //     compiled requirement texts and local questions share.
 //   - card.go: a totalizer for the cardinality levels of R14.
@@ -87,7 +87,9 @@
 //   - explain.go: selectors, gini's Why() cores, and their shrinking to a
 //     minimal set of facts (R16).
 //   - unsat.go, render.go, suggest.go: the explanation of an unsatisfiable
-//     request (its core found in unsat.go, worded in render.go), with every platform blocker (the hopeless
+//     request, its core found in unsat.go and worded in render.go (a
+//     wording of the problem: the words of every fact, origin.go its
+//     origin), with every platform blocker (the hopeless
 //     ones found in one pass, D106) and verified suggestions: single
 //     changes first, downgrades only where nothing else works or the
 //     question is one (D172, D173).

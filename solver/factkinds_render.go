@@ -10,10 +10,10 @@ import (
 // fact-kind table (factkinds.go), indexed by kind as factKinds is.
 type kindWords struct {
 	// message renders the fact as the sentence an operator reads (R16).
-	message func(p *problem, f *fact) string
+	message func(w wording, f *fact) string
 	// ecosystem renders the ecosystem's own wording of the same check
 	// (model.Fact.EcosystemMessage); nil where it has none.
-	ecosystem func(p *problem, f *fact) string
+	ecosystem func(w wording, f *fact) string
 	// short names a fact of an answer in a few words, the reason a sweep
 	// counts (sweep.go); "" for the request's own facts.
 	short func(module string, f model.Fact) string
@@ -24,34 +24,34 @@ var factWords = [len(factKinds)]kindWords{
 	model.FactRequestEnable:         {message: requestEnableMessage, short: noShort},
 	model.FactRequestDisable:        {message: requestDisableMessage, short: stateShort},
 	model.FactRequestPin:            {message: pinMessage, short: noShort},
-	model.FactClusterEnabled:        {message: (*problem).clusterEnabledMessage, short: stateShort},
+	model.FactClusterEnabled:        {message: wording.clusterEnabledMessage, short: stateShort},
 	model.FactClusterDisabled:       {message: clusterDisabledMessage, short: stateShort},
-	model.FactNotEnabled:            {message: (*problem).notEnabledMessage, short: stateShort},
+	model.FactNotEnabled:            {message: wording.notEnabledMessage, short: stateShort},
 	model.FactKeepVersion:           {message: keepVersionMessage, short: stateShort},
 	model.FactNoDowngrade:           {message: noDowngradeMessage, short: stateShort},
 	model.FactChannelHead:           {message: channelMessage, short: stateShort},
-	model.FactUpdateStep:            {message: (*problem).stepMessage, short: stateShort},
-	model.FactModuleRequirement:     {message: (*problem).requirementMessage, ecosystem: (*problem).requirementEcosystem, short: requiresShort},
-	model.FactDeckhouseRequirement:  {message: (*problem).deckhouseMessage, ecosystem: (*problem).deckhouseEcosystem, short: componentShort},
-	model.FactKubernetesRequirement: {message: (*problem).kubernetesMessage, ecosystem: (*problem).kubernetesEcosystem, short: componentShort},
-	model.FactEdition:               {message: (*problem).editionMessage, short: stateShort},
+	model.FactUpdateStep:            {message: wording.stepMessage, short: stateShort},
+	model.FactModuleRequirement:     {message: wording.requirementMessage, ecosystem: wording.requirementEcosystem, short: requiresShort},
+	model.FactDeckhouseRequirement:  {message: wording.deckhouseMessage, ecosystem: wording.deckhouseEcosystem, short: componentShort},
+	model.FactKubernetesRequirement: {message: wording.kubernetesMessage, ecosystem: wording.kubernetesEcosystem, short: componentShort},
+	model.FactEdition:               {message: wording.editionMessage, short: stateShort},
 	model.FactExclusiveGroup:        {message: exclusiveGroupMessage, short: groupShort},
 	model.FactMissingModule:         {message: missingModuleMessage, short: prefixedShort("missing module ")},
 	model.FactPrerelease:            {message: prereleaseMessage, short: stateShort},
 	model.FactPreference:            {message: preferenceMessage, short: noShort},
-	model.FactPlatformRequirement:   {message: (*problem).componentMessage, ecosystem: (*problem).componentEcosystem, short: componentShort},
-	model.FactCapabilityRequirement: {message: (*problem).capabilityMessage, short: unprovidedShort},
+	model.FactPlatformRequirement:   {message: wording.componentMessage, ecosystem: wording.componentEcosystem, short: componentShort},
+	model.FactCapabilityRequirement: {message: wording.capabilityMessage, short: unprovidedShort},
 	model.FactMissingCapability:     {message: missingCapabilityMessage, short: prefixedShort("missing capability ")},
 	model.FactCapabilityConflict:    {message: capabilityConflictMessage, short: groupShort},
 	model.FactExperimental:          {message: plain(experimentalMessage), short: stateShort},
-	model.FactCompoundRequirement:   {message: (*problem).compoundMessage, short: compoundShort("requires ")},
-	model.FactCompoundConflict:      {message: (*problem).compoundMessage, short: compoundShort("conflicts with ")},
+	model.FactCompoundRequirement:   {message: wording.compoundMessage, short: compoundShort("requires ")},
+	model.FactCompoundConflict:      {message: wording.compoundMessage, short: compoundShort("conflicts with ")},
 	model.FactSource:                {message: plain(sourceMessage), short: stateShort},
 	model.FactDependencyLoop:        {message: loopMessage, short: loopShort},
 	model.FactSettings:              {message: plain(settingsMessage), short: settingsShort},
-	model.FactPlatformKubernetes:    {message: (*problem).platformKubernetesMessage, short: componentShort},
-	model.FactPlatformGate:          {message: (*problem).platformGateMessage, short: componentShort},
-	model.FactPlatformRoute:         {message: (*problem).platformGateMessage, short: componentShort},
+	model.FactPlatformKubernetes:    {message: wording.platformKubernetesMessage, short: componentShort},
+	model.FactPlatformGate:          {message: wording.platformGateMessage, short: componentShort},
+	model.FactPlatformRoute:         {message: wording.platformGateMessage, short: componentShort},
 	model.FactPlatformRelease:       {message: plain(platformReleaseMessage), short: stateShort},
 }
 
@@ -59,8 +59,8 @@ var factWords = [len(factKinds)]kindWords{
 func wordsOf(f *fact) *kindWords { return &factWords[f.kind] }
 
 // plain makes a message that needs nothing of the problem a table entry's.
-func plain(message func(*fact) string) func(*problem, *fact) string {
-	return func(_ *problem, f *fact) string { return message(f) }
+func plain(message func(*fact) string) func(wording, *fact) string {
+	return func(_ wording, f *fact) string { return message(f) }
 }
 
 // The short forms of each kind of fact (factWords).

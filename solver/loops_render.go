@@ -11,7 +11,7 @@ import (
 
 // loopMessage renders a loop fact in DKP's words, then says which
 // releases close the circle.
-func loopMessage(_ *problem, f *fact) string {
+func loopMessage(_ wording, f *fact) string {
 	parts := make([]string, len(f.members))
 	for i, v := range f.members {
 		next := f.members[(i+1)%len(f.members)]

@@ -123,7 +123,7 @@ func TestStaticCopiesAreTheFactsMade(t *testing.T) {
 func shapes(p *problem, facts []*fact) []string {
 	out := make([]string, len(facts))
 	for i, f := range facts {
-		out[i] = fmt.Sprintf("%v %v %s", f.kind, f.rels, p.message(f))
+		out[i] = fmt.Sprintf("%v %v %s", f.kind, f.rels, wording{p}.message(f))
 	}
 	return out
 }

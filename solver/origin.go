@@ -12,7 +12,8 @@ import (
 // catalog's file and line of the newest release it concerns for a fact
 // about releases, and nothing for a fact of DKP's release data or of
 // modsolver's own rules.
-func (p *problem) originOf(f *fact) model.Origin {
+func (w wording) originOf(f *fact) model.Origin {
+	p := w.p
 	if f.v == nil {
 		return model.Origin{}
 	}
@@ -25,9 +26,9 @@ func (p *problem) originOf(f *fact) model.Origin {
 	case model.FactRequestPin:
 		return model.Origin{Field: model.Field("request", "pin", name).String()}
 	case model.FactClusterEnabled, model.FactClusterDisabled:
-		return p.clusterOrigin(model.Field("cluster", "modules", name, "enabled").String())
+		return w.clusterOrigin(model.Field("cluster", "modules", name, "enabled").String())
 	case model.FactKeepVersion, model.FactNoDowngrade, model.FactUpdateStep:
-		return p.clusterOrigin(model.Field("cluster", "modules", name, "version").String())
+		return w.clusterOrigin(model.Field("cluster", "modules", name, "version").String())
 	case model.FactDeckhouseRequirement:
 		return releaseOrigin(f, "requirements.deckhouse")
 	case model.FactKubernetesRequirement:
@@ -53,7 +54,8 @@ func (p *problem) originOf(f *fact) model.Origin {
 
 // clusterOrigin is the origin of a field of the cluster state: the
 // Kubernetes object it was read from, where a dump gave it.
-func (p *problem) clusterOrigin(field string) model.Origin {
+func (w wording) clusterOrigin(field string) model.Origin {
+	p := w.p
 	if o, ok := p.in.cluster.Origins[field]; ok {
 		return o
 	}

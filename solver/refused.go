@@ -20,23 +20,6 @@ func refusedWarning(name string, r model.RefusedRelease) model.Warning {
 		Message: refusedText(name, []model.RefusedRelease{r})}
 }
 
-// refusedAdmitted completes the sentence that no release of d meets
-// constraint c of v with the refused releases c would admit: the
-// releases that would have met it ("; vault 1.0.0 is refused: …"); ""
-// for none.
-func (p *problem) refusedAdmitted(v *view, c *model.Constraint, d *view) string {
-	var admitted []model.RefusedRelease
-	for _, r := range d.m.Refusals() {
-		if p.admits(v, c, d, r.Version) {
-			admitted = append(admitted, r)
-		}
-	}
-	if len(admitted) == 0 {
-		return ""
-	}
-	return "; " + refusedText(d.name, admitted)
-}
-
 // refusedText names refusals of module name, each with its reason.
 func refusedText(name string, rs []model.RefusedRelease) string {
 	parts := make([]string, len(rs))

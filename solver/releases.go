@@ -94,13 +94,6 @@ func platformReleaseMessage(f *fact) string {
 // platformReleaseSubject is the key of release.yaml a fact is about.
 func platformReleaseSubject(f *fact) string { return f.platform.key }
 
-// platformKubernetesMessage words a platform-kubernetes fact of p's
-// platform; the answer's own is worded where it is made (platformFact),
-// with the minors DKP supports.
-func (p *problem) platformKubernetesMessage(*fact) string {
-	return fmt.Sprintf("DKP %s does not run Kubernetes %s", model.MinorOf(p.in.deckhouse), model.MinorOf(p.in.kubernetes))
-}
-
 // kubernetesStatusWarning says that the answer runs a Kubernetes minor
 // its DKP release marks preview or end-of-life (R31); false otherwise.
 func (p *problem) kubernetesStatusWarning() (model.Warning, bool) {
@@ -132,12 +125,6 @@ func (p *problem) assumptions() []model.Assumption {
 			Message: fmt.Sprintf("assumed: %s requires %s: %s, which the cluster state does not decide; give %s", subject, g.gate.Key, g.required, g.gate.Needs)})
 	}
 	return out
-}
-
-// platformGateMessage words a platform-gate fact of p's platform; the
-// answer's own is worded where it is made (gateFact), with the fact.
-func (p *problem) platformGateMessage(*fact) string {
-	return fmt.Sprintf("DKP %s has a requirement the cluster's facts do not meet", model.MinorOf(p.in.deckhouse))
 }
 
 // gatesOnTheWay lists the gates that apply to a move from the cluster's

@@ -8,18 +8,26 @@ import (
 	"github.com/modsolver/modsolver/model"
 )
 
+// wording is the render phase's reading of a problem: the words of its
+// facts (the fact-kind table's messages, factWords), their origins and
+// the module results' held-back and refusal texts. It holds the problem
+// it words (a pointer back).
+type wording struct {
+	p *problem
+}
+
 // message renders a fact as a sentence a DKP operator reads, in DKP's own
 // wording where DKP has one (R16).
-func (p *problem) message(f *fact) string {
+func (w wording) message(f *fact) string {
 	if f == nil {
 		return ""
 	}
-	return wordsOf(f).message(p, f)
+	return wordsOf(f).message(w, f)
 }
 
 // The messages of each kind of fact (factWords) follow.
 
-func requestEnableMessage(_ *problem, f *fact) string {
+func requestEnableMessage(_ wording, f *fact) string {
 	if len(f.v.m.Releases) == 0 {
 		if text := refusedText(f.v.name, f.v.m.Refusals()); text != "" {
 			return fmt.Sprintf("the request enables %s, which has no release to take (%s)", f.v.name, text)
@@ -28,11 +36,11 @@ func requestEnableMessage(_ *problem, f *fact) string {
 	return fmt.Sprintf("the request enables %s", f.v.name)
 }
 
-func requestDisableMessage(_ *problem, f *fact) string {
+func requestDisableMessage(_ wording, f *fact) string {
 	return fmt.Sprintf("the request disables %s", f.v.name)
 }
 
-func pinMessage(_ *problem, f *fact) string {
+func pinMessage(_ wording, f *fact) string {
 	v := f.v
 	if r := v.m.RefusedAt(v.pinVersion); v.pinned < 0 && r != nil {
 		return fmt.Sprintf("the request pins %s to %s, which is refused: %s", v.name, v.pinVersion, r.Reason)
@@ -43,7 +51,8 @@ func pinMessage(_ *problem, f *fact) string {
 	return fmt.Sprintf("the request pins %s to %s", v.name, v.pinVersion)
 }
 
-func (p *problem) clusterEnabledMessage(f *fact) string {
+func (w wording) clusterEnabledMessage(f *fact) string {
+	p := w.p
 	v := f.v
 	if p.in.req.AllowDisable && v.confirmsDisable() {
 		return fmt.Sprintf("%s is enabled in the cluster (enabled: true), and %s", v.name, confirmationText(v))
@@ -51,15 +60,15 @@ func (p *problem) clusterEnabledMessage(f *fact) string {
 	return fmt.Sprintf("%s is enabled in the cluster (enabled: true)", v.name)
 }
 
-func clusterDisabledMessage(_ *problem, f *fact) string {
+func clusterDisabledMessage(_ wording, f *fact) string {
 	return fmt.Sprintf("%s is disabled in the cluster (enabled: false)", f.v.name)
 }
 
-func keepVersionMessage(_ *problem, f *fact) string {
+func keepVersionMessage(_ wording, f *fact) string {
 	return fmt.Sprintf("%s is not in the request's update set, so it stays at %s", f.v.name, f.v.deployedVersion())
 }
 
-func noDowngradeMessage(_ *problem, f *fact) string {
+func noDowngradeMessage(_ wording, f *fact) string {
 	verb := "is"
 	if len(f.rels) > 1 {
 		verb = "are"
@@ -67,37 +76,39 @@ func noDowngradeMessage(_ *problem, f *fact) string {
 	return fmt.Sprintf("%s may not go below its deployed version %s (%s %s older)", f.v.name, f.v.deployedVersion(), releaseLabel(f.v, f.rels), verb)
 }
 
-func (p *problem) editionMessage(f *fact) string {
+func (w wording) editionMessage(f *fact) string {
+	p := w.p
 	if p.in.cluster.Edition == "" {
 		return fmt.Sprintf("%s %s is not available by default (the cluster names no edition)", f.v.name, releaseLabel(f.v, f.rels))
 	}
 	return fmt.Sprintf("%s %s is not available in edition %s", f.v.name, releaseLabel(f.v, f.rels), p.in.cluster.Edition)
 }
 
-func exclusiveGroupMessage(_ *problem, f *fact) string {
+func exclusiveGroupMessage(_ wording, f *fact) string {
 	return fmt.Sprintf("at most one module of exclusive group %s may be enabled: %s", f.group, strings.Join(viewNames(f.members), ", "))
 }
 
-func missingModuleMessage(_ *problem, f *fact) string {
+func missingModuleMessage(_ wording, f *fact) string {
 	return fmt.Sprintf("%s %s requires %s, which is not in the catalog: dependency '%s' not found", f.v.name, releaseLabel(f.v, f.rels), f.dep, f.dep)
 }
 
-func missingCapabilityMessage(_ *problem, f *fact) string {
+func missingCapabilityMessage(_ wording, f *fact) string {
 	return fmt.Sprintf("%s %s requires capability %s, which no module in the catalog provides", f.v.name, releaseLabel(f.v, f.rels), f.dep)
 }
 
-func capabilityConflictMessage(_ *problem, f *fact) string {
+func capabilityConflictMessage(_ wording, f *fact) string {
 	return fmt.Sprintf("capability %s may be provided by one enabled module only, but %s provide it", f.group, strings.Join(viewNames(f.members), " and "))
 }
 
-func prereleaseMessage(_ *problem, f *fact) string {
+func prereleaseMessage(_ wording, f *fact) string {
 	if f.v.m.Reading().RangesName() {
 		return fmt.Sprintf("%s %s is a prerelease; a prerelease is taken only when it is deployed, pinned, named by the module's channel or by a range that carries a prerelease, or when the request says devel", f.v.name, releaseLabel(f.v, f.rels))
 	}
 	return fmt.Sprintf("%s %s is a prerelease; a prerelease is taken only when it is deployed, pinned or named by the module's channel, or when the request says devel", f.v.name, releaseLabel(f.v, f.rels))
 }
 
-func (p *problem) notEnabledMessage(f *fact) string {
+func (w wording) notEnabledMessage(f *fact) string {
+	p := w.p
 	v := f.v
 	msg := fmt.Sprintf("%s is not enabled: the cluster does not configure it", v.name)
 	if p.in.cluster.Bundle != "" {
@@ -106,7 +117,7 @@ func (p *problem) notEnabledMessage(f *fact) string {
 	return msg + ", and the request neither enables it nor sets autoEnable"
 }
 
-func channelMessage(_ *problem, f *fact) string {
+func channelMessage(_ wording, f *fact) string {
 	v := f.v
 	if v.noChannel {
 		return fmt.Sprintf("%s lists no release on channel %s or a more stable one", v.name, v.channel)
@@ -138,7 +149,7 @@ func channelMessage(_ *problem, f *fact) string {
 // stepMessage is written by concatenation rather than fmt: an update of
 // every module renders one per module held back, and fmt's formatting of
 // versions showed in its profile.
-func (p *problem) stepMessage(f *fact) string {
+func (w wording) stepMessage(f *fact) string {
 	v, rels := f.v, releaseLabel(f.v, f.rels)
 	st := v.steps()
 	next := releasesText(v, st.targets)
@@ -175,7 +186,7 @@ func pathText(v *view, rels []int) string {
 	return strings.Join(vs, " → ")
 }
 
-func preferenceMessage(_ *problem, f *fact) string {
+func preferenceMessage(_ wording, f *fact) string {
 	if f.choice != nil {
 		return f.choice.message()
 	}
@@ -188,9 +199,9 @@ func preferenceMessage(_ *problem, f *fact) string {
 // requirementMessage renders R2 and R3 facts: the requirement, and what
 // is wrong with it in the state the cluster is in now, said once; DKP's
 // own wording of the check is the fact's ecosystem message (D399).
-func (p *problem) requirementMessage(f *fact) string {
+func (w wording) requirementMessage(f *fact) string {
 	head := fmt.Sprintf("%s %s requires %s %s", f.v.name, releaseLabel(f.v, f.rels), f.dep, f.cons.Text)
-	short, dkp := p.dependencyDetail(f.v, f.dep, f.cons)
+	short, dkp := w.dependencyDetail(f.v, f.dep, f.cons)
 	switch {
 	case short == "":
 		return head
@@ -202,17 +213,18 @@ func (p *problem) requirementMessage(f *fact) string {
 
 // requirementEcosystem is DKP's wording of an R2 or R3 fact's check, or
 // "" where modsolver's own words are all there is (no release at all).
-func (p *problem) requirementEcosystem(f *fact) string {
-	_, dkp := p.dependencyDetail(f.v, f.dep, f.cons)
+func (w wording) requirementEcosystem(f *fact) string {
+	_, dkp := w.dependencyDetail(f.v, f.dep, f.cons)
 	return dkp
 }
 
 // dependencyDetail says what is wrong with dependency dep of module v
 // now, in modsolver's words and in DKP's ("" where DKP has none), or
 // nothing.
-func (p *problem) dependencyDetail(v *view, dep string, c *model.Constraint) (short, dkp string) {
+func (w wording) dependencyDetail(v *view, dep string, c *model.Constraint) (short, dkp string) {
+	p := w.p
 	d := p.view(dep)
-	short, dkp = p.dependencyDetailIn(v, d, dep, c)
+	short, dkp = w.dependencyDetailIn(v, d, dep, c)
 	if d.src.named && !d.src.free && short != "" {
 		from := fmt.Sprintf(" (%s comes from source %s)", dep, d.src.to)
 		short += from
@@ -226,7 +238,8 @@ func (p *problem) dependencyDetail(v *view, dep string, c *model.Constraint) (sh
 // dependencyDetailIn is dependencyDetail for the view d of dep. Where
 // DKP's reading strips a prerelease, the message says what the version
 // was compared as, so that it never contradicts itself (R6).
-func (p *problem) dependencyDetailIn(v, d *view, dep string, c *model.Constraint) (short, dkp string) {
+func (w wording) dependencyDetailIn(v, d *view, dep string, c *model.Constraint) (short, dkp string) {
+	p := w.p
 	if d.m.Embedded {
 		if ver := p.in.deckhouse; !model.ReadingDKP.Admits(c, ver, p.in.req.Devel) {
 			as := comparedAs(model.ReadingDKP, ver)
@@ -245,7 +258,7 @@ func (p *problem) dependencyDetailIn(v, d *view, dep string, c *model.Constraint
 		return dep + " is off", fmt.Sprintf("dependency '%s' is disabled", dep)
 	}
 	if !slices.ContainsFunc(d.rels, func(r *model.Release) bool { return p.admits(v, c, d, r.Version) }) {
-		return notFoundPrefix(v) + noReleaseText(v, d, dep, c) + p.refusedAdmitted(v, c, d), ""
+		return notFoundPrefix(v) + noReleaseText(v, d, dep, c) + w.refusedAdmitted(v, c, d), ""
 	}
 	return "", ""
 }
@@ -294,7 +307,7 @@ func comparedNote(rd model.VersionReading, ver model.Version) string {
 // than 1.30", or, for a candidate version (R12), "requirements of m are
 // not satisfied: 1.74.0 deckhouse version is not suitable: …". R22 facts
 // on a component the cluster runs read the same.
-func (p *problem) platformMessage(f *fact, pv platformVersion) string {
+func (w wording) platformMessage(f *fact, pv platformVersion) string {
 	runs := "the cluster runs " + fmtVersion(pv.version)
 	if pv.proposed {
 		runs = "asked about " + fmtVersion(pv.version)
@@ -311,7 +324,8 @@ func (p *problem) platformMessage(f *fact, pv platformVersion) string {
 // kubernetes version is not suitable: 1.29.6 is less than 1.30", or, for
 // a candidate version (R12), "requirements of m are not satisfied:
 // 1.74.0 deckhouse version is not suitable: …".
-func (p *problem) platformEcosystem(f *fact, pv platformVersion) string {
+func (w wording) platformEcosystem(f *fact, pv platformVersion) string {
+	p := w.p
 	why := p.why(f.cons, pv.version)
 	if pv.proposed {
 		return "requirements of " + f.v.name + " are not satisfied: " + fmtVersion(pv.version) + " " + pv.name + " version is not suitable: " + why
@@ -321,53 +335,60 @@ func (p *problem) platformEcosystem(f *fact, pv platformVersion) string {
 
 // componentMessage renders R22 facts, naming the component the way R4
 // names kubernetes.
-func (p *problem) componentMessage(f *fact) string {
+func (w wording) componentMessage(f *fact) string {
+	p := w.p
 	if p.in.components[f.dep] == nil {
 		return fmt.Sprintf("%s %s requires %s %s (the cluster does not run %s: cluster.platform.%s is not set)",
 			f.v.name, releasesText(f.v, f.rels), f.dep, f.cons.Text, f.dep, f.dep)
 	}
-	return p.platformMessage(f, componentVersion(p, f))
+	return w.platformMessage(f, componentVersion(p, f))
 }
 
-func (p *problem) componentEcosystem(f *fact) string {
+func (w wording) componentEcosystem(f *fact) string {
+	p := w.p
 	if p.in.components[f.dep] == nil {
 		return "requirements are not satisfied: the cluster does not run " + f.dep
 	}
-	return p.platformEcosystem(f, componentVersion(p, f))
+	return w.platformEcosystem(f, componentVersion(p, f))
 }
 
-func (p *problem) deckhouseMessage(f *fact) string {
-	return p.platformMessage(f, deckhouseVersion(p, f))
+func (w wording) deckhouseMessage(f *fact) string {
+	p := w.p
+	return w.platformMessage(f, deckhouseVersion(p, f))
 }
 
-func (p *problem) deckhouseEcosystem(f *fact) string {
-	return p.platformEcosystem(f, deckhouseVersion(p, f))
+func (w wording) deckhouseEcosystem(f *fact) string {
+	p := w.p
+	return w.platformEcosystem(f, deckhouseVersion(p, f))
 }
 
-func (p *problem) kubernetesMessage(f *fact) string {
-	return p.platformMessage(f, kubernetesVersion(p, f))
+func (w wording) kubernetesMessage(f *fact) string {
+	p := w.p
+	return w.platformMessage(f, kubernetesVersion(p, f))
 }
 
-func (p *problem) kubernetesEcosystem(f *fact) string {
-	return p.platformEcosystem(f, kubernetesVersion(p, f))
+func (w wording) kubernetesEcosystem(f *fact) string {
+	p := w.p
+	return w.platformEcosystem(f, kubernetesVersion(p, f))
 }
 
 // capabilityMessage renders R19 facts: who could provide the capability,
 // and why none does now.
-func (p *problem) capabilityMessage(f *fact) string {
+func (w wording) capabilityMessage(f *fact) string {
+	p := w.p
 	providers := p.in.cat.Providers(f.dep)
 	return fmt.Sprintf("%s %s requires capability %s, which an enabled module must provide (provided by %s)",
 		f.v.name, releasesText(f.v, f.rels), f.dep, strings.Join(providers, ", "))
 }
 
 // toModel turns a fact into its structured form.
-func (p *problem) toModel(f *fact) model.Fact {
-	mf := model.Fact{Kind: f.kind, Message: p.message(f), Requires: f.dep, Subject: subjectOf(f), Origin: p.originOf(f)}
+func (w wording) toModel(f *fact) model.Fact {
+	mf := model.Fact{Kind: f.kind, Message: w.message(f), Requires: f.dep, Subject: subjectOf(f), Origin: w.originOf(f)}
 	if c := kindOf(f).constraint; c != nil {
 		mf.Constraint = c(f)
 	}
 	if e := wordsOf(f).ecosystem; e != nil {
-		mf.EcosystemMessage = e(p, f)
+		mf.EcosystemMessage = e(w, f)
 	}
 	if f.compound != nil {
 		mf.Group = f.compound.Group
@@ -387,15 +408,48 @@ func (p *problem) toModel(f *fact) model.Fact {
 }
 
 // sentences joins the messages of facts into one line, in chain order.
-func (p *problem) sentences(facts []*fact) string {
-	return p.inOrder(chainOrder(facts))
+func (w wording) sentences(facts []*fact) string {
+	return w.inOrder(chainOrder(facts))
 }
 
 // inOrder renders facts as sentences in the order given.
-func (p *problem) inOrder(facts []*fact) string {
+func (w wording) inOrder(facts []*fact) string {
 	msgs := make([]string, 0, len(facts))
 	for _, f := range facts {
-		msgs = append(msgs, p.message(f))
+		msgs = append(msgs, w.message(f))
 	}
 	return strings.Join(msgs, "; ")
+}
+
+// platformKubernetesMessage words a platform-kubernetes fact of p's
+// platform; the answer's own is worded where it is made (platformFact),
+// with the minors DKP supports.
+func (w wording) platformKubernetesMessage(*fact) string {
+	p := w.p
+	return fmt.Sprintf("DKP %s does not run Kubernetes %s", model.MinorOf(p.in.deckhouse), model.MinorOf(p.in.kubernetes))
+}
+
+// platformGateMessage words a platform-gate fact of p's platform; the
+// answer's own is worded where it is made (gateFact), with the fact.
+func (w wording) platformGateMessage(*fact) string {
+	p := w.p
+	return fmt.Sprintf("DKP %s has a requirement the cluster's facts do not meet", model.MinorOf(p.in.deckhouse))
+}
+
+// refusedAdmitted completes the sentence that no release of d meets
+// constraint c of v with the refused releases c would admit: the
+// releases that would have met it ("; vault 1.0.0 is refused: …"); ""
+// for none.
+func (w wording) refusedAdmitted(v *view, c *model.Constraint, d *view) string {
+	p := w.p
+	var admitted []model.RefusedRelease
+	for _, r := range d.m.Refusals() {
+		if p.admits(v, c, d, r.Version) {
+			admitted = append(admitted, r)
+		}
+	}
+	if len(admitted) == 0 {
+		return ""
+	}
+	return "; " + refusedText(d.name, admitted)
 }

@@ -82,12 +82,12 @@ func (s *answering) resolved() (*model.Result, error) {
 // explanation renders the session's core and platform blockers, without
 // suggestions.
 func (s *answering) explanation() *model.Explanation {
-	ex := &model.Explanation{Summary: fmt.Sprintf("the request cannot be met: %s", s.p.sentences(s.core))}
+	ex := &model.Explanation{Summary: fmt.Sprintf("the request cannot be met: %s", wording{s.p}.sentences(s.core))}
 	if len(s.blockers) > 1 {
-		ex.Summary += fmt.Sprintf("; %d modules block the platform upgrade: %s", len(s.blockers), s.p.sentences(s.blockers))
+		ex.Summary += fmt.Sprintf("; %d modules block the platform upgrade: %s", len(s.blockers), wording{s.p}.sentences(s.blockers))
 	}
 	for _, f := range chainOrder(s.core) {
-		ex.Facts = append(ex.Facts, s.p.toModel(f))
+		ex.Facts = append(ex.Facts, wording{s.p}.toModel(f))
 	}
 	ex.Steps = model.Derive(ex.Facts)
 	return ex
@@ -191,7 +191,7 @@ func (s *answering) heldBack(o *outcome) (why string, quotes bool, err error) {
 	}
 	switch {
 	case v.noChannel:
-		return s.p.message(v.static(model.FactChannelHead)), false, nil
+		return wording{s.p}.message(v.static(model.FactChannelHead)), false, nil
 	case v.pinned >= 0:
 		return fmt.Sprintf("pinned to %s by the request", v.rels[v.pinned].Version), false, nil
 	case v.before && !v.inUpdate && !v.m.Embedded:
@@ -232,7 +232,7 @@ func (s *answering) staticReason(v *view, sel int) string {
 		group = slices.DeleteFunc(group, func(f *fact) bool { return !slices.Contains(f.rels, sel+1) })
 		var msgs []string
 		for _, f := range newerOnly(group, v, sel+1) {
-			msgs = append(msgs, s.p.message(f))
+			msgs = append(msgs, wording{s.p}.message(f))
 		}
 		if len(msgs) > 0 {
 			return strings.Join(msgs, "; ")
@@ -258,5 +258,5 @@ func (s *answering) whyNot(v *view, rel int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return s.p.inOrder(facts), nil
+	return wording{s.p}.inOrder(facts), nil
 }

@@ -376,7 +376,7 @@ func (ss *setSearch) minimal(set changeSet) (bool, error) {
 // release and a set answers what no single change could (D173).
 func (s *suggesting) setGroups(core []*fact) [][]change {
 	groups := slices.DeleteFunc(s.changeGroups(core), func(alts []change) bool { return len(alts) == 0 })
-	if s.p.lowersPlatform() {
+	if s.p.in.lowersPlatform() {
 		return groups
 	}
 	rest, _ := splitDowngrades(groups)

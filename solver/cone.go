@@ -36,7 +36,7 @@ var everything scope
 // matrix reads it, and a cone grown from the platform's facts would find
 // another one first.
 var conflictCone = scope{cone: func(p *problem) []string {
-	if p.platformQuestion() {
+	if p.in.platformQuestion() {
 		return nil
 	}
 	return slices.Concat(p.in.req.Enable, p.in.req.Disable, p.in.req.Update, p.in.req.PinnedNames())

@@ -487,7 +487,7 @@ func (p *problem) addVersionFacts(v *view) {
 		return
 	}
 	p.forbidWhere(v, model.FactNoDowngrade, func(i int, _ *model.Release) bool { return i < v.deployed })
-	if p.stepped(v) {
+	if p.in.stepped(v) {
 		steps := v.steps().targets
 		p.forbidWhere(v, model.FactUpdateStep, func(i int, _ *model.Release) bool {
 			return i > v.deployed && !slices.Contains(steps, i)

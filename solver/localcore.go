@@ -259,7 +259,7 @@ func (q *localQuestion) expand(n int) bool {
 		k := len(q.facts)
 		q.facts = append(q.facts, q.p.compiledRequirementFact(u, g))
 		q.roles = append(q.roles, localRole{optional: g.dep.Constraint.Optional,
-			at: g.at, satisfies: q.p.satisfyingSet(u, t, g)})
+			at: g.at, satisfies: q.satisfyingSet(u, t, g)})
 		i := slices.IndexFunc(q.pairs, func(pr localPair) bool { return pr.s == n && pr.t == c })
 		if i < 0 {
 			i = len(q.pairs)
@@ -306,13 +306,13 @@ func (q *localQuestion) order() {
 
 // satisfyingSet is the releases of t that satisfy g, a requirement group
 // of u, as encodeRequirements reads them.
-func (p *problem) satisfyingSet(u, t *view, g *reqGroup) relSet {
+func (q *localQuestion) satisfyingSet(u, t *view, g *reqGroup) relSet {
 	if a := g.adm; a != nil && t.own && t.m == a.target {
 		return a.releases(&g.dep.Constraint).set // read only
 	}
 	out := make(relSet, words(len(t.rels)))
 	for i, r := range t.rels {
-		if p.admits(u, &g.dep.Constraint, t, r.Version) {
+		if q.p.admits(u, &g.dep.Constraint, t, r.Version) {
 			out.add(i)
 		}
 	}

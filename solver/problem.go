@@ -285,7 +285,7 @@ func (p *problem) newView(m *model.Module) *view {
 	// level 3 only when the cluster enables it, since it asks for no
 	// install (D65).
 	v.named = v.pinVersion != nil || slices.Contains(p.in.req.Enable, m.Name) || (v.inUpdate && st.On())
-	v.takes, v.develSteps = p.takenPrereleases(v), p.in.req.Devel && !v.m.Reading().PrereleasesOrdinary()
+	v.takes, v.develSteps = p.in.takenPrereleases(v), p.in.req.Devel && !v.m.Reading().PrereleasesOrdinary()
 	if v.src.free {
 		p.setSourceHeads(v)
 	} else {
@@ -424,7 +424,7 @@ func (p *problem) onByDefault(v *view) bool {
 	for i := len(v.rels) - 1; i >= 0; i-- {
 		r := v.rels[i]
 		available, bundles := v.m.Access(r).For(p.in.cluster.Edition)
-		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head && !v.takes(r)) || off(i) || p.forbidsStage(v.name, r) {
+		if !available || (model.IsPrerelease(r.Version) && !v.isChannelVersion(i) && i != v.head && !v.takes(r)) || off(i) || p.in.forbidsStage(v.name, r) {
 			continue
 		}
 		return slices.Contains(bundles, p.in.cluster.Bundle)
@@ -434,8 +434,8 @@ func (p *problem) onByDefault(v *view) bool {
 
 // forbidsStage reports whether r, a release of module name, is
 // Experimental on a cluster that does not allow it (R25).
-func (p *problem) forbidsStage(name string, r *model.Release) bool {
-	return r.Stage == model.StageExperimental && !p.in.cluster.ExperimentalAllowed(name)
+func (in *inputs) forbidsStage(name string, r *model.Release) bool {
+	return r.Stage == model.StageExperimental && !in.cluster.ExperimentalAllowed(name)
 }
 
 // releasesText lists release versions as a person reads them: a run of
@@ -575,8 +575,8 @@ func (v *view) runningRelease() *model.Release {
 // request's strategy does not lift it. A module whose importer set the
 // direct policy (a Helm chart, an OLM package in semver mode, D66) may go
 // to any release up to its head, as `strategy: direct` allows every module.
-func (p *problem) stepped(v *view) bool {
-	return p.in.sequential && v.policy() != model.UpdateDirect
+func (in *inputs) stepped(v *view) bool {
+	return in.sequential && v.policy() != model.UpdateDirect
 }
 
 // policy is v's module's update policy, from the compiled table when there
@@ -609,17 +609,42 @@ func (v *view) stepper() *stepper {
 
 // platformQuestion reports whether the request asks about other platform
 // versions than the cluster's (R12, R22).
-func (p *problem) platformQuestion() bool {
-	pl := p.in.req.Platform
+func (in *inputs) platformQuestion() bool {
+	pl := in.req.Platform
 	return pl.Deckhouse != nil || pl.Kubernetes != nil || len(pl.Components) > 0
 }
 
 // takenPrereleases says which prereleases R6 lets v take as it takes a
 // final release (D140, D141): every one under devel, else those the
 // catalog's reading lets it take.
-func (p *problem) takenPrereleases(v *view) func(*model.Release) bool {
-	if p.in.req.Devel {
+func (in *inputs) takenPrereleases(v *view) func(*model.Release) bool {
+	if in.req.Devel {
 		return func(*model.Release) bool { return true }
 	}
-	return catalogPrereleases(v.m, p.in.compiled.t.named[v.name])
+	return catalogPrereleases(v.m, in.compiled.t.named[v.name])
+}
+
+// checksSettings reports whether release i of v is one the module would
+// move to: not the release it runs, and for a built-in module, only when
+// the DKP version moves.
+func (in *inputs) checksSettings(v *view, i int) bool {
+	if v.m.Embedded {
+		return in.cluster.Deckhouse == nil || !model.SameVersion(model.Core(in.deckhouse), model.Core(in.cluster.Deckhouse))
+	}
+	return i != v.deployed
+}
+
+// lowersPlatform reports whether the request asks about a lower version
+// of a platform component than the cluster runs: a downgrade question.
+func (in *inputs) lowersPlatform() bool {
+	pl := in.req.Platform
+	if lowers(in.cluster.Deckhouse, pl.Deckhouse) || lowers(in.cluster.Kubernetes, pl.Kubernetes) {
+		return true
+	}
+	for name, v := range pl.Components {
+		if lowers(in.cluster.Platform[name], v) {
+			return true
+		}
+	}
+	return false
 }

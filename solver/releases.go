@@ -96,27 +96,27 @@ func platformReleaseSubject(f *fact) string { return f.platform.key }
 
 // kubernetesStatusWarning says that the answer runs a Kubernetes minor
 // its DKP release marks preview or end-of-life (R31); false otherwise.
-func (p *problem) kubernetesStatusWarning() (model.Warning, bool) {
-	rel := p.in.cat.PlatformReleases().Release(p.in.deckhouse)
-	if rel == nil || p.in.kubernetes == nil {
+func (in *inputs) kubernetesStatusWarning() (model.Warning, bool) {
+	rel := in.cat.PlatformReleases().Release(in.deckhouse)
+	if rel == nil || in.kubernetes == nil {
 		return model.Warning{}, false
 	}
-	status := rel.Kubernetes[model.MinorOf(p.in.kubernetes)]
+	status := rel.Kubernetes[model.MinorOf(in.kubernetes)]
 	if !status.Warns() {
 		return model.Warning{}, false
 	}
-	return model.Warning{Kind: model.WarningKubernetesStatus, Version: model.MinorOf(p.in.kubernetes).String(),
-		Message: fmt.Sprintf("Kubernetes %s is %s in DKP %s", model.MinorOf(p.in.kubernetes), status, model.MinorOf(p.in.deckhouse))}, true
+	return model.Warning{Kind: model.WarningKubernetesStatus, Version: model.MinorOf(in.kubernetes).String(),
+		Message: fmt.Sprintf("Kubernetes %s is %s in DKP %s", model.MinorOf(in.kubernetes), status, model.MinorOf(in.deckhouse))}, true
 }
 
 // assumptions lists the gates on the way the answer could not decide
 // (R32).
-func (p *problem) assumptions() []model.Assumption {
-	if p.in.cat.PlatformReleases() == nil {
+func (in *inputs) assumptions() []model.Assumption {
+	if in.cat.PlatformReleases() == nil {
 		return nil
 	}
 	var out []model.Assumption
-	for _, g := range gatesOnTheWay(p.in.cat, p.in.cluster, p.in.deckhouse) {
+	for _, g := range gatesOnTheWay(in.cat, in.cluster, in.deckhouse) {
 		if g.decided {
 			continue
 		}

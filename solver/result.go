@@ -2,6 +2,7 @@ package solver
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/modsolver/modsolver/model"
 )
@@ -54,7 +55,7 @@ func (s *session) path(o *outcome) []int {
 	}
 	switch {
 	case from >= v.head:
-	case s.p.stepped(v):
+	case s.p.in.stepped(v):
 		if from == v.deployed && from >= 0 {
 			idx = append(idx, v.steps().path...)
 		} else {
@@ -116,17 +117,17 @@ func runningLoops(p *problem, outs []*outcome) []model.Warning {
 // reasons (a what-if matrix) still says what the settings cost; and for
 // each release the answer moves a module to, the fields its schema
 // requires that the settings lack.
-func (p *problem) settingsWarnings(outs []*outcome) []model.Warning {
+func (in *inputs) settingsWarnings(outs []*outcome) []model.Warning {
 	var out []model.Warning
 	for _, o := range outs {
-		st := p.in.cluster.Modules[o.v.name].Settings
+		st := in.cluster.Modules[o.v.name].Settings
 		if st == nil || o.sel < 0 {
 			continue
 		}
 		if w, ok := refusedAbove(o, st); ok {
 			out = append(out, w)
 		}
-		if !p.checksSettings(o.v, o.sel) {
+		if !in.checksSettings(o.v, o.sel) {
 			continue
 		}
 		r := o.v.rels[o.sel]
@@ -174,9 +175,9 @@ func refusedAbove(o *outcome, st *model.Settings) (model.Warning, bool) {
 // answerWarnings are the warnings of an answer beyond its releases' own:
 // what the modules' settings mean (R34) and a preview or end-of-life
 // Kubernetes minor (R31).
-func (p *problem) answerWarnings(outs []*outcome) []model.Warning {
-	out := p.settingsWarnings(outs)
-	if w, ok := p.kubernetesStatusWarning(); ok {
+func (in *inputs) answerWarnings(outs []*outcome) []model.Warning {
+	out := in.settingsWarnings(outs)
+	if w, ok := in.kubernetesStatusWarning(); ok {
 		out = append(out, w)
 	}
 	return out
@@ -259,6 +260,31 @@ func (s *session) withKept(modules []model.ModuleResult) []model.ModuleResult {
 	}
 	for _, f := range kept {
 		out = append(out, s.keptResult(f))
+	}
+	return out
+}
+
+// coreRefusals warns of every refused release of the modules an
+// unsatisfiable answer's facts name: the module of each fact, and the
+// module a requirement fact requires.
+func (in *inputs) coreRefusals(core []*fact) []model.Warning {
+	var names []string
+	for _, f := range core {
+		if f.v != nil {
+			names = append(names, f.v.name)
+		}
+		if f.kind == model.FactModuleRequirement || f.kind == model.FactMissingModule {
+			names = append(names, f.dep)
+		}
+	}
+	slices.Sort(names)
+	var out []model.Warning
+	for _, name := range slices.Compact(names) {
+		if m := in.cat.Module(name); m != nil {
+			for _, r := range m.Refusals() {
+				out = append(out, refusedWarning(name, r))
+			}
+		}
 	}
 	return out
 }

@@ -71,8 +71,8 @@ func (s *answering) resolved() (*model.Result, error) {
 	} else if len(s.fast.kept) > 0 {
 		res.Modules = s.withKept(modules)
 	}
-	res.Warnings = warnings(warned, append(runningLoops(s.p, warned), s.p.answerWarnings(warned)...))
-	res.Assumptions = s.p.assumptions()
+	res.Warnings = warnings(warned, append(runningLoops(s.p, warned), s.p.in.answerWarnings(warned)...))
+	res.Assumptions = s.p.in.assumptions()
 	res.Stats = s.stats()
 	res.Stats.Unchanged = unchanged
 	s.outs, s.unchanged = outs, unchanged
@@ -213,7 +213,7 @@ func (s *answering) heldBack(o *outcome) (why string, quotes bool, err error) {
 	}
 	why, err = s.whyNot(v, next)
 	why = fmt.Sprintf("%s is not possible: %s", v.rels[next].Version, why)
-	if skipped := s.p.skippedExperimental(v, o.sel, next); skipped != "" {
+	if skipped := skippedExperimental(v, o.sel, next); skipped != "" {
 		why = skipped + "; " + why // R25: the stage holds back the releases passed over
 	}
 	return why, false, err

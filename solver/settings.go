@@ -34,7 +34,7 @@ func (p *problem) addSettingsFacts(v *view) {
 	}
 	var groups []group
 	for i, r := range v.rels {
-		if !v.reads(i) || !p.checksSettings(v, i) {
+		if !v.reads(i) || !p.in.checksSettings(v, i) {
 			continue
 		}
 		verdict := r.CheckSettings(st)
@@ -58,16 +58,6 @@ func (p *problem) addSettingsFacts(v *view) {
 		g := &groups[k]
 		p.forbid(v, model.FactSettings, g.rels, factShape{dep: g.problem.Path, settings: &g.problem})
 	}
-}
-
-// checksSettings reports whether release i of v is one the module would
-// move to: not the release it runs, and for a built-in module, only when
-// the DKP version moves.
-func (p *problem) checksSettings(v *view, i int) bool {
-	if v.m.Embedded {
-		return p.in.cluster.Deckhouse == nil || !model.SameVersion(model.Core(p.in.deckhouse), model.Core(p.in.cluster.Deckhouse))
-	}
-	return i != v.deployed
 }
 
 // settingsMessage renders a FactSettings fact.

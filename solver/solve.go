@@ -147,5 +147,5 @@ func (s *answering) unsatisfiable() (*model.Result, error) {
 			return nil, err
 		}
 	}
-	return &model.Result{Status: model.StatusUnsatisfiable, Explanation: ex, Warnings: s.p.coreRefusals(s.core), Stats: s.stats()}, nil
+	return &model.Result{Status: model.StatusUnsatisfiable, Explanation: ex, Warnings: s.p.in.coreRefusals(s.core), Stats: s.stats()}, nil
 }

@@ -54,9 +54,9 @@ func confirmationText(v *view) string {
 }
 
 // skippedExperimental renders the Experimental facts that forbid releases
-// between sel and next, which an answer below its head passes over (R17):
-// the stage is what holds those releases back.
-func (p *problem) skippedExperimental(v *view, sel, next int) string {
+// of v between sel and next, which an answer below its head passes over
+// (R17): the stage is what holds those releases back.
+func skippedExperimental(v *view, sel, next int) string {
 	f := v.static(model.FactExperimental)
 	if f == nil {
 		return ""

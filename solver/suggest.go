@@ -51,7 +51,7 @@ func (s *suggesting) suggest(core, blockers []*fact) ([]model.Suggestion, error)
 		groups = append(groups, []change{disableAllChange(names)})
 	}
 	ss := newSetSearch(s)
-	lowers := s.p.lowersPlatform()
+	lowers := s.p.in.lowersPlatform()
 	if !lowers {
 		groups, _ = splitDowngrades(groups)
 	}
@@ -107,21 +107,6 @@ func splitDowngrades(groups [][]change) (rest, downgrades [][]change) {
 		}
 	}
 	return rest, downgrades
-}
-
-// lowersPlatform reports whether the request asks about a lower version
-// of a platform component than the cluster runs: a downgrade question.
-func (p *problem) lowersPlatform() bool {
-	pl := p.in.req.Platform
-	if lowers(p.in.cluster.Deckhouse, pl.Deckhouse) || lowers(p.in.cluster.Kubernetes, pl.Kubernetes) {
-		return true
-	}
-	for name, v := range pl.Components {
-		if lowers(p.in.cluster.Platform[name], v) {
-			return true
-		}
-	}
-	return false
 }
 
 // alternatives lists the groups of alternative changes for a core. The

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-
-	"github.com/modsolver/modsolver/model"
 )
 
 // conflict finds why the request cannot be met (R16): a minimal core of
@@ -41,7 +39,7 @@ func (s *explaining) conflict() error {
 // sets aside the modules already named and asks the rest again, until it
 // is satisfiable or the conflict left is not about the platform.
 func (s *explaining) platformBlockers(x *explainer, core []*fact) ([]*fact, error) {
-	if !s.p.platformQuestion() {
+	if !s.p.in.platformQuestion() {
 		return nil, nil
 	}
 	b := &blockerList{aside: map[*view]bool{}}
@@ -128,29 +126,4 @@ const maxBlockers = 10
 
 func isPlatformFact(f *fact) bool {
 	return f.v != nil && kindOf(f).platform != nil
-}
-
-// coreRefusals warns of every refused release of the modules an
-// unsatisfiable answer's facts name: the module of each fact, and the
-// module a requirement fact requires.
-func (p *problem) coreRefusals(core []*fact) []model.Warning {
-	var names []string
-	for _, f := range core {
-		if f.v != nil {
-			names = append(names, f.v.name)
-		}
-		if f.kind == model.FactModuleRequirement || f.kind == model.FactMissingModule {
-			names = append(names, f.dep)
-		}
-	}
-	slices.Sort(names)
-	var out []model.Warning
-	for _, name := range slices.Compact(names) {
-		if m := p.in.cat.Module(name); m != nil {
-			for _, r := range m.Refusals() {
-				out = append(out, refusedWarning(name, r))
-			}
-		}
-	}
-	return out
 }

@@ -17,11 +17,19 @@ import (
 // consistent among themselves, nothing is detached and the full encoding
 // finds the conflict, so that the explanation is the same as ever.
 
+// detacher finds a problem's frozen modules and which of them to detach
+// (here, and on a state memo in statememo.go). It holds the problem it
+// reads (a pointer back).
+type detacher struct {
+	p *problem
+}
+
 // frozen reports whether v keeps its deployed release whatever the rest
 // of the answer is.
 // A built-in module is frozen unless the request names a candidate DKP
 // version, which is its version (R5).
-func (p *problem) frozen(v *view) bool {
+func (d detacher) frozen(v *view) bool {
+	p := d.p
 	return v.before && !v.inUpdate && v.pinVersion == nil && v.deployed >= 0 &&
 		v.intent == intentOn && v.allowed[v.deployed] && (!v.m.Embedded || p.in.req.Platform.Deckhouse == nil)
 }
@@ -29,22 +37,23 @@ func (p *problem) frozen(v *view) bool {
 // detach splits a fast-mode closure into the modules to encode and the
 // frozen modules that may be left out; it returns the closure whole when
 // nothing may be left out.
-func (p *problem) detach(closure []*view) (encode, detached []*view) {
+func (d detacher) detach(closure []*view) (encode, detached []*view) {
+	p := d.p
 	if p.hooks.keepFrozen {
 		return closure, nil
 	}
-	attached := p.attached(closure)
+	attached := d.attached(closure)
 	if attached == nil {
 		return closure, nil
 	}
 	for _, v := range closure {
-		if attached[v.name] || !p.frozen(v) {
+		if attached[v.name] || !d.frozen(v) {
 			encode = append(encode, v)
 		} else {
 			detached = append(detached, v)
 		}
 	}
-	if !p.frozenConsistent(closure, detached) {
+	if !d.frozenConsistent(closure, detached) {
 		return closure, nil
 	}
 	return encode, detached
@@ -56,11 +65,11 @@ func (p *problem) detach(closure []*view) (encode, detached []*view) {
 // module requirement between two frozen modules is between two constants:
 // when one of them is detached, frozenConsistent checks it. It returns nil
 // when no module of the closure is frozen.
-func (p *problem) attached(closure []*view) map[string]bool {
+func (d detacher) attached(closure []*view) map[string]bool {
 	var frozen []*view
 	t := newTouchSet(len(closure))
 	for _, v := range closure {
-		if p.frozen(v) {
+		if d.frozen(v) {
 			frozen = append(frozen, v)
 		} else {
 			t.add(v, v.candidates(false), true)
@@ -169,10 +178,10 @@ func (t touchSet) touches(v *view) bool {
 // the frozen modules (a detached module requires no module that may
 // change, or it would be attached), and for each attached frozen one, its
 // requirements on detached modules hold, as the encoding leaves them out.
-func (p *problem) frozenConsistent(closure, detached []*view) bool {
+func (d detacher) frozenConsistent(closure, detached []*view) bool {
 	on := map[string]*view{}
 	for _, v := range closure {
-		if p.frozen(v) {
+		if d.frozen(v) {
 			on[v.name] = v
 		}
 	}
@@ -200,12 +209,12 @@ func (p *problem) frozenConsistent(closure, detached []*view) bool {
 	for _, v := range detached {
 		left[v.name] = v
 		rel := v.rels[v.deployed]
-		if !p.dependenciesHold(v, rel, on) || slices.ContainsFunc(rel.Requirements.Capabilities, func(c string) bool { return !provided[c] }) {
+		if !d.dependenciesHold(v, rel, on) || slices.ContainsFunc(rel.Requirements.Capabilities, func(c string) bool { return !provided[c] }) {
 			return false
 		}
 	}
 	for name, v := range on {
-		if left[name] == nil && !p.requirementsOnHold(v, v.rels[v.deployed], left) {
+		if left[name] == nil && !d.requirementsOnHold(v, v.rels[v.deployed], left) {
 			return false
 		}
 	}
@@ -214,7 +223,8 @@ func (p *problem) frozenConsistent(closure, detached []*view) bool {
 
 // requirementsOnHold checks R2 and R3 for an attached frozen module's
 // release, for the modules it requires among detached.
-func (p *problem) requirementsOnHold(v *view, rel *model.Release, detached map[string]*view) bool {
+func (d detacher) requirementsOnHold(v *view, rel *model.Release, detached map[string]*view) bool {
+	p := d.p
 	for _, d := range rel.Requirements.Modules {
 		if dv := detached[d.Module]; dv != nil && !p.admits(v, &d.Constraint, dv, dv.rels[dv.deployed].Version) {
 			return false
@@ -227,7 +237,8 @@ func (p *problem) requirementsOnHold(v *view, rel *model.Release, detached map[s
 // against the frozen modules on. A module it names that is not frozen is
 // off: were it in the closure and free to change, the release's module
 // would be attached.
-func (p *problem) dependenciesHold(v *view, rel *model.Release, on map[string]*view) bool {
+func (d detacher) dependenciesHold(v *view, rel *model.Release, on map[string]*view) bool {
+	p := d.p
 	for _, d := range rel.Requirements.Modules {
 		dv, ok := on[d.Module]
 		switch {

@@ -39,7 +39,7 @@ func TestDetachKeepsUnrelatedModules(t *testing.T) {
 	})
 	req := &model.Request{Enable: []string{"e"}}
 	p := newProblem(compiledFor(cat), cluster, req)
-	encode, detached := p.detach(p.closure(false))
+	encode, detached := detacher{p}.detach(p.closure(false))
 	assert.Equal(t, []string{"d", "e"}, viewNames(encode), "d is required by e, which may change")
 	assert.Equal(t, []string{"a", "b", "c"}, viewNames(detached))
 
@@ -68,7 +68,7 @@ func TestDetachFallsBackOnInconsistentCluster(t *testing.T) {
 	req := &model.Request{Enable: []string{"e"}}
 	p := newProblem(compiledFor(cat), cluster, req)
 	closure := p.closure(false)
-	encode, detached := p.detach(closure)
+	encode, detached := detacher{p}.detach(closure)
 	assert.Empty(t, detached)
 	assert.Len(t, encode, len(closure))
 
@@ -89,9 +89,9 @@ func TestDetachKeepsBuiltInOnDKPUpgrade(t *testing.T) {
 	require.NoError(t, err)
 	cluster := fixture.Cluster(map[string]model.ModuleState{"core": fixture.Enabled("")})
 	p := newProblem(compiledFor(cat), cluster, &model.Request{Enable: []string{"x"}, Platform: model.Platform{Deckhouse: model.MustParseVersion("1.74.0")}})
-	assert.False(t, p.frozen(p.view("core")))
+	assert.False(t, detacher{p}.frozen(p.view("core")))
 	p = newProblem(compiledFor(cat), cluster, &model.Request{Enable: []string{"x"}})
-	assert.True(t, p.frozen(p.view("core")))
+	assert.True(t, detacher{p}.frozen(p.view("core")))
 }
 
 // Detaching changes no answer: on random scenarios (the oracle's) and on
@@ -106,7 +106,7 @@ func TestDetachChangesNoAnswer(t *testing.T) {
 		}
 		c := compiledFor(cat)
 		p := newProblem(c, cluster, req)
-		if _, detached := p.detach(p.closure(false)); len(detached) > 0 {
+		if _, detached := (detacher{p}).detach(p.closure(false)); len(detached) > 0 {
 			detachedSome++
 		}
 		want, err := c.Solve(ctx, cluster, req)

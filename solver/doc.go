@@ -41,7 +41,9 @@
 //     when an explanation reads them (D96), and read as copies by the
 //     held-back reasons and path notes that only quote them (D118).
 //     sink.go: which of the three a reading does is its sink, set for
-//     the reading and nowhere else (D224).
+//     the reading and nowhere else (D224). The rules with files of their
+//     own (stages, settings, releases, sources) read theirs there, as
+//     ruleFacts.
 //   - steps.go, policy.go: the DKP sequential update rule and update
 //     paths (R11), or a module's update graph, followed over several
 //     edges (R21), as the module's update policy says (D66).
@@ -53,7 +55,8 @@
 //   - closure.go: which modules an encoding needs at all (DESIGN §6),
 //     and the work done in two halves side by side (D330, D331).
 //   - detach.go: kept modules that share nothing with what may change are
-//     left out of the fast encoding and reported as kept (D39, D97).
+//     left out of the fast encoding and reported as kept (D39, D97); a
+//     detacher finds them, here and in statememo.go.
 //     statememo.go: for questions of a state asked before that enable or
 //     disable a few modules, the frozen modules are read from a memo of
 //     that state, without views (D225); statememo_solve.go makes the

@@ -205,6 +205,15 @@ func fill(out []bool) []bool {
 	return out
 }
 
+// ruleFacts reads the static facts of the rules that have files of
+// their own, each the problem phase's part of its rule: stages (R25,
+// stages.go), settings (R34, settings.go), DKP's release data (R31,
+// releases.go) and sources (R23, sources.go). It holds the problem whose
+// views it reads (a pointer back).
+type ruleFacts struct {
+	p *problem
+}
+
 // addStaticFacts computes every fact that forbids releases of v by itself,
 // without looking at other modules: editions, prereleases, platform
 // requirements, Experimental stages (R25), channels, the update rules and
@@ -228,13 +237,14 @@ func (p *problem) addStaticFacts(v *view) {
 	p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.in.deckhouse))
 	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.in.kubernetes)
 	p.addComponentFacts(v)
-	p.addStageFacts(v)
-	p.addSettingsFacts(v)
-	p.addReleaseFacts(v)
+	rules := ruleFacts{p}
+	rules.addStageFacts(v)
+	rules.addSettingsFacts(v)
+	rules.addReleaseFacts(v)
 	p.addMissingModuleFacts(v)
 	p.addMissingCapabilityFacts(v)
 	p.addVersionFacts(v)
-	p.addSourceFacts(v)
+	rules.addSourceFacts(v)
 }
 
 // readsFirst is the release the static facts read first (see only): the

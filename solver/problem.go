@@ -243,7 +243,7 @@ func (p *problem) view(name string) *view {
 
 func (p *problem) newView(m *model.Module) *view {
 	v := &view{m: m, name: m.Name, deployment: deployment{deployed: -1}, role: role{pinned: -1}, heading: heading{head: -1}, p: p}
-	p.placeSource(v)
+	v.placeSource()
 	v.rels, v.tab = v.m.Releases, p.in.compiled.t.table(v.m)
 	v.own = v.tab != nil
 	if bm := v.m; bm.Embedded { // a module of several sources, one of which carries it built in, too (R29)
@@ -287,7 +287,7 @@ func (p *problem) newView(m *model.Module) *view {
 	v.named = v.pinVersion != nil || slices.Contains(p.in.req.Enable, m.Name) || (v.inUpdate && st.On())
 	v.takes, v.develSteps = p.in.takenPrereleases(v), p.in.req.Devel && !v.m.Reading().PrereleasesOrdinary()
 	if v.src.free {
-		p.setSourceHeads(v)
+		v.setSourceHeads()
 	} else {
 		p.setHead(v)
 	}

@@ -23,7 +23,8 @@ import (
 // addSettingsFacts forbids the releases of v whose schema refuses the
 // cluster's settings of v. A module without settings costs one map
 // lookup.
-func (p *problem) addSettingsFacts(v *view) {
+func (r ruleFacts) addSettingsFacts(v *view) {
+	p := r.p
 	st := p.in.cluster.Modules[v.name].Settings
 	if st == nil {
 		return

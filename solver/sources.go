@@ -50,7 +50,8 @@ type sourcePlace struct {
 // it, and one the request names in sources comes from there; either way
 // the view is that source's own module, so its channels, steps and update
 // policy apply unchanged. Any other module of several sources is free.
-func (p *problem) placeSource(v *view) {
+func (v *view) placeSource() {
+	p := v.p
 	m := v.m
 	v.src.named = m.MultiSource()
 	if _, ok := p.in.cluster.Deployed(m); ok {
@@ -84,7 +85,8 @@ func (p *problem) placeSource(v *view) {
 
 // setSourceHeads finds each source's head for a free module: the channel
 // and head of every source's own module (R10), read as setHead reads them.
-func (p *problem) setSourceHeads(v *view) {
+func (v *view) setSourceHeads() {
+	p := v.p
 	v.src.heads = map[string]int{}
 	v.src.headVersions = map[string]model.Version{}
 	v.src.channeled = map[string]bool{}
@@ -185,7 +187,8 @@ func (v *view) sourceOf(i int) string {
 // addSourceFacts forbids, on a move to a source that does not list the
 // deployed release, that release: the module runs it from the source it
 // leaves (D76).
-func (p *problem) addSourceFacts(v *view) {
+func (r ruleFacts) addSourceFacts(v *view) {
+	p := r.p
 	if !v.src.moved || v.deployed < 0 || v.rels[v.deployed].Source == v.src.to {
 		return
 	}

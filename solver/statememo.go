@@ -244,7 +244,8 @@ func copyState(c *model.ClusterState) *model.ClusterState {
 // in the order closure makes them, but for the modules on by default that
 // rootNames looks at first, which only explanations read (their facts'
 // order), and an explanation is never made on a memo.
-func (p *problem) lazyClosure() (views []*view, light []*frozenModule) {
+func (d detacher) lazyClosure() (views []*view, light []*frozenModule) {
+	p := d.p
 	m := p.state
 	named := map[string]bool{}
 	for _, name := range slices.Concat(p.in.req.Enable, p.in.req.Disable) {
@@ -297,12 +298,13 @@ func (p *problem) lazyClosure() (views []*view, light []*frozenModule) {
 // checks them (a module the request disables may be the one that
 // provides what a kept module requires), or a compound requirement may
 // name any module; detach then needs every view.
-func (p *problem) lazyDetach(m *stateMemo, closure []*view, light []*frozenModule) (encode, detached []*view, kept []*frozenModule, ok bool) {
+func (d detacher) lazyDetach(m *stateMemo, closure []*view, light []*frozenModule) (encode, detached []*view, kept []*frozenModule, ok bool) {
+	p := d.p
 	t := newTouchSet(len(closure))
 	frozen := map[string]*frozenModule{} // this request's, with or without views
 	var views []*view                    // the frozen ones with views
 	for _, v := range closure {
-		if p.frozen(v) {
+		if d.frozen(v) {
 			views = append(views, v)
 			frozen[v.name] = m.frozen[v.name]
 		} else {
@@ -370,11 +372,11 @@ func (p *problem) lazyDetach(m *stateMemo, closure []*view, light []*frozenModul
 			}
 		}
 	}
-	if !p.frozenHold(m, frozen, attached) {
+	if !d.frozenHold(m, frozen, attached) {
 		return nil, nil, nil, false
 	}
 	for _, v := range closure {
-		if attached[v.name] || !p.frozen(v) {
+		if attached[v.name] || !d.frozen(v) {
 			encode = append(encode, v)
 		} else {
 			detached = append(detached, v)
@@ -399,7 +401,8 @@ func (p *problem) lazyDetach(m *stateMemo, closure []*view, light []*frozenModul
 // and the module that provides each capability it requires is still
 // frozen (one it requires that is not would have attached it); an
 // attached one's, if those on detached modules were.
-func (p *problem) frozenHold(m *stateMemo, frozen map[string]*frozenModule, attached map[string]bool) bool {
+func (d detacher) frozenHold(m *stateMemo, frozen map[string]*frozenModule, attached map[string]bool) bool {
+	p := d.p
 	if m.allHold && len(frozen) == len(m.frozen) {
 		return true // the neutral request's frozen modules, each of which holds
 	}

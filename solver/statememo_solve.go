@@ -68,7 +68,8 @@ func newMemo(c *Compiled, cluster *model.ClusterState, req *model.Request) *stat
 	p := newProblem(c, cluster, r0)
 	m.roots = p.rootNames()
 	closure := p.closure(false)
-	_, detached := p.detach(closure)
+	det := detacher{p}
+	_, detached := det.detach(closure)
 	if len(detached) == 0 {
 		return m
 	}
@@ -77,7 +78,7 @@ func newMemo(c *Compiled, cluster *model.ClusterState, req *model.Request) *stat
 	m.closure = make(map[string]bool, len(closure))
 	for _, v := range closure {
 		m.closure[v.name] = true
-		if p.frozen(v) {
+		if det.frozen(v) {
 			on[v.name] = v
 		}
 	}
@@ -87,7 +88,7 @@ func newMemo(c *Compiled, cluster *model.ClusterState, req *model.Request) *stat
 			continue
 		}
 		rel := v.rels[v.deployed]
-		f := &frozenModule{name: v.name, m: v.m, rel: rel, depsHold: p.dependenciesHold(v, rel, on)}
+		f := &frozenModule{name: v.name, m: v.m, rel: rel, depsHold: det.dependenciesHold(v, rel, on)}
 		for _, r := range v.candidates(false) {
 			p.pushNamed(v.rels[r], func(name string) { f.pushes = append(f.pushes, name) })
 		}

@@ -18,13 +18,14 @@ type capGroup struct {
 
 // encodeCapabilities adds R19 for every candidate of mv: a required
 // capability is provided by the selected release of some enabled module.
-func (e *encoder) encodeCapabilities(mv *modVars) {
+func (rl relations) encodeCapabilities(mv *modVars) {
+	e := rl.e
 	for _, g := range capabilityGroups(mv) {
 		providers := e.p.in.cat.Providers(g.capability)
 		if len(providers) == 0 {
 			continue // a static missing-capability fact covers it
 		}
-		f := e.moduleFact(model.FactCapabilityRequirement, mv, g.poss)
+		f := rl.moduleFact(model.FactCapabilityRequirement, mv, g.poss)
 		if f != nil {
 			f.dep = g.capability
 		}
@@ -32,7 +33,7 @@ func (e *encoder) encodeCapabilities(mv *modVars) {
 		for _, name := range providers {
 			if d := e.vars(name); d != nil {
 				for _, iv := range runsOf(providing(d, g.capability)) {
-					provided = append(provided, e.interval(d, iv[0], iv[1]))
+					provided = append(provided, rl.interval(d, iv[0], iv[1]))
 				}
 			}
 		}
@@ -76,8 +77,9 @@ func providing(d *modVars, capability string) []int {
 // encodeUniqueness adds R20, no two enabled modules provide the same
 // capability, as OLM requires of the APIs (GVKs) operators own, for the
 // capabilities batch's modules provide.
-func (e *encoder) encodeUniqueness(batch []*modVars) {
-	for _, c := range e.sharedCapabilities(batch) {
+func (rl relations) encodeUniqueness(batch []*modVars) {
+	e := rl.e
+	for _, c := range rl.sharedCapabilities(batch) {
 		var members []*modVars
 		var lits []z.Lit
 		for _, name := range e.p.in.cat.Providers(c) {
@@ -87,13 +89,13 @@ func (e *encoder) encodeUniqueness(batch []*modVars) {
 			}
 			if ps := providing(d, c); len(ps) > 0 {
 				members = append(members, d)
-				lits = append(lits, e.provides(d, ps))
+				lits = append(lits, rl.provides(d, ps))
 			}
 		}
 		if len(members) < 2 {
 			continue
 		}
-		f := e.groupFact(model.FactCapabilityConflict, rankUniqueness, c, members)
+		f := rl.groupFact(model.FactCapabilityConflict, rankUniqueness, c, members)
 		for i, a := range lits {
 			for _, b := range lits[i+1:] {
 				e.add(f, a.Not(), b.Not())
@@ -105,7 +107,8 @@ func (e *encoder) encodeUniqueness(batch []*modVars) {
 // sharedCapabilities lists, sorted, the capabilities that a module of
 // batch provides and more than one module provides in the catalog, and
 // whose uniqueness is not encoded yet.
-func (e *encoder) sharedCapabilities(batch []*modVars) []string {
+func (rl relations) sharedCapabilities(batch []*modVars) []string {
+	e := rl.e
 	var out []string
 	for _, mv := range batch {
 		for _, r := range mv.dom {
@@ -123,7 +126,8 @@ func (e *encoder) sharedCapabilities(batch []*modVars) []string {
 
 // provides returns a literal that holds when d's selected release is at one
 // of positions ps: "on" itself when every candidate provides.
-func (e *encoder) provides(d *modVars, ps []int) z.Lit {
+func (rl relations) provides(d *modVars, ps []int) z.Lit {
+	e := rl.e
 	if len(ps) == len(d.dom) {
 		return e.on(d)
 	}

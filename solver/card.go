@@ -6,16 +6,23 @@ import (
 	"github.com/go-air/gini/z"
 )
 
+// totalizer builds the cardinality constraints of R14's levels on an
+// encoder's solver. It holds the encoder it writes to (a pointer back).
+type totalizer struct {
+	e *encoder
+}
+
 // atLeast builds a totalizer over ins, truncated at limit, and returns
 // outs with outs[k-1] implied by "at least k of ins are true" for k in
 // 1..limit. Assuming ¬outs[k] then bounds the count to at most k.
 // Counts of limit or more all imply outs[limit-1].
-func (e *encoder) atLeast(ins []z.Lit, limit int) []z.Lit {
+func (t totalizer) atLeast(ins []z.Lit, limit int) []z.Lit {
+	e := t.e
 	if len(ins) == 1 {
 		return ins[:1]
 	}
-	left := e.atLeast(ins[:len(ins)/2], limit)
-	right := e.atLeast(ins[len(ins)/2:], limit)
+	left := t.atLeast(ins[:len(ins)/2], limit)
+	right := t.atLeast(ins[len(ins)/2:], limit)
 	outs := make([]z.Lit, min(len(left)+len(right), limit))
 	for k := range outs {
 		outs[k] = e.g.Lit()
@@ -41,9 +48,10 @@ func (e *encoder) atLeast(ins []z.Lit, limit int) []z.Lit {
 // counter is atLeast for the optimiser. On a shared what-if encoding it
 // builds the full totalizer of a literal set once and reuses it for every
 // request that minimises the same set, so that the encoding stops growing.
-func (e *encoder) counter(ins []z.Lit, limit int) []z.Lit {
+func (t totalizer) counter(ins []z.Lit, limit int) []z.Lit {
+	e := t.e
 	if e.counters == nil {
-		return e.atLeast(ins, limit)
+		return t.atLeast(ins, limit)
 	}
 	key := make([]byte, 0, 4*len(ins))
 	for _, m := range ins {
@@ -51,7 +59,7 @@ func (e *encoder) counter(ins []z.Lit, limit int) []z.Lit {
 	}
 	outs, ok := e.counters[string(key)]
 	if !ok {
-		outs = e.atLeast(ins, len(ins))
+		outs = t.atLeast(ins, len(ins))
 		e.counters[string(key)] = outs
 	}
 	return outs[:min(limit, len(outs))]

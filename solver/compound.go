@@ -54,14 +54,15 @@ type compoundCandidate struct {
 }
 
 // encodeCompound adds R24 for every candidate of mv.
-func (e *encoder) encodeCompound(mv *modVars) {
+func (rl relations) encodeCompound(mv *modVars) {
+	e := rl.e
 	for _, g := range compoundGroups(mv) {
-		cands := e.compoundCandidates(mv, g.req)
+		cands := rl.compoundCandidates(mv, g.req)
 		kind := model.FactCompoundRequirement
 		if g.req.Conflict() {
 			kind = model.FactCompoundConflict
 		}
-		f := e.moduleFact(kind, mv, g.poss)
+		f := rl.moduleFact(kind, mv, g.poss)
 		if f != nil {
 			f.compound = &g.req
 			for _, c := range cands {
@@ -70,12 +71,12 @@ func (e *encoder) encodeCompound(mv *modVars) {
 		}
 		for _, run := range runsOf(g.poss) {
 			if g.req.Conflict() {
-				e.encodeConflict(f, mv, run, cands)
+				rl.encodeConflict(f, mv, run, cands)
 				continue
 			}
 			lits := e.notRun(mv, run[0], run[1])
 			for _, c := range cands {
-				lits = append(lits, e.compoundLits(c)...)
+				lits = append(lits, rl.compoundLits(c)...)
 			}
 			e.add(f, lits...)
 		}
@@ -84,7 +85,8 @@ func (e *encoder) encodeCompound(mv *modVars) {
 
 // encodeConflict says: if mv is at a position in run, no candidate is at
 // a position that satisfies the conflict's predicate.
-func (e *encoder) encodeConflict(f *fact, mv *modVars, run [2]int, cands []compoundCandidate) {
+func (rl relations) encodeConflict(f *fact, mv *modVars, run [2]int, cands []compoundCandidate) {
+	e := rl.e
 	for _, c := range cands {
 		for _, iv := range runsOf(c.poss) {
 			e.add(f, append(e.notRun(mv, run[0], run[1]), e.notRun(c.d, iv[0], iv[1])...)...)
@@ -94,10 +96,11 @@ func (e *encoder) encodeConflict(f *fact, mv *modVars, run [2]int, cands []compo
 
 // compoundCandidates lists, in name order, the encoded modules other than
 // mv that have a candidate release satisfying req's target.
-func (e *encoder) compoundCandidates(mv *modVars, req model.CompoundRequirement) []compoundCandidate {
+func (rl relations) compoundCandidates(mv *modVars, req model.CompoundRequirement) []compoundCandidate {
+	e := rl.e
 	target := req.Target()
 	var out []compoundCandidate
-	for _, d := range e.compoundScope(target) {
+	for _, d := range rl.compoundScope(target) {
 		if d == mv {
 			continue
 		}
@@ -119,7 +122,8 @@ func (e *encoder) compoundCandidates(mv *modVars, req model.CompoundRequirement)
 // satisfy target: those its atoms name or whose releases provide a
 // capability it names, or every encoded module when its atoms do not
 // bound it.
-func (e *encoder) compoundScope(target *model.Predicate) []*modVars {
+func (rl relations) compoundScope(target *model.Predicate) []*modVars {
+	e := rl.e
 	names, bounded := e.p.compoundModules(target)
 	if !bounded {
 		names = nil
@@ -138,10 +142,10 @@ func (e *encoder) compoundScope(target *model.Predicate) []*modVars {
 
 // compoundLits returns literals whose OR says that c's module is at a
 // satisfying position, one per interval.
-func (e *encoder) compoundLits(c compoundCandidate) []z.Lit {
+func (rl relations) compoundLits(c compoundCandidate) []z.Lit {
 	var out []z.Lit
 	for _, iv := range runsOf(c.poss) {
-		out = append(out, e.interval(c.d, iv[0], iv[1]))
+		out = append(out, rl.interval(c.d, iv[0], iv[1]))
 	}
 	return out
 }

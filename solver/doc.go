@@ -69,7 +69,10 @@
 //     requirements (R2, R3) become a few clauses per version interval;
 //     exclusive groups (R13); required capabilities and their uniqueness
 //     (R19, R20); compound requirements and conflicts (R24), whose
-//     predicates are evaluated per release into interval literals.
+//     predicates are evaluated per release into interval literals. The
+//     encoder keeps the variables, clauses and solves (encode.go,
+//     sat.go); what modules say of each other it writes as relations
+//     (requirements_encode.go, capabilities.go, compound.go, loops.go).
 //   - loops.go: dependency loops (R27): the circles of the catalog's
 //     requirement graph a refusing module takes part in, listed when the
 //     catalog is compiled, each forbidden by a fact over one literal per
@@ -114,7 +117,7 @@
 //     and a release off its channel (above the head, or not in the
 //     channel's set of releases, D182); each step's side beside it:
 //     sources_encode.go (a literal per source, requirements met across
-//     sources), sources_optimize.go (the source preference of levels 3a
+//     sources, written as sourcing), sources_optimize.go (the source preference of levels 3a
 //     and 5a, D77, D91), sources_suggest.go (moves), and
 //     sources_cross.go (the capability and compound requirements that
 //     the tie among sources of equal priority counts, D181). The

@@ -185,9 +185,10 @@ func (e *encoder) vars(name string) *modVars {
 // requirements (R2, R3), capabilities (R19) and compound requirements
 // (R24, compound.go).
 func (e *encoder) encodeNeeds(mv *modVars) {
-	e.encodeRequirements(mv)
-	e.encodeCapabilities(mv)
-	e.encodeCompound(mv)
+	rl := relations{e}
+	rl.encodeRequirements(mv)
+	rl.encodeCapabilities(mv)
+	rl.encodeCompound(mv)
 }
 
 // encodeAcross adds the rules that span modules, for those that batch
@@ -195,9 +196,10 @@ func (e *encoder) encodeNeeds(mv *modVars) {
 // dependency loops (R27). Each is encoded once, over every member in the
 // universe.
 func (e *encoder) encodeAcross(batch []*modVars) {
-	e.encodeGroups(batch)
-	e.encodeUniqueness(batch)
-	e.encodeLoops(batch)
+	rl := relations{e}
+	rl.encodeGroups(batch)
+	rl.encodeUniqueness(batch)
+	rl.encodeLoops(batch)
 }
 
 // acrossDone names the exclusive groups, capabilities and loops (by

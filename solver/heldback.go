@@ -162,7 +162,8 @@ func (s *explaining) fastAssumptions(v *view, rel int, l whyLevel) ([]z.Lit, boo
 		if um == nil {
 			return nil, false
 		}
-		assume = append(assume, e.otherSources(um, e.sources(um), c.src)...)
+		so := sourcing{e}
+		assume = append(assume, so.otherSources(um, so.sources(um), c.src)...)
 		assume = append(assume, c.bound...)
 	}
 	return assume, true

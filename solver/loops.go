@@ -32,12 +32,13 @@ import (
 // cone, a circle waits until the cone covers all its modules: it is a
 // fact about each of them, and their own facts (such as the intent that
 // keeps one on) then stand beside it, as over the whole closure.
-func (e *encoder) loopsThrough(batch []*modVars) []*catLoop {
+func (rl relations) loopsThrough(batch []*modVars) []*catLoop {
+	e := rl.e
 	lt := &e.p.in.compiled.t.loops
 	var idx []int
 	for _, mv := range batch {
 		for _, i := range lt.byModule[mv.v.name] {
-			if !e.across.loops[i] && e.coversAll(lt.loops[i].members) {
+			if !e.across.loops[i] && rl.coversAll(lt.loops[i].members) {
 				e.across.loops[i] = true
 				idx = append(idx, i)
 			}
@@ -52,7 +53,8 @@ func (e *encoder) loopsThrough(batch []*modVars) []*catLoop {
 }
 
 // coversAll reports whether the encoding covers every module of names.
-func (e *encoder) coversAll(names []string) bool {
+func (rl relations) coversAll(names []string) bool {
+	e := rl.e
 	if e.cone == nil {
 		return true
 	}
@@ -65,9 +67,9 @@ func (e *encoder) coversAll(names []string) bool {
 }
 
 // encodeLoops forbids the circles through batch's modules (R27).
-func (e *encoder) encodeLoops(batch []*modVars) {
-	for _, l := range e.loopsThrough(batch) {
-		e.encodeLoop(l)
+func (rl relations) encodeLoops(batch []*modVars) {
+	for _, l := range rl.loopsThrough(batch) {
+		rl.encodeLoop(l)
 	}
 }
 
@@ -85,7 +87,8 @@ type loopEdge struct {
 // The circle is refused when every edge is taken and some module is at a
 // release whose source refuses loops (D125); one the cluster runs, only
 // when some module moves besides (D126).
-func (e *encoder) encodeLoop(l *catLoop) {
+func (rl relations) encodeLoop(l *catLoop) {
+	e := rl.e
 	edges := make([]loopEdge, len(l.members))
 	running, everywhere := true, true
 	for i, name := range l.members {
@@ -114,10 +117,10 @@ func (e *encoder) encodeLoop(l *catLoop) {
 	if !slices.ContainsFunc(edges, func(ed loopEdge) bool { return len(ed.refuses) > 0 }) {
 		return // every release on it allows loops
 	}
-	f := e.loopFact(l, edges, running)
+	f := rl.loopFact(l, edges, running)
 	taken := make([]z.Lit, len(edges)) // "the edge is not taken"
 	for i, ed := range edges {
-		taken[i] = e.releasesLit(ed.mv, ed.poss).Not()
+		taken[i] = rl.releasesLit(ed.mv, ed.poss).Not()
 	}
 	if everywhere && !running {
 		e.add(f, taken...)
@@ -131,17 +134,17 @@ func (e *encoder) encodeLoop(l *catLoop) {
 			continue
 		}
 		if !running {
-			e.add(f, e.loopClause(edges, taken, i, -1, ed.refuses)...)
+			e.add(f, rl.loopClause(edges, taken, i, -1, ed.refuses)...)
 			continue
 		}
 		for k, other := range edges {
 			switch {
 			case k == i:
 				if at := ed.movedIn(ed.refuses); len(at) > 0 {
-					e.add(f, e.loopClause(edges, taken, i, -1, at)...)
+					e.add(f, rl.loopClause(edges, taken, i, -1, at)...)
 				}
 			case len(other.movedFrom()) > 0:
-				e.add(f, e.loopClause(edges, taken, i, k, ed.refuses)...)
+				e.add(f, rl.loopClause(edges, taken, i, k, ed.refuses)...)
 			}
 		}
 	}
@@ -151,7 +154,7 @@ func (e *encoder) encodeLoop(l *catLoop) {
 // is at a position of at and, when k ≥ 0, module k at another release
 // than its deployed one. It is the untaken literals of the other edges,
 // and "not there" for modules i and k; their own edges are taken there.
-func (e *encoder) loopClause(edges []loopEdge, taken []z.Lit, i, k int, at []int) []z.Lit {
+func (rl relations) loopClause(edges []loopEdge, taken []z.Lit, i, k int, at []int) []z.Lit {
 	var c []z.Lit
 	for j := range edges {
 		if j != i && j != k {
@@ -159,9 +162,9 @@ func (e *encoder) loopClause(edges []loopEdge, taken []z.Lit, i, k int, at []int
 		}
 	}
 	if k >= 0 {
-		c = append(c, e.releasesLit(edges[k].mv, edges[k].movedFrom()).Not())
+		c = append(c, rl.releasesLit(edges[k].mv, edges[k].movedFrom()).Not())
 	}
-	return append(c, e.releasesLit(edges[i].mv, at).Not())
+	return append(c, rl.releasesLit(edges[i].mv, at).Not())
 }
 
 // movedFrom lists the edge's positions other than the deployed release.
@@ -180,7 +183,8 @@ func (ed *loopEdge) movedIn(poss []int) []int {
 // poss": true whenever mv is there, free otherwise. It is made once per
 // encoding for each set, so that a shared encoding, which encodes its
 // loops again as its universe grows, finds the same clauses (shared.go).
-func (e *encoder) releasesLit(mv *modVars, poss []int) z.Lit {
+func (rl relations) releasesLit(mv *modVars, poss []int) z.Lit {
+	e := rl.e
 	k := setKey{mv: mv, poss: fmt.Sprint(poss)}
 	if y, ok := e.setLits[k]; ok {
 		return y
@@ -203,7 +207,8 @@ type setKey struct {
 }
 
 // loopFact is the fact of circle l, or nil when the encoding keeps none.
-func (e *encoder) loopFact(l *catLoop, edges []loopEdge, running bool) *fact {
+func (rl relations) loopFact(l *catLoop, edges []loopEdge, running bool) *fact {
+	e := rl.e
 	f := e.newFact(model.FactDependencyLoop, nil, factRank{class: rankLoop, name: l.text()})
 	if f == nil {
 		return nil

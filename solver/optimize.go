@@ -120,7 +120,7 @@ func (o *optimizer) minimize(bads []z.Lit) error {
 	if err != nil {
 		return err
 	}
-	outs := o.e.counter(bads, cost+1)
+	outs := totalizer{o.e}.counter(bads, cost+1)
 	for k := 1; k < cost; k++ {
 		ok, err := o.e.solve(o.ctx, o.with(outs[k].Not()))
 		if err != nil {

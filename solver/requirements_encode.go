@@ -9,20 +9,30 @@ import (
 	"github.com/modsolver/modsolver/model"
 )
 
+// relations encodes what the modules of an encoding say of each other:
+// requirements (R2, R3, here), exclusive groups, capabilities and their
+// uniqueness (R13, R19, capabilities.go), compound requirements (R24,
+// R28, compound.go) and dependency loops (R27, loops.go). It holds the
+// encoder it writes to (a pointer back).
+type relations struct {
+	e *encoder
+}
+
 // encodeRequirements adds R2 and R3 for every release of mv.
-func (e *encoder) encodeRequirements(mv *modVars) {
-	for _, g := range e.requirementGroups(mv) {
+func (rl relations) encodeRequirements(mv *modVars) {
+	e := rl.e
+	for _, g := range rl.requirementGroups(mv) {
 		d := e.vars(g.dep.Module)
 		if d == nil {
 			continue // not in the catalog: a static missing-module fact covers it
 		}
-		f := e.requirementFact(mv, g)
+		f := rl.requirementFact(mv, g)
 		// Both lists of runs live while the group's clauses are added: each
 		// has a scratch list of its own.
-		ivs := e.satisfyingRuns(d, g, mv.v.m.Reading())
+		ivs := rl.satisfyingRuns(d, g, mv.v.m.Reading())
 		runs := runsInto(e.runScratch[:0], g.poss)
 		for _, run := range runs {
-			e.encodeDependency(f, mv, run, d, &g.dep.Constraint, ivs)
+			rl.encodeDependency(f, mv, run, d, &g.dep.Constraint, ivs)
 		}
 		e.ivScratch, e.runScratch = ivs[:0], runs[:0]
 	}
@@ -31,7 +41,8 @@ func (e *encoder) encodeRequirements(mv *modVars) {
 // requirementFact is the fact of requirement group g of mv, or nil when
 // the encoding keeps no facts. The fact of a compiled group over every
 // release is the problem's (compiledRequirementFact).
-func (e *encoder) requirementFact(mv *modVars, g *reqGroup) *fact {
+func (rl relations) requirementFact(mv *modVars, g *reqGroup) *fact {
+	e := rl.e
 	if e.ranks == nil {
 		return nil
 	}
@@ -40,7 +51,7 @@ func (e *encoder) requirementFact(mv *modVars, g *reqGroup) *fact {
 		e.ranks[f] = factRank{class: rankModule, name: mv.v.name}
 		return f
 	}
-	f := e.moduleFact(model.FactModuleRequirement, mv, g.poss)
+	f := rl.moduleFact(model.FactModuleRequirement, mv, g.poss)
 	f.dep, f.cons = g.dep.Module, &g.dep.Constraint
 	return f
 }
@@ -50,7 +61,8 @@ func (e *encoder) requirementFact(mv *modVars, g *reqGroup) *fact {
 // as they are, when every release is a candidate (an explain encoding);
 // else each compiled group narrowed to the candidates, in the order
 // reqGroups gives: by required module, then by first candidate.
-func (e *encoder) requirementGroups(mv *modVars) []*reqGroup {
+func (rl relations) requirementGroups(mv *modVars) []*reqGroup {
+	e := rl.e
 	v := mv.v
 	if !v.own {
 		return reqGroups(mv)
@@ -125,7 +137,8 @@ func reqGroups(mv *modVars) []*reqGroup {
 // satisfyingRuns is runsOf(satisfying) for g's text, in the encoder's
 // scratch list, from g's compiled check when d's releases are the ones it
 // was made for.
-func (e *encoder) satisfyingRuns(d *modVars, g *reqGroup, rd model.VersionReading) [][2]int {
+func (rl relations) satisfyingRuns(d *modVars, g *reqGroup, rd model.VersionReading) [][2]int {
+	e := rl.e
 	out := e.ivScratch[:0]
 	a := g.adm
 	if a == nil || e.p.in.req.Devel || !d.v.own || d.v.m != a.target {
@@ -143,7 +156,8 @@ func (e *encoder) satisfyingRuns(d *modVars, g *reqGroup, rd model.VersionReadin
 // encodeDependency says: if mv is at a position in run, then d is on at a
 // version that satisfies c; or, when c is optional, d is off or satisfies c.
 // ivs are the runs of d's positions that satisfy c.
-func (e *encoder) encodeDependency(f *fact, mv *modVars, run [2]int, d *modVars, c *model.Constraint, ivs [][2]int) {
+func (rl relations) encodeDependency(f *fact, mv *modVars, run [2]int, d *modVars, c *model.Constraint, ivs [][2]int) {
+	e := rl.e
 	// The clauses are built in the encoder's scratch list: add copies
 	// them, and a requirement's clauses are most of an encoding's.
 	lits := e.appendNotRun(e.scratch[:0], mv, run[0], run[1]) // mv is not in run, or
@@ -163,7 +177,7 @@ func (e *encoder) encodeDependency(f *fact, mv *modVars, run [2]int, d *modVars,
 		e.add(f, lits...)
 	default:
 		for _, iv := range ivs {
-			lits = append(lits, e.interval(d, iv[0], iv[1]))
+			lits = append(lits, rl.interval(d, iv[0], iv[1]))
 		}
 		e.add(f, lits...)
 	}
@@ -172,7 +186,8 @@ func (e *encoder) encodeDependency(f *fact, mv *modVars, run [2]int, d *modVars,
 
 // interval returns a literal that implies "d is at a position in [low,
 // high)", shared by every requirement that needs it.
-func (e *encoder) interval(d *modVars, low, high int) z.Lit {
+func (rl relations) interval(d *modVars, low, high int) z.Lit {
+	e := rl.e
 	k := ivKey{d, low, high}
 	if y, ok := e.ivCache[k]; ok {
 		return y
@@ -186,7 +201,8 @@ func (e *encoder) interval(d *modVars, low, high int) z.Lit {
 
 // moduleFact makes the fact of a rule of mv's candidates at positions
 // poss, or returns nil when the encoding keeps no facts.
-func (e *encoder) moduleFact(kind model.FactKind, mv *modVars, poss []int) *fact {
+func (rl relations) moduleFact(kind model.FactKind, mv *modVars, poss []int) *fact {
+	e := rl.e
 	f := e.newFact(kind, mv.v, factRank{class: rankModule, name: mv.v.name})
 	if f != nil {
 		f.rels = make([]int, len(poss))
@@ -199,7 +215,8 @@ func (e *encoder) moduleFact(kind model.FactKind, mv *modVars, poss []int) *fact
 
 // encodeGroups adds R13, at most one enabled module per exclusive group,
 // for the groups of batch's modules.
-func (e *encoder) encodeGroups(batch []*modVars) {
+func (rl relations) encodeGroups(batch []*modVars) {
+	e := rl.e
 	var names []string
 	for _, mv := range batch {
 		g := mv.v.m.ExclusiveGroup
@@ -225,13 +242,14 @@ func (e *encoder) encodeGroups(batch []*modVars) {
 		if len(members) < 2 {
 			continue
 		}
-		e.atMostOne(e.groupFact(model.FactExclusiveGroup, rankGroup, g, members), g, members)
+		rl.atMostOne(rl.groupFact(model.FactExclusiveGroup, rankGroup, g, members), g, members)
 	}
 }
 
 // groupFact is the fact of a rule over several modules (R13, R20), or nil
 // when the encoding keeps no facts.
-func (e *encoder) groupFact(kind model.FactKind, class int, group string, members []*modVars) *fact {
+func (rl relations) groupFact(kind model.FactKind, class int, group string, members []*modVars) *fact {
+	e := rl.e
 	f := e.newFact(kind, nil, factRank{class: class, name: group})
 	if f == nil {
 		return nil
@@ -246,7 +264,8 @@ func (e *encoder) groupFact(kind model.FactKind, class int, group string, member
 // atMostOne adds a sequential at-most-one constraint over the members'
 // "on" literals, guarded by f. The chain literals of a group are made
 // once per encoding, so that a shared encoding reuses them (whatif.go).
-func (e *encoder) atMostOne(f *fact, group string, members []*modVars) {
+func (rl relations) atMostOne(f *fact, group string, members []*modVars) {
+	e := rl.e
 	if len(members) <= 6 {
 		for i, a := range members {
 			for _, b := range members[i+1:] {

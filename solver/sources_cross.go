@@ -51,7 +51,8 @@ func compareCrossKeys(a, b crossKey) int {
 
 // meets reports whether release rb of module b meets requirement k of a
 // release of module a.
-func (e *encoder) meets(k crossKey, a, b *view, rb *model.Release) bool {
+func (so sourcing) meets(k crossKey, a, b *view, rb *model.Release) bool {
+	e := so.e
 	if k.pred == nil {
 		_, ok := slices.BinarySearch(rb.Provides, k.text)
 		return ok
@@ -63,7 +64,8 @@ func (e *encoder) meets(k crossKey, a, b *view, rb *model.Release) bool {
 // its release that carries the requirement, or b is not at a release
 // that meets it": a's releases are those inA admits, b's those inB
 // admits (their sources differ).
-func (e *encoder) metAcross(a, b *modVars, inA, inB func(*modVars, int) bool, reqs requirementFacts) [][]crossClause {
+func (so sourcing) metAcross(a, b *modVars, inA, inB func(*modVars, int) bool, reqs requirementFacts) [][]crossClause {
+	e := so.e
 	type id struct {
 		kind model.FactKind
 		text string
@@ -82,7 +84,7 @@ func (e *encoder) metAcross(a, b *modVars, inA, inB func(*modVars, int) bool, re
 			}
 			var poss []int
 			for jb, rb := range b.dom {
-				if inB(b, rb) && e.meets(k, a.v, b.v, b.v.rels[rb]) {
+				if inB(b, rb) && so.meets(k, a.v, b.v, b.v.rels[rb]) {
 					poss = append(poss, jb)
 				}
 			}
@@ -91,7 +93,7 @@ func (e *encoder) metAcross(a, b *modVars, inA, inB func(*modVars, int) bool, re
 				if _, seen := byKey[key]; !seen {
 					keys = append(keys, key)
 				}
-				byKey[key] = append(byKey[key], crossClause{f, append(e.notExact(a, j), e.notRun(b, run[0], run[1])...)})
+				byKey[key] = append(byKey[key], crossClause{f, append(so.notExact(a, j), e.notRun(b, run[0], run[1])...)})
 			}
 		}
 	}
@@ -105,14 +107,14 @@ func (e *encoder) metAcross(a, b *modVars, inA, inB func(*modVars, int) bool, re
 
 // capabilityAndCompoundCross adds to out the literals of the capability
 // and compound requirements between mv from source s and d, both ways.
-func (e *encoder) capabilityAndCompoundCross(out []z.Lit, mv, d *modVars, s string, reqs requirementFacts) []z.Lit {
+func (so sourcing) capabilityAndCompoundCross(out []z.Lit, mv, d *modVars, s string, reqs requirementFacts) []z.Lit {
 	from := func(x *modVars, r int) bool { return x.v.sourceOf(r) == s }
 	other := func(x *modVars, r int) bool { return x.v.sourceOf(r) != s }
-	for _, clauses := range e.metAcross(d, mv, other, from, reqs) {
-		out = e.appendCross(out, clauses)
+	for _, clauses := range so.metAcross(d, mv, other, from, reqs) {
+		out = so.appendCross(out, clauses)
 	}
-	for _, clauses := range e.metAcross(mv, d, from, other, reqs) {
-		out = e.appendCross(out, clauses)
+	for _, clauses := range so.metAcross(mv, d, from, other, reqs) {
+		out = so.appendCross(out, clauses)
 	}
 	return out
 }

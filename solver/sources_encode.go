@@ -12,8 +12,15 @@ import (
 // a module may come from, the requirements met across sources that R23's
 // tie counts, and the source preferences an explanation names.
 
+// sourcing encodes several sources (R23): the literals of each source
+// (here) and the requirements met across sources (sources_cross.go). It
+// holds the encoder it writes to (a pointer back).
+type sourcing struct {
+	e *encoder
+}
+
 // sources lists the sources of mv's candidates, in source order.
-func (e *encoder) sources(mv *modVars) []string {
+func (so sourcing) sources(mv *modVars) []string {
 	var out []string
 	for _, s := range mv.v.m.ModuleSources() {
 		if slices.ContainsFunc(mv.dom, func(r int) bool { return mv.v.sourceOf(r) == s }) {
@@ -25,11 +32,11 @@ func (e *encoder) sources(mv *modVars) []string {
 
 // otherSources returns "mv is not from s" for each source s of srcs but
 // keep: mv is off, or on from keep.
-func (e *encoder) otherSources(mv *modVars, srcs []string, keep string) []z.Lit {
+func (so sourcing) otherSources(mv *modVars, srcs []string, keep string) []z.Lit {
 	var out []z.Lit
 	for _, s := range srcs {
 		if s != keep {
-			out = append(out, e.sourceLit(mv, s).Not())
+			out = append(out, so.sourceLit(mv, s).Not())
 		}
 	}
 	return out
@@ -37,7 +44,7 @@ func (e *encoder) otherSources(mv *modVars, srcs []string, keep string) []z.Lit 
 
 // notExact returns the clause "mv is not at position j": ¬ge(j), or
 // ge(j+1) unless j is the last position.
-func (e *encoder) notExact(mv *modVars, j int) []z.Lit {
+func (so sourcing) notExact(mv *modVars, j int) []z.Lit {
 	out := []z.Lit{mv.ge[j].Not()}
 	if j+1 < len(mv.ge) {
 		out = append(out, mv.ge[j+1])
@@ -51,7 +58,8 @@ type sourceKey struct {
 }
 
 // sourceLit returns the literal "mv is on at a release of source s".
-func (e *encoder) sourceLit(mv *modVars, s string) z.Lit {
+func (so sourcing) sourceLit(mv *modVars, s string) z.Lit {
+	e := so.e
 	key := sourceKey{mv, s}
 	if l, ok := e.srcLits[key]; ok {
 		return l
@@ -64,9 +72,9 @@ func (e *encoder) sourceLit(mv *modVars, s string) z.Lit {
 	}
 	for j, r := range mv.dom {
 		if mv.v.sourceOf(r) == s {
-			e.add(nil, append(e.notExact(mv, j), x)...)
+			e.add(nil, append(so.notExact(mv, j), x)...)
 		} else {
-			e.add(nil, append(e.notExact(mv, j), x.Not())...)
+			e.add(nil, append(so.notExact(mv, j), x.Not())...)
 		}
 	}
 	if e.srcLits == nil {
@@ -88,15 +96,16 @@ func (e *encoder) sourceLit(mv *modVars, s string) z.Lit {
 // On the explain encoding, reqs gives each clause the requirement fact it
 // reads, so that an explanation that counts a requirement names it; the
 // fast encoding passes nil, and the clauses are hard.
-func (e *encoder) crossLits(mv *modVars, s string, reqs requirementFacts) []z.Lit {
+func (so sourcing) crossLits(mv *modVars, s string, reqs requirementFacts) []z.Lit {
+	e := so.e
 	var out []z.Lit
 	for _, d := range e.mods {
 		if d == mv {
 			continue
 		}
-		out = e.appendCross(out, e.requiredFrom(d, mv, s, reqs))
-		out = e.appendCross(out, e.requiring(mv, d, s, reqs))
-		out = e.capabilityAndCompoundCross(out, mv, d, s, reqs) // D181
+		out = so.appendCross(out, so.requiredFrom(d, mv, s, reqs))
+		out = so.appendCross(out, so.requiring(mv, d, s, reqs))
+		out = so.capabilityAndCompoundCross(out, mv, d, s, reqs) // D181
 	}
 	return out
 }
@@ -112,7 +121,7 @@ type crossClause struct {
 // a release of another source than s that requires mv". The first part
 // keeps them true while mv is off, so that a bound on them, which level
 // 5a commits, leaves off free (D123).
-func (e *encoder) requiredFrom(d, mv *modVars, s string, reqs requirementFacts) []crossClause {
+func (so sourcing) requiredFrom(d, mv *modVars, s string, reqs requirementFacts) []crossClause {
 	var clauses []crossClause
 	for j, r := range d.dom {
 		if d.v.sourceOf(r) != s && requires(d.v.rels[r], mv.v.name) {
@@ -120,7 +129,7 @@ func (e *encoder) requiredFrom(d, mv *modVars, s string, reqs requirementFacts) 
 			if !ok {
 				continue
 			}
-			lits := append(e.notExact(d, j), e.sourceLit(mv, s).Not())
+			lits := append(so.notExact(d, j), so.sourceLit(mv, s).Not())
 			clauses = append(clauses, crossClause{f, lits})
 		}
 	}
@@ -129,9 +138,9 @@ func (e *encoder) requiredFrom(d, mv *modVars, s string, reqs requirementFacts) 
 
 // requiring lists the clauses "mv is not at a release of s that requires
 // d, or d is not from source t", for each other source t of d.
-func (e *encoder) requiring(mv, d *modVars, s string, reqs requirementFacts) []crossClause {
+func (so sourcing) requiring(mv, d *modVars, s string, reqs requirementFacts) []crossClause {
 	var clauses []crossClause
-	for _, t := range e.sources(d) {
+	for _, t := range so.sources(d) {
 		if t == s {
 			continue
 		}
@@ -141,7 +150,7 @@ func (e *encoder) requiring(mv, d *modVars, s string, reqs requirementFacts) []c
 				if !ok {
 					continue
 				}
-				lits := append(e.notExact(mv, j), e.sourceLit(d, t).Not())
+				lits := append(so.notExact(mv, j), so.sourceLit(d, t).Not())
 				clauses = append(clauses, crossClause{f, lits})
 			}
 		}
@@ -151,7 +160,8 @@ func (e *encoder) requiring(mv, d *modVars, s string, reqs requirementFacts) []c
 
 // appendCross adds to out a fresh literal that each clause, when false,
 // makes true; none when there is no clause.
-func (e *encoder) appendCross(out []z.Lit, clauses []crossClause) []z.Lit {
+func (so sourcing) appendCross(out []z.Lit, clauses []crossClause) []z.Lit {
+	e := so.e
 	if len(clauses) == 0 {
 		return out
 	}

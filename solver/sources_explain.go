@@ -42,7 +42,8 @@ func (x *explainer) sourcePreferences(choices []*sourceChoice) []*fact {
 		if f == nil {
 			f = x.e.p.store.newFact(model.FactPreference, c.v)
 			f.choice = c
-			for _, l := range x.e.otherSources(mv, x.e.sources(mv), c.src) {
+			so := sourcing{x.e}
+			for _, l := range so.otherSources(mv, so.sources(mv), c.src) {
 				x.e.add(f, l)
 			}
 			if c.tied {
@@ -64,7 +65,7 @@ func (x *explainer) sourcePreferences(choices []*sourceChoice) []*fact {
 // boundCross adds, under fact f, "at most c.cross requirements between mv
 // from c.src and other modules are met across sources".
 func (x *explainer) boundCross(f *fact, mv *modVars, c *sourceChoice, reqs requirementFacts) {
-	bads := x.e.live(x.e.crossLits(mv, c.src, reqs))
+	bads := x.e.live(sourcing{x.e}.crossLits(mv, c.src, reqs))
 	if c.cross == 0 {
 		for _, b := range bads {
 			x.e.add(f, b.Not())
@@ -72,6 +73,6 @@ func (x *explainer) boundCross(f *fact, mv *modVars, c *sourceChoice, reqs requi
 		return
 	}
 	if c.cross < len(bads) {
-		x.e.add(f, x.e.atLeast(bads, c.cross+1)[c.cross].Not())
+		x.e.add(f, totalizer{x.e}.atLeast(bads, c.cross+1)[c.cross].Not())
 	}
 }

@@ -31,7 +31,7 @@ func (o *optimizer) preferSources(order []*modVars) error {
 }
 
 func (o *optimizer) preferSource(mv *modVars) error {
-	srcs := o.e.sources(mv)
+	srcs := sourcing{o.e}.sources(mv)
 	if len(srcs) < 2 {
 		return nil
 	}
@@ -51,7 +51,7 @@ func (o *optimizer) preferSource(mv *modVars) error {
 			}
 		}
 	}
-	o.commits = append(o.commits, o.e.otherSources(mv, srcs, best)...)
+	o.commits = append(o.commits, sourcing{o.e}.otherSources(mv, srcs, best)...)
 	o.commits = append(o.commits, bestBound...)
 	prio, _ := o.e.p.in.cat.Source(best)
 	o.choices = append(o.choices, &sourceChoice{v: mv.v, src: best, priority: prio.Priority, tied: len(tier) > 1, cross: max(bestCost, 0), bound: bestBound})
@@ -79,7 +79,7 @@ func (o *optimizer) bestTier(mv *modVars, srcs []string) ([]string, error) {
 		if len(tier) > 0 && info.Priority != prio {
 			break
 		}
-		ok, err := o.e.solve(o.ctx, o.with(o.e.sourceLit(mv, s)))
+		ok, err := o.e.solve(o.ctx, o.with(sourcing{o.e}.sourceLit(mv, s)))
 		if err != nil {
 			return nil, err
 		}
@@ -93,8 +93,8 @@ func (o *optimizer) bestTier(mv *modVars, srcs []string) ([]string, error) {
 // leastCross returns the fewest requirements met across sources with mv
 // from s under the commits, and the assumptions that bound them to it.
 func (o *optimizer) leastCross(mv *modVars, s string) (int, []z.Lit, error) {
-	at := o.e.sourceLit(mv, s)
-	bads := o.e.live(o.e.crossLits(mv, s, nil))
+	at := sourcing{o.e}.sourceLit(mv, s)
+	bads := o.e.live(sourcing{o.e}.crossLits(mv, s, nil))
 	if len(bads) == 0 {
 		return 0, nil, nil
 	}
@@ -111,7 +111,7 @@ func (o *optimizer) leastCross(mv *modVars, s string) (int, []z.Lit, error) {
 			cost++
 		}
 	}
-	outs := o.e.atLeast(bads, cost+1)
+	outs := totalizer{o.e}.atLeast(bads, cost+1)
 	for k := 1; k < cost; k++ {
 		ok, err := o.e.solve(o.ctx, o.with(at, outs[k].Not()))
 		if err != nil {

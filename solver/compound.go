@@ -97,7 +97,6 @@ func (rl relations) encodeConflict(f *fact, mv *modVars, run [2]int, cands []com
 // compoundCandidates lists, in name order, the encoded modules other than
 // mv that have a candidate release satisfying req's target.
 func (rl relations) compoundCandidates(mv *modVars, req model.CompoundRequirement) []compoundCandidate {
-	e := rl.e
 	target := req.Target()
 	var out []compoundCandidate
 	for _, d := range rl.compoundScope(target) {
@@ -107,7 +106,7 @@ func (rl relations) compoundCandidates(mv *modVars, req model.CompoundRequiremen
 		var poss []int
 		for j, r := range d.dom {
 			rel := d.v.rels[r]
-			if target.Holds(d.v.name, rel.Version, rel.Provides, readingFor(mv.v, d.v), e.p.in.req.Devel) {
+			if target.Holds(d.v.name, rel.Version, rel.Provides, readingFor(mv.v, d.v), rl.e.p.in.req.Devel) {
 				poss = append(poss, j)
 			}
 		}

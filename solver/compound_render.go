@@ -74,11 +74,10 @@ func memberRanges(c *model.CompoundRequirement) string {
 // is with a module only some answer would enable), every member that has
 // a release inside the range is named.
 func (w wording) groupViolators(f *fact) []string {
-	p := w.p
 	target := f.compound.Target()
 	var out []string
 	for _, d := range f.members {
-		running := d.before && d.deployed >= 0 && target.Holds(d.name, d.rels[d.deployed].Version, d.rels[d.deployed].Provides, readingFor(f.v, d), p.in.req.Devel)
+		running := d.before && d.deployed >= 0 && target.Holds(d.name, d.rels[d.deployed].Version, d.rels[d.deployed].Provides, readingFor(f.v, d), w.p.in.req.Devel)
 		if running || d.intent == intentOn {
 			out = append(out, d.name)
 		}

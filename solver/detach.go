@@ -28,32 +28,30 @@ type detacher struct {
 // of the answer is.
 // A built-in module is frozen unless the request names a candidate DKP
 // version, which is its version (R5).
-func (d detacher) frozen(v *view) bool {
-	p := d.p
+func (dt detacher) frozen(v *view) bool {
 	return v.before && !v.inUpdate && v.pinVersion == nil && v.deployed >= 0 &&
-		v.intent == intentOn && v.allowed[v.deployed] && (!v.m.Embedded || p.in.req.Platform.Deckhouse == nil)
+		v.intent == intentOn && v.allowed[v.deployed] && (!v.m.Embedded || dt.p.in.req.Platform.Deckhouse == nil)
 }
 
 // detach splits a fast-mode closure into the modules to encode and the
 // frozen modules that may be left out; it returns the closure whole when
 // nothing may be left out.
-func (d detacher) detach(closure []*view) (encode, detached []*view) {
-	p := d.p
-	if p.hooks.keepFrozen {
+func (dt detacher) detach(closure []*view) (encode, detached []*view) {
+	if dt.p.hooks.keepFrozen {
 		return closure, nil
 	}
-	attached := d.attached(closure)
+	attached := dt.attached(closure)
 	if attached == nil {
 		return closure, nil
 	}
 	for _, v := range closure {
-		if attached[v.name] || !d.frozen(v) {
+		if attached[v.name] || !dt.frozen(v) {
 			encode = append(encode, v)
 		} else {
 			detached = append(detached, v)
 		}
 	}
-	if !d.frozenConsistent(closure, detached) {
+	if !dt.frozenConsistent(closure, detached) {
 		return closure, nil
 	}
 	return encode, detached
@@ -65,11 +63,11 @@ func (d detacher) detach(closure []*view) (encode, detached []*view) {
 // module requirement between two frozen modules is between two constants:
 // when one of them is detached, frozenConsistent checks it. It returns nil
 // when no module of the closure is frozen.
-func (d detacher) attached(closure []*view) map[string]bool {
+func (dt detacher) attached(closure []*view) map[string]bool {
 	var frozen []*view
 	t := newTouchSet(len(closure))
 	for _, v := range closure {
-		if d.frozen(v) {
+		if dt.frozen(v) {
 			frozen = append(frozen, v)
 		} else {
 			t.add(v, v.candidates(false), true)
@@ -178,10 +176,10 @@ func (t touchSet) touches(v *view) bool {
 // the frozen modules (a detached module requires no module that may
 // change, or it would be attached), and for each attached frozen one, its
 // requirements on detached modules hold, as the encoding leaves them out.
-func (d detacher) frozenConsistent(closure, detached []*view) bool {
+func (dt detacher) frozenConsistent(closure, detached []*view) bool {
 	on := map[string]*view{}
 	for _, v := range closure {
-		if d.frozen(v) {
+		if dt.frozen(v) {
 			on[v.name] = v
 		}
 	}
@@ -209,12 +207,12 @@ func (d detacher) frozenConsistent(closure, detached []*view) bool {
 	for _, v := range detached {
 		left[v.name] = v
 		rel := v.rels[v.deployed]
-		if !d.dependenciesHold(v, rel, on) || slices.ContainsFunc(rel.Requirements.Capabilities, func(c string) bool { return !provided[c] }) {
+		if !dt.dependenciesHold(v, rel, on) || slices.ContainsFunc(rel.Requirements.Capabilities, func(c string) bool { return !provided[c] }) {
 			return false
 		}
 	}
 	for name, v := range on {
-		if left[name] == nil && !d.requirementsOnHold(v, v.rels[v.deployed], left) {
+		if left[name] == nil && !dt.requirementsOnHold(v, v.rels[v.deployed], left) {
 			return false
 		}
 	}
@@ -223,10 +221,9 @@ func (d detacher) frozenConsistent(closure, detached []*view) bool {
 
 // requirementsOnHold checks R2 and R3 for an attached frozen module's
 // release, for the modules it requires among detached.
-func (d detacher) requirementsOnHold(v *view, rel *model.Release, detached map[string]*view) bool {
-	p := d.p
+func (dt detacher) requirementsOnHold(v *view, rel *model.Release, detached map[string]*view) bool {
 	for _, d := range rel.Requirements.Modules {
-		if dv := detached[d.Module]; dv != nil && !p.admits(v, &d.Constraint, dv, dv.rels[dv.deployed].Version) {
+		if dv := detached[d.Module]; dv != nil && !dt.p.admits(v, &d.Constraint, dv, dv.rels[dv.deployed].Version) {
 			return false
 		}
 	}
@@ -237,15 +234,14 @@ func (d detacher) requirementsOnHold(v *view, rel *model.Release, detached map[s
 // against the frozen modules on. A module it names that is not frozen is
 // off: were it in the closure and free to change, the release's module
 // would be attached.
-func (d detacher) dependenciesHold(v *view, rel *model.Release, on map[string]*view) bool {
-	p := d.p
+func (dt detacher) dependenciesHold(v *view, rel *model.Release, on map[string]*view) bool {
 	for _, d := range rel.Requirements.Modules {
 		dv, ok := on[d.Module]
 		switch {
 		case !ok && d.Constraint.Optional:
 		case !ok:
 			return false
-		case !p.admits(v, &d.Constraint, dv, dv.rels[dv.deployed].Version):
+		case !dt.p.admits(v, &d.Constraint, dv, dv.rels[dv.deployed].Version):
 			return false
 		}
 	}

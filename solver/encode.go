@@ -104,14 +104,14 @@ func newEncoder(p *problem, g guard, sc scope) *encoder {
 // fact about them. A fast encoding leaves detached modules out.
 func (e *encoder) encode() {
 	var closure []*view
-	d := detacher{e.p}
+	dt := detacher{e.p}
 	switch {
 	case e.guard.keepsFacts():
 		closure = e.p.closure(true)
 	case e.p.state != nil:
 		var ok bool
-		views, light := d.lazyClosure()
-		if closure, e.detached, e.kept, ok = d.lazyDetach(e.p.state, views, light); !ok {
+		views, light := dt.lazyClosure()
+		if closure, e.detached, e.kept, ok = dt.lazyDetach(e.p.state, views, light); !ok {
 			e.lazyRefused = true
 			return
 		}
@@ -122,12 +122,12 @@ func (e *encoder) encode() {
 			// Every view is made, in closure's order; the memo only finds
 			// the frozen modules to detach (statememo.go).
 			var encode []*view
-			if encode, e.detached, _, ok = d.lazyDetach(m, closure, nil); ok {
+			if encode, e.detached, _, ok = dt.lazyDetach(m, closure, nil); ok {
 				closure = encode
 			}
 		}
 		if !ok {
-			closure, e.detached = d.detach(closure)
+			closure, e.detached = dt.detach(closure)
 		}
 	}
 	e.universe = closure

@@ -208,8 +208,7 @@ type setKey struct {
 
 // loopFact is the fact of circle l, or nil when the encoding keeps none.
 func (rl relations) loopFact(l *catLoop, edges []loopEdge, running bool) *fact {
-	e := rl.e
-	f := e.newFact(model.FactDependencyLoop, nil, factRank{class: rankLoop, name: l.text()})
+	f := rl.e.newFact(model.FactDependencyLoop, nil, factRank{class: rankLoop, name: l.text()})
 	if f == nil {
 		return nil
 	}

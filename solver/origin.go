@@ -55,8 +55,7 @@ func (w wording) originOf(f *fact) model.Origin {
 // clusterOrigin is the origin of a field of the cluster state: the
 // Kubernetes object it was read from, where a dump gave it.
 func (w wording) clusterOrigin(field string) model.Origin {
-	p := w.p
-	if o, ok := p.in.cluster.Origins[field]; ok {
+	if o, ok := w.p.in.cluster.Origins[field]; ok {
 		return o
 	}
 	return model.Origin{Field: field}

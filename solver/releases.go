@@ -40,8 +40,8 @@ type releaseReq struct {
 // addReleaseFacts forbids the releases of v that a DKP release on the way
 // (p.way) refuses (R31): one fact per key, from the first release that
 // sets it.
-func (r ruleFacts) addReleaseFacts(v *view) {
-	p := r.p
+func (rf ruleFacts) addReleaseFacts(v *view) {
+	p := rf.p
 	if len(p.in.way) == 0 {
 		return
 	}

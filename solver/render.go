@@ -52,9 +52,8 @@ func pinMessage(_ wording, f *fact) string {
 }
 
 func (w wording) clusterEnabledMessage(f *fact) string {
-	p := w.p
 	v := f.v
-	if p.in.req.AllowDisable && v.confirmsDisable() {
+	if w.p.in.req.AllowDisable && v.confirmsDisable() {
 		return fmt.Sprintf("%s is enabled in the cluster (enabled: true), and %s", v.name, confirmationText(v))
 	}
 	return fmt.Sprintf("%s is enabled in the cluster (enabled: true)", v.name)
@@ -222,8 +221,7 @@ func (w wording) requirementEcosystem(f *fact) string {
 // now, in modsolver's words and in DKP's ("" where DKP has none), or
 // nothing.
 func (w wording) dependencyDetail(v *view, dep string, c *model.Constraint) (short, dkp string) {
-	p := w.p
-	d := p.view(dep)
+	d := w.p.view(dep)
 	short, dkp = w.dependencyDetailIn(v, d, dep, c)
 	if d.src.named && !d.src.free && short != "" {
 		from := fmt.Sprintf(" (%s comes from source %s)", dep, d.src.to)
@@ -325,8 +323,7 @@ func (w wording) platformMessage(f *fact, pv platformVersion) string {
 // a candidate version (R12), "requirements of m are not satisfied:
 // 1.74.0 deckhouse version is not suitable: …".
 func (w wording) platformEcosystem(f *fact, pv platformVersion) string {
-	p := w.p
-	why := p.why(f.cons, pv.version)
+	why := w.p.why(f.cons, pv.version)
 	if pv.proposed {
 		return "requirements of " + f.v.name + " are not satisfied: " + fmtVersion(pv.version) + " " + pv.name + " version is not suitable: " + why
 	}
@@ -353,30 +350,25 @@ func (w wording) componentEcosystem(f *fact) string {
 }
 
 func (w wording) deckhouseMessage(f *fact) string {
-	p := w.p
-	return w.platformMessage(f, deckhouseVersion(p, f))
+	return w.platformMessage(f, deckhouseVersion(w.p, f))
 }
 
 func (w wording) deckhouseEcosystem(f *fact) string {
-	p := w.p
-	return w.platformEcosystem(f, deckhouseVersion(p, f))
+	return w.platformEcosystem(f, deckhouseVersion(w.p, f))
 }
 
 func (w wording) kubernetesMessage(f *fact) string {
-	p := w.p
-	return w.platformMessage(f, kubernetesVersion(p, f))
+	return w.platformMessage(f, kubernetesVersion(w.p, f))
 }
 
 func (w wording) kubernetesEcosystem(f *fact) string {
-	p := w.p
-	return w.platformEcosystem(f, kubernetesVersion(p, f))
+	return w.platformEcosystem(f, kubernetesVersion(w.p, f))
 }
 
 // capabilityMessage renders R19 facts: who could provide the capability,
 // and why none does now.
 func (w wording) capabilityMessage(f *fact) string {
-	p := w.p
-	providers := p.in.cat.Providers(f.dep)
+	providers := w.p.in.cat.Providers(f.dep)
 	return fmt.Sprintf("%s %s requires capability %s, which an enabled module must provide (provided by %s)",
 		f.v.name, releasesText(f.v, f.rels), f.dep, strings.Join(providers, ", "))
 }
@@ -432,8 +424,7 @@ func (w wording) platformKubernetesMessage(*fact) string {
 // platformGateMessage words a platform-gate fact of p's platform; the
 // answer's own is worded where it is made (gateFact), with the fact.
 func (w wording) platformGateMessage(*fact) string {
-	p := w.p
-	return fmt.Sprintf("DKP %s has a requirement the cluster's facts do not meet", model.MinorOf(p.in.deckhouse))
+	return fmt.Sprintf("DKP %s has a requirement the cluster's facts do not meet", model.MinorOf(w.p.in.deckhouse))
 }
 
 // refusedAdmitted completes the sentence that no release of d meets
@@ -441,10 +432,9 @@ func (w wording) platformGateMessage(*fact) string {
 // releases that would have met it ("; vault 1.0.0 is refused: …"); ""
 // for none.
 func (w wording) refusedAdmitted(v *view, c *model.Constraint, d *view) string {
-	p := w.p
 	var admitted []model.RefusedRelease
 	for _, r := range d.m.Refusals() {
-		if p.admits(v, c, d, r.Version) {
+		if w.p.admits(v, c, d, r.Version) {
 			admitted = append(admitted, r)
 		}
 	}

@@ -62,7 +62,6 @@ func (rl relations) requirementFact(mv *modVars, g *reqGroup) *fact {
 // else each compiled group narrowed to the candidates, in the order
 // reqGroups gives: by required module, then by first candidate.
 func (rl relations) requirementGroups(mv *modVars) []*reqGroup {
-	e := rl.e
 	v := mv.v
 	if !v.own {
 		return reqGroups(mv)
@@ -81,7 +80,7 @@ func (rl relations) requirementGroups(mv *modVars) []*reqGroup {
 	// The groups and their positions are cut from one block each: they
 	// live until the module's clauses are added, so the encoding's scratch
 	// blocks serve every module in turn.
-	sc := &e.reqScratch
+	sc := &rl.e.reqScratch
 	groups := sc.groups[:0]
 	block := slices.Grow(sc.poss[:0], n) // never grows below: n is exact
 	for _, g := range v.tab.requirements {
@@ -202,8 +201,7 @@ func (rl relations) interval(d *modVars, low, high int) z.Lit {
 // moduleFact makes the fact of a rule of mv's candidates at positions
 // poss, or returns nil when the encoding keeps no facts.
 func (rl relations) moduleFact(kind model.FactKind, mv *modVars, poss []int) *fact {
-	e := rl.e
-	f := e.newFact(kind, mv.v, factRank{class: rankModule, name: mv.v.name})
+	f := rl.e.newFact(kind, mv.v, factRank{class: rankModule, name: mv.v.name})
 	if f != nil {
 		f.rels = make([]int, len(poss))
 		for i, j := range poss {
@@ -249,8 +247,7 @@ func (rl relations) encodeGroups(batch []*modVars) {
 // groupFact is the fact of a rule over several modules (R13, R20), or nil
 // when the encoding keeps no facts.
 func (rl relations) groupFact(kind model.FactKind, class int, group string, members []*modVars) *fact {
-	e := rl.e
-	f := e.newFact(kind, nil, factRank{class: class, name: group})
+	f := rl.e.newFact(kind, nil, factRank{class: class, name: group})
 	if f == nil {
 		return nil
 	}

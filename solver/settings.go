@@ -23,8 +23,8 @@ import (
 // addSettingsFacts forbids the releases of v whose schema refuses the
 // cluster's settings of v. A module without settings costs one map
 // lookup.
-func (r ruleFacts) addSettingsFacts(v *view) {
-	p := r.p
+func (rf ruleFacts) addSettingsFacts(v *view) {
+	p := rf.p
 	st := p.in.cluster.Modules[v.name].Settings
 	if st == nil {
 		return

@@ -187,12 +187,11 @@ func (v *view) sourceOf(i int) string {
 // addSourceFacts forbids, on a move to a source that does not list the
 // deployed release, that release: the module runs it from the source it
 // leaves (D76).
-func (r ruleFacts) addSourceFacts(v *view) {
-	p := r.p
+func (rf ruleFacts) addSourceFacts(v *view) {
 	if !v.src.moved || v.deployed < 0 || v.rels[v.deployed].Source == v.src.to {
 		return
 	}
-	p.forbid(v, model.FactSource, v.where(func(i int, _ *model.Release) bool { return i == v.deployed }), factShape{made: &v.src.fact})
+	rf.p.forbid(v, model.FactSource, v.where(func(i int, _ *model.Release) bool { return i == v.deployed }), factShape{made: &v.src.fact})
 }
 
 func sourceMessage(f *fact) string {

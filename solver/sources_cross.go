@@ -52,12 +52,11 @@ func compareCrossKeys(a, b crossKey) int {
 // meets reports whether release rb of module b meets requirement k of a
 // release of module a.
 func (so sourcing) meets(k crossKey, a, b *view, rb *model.Release) bool {
-	e := so.e
 	if k.pred == nil {
 		_, ok := slices.BinarySearch(rb.Provides, k.text)
 		return ok
 	}
-	return k.pred.Holds(b.name, rb.Version, rb.Provides, readingFor(a, b), e.p.in.req.Devel)
+	return k.pred.Holds(b.name, rb.Version, rb.Provides, readingFor(a, b), so.e.p.in.req.Devel)
 }
 
 // metAcross lists, one group per requirement, the clauses "a is not at
@@ -65,7 +64,6 @@ func (so sourcing) meets(k crossKey, a, b *view, rb *model.Release) bool {
 // that meets it": a's releases are those inA admits, b's those inB
 // admits (their sources differ).
 func (so sourcing) metAcross(a, b *modVars, inA, inB func(*modVars, int) bool, reqs requirementFacts) [][]crossClause {
-	e := so.e
 	type id struct {
 		kind model.FactKind
 		text string
@@ -93,7 +91,7 @@ func (so sourcing) metAcross(a, b *modVars, inA, inB func(*modVars, int) bool, r
 				if _, seen := byKey[key]; !seen {
 					keys = append(keys, key)
 				}
-				byKey[key] = append(byKey[key], crossClause{f, append(so.notExact(a, j), e.notRun(b, run[0], run[1])...)})
+				byKey[key] = append(byKey[key], crossClause{f, append(so.notExact(a, j), so.e.notRun(b, run[0], run[1])...)})
 			}
 		}
 	}

@@ -97,9 +97,8 @@ func (so sourcing) sourceLit(mv *modVars, s string) z.Lit {
 // reads, so that an explanation that counts a requirement names it; the
 // fast encoding passes nil, and the clauses are hard.
 func (so sourcing) crossLits(mv *modVars, s string, reqs requirementFacts) []z.Lit {
-	e := so.e
 	var out []z.Lit
-	for _, d := range e.mods {
+	for _, d := range so.e.mods {
 		if d == mv {
 			continue
 		}

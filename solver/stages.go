@@ -25,8 +25,8 @@ const experimentalText = "installation forbidden: experimental modules are disab
 
 // addStageFacts forbids the Experimental releases of v unless the cluster
 // allows experimental modules (R25).
-func (r ruleFacts) addStageFacts(v *view) {
-	p := r.p
+func (rf ruleFacts) addStageFacts(v *view) {
+	p := rf.p
 	if p.in.cluster.ExperimentalAllowed(v.name) {
 		return
 	}

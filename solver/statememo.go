@@ -244,8 +244,8 @@ func copyState(c *model.ClusterState) *model.ClusterState {
 // in the order closure makes them, but for the modules on by default that
 // rootNames looks at first, which only explanations read (their facts'
 // order), and an explanation is never made on a memo.
-func (d detacher) lazyClosure() (views []*view, light []*frozenModule) {
-	p := d.p
+func (dt detacher) lazyClosure() (views []*view, light []*frozenModule) {
+	p := dt.p
 	m := p.state
 	named := map[string]bool{}
 	for _, name := range slices.Concat(p.in.req.Enable, p.in.req.Disable) {
@@ -298,13 +298,12 @@ func (d detacher) lazyClosure() (views []*view, light []*frozenModule) {
 // checks them (a module the request disables may be the one that
 // provides what a kept module requires), or a compound requirement may
 // name any module; detach then needs every view.
-func (d detacher) lazyDetach(m *stateMemo, closure []*view, light []*frozenModule) (encode, detached []*view, kept []*frozenModule, ok bool) {
-	p := d.p
+func (dt detacher) lazyDetach(m *stateMemo, closure []*view, light []*frozenModule) (encode, detached []*view, kept []*frozenModule, ok bool) {
 	t := newTouchSet(len(closure))
 	frozen := map[string]*frozenModule{} // this request's, with or without views
 	var views []*view                    // the frozen ones with views
 	for _, v := range closure {
-		if d.frozen(v) {
+		if dt.frozen(v) {
 			views = append(views, v)
 			frozen[v.name] = m.frozen[v.name]
 		} else {
@@ -372,11 +371,11 @@ func (d detacher) lazyDetach(m *stateMemo, closure []*view, light []*frozenModul
 			}
 		}
 	}
-	if !d.frozenHold(m, frozen, attached) {
+	if !dt.frozenHold(m, frozen, attached) {
 		return nil, nil, nil, false
 	}
 	for _, v := range closure {
-		if attached[v.name] || !d.frozen(v) {
+		if attached[v.name] || !dt.frozen(v) {
 			encode = append(encode, v)
 		} else {
 			detached = append(detached, v)
@@ -384,7 +383,7 @@ func (d detacher) lazyDetach(m *stateMemo, closure []*view, light []*frozenModul
 	}
 	for _, f := range light {
 		if attached[f.name] {
-			encode = append(encode, p.view(f.name))
+			encode = append(encode, dt.p.view(f.name))
 		} else {
 			kept = append(kept, f)
 		}
@@ -401,8 +400,7 @@ func (d detacher) lazyDetach(m *stateMemo, closure []*view, light []*frozenModul
 // and the module that provides each capability it requires is still
 // frozen (one it requires that is not would have attached it); an
 // attached one's, if those on detached modules were.
-func (d detacher) frozenHold(m *stateMemo, frozen map[string]*frozenModule, attached map[string]bool) bool {
-	p := d.p
+func (dt detacher) frozenHold(m *stateMemo, frozen map[string]*frozenModule, attached map[string]bool) bool {
 	if m.allHold && len(frozen) == len(m.frozen) {
 		return true // the neutral request's frozen modules, each of which holds
 	}
@@ -423,7 +421,7 @@ func (d detacher) frozenHold(m *stateMemo, frozen map[string]*frozenModule, atta
 		}
 		for _, d := range f.rel.Requirements.Modules {
 			dv := frozen[d.Module]
-			if dv != nil && !attached[dv.name] && !moduleReading(f.m, dv.m).Admits(&d.Constraint, dv.rel.Version, p.in.req.Devel) {
+			if dv != nil && !attached[dv.name] && !moduleReading(f.m, dv.m).Admits(&d.Constraint, dv.rel.Version, dt.p.in.req.Devel) {
 				return false
 			}
 		}

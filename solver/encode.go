@@ -108,17 +108,17 @@ func (e *encoder) encode() {
 	switch {
 	case e.guard.keepsFacts():
 		closure = e.p.closure(true)
-	case e.p.state != nil:
+	case e.p.memo.lazy:
 		var ok bool
 		views, light := dt.lazyClosure()
-		if closure, e.detached, e.kept, ok = dt.lazyDetach(e.p.state, views, light); !ok {
+		if closure, e.detached, e.kept, ok = dt.lazyDetach(e.p.memo.m, views, light); !ok {
 			e.lazyRefused = true
 			return
 		}
 	default:
 		closure = e.p.closure(false)
 		var ok bool
-		if m := e.p.detachMemo; m != nil {
+		if m := e.p.memo.m; m != nil {
 			// Every view is made, in closure's order; the memo only finds
 			// the frozen modules to detach (statememo.go).
 			var encode []*view

@@ -25,5 +25,5 @@ func (c *Compiled) AddRoute(ctx context.Context, cluster *model.ClusterState, re
 // newTestSession is the session of one request with its explain,
 // suggestion and render parts, as the facade makes one.
 func newTestSession(ctx context.Context, cfg settings, c *Compiled, cluster *model.ClusterState, req *model.Request) *answering {
-	return newAnswering(newSession(ctx, cfg, c, cluster, req), c)
+	return newAnswering(newSession(ctx, cfg, c, cluster, req, memoUse{}), c)
 }

@@ -62,11 +62,9 @@ type problem struct {
 	lazyStatics bool
 	// hooks are the switches only tests set (keepFrozen).
 	hooks testHooks
-	// state, when set, is the memo of the cluster state this problem's
-	// fast encoding reads its frozen modules from, views and all
-	// (statememo.go); detachMemo, the memo that only finds which frozen
-	// modules to detach, every view being made.
-	state, detachMemo *stateMemo
+	// memo is how the problem uses the memo of its cluster state
+	// (statememo.go), given when it is made and never changed.
+	memo memoUse
 }
 
 // inputs are what a problem is asked: the catalog, the cluster state and

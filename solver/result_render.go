@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -108,7 +107,7 @@ func (s *answering) moduleResults(outs []*outcome) ([]model.ModuleResult, error)
 	out := make([]model.ModuleResult, len(outs))
 	rendered := make([]bool, len(outs)) // by the first pass
 	quoted := make([]bool, len(outs))   // held back by static facts, quoted in the second pass
-	memo := cmp.Or(s.p.state, s.p.detachMemo)
+	memo := s.p.memo.m
 	for i, o := range outs {
 		if o.detached && memo != nil && memo.results {
 			if f := memo.frozen[o.v.name]; f != nil {
@@ -245,7 +244,7 @@ func (s *answering) staticReason(v *view, sel int) string {
 // cannot be on): the facts whyNotFacts finds, in its order, or that v's
 // source lists no release.
 func (s *answering) whyNot(v *view, rel int) (string, error) {
-	if s.p.state != nil {
+	if s.p.memo.lazy {
 		return "", errNoMemo // an explanation reads facts in the order the views were made
 	}
 	if len(v.rels) == 0 {

@@ -11,9 +11,9 @@ import (
 
 // newSession starts the session of one request. Its static facts are
 // made only when an explanation or a held-back reason reads them.
-func newSession(ctx context.Context, cfg settings, c *Compiled, cluster *model.ClusterState, req *model.Request) *session {
+func newSession(ctx context.Context, cfg settings, c *Compiled, cluster *model.ClusterState, req *model.Request, memo memoUse) *session {
 	p := newProblem(c, cluster, req)
-	p.lazyStatics, p.sideBySide = true, cfg.sideBySide
+	p.lazyStatics, p.sideBySide, p.memo = true, cfg.sideBySide, memo
 	return &session{ctx: ctx, cfg: cfg, p: p}
 }
 

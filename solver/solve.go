@@ -76,19 +76,15 @@ func (c *Compiled) Solve(ctx context.Context, cluster *model.ClusterState, req *
 // then the memo only finds which frozen modules to detach (statememo.go).
 func (c *Compiled) solve(ctx context.Context, cfg settings, cluster *model.ClusterState, req *model.Request, memo *stateMemo) (*model.Result, error) {
 	if memo == nil || !memo.lazy {
-		return newAnswering(newSession(ctx, cfg, c, cluster, req), c).run()
+		return newAnswering(newSession(ctx, cfg, c, cluster, req, memoUse{}), c).run()
 	}
 	if req.ChangesOnly() || memo.results {
-		s := newAnswering(newSession(ctx, cfg, c, cluster, req), c)
-		s.p.state = memo
-		res, err := s.run()
+		res, err := newAnswering(newSession(ctx, cfg, c, cluster, req, lazyOn(memo)), c).run()
 		if !errors.Is(err, errNoMemo) {
 			return res, err
 		}
 	}
-	s := newAnswering(newSession(ctx, cfg, c, cluster, req), c)
-	s.p.detachMemo = memo
-	return s.run()
+	return newAnswering(newSession(ctx, cfg, c, cluster, req, detachBy(memo)), c).run()
 }
 
 // Encode is the package-level Encode on c's catalog.

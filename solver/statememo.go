@@ -99,6 +99,23 @@ type frozenModule struct {
 	step   model.PlanStep
 }
 
+// memoUse is how a problem uses the memo of its cluster state, given
+// when the problem is made (newSession, newMemo): the zero value uses
+// none; lazyOn(m) leaves m's frozen modules without views, and the
+// problem then makes no explanation (errNoMemo), whose facts would come
+// in another order; detachBy(m) makes every view, m only finding which
+// frozen modules to detach.
+type memoUse struct {
+	m    *stateMemo
+	lazy bool
+}
+
+// lazyOn is the use of m that leaves its frozen modules without views.
+func lazyOn(m *stateMemo) memoUse { return memoUse{m: m, lazy: true} }
+
+// detachBy is the use of m that only finds the frozen modules to detach.
+func detachBy(m *stateMemo) memoUse { return memoUse{m: m} }
+
 // errNoMemo asks for an answer without the memo (see stateMemo).
 var errNoMemo = errors.New("answer again without the state memo")
 
@@ -246,7 +263,7 @@ func copyState(c *model.ClusterState) *model.ClusterState {
 // order), and an explanation is never made on a memo.
 func (dt detacher) lazyClosure() (views []*view, light []*frozenModule) {
 	p := dt.p
-	m := p.state
+	m := p.memo.m
 	named := map[string]bool{}
 	for _, name := range slices.Concat(p.in.req.Enable, p.in.req.Disable) {
 		named[name] = true

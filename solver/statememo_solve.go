@@ -66,6 +66,7 @@ func newMemo(c *Compiled, cluster *model.ClusterState, req *model.Request) *stat
 		return m
 	}
 	p := newProblem(c, cluster, r0)
+	p.memo = lazyOn(m) // made on the memo: its render makes no explanation (whyNot refuses)
 	m.roots = p.rootNames()
 	closure := p.closure(false)
 	det := detacher{p}
@@ -132,8 +133,6 @@ func newMemo(c *Compiled, cluster *model.ClusterState, req *model.Request) *stat
 // outside the update set) leaves answers to render their own.
 func (m *stateMemo) render(p *problem, outs []*outcome) bool {
 	s := newAnswering(&session{ctx: context.Background(), cfg: newSettings(nil), p: p}, p.in.compiled)
-	p.state = m // whyNot refuses on a memo
-	defer func() { p.state = nil }()
 	for _, o := range outs {
 		r, err := s.oneResult(o)
 		if err != nil {

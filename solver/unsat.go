@@ -11,7 +11,7 @@ import (
 // of every module that blocks it (platformBlockers); the session keeps
 // both (session.core, session.blockers).
 func (s *explaining) conflict() error {
-	if s.p.state != nil {
+	if s.p.memo.lazy {
 		return errNoMemo // an explanation reads facts in the order the views were made
 	}
 	x := s.conflictExplainer()

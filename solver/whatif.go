@@ -128,7 +128,7 @@ const sharedLimit = 5000
 func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.ClusterState, reqs []*model.Request, mine [][]int, answers []chan Answer) {
 	cat := c.cat
 	resolve := func(req *model.Request) (*answering, *model.Result, error) {
-		s := newAnswering(newSession(ctx, cfg, c, cluster, req), c)
+		s := newAnswering(newSession(ctx, cfg, c, cluster, req, memoUse{}), c)
 		res, err := s.run()
 		return s, res, err
 	}

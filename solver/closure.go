@@ -72,9 +72,9 @@ func (p *problem) closure(explain bool) []*view {
 func (p *problem) filterPending() {
 	vs := p.pending
 	p.pending = nil
-	p.inHalves(len(vs), func(_ bool, from, to int) {
+	p.inHalves(len(vs), func(sh readMode, _ bool, from, to int) {
 		for _, v := range vs[from:to] {
-			p.filter(v)
+			p.filter(v, sh)
 		}
 	})
 }
@@ -155,22 +155,21 @@ func (p *problem) mayMeet(target *model.Predicate) []string {
 }
 
 // inHalves runs do over [0, n): in two halves side by side when halves
-// says so, the second on another goroutine (helper), else all here.
-// While the halves run, the problem is shared: its caches of checks are
-// only read, but for the platform checks, made for both axes first and
-// written atomically; a view made on first use is made under a lock.
-func (p *problem) inHalves(n int, do func(helper bool, from, to int)) {
+// says so, the second on another goroutine (helper), else all here. Each
+// half is told it reads the problem beside the other (readMode): its
+// caches of checks are then only read, but for the platform checks,
+// made for both axes first and written atomically; a view made on first
+// use is made under a lock.
+func (p *problem) inHalves(n int, do func(sh readMode, helper bool, from, to int)) {
 	if !p.halves(n) {
-		do(false, 0, n)
+		do(alone, false, 0, n)
 		return
 	}
 	p.platformChecks(axisDeckhouse)
 	p.platformChecks(axisKubernetes)
-	p.checks.shared = true
-	defer func() { p.checks.shared = false }()
 	half := n / 2
-	wait := alongside(func() { do(true, half, n) })
-	do(false, 0, half)
+	wait := alongside(func() { do(beside, true, half, n) })
+	do(beside, false, 0, half)
 	wait()
 }
 

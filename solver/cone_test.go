@@ -58,7 +58,7 @@ modules:
 				core, err := x.inputCore(nil)
 				require.NoError(t, err)
 				for _, f := range chainOrder(core) {
-					cores[name] = append(cores[name], wording{p}.message(f))
+					cores[name] = append(cores[name], wording{p: p}.message(f))
 				}
 				if name == "cone" {
 					cone = x.e.cone

@@ -39,7 +39,7 @@ func TestFactKindsTable(t *testing.T) {
 			assert.Equal(t, model.Fact{Kind: k}.AboutPlatform(), info.platform != nil, "platform predicate agrees with model.Fact.AboutPlatform")
 
 			f := kindFact(p, k)
-			mf := wording{p}.toModel(f)
+			mf := wording{p: p}.toModel(f)
 			assert.Equal(t, k, mf.Kind)
 			assert.NotEmpty(t, mf.Message)
 			assert.NotContains(t, mf.Message, "%!", "message is fully formatted")
@@ -96,7 +96,7 @@ func TestSweepReasonsReadSubjects(t *testing.T) {
 		model.FactCompoundConflict:      "conflicts with dep",
 		model.FactKeepVersion:           "keep-version",
 	} {
-		assert.Equal(t, want, reason("app", wording{p}.toModel(kindFact(p, k))), k.String())
+		assert.Equal(t, want, reason("app", wording{p: p}.toModel(kindFact(p, k))), k.String())
 	}
 }
 

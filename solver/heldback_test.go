@@ -92,7 +92,7 @@ func whyNotQuestion(s *answering, o *outcome) (int, bool) {
 func checkWholeCore(t *testing.T, s *answering, v *view, rel int, core, background []*fact) {
 	w := s.explainer()
 	inputs := map[string]*fact{}
-	key := func(f *fact) string { return fmt.Sprintf("%#v", wording{s.p}.toModel(f)) }
+	key := func(f *fact) string { return fmt.Sprintf("%#v", wording{p: s.p}.toModel(f)) }
 	for _, f := range w.inputFacts() {
 		inputs[key(f)] = f
 	}
@@ -102,7 +102,7 @@ func checkWholeCore(t *testing.T, s *answering, v *view, rel int, core, backgrou
 			switch {
 			case f.kind != model.FactPreference:
 				g := inputs[key(f)]
-				require.NotNil(t, g, "the cone's fact %q is not one of the whole closure's", wording{s.p}.message(f))
+				require.NotNil(t, g, "the cone's fact %q is not one of the whole closure's", wording{p: s.p}.message(f))
 				out = append(out, g)
 			case f.choice != nil:
 				out = append(out, w.sourcePreferences([]*sourceChoice{f.choice})...)
@@ -122,7 +122,7 @@ func checkWholeCore(t *testing.T, s *answering, v *view, rel int, core, backgrou
 	for i, f := range facts {
 		ok, err := w.e.solve(s.ctx, w.assume(fixed, slices.Delete(slices.Clone(facts), i, i+1)))
 		require.NoError(t, err)
-		assert.True(t, ok, "without %q the rest leaves no model: the core is not minimal", wording{s.p}.message(f))
+		assert.True(t, ok, "without %q the rest leaves no model: the core is not minimal", wording{p: s.p}.message(f))
 	}
 }
 

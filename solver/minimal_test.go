@@ -60,7 +60,7 @@ func checkMinimal(t *testing.T, sc *catalog.Scenario, res *model.Result) {
 	x := s.explainer()
 	var core []*fact
 	for _, want := range res.Explanation.Facts {
-		i := slices.IndexFunc(x.inputFacts(), func(f *fact) bool { return reflect.DeepEqual(wording{s.p}.toModel(f), want) })
+		i := slices.IndexFunc(x.inputFacts(), func(f *fact) bool { return reflect.DeepEqual(wording{p: s.p}.toModel(f), want) })
 		require.GreaterOrEqual(t, i, 0, "the answer's fact %q is not one of the problem's facts", want.Message)
 		core = append(core, x.inputFacts()[i])
 	}
@@ -70,6 +70,6 @@ func checkMinimal(t *testing.T, sc *catalog.Scenario, res *model.Result) {
 	for i, f := range core {
 		ok, err := x.e.solve(ctx, x.assume(nil, slices.Delete(slices.Clone(core), i, i+1)))
 		require.NoError(t, err)
-		assert.True(t, ok, "without %q the rest must be satisfiable (the set is not minimal)", wording{s.p}.toModel(f).Message)
+		assert.True(t, ok, "without %q the rest must be satisfiable (the set is not minimal)", wording{p: s.p}.toModel(f).Message)
 	}
 }

@@ -100,10 +100,10 @@ func TestStaticCopiesAreTheFactsMade(t *testing.T) {
 			copies := make([][]string, len(v.rels))
 			platform := make([][]*fact, len(v.rels))
 			for r := range v.rels {
-				copies[r] = shapes(p, p.staticCopies(v, r, &copyScratch{})) // read before the next call reuses them
-				platform[r] = p.platformFacts(v, []int{r}, nil)
+				copies[r] = shapes(p, p.staticCopies(v, r, &copyScratch{}, alone)) // read before the next call reuses them
+				platform[r] = p.platformFacts(v, []int{r}, nil, alone)
 			}
-			allPlatform := p.platformFacts(v, nil, nil)
+			allPlatform := p.platformFacts(v, nil, nil, alone)
 			made := v.staticFacts()
 			for r := range v.rels {
 				forbidding := func(fs []*fact) []*fact {
@@ -123,7 +123,7 @@ func TestStaticCopiesAreTheFactsMade(t *testing.T) {
 func shapes(p *problem, facts []*fact) []string {
 	out := make([]string, len(facts))
 	for i, f := range facts {
-		out[i] = fmt.Sprintf("%v %v %s", f.kind, f.rels, wording{p}.message(f))
+		out[i] = fmt.Sprintf("%v %v %s", f.kind, f.rels, wording{p: p}.message(f))
 	}
 	return out
 }

@@ -105,12 +105,9 @@ type factStore struct {
 // checkCache remembers the checks of constraints against versions that a
 // problem makes again and again (facts.go).
 type checkCache struct {
-	// shared is set while two renderers read the problem at once
-	// (moduleResults): the caches are then only read (what they lack is
-	// checked again, not kept), and the views made on first use are made
-	// under mu.
-	shared bool
-	mu     sync.Mutex
+	// mu guards the views made on first use while the problem is read in
+	// halves side by side (readMode).
+	mu sync.Mutex
 	// platformOK remembers, per interned DKP or Kubernetes requirement
 	// text (tables.texts), whether the effective version meets it: 0 not
 	// checked yet, 1 yes, 2 no.
@@ -120,6 +117,19 @@ type checkCache struct {
 	memo    map[allowKey]bool
 	whyMemo map[allowKey]string
 }
+
+// readMode says whether code reads the problem alone or in one of two
+// halves side by side (inHalves), which inHalves passes to each half:
+// beside another half, the caches of checks are only read (what they
+// lack is checked again, not kept), a view made on first use is made
+// under checks.mu, and an allowed filter is made apart from the
+// problem's block.
+type readMode bool
+
+const (
+	alone  readMode = false // the problem is read by this code alone
+	beside readMode = true  // by one half beside another
+)
 
 // view is one module as this resolution sees it: the module and its
 // releases, then its parts, each of which one step of reading the inputs
@@ -221,8 +231,11 @@ func newProblem(c *Compiled, cluster *model.ClusterState, req *model.Request) *p
 
 // view returns the view of module name, building it on first use, or nil
 // when the catalog has no such module.
-func (p *problem) view(name string) *view {
-	if p.checks.shared {
+func (p *problem) view(name string) *view { return p.viewOf(name, alone) }
+
+// viewOf is view for code that reads the problem as sh says.
+func (p *problem) viewOf(name string, sh readMode) *view {
+	if sh == beside {
 		p.checks.mu.Lock()
 		defer p.checks.mu.Unlock()
 	}
@@ -296,7 +309,7 @@ func (p *problem) newView(m *model.Module) *view {
 	case p.lazyStatics && p.deferring:
 		p.pending = append(p.pending, v) // filtered with the others of its step (closure)
 	case p.lazyStatics:
-		p.filter(v)
+		p.filter(v, alone)
 	default:
 		v.staticFacts()
 	}

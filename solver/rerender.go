@@ -98,7 +98,7 @@ func (s *answering) classParts(res *model.Result) *classParts {
 		case o.v.m.Embedded:
 			c.builtIn = append(c.builtIn, i)
 		case res.Modules[i].PathNote != "":
-			if n := s.pathNote(o, s.path(o), nil); len(n.forbids) > 0 {
+			if n := s.pathNote(o, s.path(o), nil, alone); len(n.forbids) > 0 {
 				c.notes = append(c.notes, classNote{i, n})
 			}
 		}

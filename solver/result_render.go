@@ -81,12 +81,12 @@ func (s *answering) resolved() (*model.Result, error) {
 // explanation renders the session's core and platform blockers, without
 // suggestions.
 func (s *answering) explanation() *model.Explanation {
-	ex := &model.Explanation{Summary: fmt.Sprintf("the request cannot be met: %s", wording{s.p}.sentences(s.core))}
+	ex := &model.Explanation{Summary: fmt.Sprintf("the request cannot be met: %s", wording{p: s.p}.sentences(s.core))}
 	if len(s.blockers) > 1 {
-		ex.Summary += fmt.Sprintf("; %d modules block the platform upgrade: %s", len(s.blockers), wording{s.p}.sentences(s.blockers))
+		ex.Summary += fmt.Sprintf("; %d modules block the platform upgrade: %s", len(s.blockers), wording{p: s.p}.sentences(s.blockers))
 	}
 	for _, f := range chainOrder(s.core) {
-		ex.Facts = append(ex.Facts, wording{s.p}.toModel(f))
+		ex.Facts = append(ex.Facts, wording{p: s.p}.toModel(f))
 	}
 	ex.Steps = model.Derive(ex.Facts)
 	return ex
@@ -97,9 +97,9 @@ func (s *answering) explanation() *model.Explanation {
 // the static facts a reason names as they are. The second renders the
 // rest, which only reads (the versions, the path and its note, a
 // held-back reason that quotes copies of static facts): on a large answer
-// in two halves side by side, each with a scratch of its own, while the
-// problem's caches are shared under a lock. The texts are the same either
-// way: the second pass makes no fact and no view.
+// in two halves side by side, each with a scratch of its own and told
+// that it reads the problem beside the other (readMode). The texts are
+// the same either way: the second pass makes no fact and no view.
 func (s *answering) moduleResults(outs []*outcome) ([]model.ModuleResult, error) {
 	if len(outs) == 0 {
 		return nil, nil
@@ -124,21 +124,21 @@ func (s *answering) moduleResults(outs []*outcome) ([]model.ModuleResult, error)
 		}
 		out[i].HeldBack, quoted[i] = why, quotes
 	}
-	render := func(w *answering, from, to int) {
+	render := func(w *answering, sh readMode, from, to int) {
 		for i := from; i < to; i++ {
 			if !rendered[i] {
-				w.moduleResult(outs[i], &out[i], quoted[i])
+				w.moduleResult(outs[i], &out[i], quoted[i], sh)
 			}
 		}
 	}
 	other := *s
 	other.copies = nil // the helper's half has a scratch of its own
-	s.p.inHalves(len(outs), func(helper bool, from, to int) {
+	s.p.inHalves(len(outs), func(sh readMode, helper bool, from, to int) {
 		w := s
 		if helper {
 			w = &other
 		}
-		render(w, from, to)
+		render(w, sh, from, to)
 	})
 	return out, nil
 }
@@ -155,14 +155,14 @@ func (s *answering) oneResult(o *outcome) (model.ModuleResult, error) {
 		}
 		mr.HeldBack, quoted = why, quotes
 	}
-	s.moduleResult(o, &mr, quoted)
+	s.moduleResult(o, &mr, quoted, alone)
 	return mr, nil
 }
 
 // moduleResult renders o's result into mr, whose held-back reason the
 // first pass of moduleResults gave; quoted says it is the static facts
 // that forbid the next release, quoted here.
-func (s *answering) moduleResult(o *outcome, mr *model.ModuleResult, quoted bool) {
+func (s *answering) moduleResult(o *outcome, mr *model.ModuleResult, quoted bool, sh readMode) {
 	v := o.v
 	mr.Name, mr.Action, mr.FromVersion = v.name, o.action, model.VersionString(v.fromVersion(o.sel))
 	if o.sel >= 0 {
@@ -172,9 +172,9 @@ func (s *answering) moduleResult(o *outcome, mr *model.ModuleResult, quoted bool
 		mr.ChannelHead = model.VersionString(hv)
 	}
 	mr.FromSource, mr.ToSource, mr.Moved = v.resultSources(o.sel)
-	mr.Path, mr.PathNote = s.pathWithNote(o)
+	mr.Path, mr.PathNote = s.pathWithNote(o, sh)
 	if quoted {
-		mr.HeldBack = s.staticReason(v, o.sel)
+		mr.HeldBack = s.staticReason(v, o.sel, sh)
 	}
 }
 
@@ -190,7 +190,7 @@ func (s *answering) heldBack(o *outcome) (why string, quotes bool, err error) {
 	}
 	switch {
 	case v.noChannel:
-		return wording{s.p}.message(v.static(model.FactChannelHead)), false, nil
+		return wording{p: s.p}.message(v.static(model.FactChannelHead)), false, nil
 	case v.pinned >= 0:
 		return fmt.Sprintf("pinned to %s by the request", v.rels[v.pinned].Version), false, nil
 	case v.before && !v.inUpdate && !v.m.Embedded:
@@ -208,7 +208,7 @@ func (s *answering) heldBack(o *outcome) (why string, quotes bool, err error) {
 		if !staticMade(v) {
 			return "", true, nil
 		}
-		return s.staticReason(v, o.sel), false, nil
+		return s.staticReason(v, o.sel, alone), false, nil
 	}
 	why, err = s.whyNot(v, next)
 	why = fmt.Sprintf("%s is not possible: %s", v.rels[next].Version, why)
@@ -222,8 +222,8 @@ func (s *answering) heldBack(o *outcome) (why string, quotes bool, err error) {
 // the chosen one: the nearest newer release is the one an operator asks
 // about, and every release up to the head is forbidden too. The background
 // facts (see whyNot) are named only when no other fact forbids it.
-func (s *answering) staticReason(v *view, sel int) string {
-	background, facts := splitBackground(s.p.staticCopies(v, sel+1, s.scratch()))
+func (s *answering) staticReason(v *view, sel int, sh readMode) string {
+	background, facts := splitBackground(s.p.staticCopies(v, sel+1, s.scratch(), sh))
 	for _, group := range [][]*fact{facts, background} {
 		// A fact forbids sel+1 whether or not newerOnly narrows it, so
 		// only the facts that do are narrowed. The groups are
@@ -231,7 +231,7 @@ func (s *answering) staticReason(v *view, sel int) string {
 		group = slices.DeleteFunc(group, func(f *fact) bool { return !slices.Contains(f.rels, sel+1) })
 		var msgs []string
 		for _, f := range newerOnly(group, v, sel+1) {
-			msgs = append(msgs, wording{s.p}.message(f))
+			msgs = append(msgs, wording{p: s.p, sh: sh}.message(f))
 		}
 		if len(msgs) > 0 {
 			return strings.Join(msgs, "; ")
@@ -257,5 +257,5 @@ func (s *answering) whyNot(v *view, rel int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return wording{s.p}.inOrder(facts), nil
+	return wording{p: s.p}.inOrder(facts), nil
 }

@@ -65,7 +65,7 @@ bench-check: libsolv ## the libsolv peer's tests: its answers agree with modsolv
 
 bench: bench-build ## the tables of docs/performance.md: generated S, M and L, libsolv side by side, real catalogs, the gRPC load test, Go benchmarks (not part of make test)
 	$(BIN)/modsolver bench --size S --size M --vs deppy --runs 3
-	$(BIN)/modsolver bench --size M --size L --vs libsolv --runs 15 --cases update-all,install-one,platform-upgrade,unsatisfiable
+	$(BIN)/modsolver bench --size M --size L --vs libsolv --runs 31 --cases update-all,install-one,platform-upgrade,unsatisfiable
 	$(BIN)/modsolver bench --size M --cases whatif-1000 --runs 3
 	@if [ -d $(SHARED_DATA) ]; then \
 		$(BIN)/modsolver bench --catalog $(SHARED_DATA)/dkp --cases resolve-dkp --vs deppy,libsolv --runs 3 && \

@@ -72,9 +72,9 @@ func (p *problem) closure(explain bool) []*view {
 func (p *problem) filterPending() {
 	vs := p.pending
 	p.pending = nil
-	p.inHalves(len(vs), func(sh readMode, _ bool, from, to int) {
+	p.inHalves(len(vs), func(mode readMode, _ bool, from, to int) {
 		for _, v := range vs[from:to] {
-			p.filter(v, sh)
+			p.filter(v, mode)
 		}
 	})
 }
@@ -160,7 +160,7 @@ func (p *problem) mayMeet(target *model.Predicate) []string {
 // caches of checks are then only read, but for the platform checks,
 // made for both axes first and written atomically; a view made on first
 // use is made under a lock.
-func (p *problem) inHalves(n int, do func(sh readMode, helper bool, from, to int)) {
+func (p *problem) inHalves(n int, do func(mode readMode, helper bool, from, to int)) {
 	if !p.halves(n) {
 		do(alone, false, 0, n)
 		return

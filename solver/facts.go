@@ -73,15 +73,15 @@ func (p *problem) forbid(v *view, kind model.FactKind, rels []int, shape factSha
 // releases of want (nil: all). They are copies that belong to no
 // explanation; once v's static facts are made, all of those are returned.
 // With a scratch, the copies last until its next use (collect).
-func (p *problem) platformFacts(v *view, want []int, sc *copyScratch, sh readMode) []*fact {
+func (p *problem) platformFacts(v *view, want []int, sc *copyScratch, mode readMode) []*fact {
 	if v.factsMade {
 		return slices.DeleteFunc(slices.Clone(v.staticList), func(f *fact) bool { return kindOf(f).platform == nil })
 	}
 	return p.collect(v, want, sc, func() {
 		v.only = v.readsFirst()
-		p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.in.deckhouse), sh)
-		p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.in.kubernetes, sh)
-		p.addComponentFacts(v, sh)
+		p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.in.deckhouse), mode)
+		p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.in.kubernetes, mode)
+		p.addComponentFacts(v, mode)
 	})
 }
 
@@ -93,11 +93,11 @@ func (p *problem) platformFacts(v *view, want []int, sc *copyScratch, sh readMod
 // pin's fact and a move's source fact are facts of the view itself, so
 // for those views the facts are made (staticMade). The copies are read
 // and dropped: they last until sc's next use (collect).
-func (p *problem) staticCopies(v *view, rel int, sc *copyScratch, sh readMode) []*fact {
+func (p *problem) staticCopies(v *view, rel int, sc *copyScratch, mode readMode) []*fact {
 	if staticMade(v) {
 		return v.staticFacts()
 	}
-	return p.collect(v, []int{rel}, sc, func() { p.addStaticFacts(v, sh) })
+	return p.collect(v, []int{rel}, sc, func() { p.addStaticFacts(v, mode) })
 }
 
 // staticMade reports whether staticCopies returns v's static facts
@@ -180,14 +180,14 @@ func (v *view) staticFacts() []*fact {
 }
 
 // filter computes v's allowed filter without making its static facts.
-func (p *problem) filter(v *view, sh readMode) {
-	p.store.within(v, nil, func() { p.addStaticFacts(v, sh) })
+func (p *problem) filter(v *view, mode readMode) {
+	p.store.within(v, nil, func() { p.addStaticFacts(v, mode) })
 }
 
 // newAllowed returns n releases' allowed filter, all true, cut from a
 // block shared by the problem's views.
-func (p *problem) newAllowed(n int, sh readMode) []bool {
-	if n > 512 || sh == beside { // a half beside another makes its own
+func (p *problem) newAllowed(n int, mode readMode) []bool {
+	if n > 512 || mode == beside { // a half beside another makes its own
 		return fill(make([]bool, n))
 	}
 	if cap(p.boolSlab)-len(p.boolSlab) < n {
@@ -223,8 +223,8 @@ type ruleFacts struct {
 // forbidden by that alone, so the other facts are read for the deployed
 // release only: on a large cluster most modules are such, and reading
 // every release of each would dominate a one-module install.
-func (p *problem) addStaticFacts(v *view, sh readMode) {
-	v.allowed = p.newAllowed(len(v.rels), sh)
+func (p *problem) addStaticFacts(v *view, mode readMode) {
+	v.allowed = p.newAllowed(len(v.rels), mode)
 	v.only = v.readsFirst()
 	p.forbidWhere(v, model.FactEdition, func(i int, r *model.Release) bool {
 		ok, _ := v.m.Access(r).For(p.in.cluster.Edition)
@@ -234,13 +234,13 @@ func (p *problem) addStaticFacts(v *view, sh readMode) {
 		pinned := v.pinVersion != nil && model.SameVersion(r.Version, v.pinVersion)
 		return !v.m.Embedded && model.IsPrerelease(r.Version) && i != v.deployed && !pinned && !v.isChannelVersion(i) && !v.takes(r)
 	})
-	p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.in.deckhouse), sh)
-	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.in.kubernetes, sh)
-	p.addComponentFacts(v, sh)
+	p.addPlatformFacts(v, model.FactDeckhouseRequirement, axisDeckhouse, model.Core(p.in.deckhouse), mode)
+	p.addPlatformFacts(v, model.FactKubernetesRequirement, axisKubernetes, p.in.kubernetes, mode)
+	p.addComponentFacts(v, mode)
 	rules := ruleFacts{p}
 	rules.addStageFacts(v)
 	rules.addSettingsFacts(v)
-	rules.addReleaseFacts(v, sh)
+	rules.addReleaseFacts(v, mode)
 	p.addMissingModuleFacts(v)
 	p.addMissingCapabilityFacts(v)
 	p.addVersionFacts(v)
@@ -341,16 +341,16 @@ func addToGroup(groups []textGroup, f failing, i int) []textGroup {
 // constraint text. Every release of every module in the closure passes
 // through here twice, so it keeps its own loop rather than forbidEach's
 // callbacks, which cost an allocation per call.
-func (p *problem) addPlatformFacts(v *view, kind model.FactKind, axis int, platform model.Version, sh readMode) {
+func (p *problem) addPlatformFacts(v *view, kind model.FactKind, axis int, platform model.Version, mode readMode) {
 	if v.own {
-		p.addCompiledPlatformFacts(v, kind, axis, platform, sh)
+		p.addCompiledPlatformFacts(v, kind, axis, platform, mode)
 		return
 	}
 	var groups []textGroup
 	get := platformGetters[axis]
 	for i, r := range v.rels {
 		c := get(r.Requirements)
-		if c == nil || !v.reads(i) || p.platformAllows(v, i, axis, c, platform, sh) {
+		if c == nil || !v.reads(i) || p.platformAllows(v, i, axis, c, platform, mode) {
 			continue
 		}
 		if !v.recording() {
@@ -367,14 +367,14 @@ func (p *problem) addPlatformFacts(v *view, kind model.FactKind, axis int, platf
 // addCompiledPlatformFacts is addPlatformFacts over the compiled groups
 // of releases that share a requirement text: one check per text, and the
 // group's releases forbidden together.
-func (p *problem) addCompiledPlatformFacts(v *view, kind model.FactKind, axis int, platform model.Version, sh readMode) {
+func (p *problem) addCompiledPlatformFacts(v *view, kind model.FactKind, axis int, platform model.Version, mode readMode) {
 	groups := v.tab.platformGroups[axis]
 	if v.only >= 0 {
 		// One release is read: its text names its group.
 		id := v.tab.textID(axis, v.only)
 		for k := range groups {
 			if g := &groups[k]; g.text == id {
-				if !p.textAllows(axis, g.text, g.cons, platform, sh) {
+				if !p.textAllows(axis, g.text, g.cons, platform, mode) {
 					p.forbid(v, kind, v.tab.every[v.only:v.only+1:v.only+1], factShape{cons: g.cons}) // shared and never written
 				}
 				return
@@ -384,7 +384,7 @@ func (p *problem) addCompiledPlatformFacts(v *view, kind model.FactKind, axis in
 	}
 	for k := range groups {
 		g := &groups[k]
-		if !p.textAllows(axis, g.text, g.cons, platform, sh) {
+		if !p.textAllows(axis, g.text, g.cons, platform, mode) {
 			p.forbid(v, kind, g.rels, factShape{cons: g.cons})
 		}
 	}
@@ -394,7 +394,7 @@ func (p *problem) addCompiledPlatformFacts(v *view, kind model.FactKind, axis in
 // failing constraint text, in component order. A component the cluster
 // does not run fails every requirement on it (D33) but an optional one,
 // which holds (D69).
-func (p *problem) addComponentFacts(v *view, sh readMode) {
+func (p *problem) addComponentFacts(v *view, mode readMode) {
 	if v.own && !v.tab.components {
 		return
 	}
@@ -403,7 +403,7 @@ func (p *problem) addComponentFacts(v *view, sh readMode) {
 			return
 		}
 		for _, name := range slices.Sorted(maps.Keys(r.Requirements.Platform)) {
-			if c := r.Requirements.Platform[name]; p.componentFails(name, c, sh) {
+			if c := r.Requirements.Platform[name]; p.componentFails(name, c, mode) {
 				fail(failing{component: name, name: c.Text, cons: c})
 			}
 		}
@@ -412,24 +412,24 @@ func (p *problem) addComponentFacts(v *view, sh readMode) {
 
 // componentFails reports whether the cluster's platform component name
 // fails c (R22, D33, D69).
-func (p *problem) componentFails(name string, c *model.Constraint, sh readMode) bool {
+func (p *problem) componentFails(name string, c *model.Constraint, mode readMode) bool {
 	ver := p.in.components[name]
-	return (ver == nil && !c.Optional) || (ver != nil && !p.allows(c, ver, sh))
+	return (ver == nil && !c.Optional) || (ver != nil && !p.allows(c, ver, mode))
 }
 
 // platformForbids reports whether a platform requirement of release i of
 // v fails (R4, R22): what the platform facts of v say of i, without
 // making them.
-func (p *problem) platformForbids(v *view, i int, sh readMode) bool {
+func (p *problem) platformForbids(v *view, i int, mode readMode) bool {
 	req := v.rels[i].Requirements
-	if c := req.Deckhouse; c != nil && !p.platformAllows(v, i, axisDeckhouse, c, model.Core(p.in.deckhouse), sh) {
+	if c := req.Deckhouse; c != nil && !p.platformAllows(v, i, axisDeckhouse, c, model.Core(p.in.deckhouse), mode) {
 		return true
 	}
-	if c := req.Kubernetes; c != nil && !p.platformAllows(v, i, axisKubernetes, c, p.in.kubernetes, sh) {
+	if c := req.Kubernetes; c != nil && !p.platformAllows(v, i, axisKubernetes, c, p.in.kubernetes, mode) {
 		return true
 	}
 	for name, c := range req.Platform {
-		if p.componentFails(name, c, sh) {
+		if p.componentFails(name, c, mode) {
 			return true
 		}
 	}
@@ -513,21 +513,21 @@ var platformGetters = [2]func(model.Requirements) *model.Constraint{
 // platformAllows reports whether the effective version of platform axis
 // meets c, release i's requirement on it. The catalog's distinct texts
 // are interned when it is compiled, so each is checked once per request.
-func (p *problem) platformAllows(v *view, i, axis int, c *model.Constraint, platform model.Version, sh readMode) bool {
+func (p *problem) platformAllows(v *view, i, axis int, c *model.Constraint, platform model.Version, mode readMode) bool {
 	if !v.own {
-		return p.allows(c, platform, sh)
+		return p.allows(c, platform, mode)
 	}
-	return p.textAllows(axis, v.tab.textID(axis, i), c, platform, sh)
+	return p.textAllows(axis, v.tab.textID(axis, i), c, platform, mode)
 }
 
 // textAllows is platformAllows for the interned requirement text id on
 // axis, whose constraint is c.
-func (p *problem) textAllows(axis int, id int32, c *model.Constraint, platform model.Version, sh readMode) bool {
+func (p *problem) textAllows(axis int, id int32, c *model.Constraint, platform model.Version, mode readMode) bool {
 	known := p.platformChecks(axis)
 	if k := known[id].Load(); k != 0 {
 		return k == 1
 	}
-	ok := p.allows(c, platform, sh)
+	ok := p.allows(c, platform, mode)
 	known[id].Store(int32(2 - b2i(ok))) // the same answer, whoever stores it
 	return ok
 }
@@ -544,12 +544,12 @@ func (p *problem) platformChecks(axis int) []atomic.Int32 {
 // allows is c.Allows(v), remembered by constraint text and version: many
 // releases share a requirement text, and a shared what-if encoding meets
 // the same candidate versions again and again.
-func (p *problem) allows(c *model.Constraint, v model.Version, sh readMode) bool {
-	return p.allowsText(c, v, model.VersionString(v), sh)
+func (p *problem) allows(c *model.Constraint, v model.Version, mode readMode) bool {
+	return p.allowsText(c, v, model.VersionString(v), mode)
 }
 
 // allowsText is allows for a caller that holds v's text already.
-func (p *problem) allowsText(c *model.Constraint, v model.Version, text string, sh readMode) bool {
+func (p *problem) allowsText(c *model.Constraint, v model.Version, text string, mode readMode) bool {
 	if c.Cheap() && !model.IsPrerelease(v) {
 		return c.Allows(v)
 	}
@@ -557,7 +557,7 @@ func (p *problem) allowsText(c *model.Constraint, v model.Version, text string, 
 	ok, seen := p.checks.memo[key]
 	if !seen {
 		ok = c.Allows(v)
-		if sh == alone {
+		if mode == alone {
 			p.checks.memo[key] = ok
 		}
 	}
@@ -566,12 +566,12 @@ func (p *problem) allowsText(c *model.Constraint, v model.Version, text string, 
 
 // why is c.Why(v), remembered like allows: the held-back reasons of many
 // modules quote the same platform requirement.
-func (p *problem) why(c *model.Constraint, v model.Version, sh readMode) string {
+func (p *problem) why(c *model.Constraint, v model.Version, mode readMode) string {
 	key := allowKey{c.Text, model.VersionString(v)}
 	text, seen := p.checks.whyMemo[key]
 	if !seen {
 		text = c.Why(v)
-		if sh == alone {
+		if mode == alone {
 			p.checks.whyMemo[key] = text
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // stops it, and releases on the path that the platform forbids (R4, R22)
 // are named with the requirement they fail, so that a path is never read
 // as a way that is open when it is not.
-func (s *answering) pathWithNote(o *outcome, sh readMode) ([]string, string) {
+func (s *answering) pathWithNote(o *outcome, mode readMode) ([]string, string) {
 	idx := s.path(o)
 	if len(idx) == 0 {
 		return nil, ""
@@ -21,7 +21,7 @@ func (s *answering) pathWithNote(o *outcome, sh readMode) ([]string, string) {
 	for i, r := range idx {
 		out[i] = o.v.versionText(r)
 	}
-	return out, s.pathNote(o, idx, s.scratch(), sh).text(s.p) // the note is rendered here and its facts dropped
+	return out, s.pathNote(o, idx, s.scratch(), mode).text(s.p) // the note is rendered here and its facts dropped
 }
 
 // pathNote is a path note in parts. Only the version the cluster runs of
@@ -44,8 +44,8 @@ type forbiddenOnPath struct {
 // pathNote makes the parts of the note on the path idx of o; with a
 // scratch, its copies of platform facts last until its next use
 // (collect).
-func (s *answering) pathNote(o *outcome, idx []int, sc *copyScratch, sh readMode) pathNote {
-	return pathNote{stop: s.pathStop(o.v, idx[len(idx)-1]), forbids: s.pathForbidden(o, idx, sc, sh)}
+func (s *answering) pathNote(o *outcome, idx []int, sc *copyScratch, mode readMode) pathNote {
+	return pathNote{stop: s.pathStop(o.v, idx[len(idx)-1]), forbids: s.pathForbidden(o, idx, sc, mode)}
 }
 
 // text is the note with p's platform versions, or "" when there is
@@ -83,16 +83,16 @@ func (s *answering) pathStop(v *view, last int) string {
 // The static facts of a module that keeps its deployed release read that
 // release only (readsFirst), which is the one the outcome selects, so for
 // such a module there is nothing to name and nothing is checked.
-func (s *answering) pathForbidden(o *outcome, idx []int, sc *copyScratch, sh readMode) []forbiddenOnPath {
+func (s *answering) pathForbidden(o *outcome, idx []int, sc *copyScratch, mode readMode) []forbiddenOnPath {
 	if o.v.readsFirst() >= 0 {
 		return nil
 	}
-	if !slices.ContainsFunc(idx, func(r int) bool { return r != o.sel && s.p.platformForbids(o.v, r, sh) }) {
+	if !slices.ContainsFunc(idx, func(r int) bool { return r != o.sel && s.p.platformForbids(o.v, r, mode) }) {
 		return nil // no platform fact to name
 	}
 	want := slices.DeleteFunc(slices.Clone(idx), func(r int) bool { return r == o.sel })
 	var out []forbiddenOnPath
-	for _, f := range s.p.platformFacts(o.v, want, sc, sh) {
+	for _, f := range s.p.platformFacts(o.v, want, sc, mode) {
 		var on []int
 		for _, r := range idx {
 			if r != o.sel && slices.Contains(f.rels, r) {

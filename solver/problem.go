@@ -233,9 +233,9 @@ func newProblem(c *Compiled, cluster *model.ClusterState, req *model.Request) *p
 // when the catalog has no such module.
 func (p *problem) view(name string) *view { return p.viewOf(name, alone) }
 
-// viewOf is view for code that reads the problem as sh says.
-func (p *problem) viewOf(name string, sh readMode) *view {
-	if sh == beside {
+// viewOf is view for code that reads the problem as mode says.
+func (p *problem) viewOf(name string, mode readMode) *view {
+	if mode == beside {
 		p.checks.mu.Lock()
 		defer p.checks.mu.Unlock()
 	}

@@ -40,7 +40,7 @@ type releaseReq struct {
 // addReleaseFacts forbids the releases of v that a DKP release on the way
 // (p.way) refuses (R31): one fact per key, from the first release that
 // sets it.
-func (rf ruleFacts) addReleaseFacts(v *view, sh readMode) {
+func (rf ruleFacts) addReleaseFacts(v *view, mode readMode) {
 	p := rf.p
 	if len(p.in.way) == 0 {
 		return
@@ -70,7 +70,7 @@ func (rf ruleFacts) addReleaseFacts(v *view, sh readMode) {
 		kube := auto.Version()
 		rels := v.where(func(_ int, r *model.Release) bool {
 			c := r.Requirements.Kubernetes
-			return c != nil && !p.allows(c, kube, sh)
+			return c != nil && !p.allows(c, kube, mode)
 		})
 		if len(rels) > 0 {
 			p.forbid(v, model.FactPlatformRelease, rels, factShape{platform: &releaseReq{minor: m, key: "autoK8sVersion", value: auto}})

@@ -13,8 +13,8 @@ import (
 // the module results' held-back and refusal texts. It holds the problem
 // it words (a pointer back).
 type wording struct {
-	p  *problem
-	sh readMode // how it reads p (inHalves)
+	p    *problem
+	mode readMode // how it reads p (inHalves)
 }
 
 // message renders a fact as a sentence a DKP operator reads, in DKP's own
@@ -222,7 +222,7 @@ func (w wording) requirementEcosystem(f *fact) string {
 // now, in modsolver's words and in DKP's ("" where DKP has none), or
 // nothing.
 func (w wording) dependencyDetail(v *view, dep string, c *model.Constraint) (short, dkp string) {
-	d := w.p.viewOf(dep, w.sh)
+	d := w.p.viewOf(dep, w.mode)
 	short, dkp = w.dependencyDetailIn(v, d, dep, c)
 	if d.src.named && !d.src.free && short != "" {
 		from := fmt.Sprintf(" (%s comes from source %s)", dep, d.src.to)
@@ -324,7 +324,7 @@ func (w wording) platformMessage(f *fact, pv platformVersion) string {
 // a candidate version (R12), "requirements of m are not satisfied:
 // 1.74.0 deckhouse version is not suitable: …".
 func (w wording) platformEcosystem(f *fact, pv platformVersion) string {
-	why := w.p.why(f.cons, pv.version, w.sh)
+	why := w.p.why(f.cons, pv.version, w.mode)
 	if pv.proposed {
 		return "requirements of " + f.v.name + " are not satisfied: " + fmtVersion(pv.version) + " " + pv.name + " version is not suitable: " + why
 	}

@@ -124,21 +124,21 @@ func (s *answering) moduleResults(outs []*outcome) ([]model.ModuleResult, error)
 		}
 		out[i].HeldBack, quoted[i] = why, quotes
 	}
-	render := func(w *answering, sh readMode, from, to int) {
+	render := func(w *answering, mode readMode, from, to int) {
 		for i := from; i < to; i++ {
 			if !rendered[i] {
-				w.moduleResult(outs[i], &out[i], quoted[i], sh)
+				w.moduleResult(outs[i], &out[i], quoted[i], mode)
 			}
 		}
 	}
 	other := *s
 	other.copies = nil // the helper's half has a scratch of its own
-	s.p.inHalves(len(outs), func(sh readMode, helper bool, from, to int) {
+	s.p.inHalves(len(outs), func(mode readMode, helper bool, from, to int) {
 		w := s
 		if helper {
 			w = &other
 		}
-		render(w, sh, from, to)
+		render(w, mode, from, to)
 	})
 	return out, nil
 }
@@ -162,7 +162,7 @@ func (s *answering) oneResult(o *outcome) (model.ModuleResult, error) {
 // moduleResult renders o's result into mr, whose held-back reason the
 // first pass of moduleResults gave; quoted says it is the static facts
 // that forbid the next release, quoted here.
-func (s *answering) moduleResult(o *outcome, mr *model.ModuleResult, quoted bool, sh readMode) {
+func (s *answering) moduleResult(o *outcome, mr *model.ModuleResult, quoted bool, mode readMode) {
 	v := o.v
 	mr.Name, mr.Action, mr.FromVersion = v.name, o.action, model.VersionString(v.fromVersion(o.sel))
 	if o.sel >= 0 {
@@ -172,9 +172,9 @@ func (s *answering) moduleResult(o *outcome, mr *model.ModuleResult, quoted bool
 		mr.ChannelHead = model.VersionString(hv)
 	}
 	mr.FromSource, mr.ToSource, mr.Moved = v.resultSources(o.sel)
-	mr.Path, mr.PathNote = s.pathWithNote(o, sh)
+	mr.Path, mr.PathNote = s.pathWithNote(o, mode)
 	if quoted {
-		mr.HeldBack = s.staticReason(v, o.sel, sh)
+		mr.HeldBack = s.staticReason(v, o.sel, mode)
 	}
 }
 
@@ -222,8 +222,8 @@ func (s *answering) heldBack(o *outcome) (why string, quotes bool, err error) {
 // the chosen one: the nearest newer release is the one an operator asks
 // about, and every release up to the head is forbidden too. The background
 // facts (see whyNot) are named only when no other fact forbids it.
-func (s *answering) staticReason(v *view, sel int, sh readMode) string {
-	background, facts := splitBackground(s.p.staticCopies(v, sel+1, s.scratch(), sh))
+func (s *answering) staticReason(v *view, sel int, mode readMode) string {
+	background, facts := splitBackground(s.p.staticCopies(v, sel+1, s.scratch(), mode))
 	for _, group := range [][]*fact{facts, background} {
 		// A fact forbids sel+1 whether or not newerOnly narrows it, so
 		// only the facts that do are narrowed. The groups are
@@ -231,7 +231,7 @@ func (s *answering) staticReason(v *view, sel int, sh readMode) string {
 		group = slices.DeleteFunc(group, func(f *fact) bool { return !slices.Contains(f.rels, sel+1) })
 		var msgs []string
 		for _, f := range newerOnly(group, v, sel+1) {
-			msgs = append(msgs, wording{p: s.p, sh: sh}.message(f))
+			msgs = append(msgs, wording{p: s.p, mode: mode}.message(f))
 		}
 		if len(msgs) > 0 {
 			return strings.Join(msgs, "; ")

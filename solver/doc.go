@@ -44,9 +44,16 @@
 //     the reading and nowhere else (D224). The rules with files of their
 //     own (stages, settings, releases, sources) read theirs there, as
 //     ruleFacts.
-//   - steps.go, policy.go: the DKP sequential update rule and update
-//     paths (R11), or a module's update graph, followed over several
-//     edges (R21), as the module's update policy says (D66).
+//   - steps.go: the DKP sequential update rule and update paths (R11),
+//     or a module's update graph, followed over several edges (R21), as
+//     the module's update policy says (D66).
+//   - options.go: the options of a resolution and the check of its
+//     inputs, and testHooks, the switches only tests set.
+//   - refused.go: releases an ecosystem refuses (R27's loop of one,
+//     D347, D348), which the importer set aside: an answer that would
+//     have taken one says so, in the ecosystem's words.
+//   - localcore_sets.go: the domains a local question works on
+//     (localcore.go).
 //   - domain.go: NewDomains, the exported reading of the above for a peer
 //     solver: each module's releases after the static facts, and its role
 //     (R8), as `modsolver bench --vs deppy` translates them (D110).
@@ -75,8 +82,10 @@
 //     (requirements_encode.go, capabilities.go, compound.go, loops.go).
 //   - loops.go: dependency loops (R27): the circles of the catalog's
 //     requirement graph a refusing module takes part in, listed when the
-//     catalog is compiled, each forbidden by a fact over one literal per
-//     edge; the loops an answer keeps running, as warnings (D125–D127).
+//     catalog is compiled (loops_compile.go), each forbidden by a fact
+//     over one literal per edge; the loops an answer keeps running, as
+//     warnings (D125–D127); their words in loops_render.go and their
+//     suggestions in loops_suggest.go.
 //   - groups.go: DKP v2 anyOf and noneOf groups (R28), which are compound
 //     requirements that carry their group; only their sentences, in
 //     DKP's scheduler's words (compound_render.go), and their short
@@ -101,7 +110,8 @@
 //     question is one (D172, D173).
 //   - combine.go, changeset.go: when no single change works, the smallest
 //     sets of up to three changes, found as sets of facts on the
-//     explanation's encoding and verified as wholes (D170, D171).
+//     explanation's encoding and verified as wholes (D170, D171);
+//     compound_suggest.go the changes that meet a compound requirement.
 //   - factkinds.go: one entry per kind of fact, read by every use: its
 //     rank in an explanation, its subject and constraint text, and
 //     whether it is a platform requirement or background (D100); cut by
@@ -125,12 +135,15 @@
 //     sources_explain.go.
 //   - stages.go: module stages (R25: the Experimental fact, Deprecated
 //     warnings, the Experimental-only modules of a catalog) and disable
-//     confirmation (R26: the intent under allowDisable, the plan step).
+//     confirmation (R26: the intent under allowDisable, the plan step);
+//     stages_result.go their warnings and plan steps in an answer,
+//     stages_suggest.go their suggestions.
 //   - releases.go: DKP's release data (R31) and the gates of the live
 //     cluster (R32): a platform DKP does not run or may not move to is
 //     answered before any encoding (platformRefusal), the release
 //     requirements on modules are static facts, and the gates no fact
-//     decides are the answer's assumptions.
+//     decides are the answer's assumptions; releases_suggest.go the
+//     changes that meet them.
 //   - route.go: the route one minor at a time (R33), placed on a
 //     resolved answer that moves a platform minor up (D386): the walks of
 //     pairs DKP runs, each module's fewest changes before the steps that
@@ -139,11 +152,12 @@
 //     suggestion, on the resolver the facade hands in.
 //   - settings.go: settings the target release accepts (R34): the
 //     static fact of the releases whose compiled schema refuses the
-//     module's settings, its wording and suggestion, and the warnings of
-//     required fields the settings lack. The schema itself is the
+//     module's settings, its wording, and the warnings of required
+//     fields the settings lack; settings_suggest.go its suggestion. The schema itself is the
 //     settings package's, asked through model.Release.CheckSettings.
 //   - result.go, plan.go: the outcomes read back from the model, actions,
-//     paths, and the ordered plan (R18); result_render.go: the resolved
+//     paths, and the ordered plan (R18), whose order plan_order.go keeps
+//     (Tarjan's components in a heap); result_render.go: the resolved
 //     answer composed, each outcome's module result in words, with its
 //     path note and held-back reason.
 //     A large answer is rendered in two passes, the second only reading,

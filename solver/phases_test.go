@@ -285,3 +285,25 @@ func widest(m map[string]map[string]bool) int {
 	}
 	return n
 }
+
+// The tour of the package (doc.go) names every file, and only files
+// that exist, as the phases table does.
+func TestDocTourNamesEveryFile(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	require.NoError(t, err)
+	named := map[string]bool{}
+	for _, w := range strings.FieldsFunc(string(doc), func(r rune) bool {
+		return !(r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if name := strings.TrimRight(w, "."); strings.HasSuffix(name, ".go") {
+			named[name] = true
+		}
+	}
+	for name := range phases {
+		assert.True(t, named[name] || name == "doc.go", "doc.go's tour does not name %s", name)
+	}
+	for name := range named {
+		_, err := os.Stat(name)
+		assert.NoError(t, err, "doc.go's tour names %s, which is gone", name)
+	}
+}

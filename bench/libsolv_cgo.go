@@ -315,26 +315,47 @@ const libsolvBuilt = true
 // there is an answer, makes the ordered transaction. written is the time
 // spent writing in, which counts as loading.
 func runPool(in *poolInput, written time.Duration) (*poolOutput, error) {
-	out := &poolOutput{}
 	start := time.Now()
 	mp := C.ms_load(cBytes(in.strs), C.int(len(in.index)), cInts(in.installed), C.int(len(in.installed)),
 		cInts(in.available), C.int(len(in.available)))
 	defer C.ms_free(mp)
+	return poolSteps{
+		solve:    func() int { return int(C.ms_solve(mp, cInts(in.jobs), C.int(len(in.jobs)))) },
+		problem:  func(id int) string { return C.GoString(C.ms_problem(mp, C.int(id))) },
+		transact: func() int { return int(C.ms_transact(mp)) },
+		decided:  func() []bool { return decided(int(mp.n), func(to *C.schar) { C.ms_decisions(mp, to) }) },
+	}.run(written + time.Since(start)), nil
+}
+
+// poolSteps are what follows loading a pool, held or not: the solve, its
+// problems when it has any, else the ordered transaction and which
+// solvables it installs.
+type poolSteps struct {
+	solve    func() int // the number of problems
+	problem  func(id int) string
+	transact func() int // the number of steps
+	decided  func() []bool
+}
+
+// run takes the steps in order and times them; loaded is the time spent
+// loading.
+func (st poolSteps) run(loaded time.Duration) *poolOutput {
+	out := &poolOutput{}
+	out.timing.Load = loaded
 	solving := time.Now()
-	problems := int(C.ms_solve(mp, cInts(in.jobs), C.int(len(in.jobs))))
+	problems := st.solve()
 	solved := time.Now()
-	out.timing.Load = written + solving.Sub(start)
 	out.timing.Solve = solved.Sub(solving)
 	if problems > 0 {
 		for id := 1; id <= problems; id++ {
-			out.problems = append(out.problems, C.GoString(C.ms_problem(mp, C.int(id))))
+			out.problems = append(out.problems, st.problem(id))
 		}
-		return out, nil
+		return out
 	}
-	out.steps = int(C.ms_transact(mp))
+	out.steps = st.transact()
 	out.timing.Transaction = time.Since(solved)
-	out.chosen = decided(int(mp.n), func(to *C.schar) { C.ms_decisions(mp, to) })
-	return out, nil
+	out.chosen = st.decided()
+	return out
 }
 
 // decided reads the n flags write sets, one a solvable in load order:
@@ -384,27 +405,17 @@ func buildHeldPool(in *poolInput, path string, names []string) (*heldPool, error
 // its own releases and its jobs, considered the held solvables it allows;
 // written is the time spent writing them, which counts as loading.
 func (hp *heldPool) run(in *poolInput, considered []int32, written time.Duration) (*poolOutput, error) {
-	out := &poolOutput{}
 	start := time.Now()
 	q := C.ms_req_load(hp.h, cBytes(in.strs), C.int(len(in.index)), cInts(in.installed), C.int(len(in.installed)),
 		cInts(in.available), C.int(len(in.available)), cInts(considered), C.int(len(considered)))
 	defer C.ms_req_free(q)
-	solving := time.Now()
-	problems := int(C.ms_req_solve(q, cInts(in.jobs), C.int(len(in.jobs))))
-	solved := time.Now()
-	out.timing.Load = written + solving.Sub(start)
-	out.timing.Solve = solved.Sub(solving)
-	if problems > 0 {
-		for id := 1; id <= problems; id++ {
-			out.problems = append(out.problems, C.GoString(C.ms_req_problem(q, C.int(id))))
-		}
-		return out, nil
-	}
-	out.steps = int(C.ms_req_transact(q))
-	out.timing.Transaction = time.Since(solved)
 	n := int(q.own.n) + int(q.extra.n) + len(considered)
-	out.chosen = decided(n, func(to *C.schar) { C.ms_req_decisions(q, to) })
-	return out, nil
+	return poolSteps{
+		solve:    func() int { return int(C.ms_req_solve(q, cInts(in.jobs), C.int(len(in.jobs)))) },
+		problem:  func(id int) string { return C.GoString(C.ms_req_problem(q, C.int(id))) },
+		transact: func() int { return int(C.ms_req_transact(q)) },
+		decided:  func() []bool { return decided(n, func(to *C.schar) { C.ms_req_decisions(q, to) }) },
+	}.run(written + time.Since(start)), nil
 }
 
 func (hp *heldPool) free() { C.ms_held_free(hp.h) }

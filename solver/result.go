@@ -245,12 +245,14 @@ func (s *session) outcomes() (outs, warned []*outcome, unchanged int) {
 }
 
 // withKept merges into modules, both by name, the results the state memo
-// rendered of the frozen modules the encoding left without views: an
+// rendered of kept, frozen modules the encoding left without views: an
 // answer that lists every module lists them as the memo's neutral request
 // did (statememo.go).
-func (s *session) withKept(modules []model.ModuleResult) []model.ModuleResult {
-	out := make([]model.ModuleResult, 0, len(modules)+len(s.fast.kept))
-	kept := s.fast.kept
+func (s *session) withKept(modules []model.ModuleResult, kept []*frozenModule) []model.ModuleResult {
+	if len(kept) == 0 {
+		return modules
+	}
+	out := make([]model.ModuleResult, 0, len(modules)+len(kept))
 	for _, r := range modules {
 		for len(kept) > 0 && kept[0].name < r.Name {
 			out = append(out, s.keptResult(kept[0]))

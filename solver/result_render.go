@@ -43,16 +43,18 @@ func (s *answering) resolved() (*model.Result, error) {
 	outs, warned, unchanged := s.outcomes()
 	changes := s.p.in.req.ChangesOnly()
 	res := &model.Result{Status: model.StatusResolved}
-	if len(outs) > 0 {
-		res.Modules = make([]model.ModuleResult, 0, len(outs))
+	// The frozen modules the encoding left without views keep their
+	// releases (statememo.go): listed and planned, unless the answer has
+	// the changes only, where they are counted.
+	var kept []*frozenModule
+	if changes {
+		unchanged += len(s.fast.kept)
+	} else {
+		kept = s.fast.kept
 	}
 	// The plan reads only what the outcomes and their views hold from the
 	// start, never what rendering the modules makes: it is ordered on the
 	// other core meanwhile.
-	var kept []*frozenModule // listed and planned, unless the answer has the changes only
-	if !changes {
-		kept = s.fast.kept
-	}
 	planned := func() {}
 	if s.p.halves(len(outs)) {
 		planned = alongside(func() { res.Plan = plan(outs, kept, s.p.in.req.Devel) })
@@ -64,12 +66,7 @@ func (s *answering) resolved() (*model.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Modules = modules
-	if changes {
-		unchanged += len(s.fast.kept) // frozen modules without views keep their releases (statememo.go)
-	} else if len(s.fast.kept) > 0 {
-		res.Modules = s.withKept(modules)
-	}
+	res.Modules = s.withKept(modules, kept)
 	res.Warnings = warnings(warned, append(runningLoops(s.p, warned), s.p.in.answerWarnings(warned)...))
 	res.Assumptions = s.p.in.assumptions()
 	res.Stats = s.stats()

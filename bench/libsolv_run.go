@@ -99,7 +99,7 @@ func (w *workload) timeChanges(ctx context.Context, cfg runConfig, o *Outcome) e
 	}
 	var answered int
 	answers, times, err := repeat(cfg, w.label("modsolver (report: changes)"), func() ([]*model.Result, error) {
-		return changes.modsolver(ctx, cfg.timeout, &answered)
+		return changes.modsolver(ctx, cfg.timeout, &answered, true)
 	})
 	switch {
 	case timedOut(ctx, err):

@@ -183,7 +183,8 @@ type workload struct {
 }
 
 // measure times modsolver, then deppy if asked, and checks both answers.
-// Peak memory is sampled over modsolver's runs only.
+// Peak memory is sampled over modsolver's timed runs and their warm-up
+// only.
 func (w *workload) measure(ctx context.Context, cfg runConfig) (*Outcome, error) {
 	o := &Outcome{Case: w.name, Size: w.size, Runs: cfg.runs, Requests: len(w.reqs)}
 	compiled, err := solver.Compile(w.cat)
@@ -191,10 +192,31 @@ func (w *workload) measure(ctx context.Context, cfg runConfig) (*Outcome, error)
 		return nil, err
 	}
 	w.compiled = compiled
+	peers := cfg.deppy || cfg.libsolv
+	var answers []*model.Result
+	if w.batch {
+		// A batch's answers come from a run of their own, checked before
+		// the timed runs and kept only for the peers: the timed runs hand
+		// each answer to a consumer that keeps none, as a service streams
+		// them, so that the peak is the batch's own (D433).
+		cfg.progress(w.label("modsolver") + " answers to check")
+		answers, err = w.modsolver(ctx, cfg.timeout, &o.Answered, true)
+		switch {
+		case timedOut(ctx, err):
+			o.ModsolverTimeout = true
+			return o, nil
+		case err != nil:
+			return nil, err
+		}
+		w.read(o, answers)
+		if !peers {
+			answers = nil
+		}
+	}
 	debug.FreeOSMemory()
 	peak := startPeakSampler()
-	answers, times, err := repeat(cfg, w.label("modsolver"), func() ([]*model.Result, error) {
-		return w.modsolver(ctx, cfg.timeout, &o.Answered)
+	got, times, err := repeat(cfg, w.label("modsolver"), func() ([]*model.Result, error) {
+		return w.modsolver(ctx, cfg.timeout, &o.Answered, !w.batch)
 	})
 	o.PeakBytes = peak.Stop()
 	switch {
@@ -205,10 +227,10 @@ func (w *workload) measure(ctx context.Context, cfg runConfig) (*Outcome, error)
 		return nil, err
 	}
 	o.Modsolver = median(times)
-	for _, res := range answers {
-		o.Variables, o.Clauses = max(o.Variables, res.Stats.Variables), max(o.Clauses, res.Stats.Clauses)
+	if !w.batch {
+		answers = got
+		w.read(o, answers)
 	}
-	o.ModsolverViolations = w.check(answers)
 	if cfg.deppy {
 		debug.FreeOSMemory()
 		if err := w.vsDeppy(ctx, cfg, o, answers); err != nil {
@@ -222,6 +244,14 @@ func (w *workload) measure(ctx context.Context, cfg runConfig) (*Outcome, error)
 		}
 	}
 	return o, nil
+}
+
+// read records the size of modsolver's encodings and checks its answers.
+func (w *workload) read(o *Outcome, answers []*model.Result) {
+	for _, res := range answers {
+		o.Variables, o.Clauses = max(o.Variables, res.Stats.Variables), max(o.Clauses, res.Stats.Clauses)
+	}
+	o.ModsolverViolations = w.check(answers)
 }
 
 // measureCompile times compiling the catalog, with the peak memory of
@@ -251,18 +281,23 @@ func timedOut(ctx context.Context, err error) bool {
 }
 
 // modsolver answers every request once within timeout, counting the
-// answers in answered.
-func (w *workload) modsolver(ctx context.Context, timeout time.Duration, answered *int) ([]*model.Result, error) {
+// answers in answered; it returns them when keep asks, or nil.
+func (w *workload) modsolver(ctx context.Context, timeout time.Duration, answered *int, keep bool) ([]*model.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	out := make([]*model.Result, len(w.reqs))
 	*answered = 0
 	if w.batch {
 		err := w.compiled.WhatIf(ctx, w.cluster, w.reqs, func(i int, a solver.Answer) error {
-			out[i] = a.Result
+			if keep {
+				out[i] = a.Result
+			}
 			*answered++
 			return a.Err
 		}, w.solveOpts...)
+		if !keep {
+			out = nil
+		}
 		return out, err
 	}
 	for i, r := range w.reqs {

@@ -396,7 +396,7 @@ func (s *suggesting) trySet(set changeSet) (*model.Result, error) {
 	}
 	// Through Compiled.Solve, so that a set is held to its route (R33)
 	// as every other verified change is.
-	opts := []Option{WithWorkers(1), WithMemoryLimit(s.budget.remaining()), WithoutHeldBack(), WithoutSuggestions(), statusOnly()}
+	opts := []Option{WithWorkers(1), WithMemoryLimit(s.budget.remaining()), WithoutHeldBack(), WithoutSuggestions(), statusOnly(), stuckOn(s.stuckNames())}
 	res, err := s.solver.Solve(s.ctx, cluster, req, append(opts, feasibleOnly())...)
 	if err != nil || res.Status != model.StatusResolved || !set.readsOptimum() {
 		return res, err

@@ -21,6 +21,10 @@ type settings struct {
 	// feasibleOnly answers with the status alone, a resolved request
 	// without its optimum (verify.go).
 	feasibleOnly bool
+	// stuck names modules that had no release left in the request a
+	// status-only check changes (suggest.go): the check answers
+	// unsatisfiable at once when one of them still has none.
+	stuck []string
 	// batch is shared by the requests of one what-if batch (verify.go).
 	batch *batch
 	// hooks are the switches only tests set.
@@ -98,6 +102,10 @@ func missingInput(cat *model.Catalog, cluster *model.ClusterState, req *model.Re
 	}
 	return nil
 }
+
+// stuckOn hands a status-only check the modules that had no release
+// left before its change (settings.stuck).
+func stuckOn(names []string) Option { return func(s *settings) { s.stuck = names } }
 
 // feasibleOnly makes Solve answer only whether a request resolves, with
 // no optimum for a request that does.

@@ -12,7 +12,11 @@ import (
 // built-in module's release takes req's DKP version (R5); then only what
 // quotes them is rendered again. s must not be used for its own request
 // afterwards.
-func (s *answering) rerender(req *model.Request, res *model.Result) (*model.Result, error) {
+//
+// A resolved answer without held-back reasons comes with the patch of
+// the lists it shares with res until it is handed out (listPatch); the
+// others come whole, with a nil patch.
+func (s *answering) rerender(req *model.Request, res *model.Result) (*model.Result, *listPatch, error) {
 	if res.Status == model.StatusUnsatisfiable {
 		s.classFacts()
 		s.retarget(req)
@@ -21,18 +25,20 @@ func (s *answering) rerender(req *model.Request, res *model.Result) (*model.Resu
 			out.Explanation = s.explanation()
 			out.Explanation.Suggestions = slices.Clone(res.Explanation.Suggestions)
 		}
-		return out, nil
+		return out, nil, nil
 	}
 	if s.cfg.explainHeldBack {
 		s.classFacts()
 		s.retarget(req)
-		return s.renderAll(res)
+		out, err := s.renderAll(res)
+		return out, nil, err
 	}
 	if s.class == nil {
 		s.class = s.classParts(res)
 	}
 	s.retarget(req)
-	return s.renderBuiltIns(res), nil
+	out, patch := s.renderBuiltIns(res)
+	return out, patch, nil
 }
 
 // classFacts makes the static facts of every view with the versions of
@@ -109,28 +115,73 @@ func (s *answering) classParts(res *model.Result) *classParts {
 // renderBuiltIns renders the built-in modules again, whose version is the
 // DKP version, and the path notes that quote a platform version; without
 // held-back reasons nothing else does. The plan's order does not depend
-// on versions.
-func (s *answering) renderBuiltIns(res *model.Result) *model.Result {
-	out := &model.Result{Status: res.Status, Stats: res.Stats, Modules: slices.Clone(res.Modules), Plan: slices.Clone(res.Plan), Warnings: s.retargetWarnings(res.Warnings), Assumptions: slices.Clone(res.Assumptions)}
+// on versions. The answer shares res's lists; what it changes in them
+// is its patch, put in when it is handed out.
+func (s *answering) renderBuiltIns(res *model.Result) (*model.Result, *listPatch) {
+	out := &model.Result{Status: res.Status, Stats: res.Stats, Modules: res.Modules, Plan: res.Plan, Warnings: s.retargetWarnings(res.Warnings), Assumptions: slices.Clone(res.Assumptions)}
+	patch := &listPatch{}
 	for _, n := range s.class.notes {
-		out.Modules[n.i].PathNote = n.note.text(s.p)
+		mr := res.Modules[n.i]
+		mr.PathNote = n.note.text(s.p)
+		patch.modules = append(patch.modules, patchedModule{n.i, mr})
 	}
 	if len(s.class.builtIn) == 0 {
-		return out
+		return out, patch
 	}
 	builtIn := map[string]*outcome{}
 	for _, i := range s.class.builtIn {
 		o := s.outs[i]
-		out.Modules[i], _ = s.oneResult(o) // no held-back search, so no error
+		mr, _ := s.oneResult(o) // no held-back search, so no error
+		patch.modules = append(patch.modules, patchedModule{i, mr})
 		builtIn[o.v.name] = o
 	}
-	for i, st := range out.Plan {
+	for i, st := range res.Plan {
 		if o, ok := builtIn[st.Module]; ok {
-			out.Plan[i] = planStep(o)
-			out.Plan[i].CycleWith = st.CycleWith // the plan's groups do not depend on versions either
+			step := planStep(o)
+			step.CycleWith = st.CycleWith // the plan's groups do not depend on versions either
+			patch.plan = append(patch.plan, patchedStep{i, step})
 		}
 	}
-	return out
+	return out, patch
+}
+
+// listPatch is what a class member's answer puts in place of entries of
+// the lists it shares with the class's first answer (renderBuiltIns).
+// A batch holds an answer from when it is made until every answer
+// before it is handed out; a patch keeps it the size of what differs,
+// about a twentieth of the lists on the generated catalogs, where copies
+// of the lists would hold half a megabyte an answer on M (D432).
+type listPatch struct {
+	modules []patchedModule
+	plan    []patchedStep
+}
+
+type patchedModule struct {
+	i int
+	m model.ModuleResult
+}
+
+type patchedStep struct {
+	i    int
+	step model.PlanStep
+}
+
+// apply gives res copies of the lists it shares with the class's first
+// answer, with the patch's entries in place; a patch that changes
+// nothing leaves them shared, as WhatIf allows.
+func (p *listPatch) apply(res *model.Result) {
+	if len(p.modules) > 0 {
+		res.Modules = slices.Clone(res.Modules)
+		for _, e := range p.modules {
+			res.Modules[e.i] = e.m
+		}
+	}
+	if len(p.plan) > 0 {
+		res.Plan = slices.Clone(res.Plan)
+		for _, e := range p.plan {
+			res.Plan[e.i] = e.step
+		}
+	}
 }
 
 // retargetWarnings gives the warnings of a built-in module, whose release

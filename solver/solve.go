@@ -52,6 +52,9 @@ func (c *Compiled) Solve(ctx context.Context, cluster *model.ClusterState, req *
 	if err != nil {
 		return nil, err
 	}
+	if cfg.statusOnly && stillStuck(c, cluster, req, cfg.stuck) {
+		return &model.Result{Status: model.StatusUnsatisfiable, Stats: model.Stats{SolveMicros: time.Since(start).Microseconds()}}, nil
+	}
 	if cfg.feasibleOnly && c.routeEnds(cluster, req) != nil {
 		// A request that takes a route resolves only if its route passes,
 		// and the route is placed on the answer's modules (D386): a check

@@ -33,6 +33,9 @@ type resolver interface {
 type suggesting struct {
 	*explaining
 	solver resolver
+	// stuck names, once found, the modules of the session's problem with
+	// no release left (stuckNames).
+	stuck []string
 }
 
 // suggest proposes, for the facts of a core, changes to the inputs that
@@ -470,7 +473,7 @@ func pinChange(name string, ver model.Version) change {
 // cluster state. Every other suggestion reads only the status, so its
 // check stops once it knows whether the request resolves.
 func (s *suggesting) verify(sug model.Suggestion, cluster *model.ClusterState, req *model.Request) (*model.Result, error) {
-	opts := []Option{WithoutHeldBack(), WithoutSuggestions(), statusOnly(), WithMemoryLimit(s.budget.remaining())}
+	opts := []Option{WithoutHeldBack(), WithoutSuggestions(), statusOnly(), stuckOn(s.stuckNames()), WithMemoryLimit(s.budget.remaining())}
 	if sug.Kind != model.SuggestUpdateModule {
 		opts = append(opts, feasibleOnly())
 	}
@@ -496,4 +499,21 @@ func (s *suggesting) verify(sug model.Suggestion, cluster *model.ClusterState, r
 	b.verified[key] = verified{res, err}
 	b.mu.Unlock()
 	return res, err
+}
+
+// stuckNames names, sorted, the modules of the session's problem that
+// have no release left (noReleaseLeft): a changed request that leaves one
+// of them so is unsatisfiable, which its check learns without a solve
+// (stillStuck).
+func (s *suggesting) stuckNames() []string {
+	if s.stuck == nil {
+		s.stuck = []string{}
+		for name, v := range s.p.views {
+			if noReleaseLeft(v) {
+				s.stuck = append(s.stuck, name)
+			}
+		}
+		slices.Sort(s.stuck)
+	}
+	return s.stuck
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"slices"
+
+	"github.com/modsolver/modsolver/model"
 )
 
 // conflict finds why the request cannot be met (R16): a minimal core of
@@ -112,11 +114,37 @@ func ownCore(ctx context.Context, p *problem, v *view) ([]*fact, error) {
 	return x.minimalCore(nil, append([]*fact{v.intentFact}, v.staticFacts()...))
 }
 
-// hopeless reports whether v must be on while a static fact forbids
-// every release of it, one of them about the platform: a blocker found
+// hopeless reports whether v has no release left (noReleaseLeft), one
+// of the facts that forbid them about the platform: a blocker found
 // without a solve (D106).
 func hopeless(v *view) bool {
-	return v.intent == intentOn && !slices.Contains(v.allowed, true) && slices.ContainsFunc(v.staticFacts(), isPlatformFact)
+	return noReleaseLeft(v) && slices.ContainsFunc(v.staticFacts(), isPlatformFact)
+}
+
+// noReleaseLeft reports whether v must be on while its static facts
+// forbid every release of it: the request cannot be met, whatever the
+// other modules do.
+func noReleaseLeft(v *view) bool {
+	return v.intent == intentOn && !slices.Contains(v.allowed, true)
+}
+
+// stillStuck reports whether one of the modules names, each with no
+// release left in a request that a suggestion changed, has none left in
+// req either: then req is unsatisfiable, which a check of its status
+// learns from their views alone, without the closure or an encoding
+// (D431). A view reads only its module, the request and the cluster
+// state, so this is the answer a solve would give.
+func stillStuck(c *Compiled, cluster *model.ClusterState, req *model.Request, names []string) bool {
+	if len(names) == 0 {
+		return false
+	}
+	p := newProblem(c, cluster, req)
+	for _, name := range names {
+		if v := p.view(name); v != nil && noReleaseLeft(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxBlockers bounds the blockers a platform question names: each costs a

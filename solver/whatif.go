@@ -14,6 +14,18 @@ import (
 type Answer struct {
 	Result *model.Result
 	Err    error
+	// patch is what Result's lists take in place of entries they share
+	// with the first answer of the request's class, put in by settle as
+	// the answer is handed out.
+	patch *listPatch
+}
+
+// settle puts a's patch in, once.
+func (a *Answer) settle() {
+	if a.patch != nil {
+		a.patch.apply(a.Result)
+		a.patch = nil
+	}
 }
 
 // WhatIf answers many requests against one catalog and cluster state. It
@@ -74,6 +86,7 @@ func (c *Compiled) WhatIf(ctx context.Context, cluster *model.ClusterState, reqs
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			a.settle()
 			if err := emit(i, a); err != nil {
 				return err
 			}
@@ -153,6 +166,7 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 			}
 			start := time.Now()
 			var res *model.Result
+			var patch *listPatch
 			var err error
 			if refused, rerr := c.platformRefusal(ctx, c, cfg, cluster, reqs[i]); refused != nil || rerr != nil { // R31: the class's pair is not one DKP runs
 				if refused != nil {
@@ -165,11 +179,16 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 				s, first, err = resolve(reqs[i])
 				res = first
 			} else if first != nil {
-				res, err = s.rerender(reqs[i], first)
+				res, patch, err = s.rerender(reqs[i], first)
 			} else {
 				_, res, err = resolve(reqs[i])
 			}
 			if err == nil && res != nil {
+				if patch != nil && c.routeEnds(cluster, reqs[i]) != nil {
+					a := Answer{Result: res, patch: patch}
+					a.settle() // a route reads the answer's modules
+					patch = nil
+				}
 				res, err = c.addRoute(ctx, c, cfg, cluster, reqs[i], res) // R33
 			}
 			if k == 0 && err == nil && res != nil {
@@ -182,7 +201,7 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 				held, heldAt = Answer{Result: res, Err: err}, i
 				continue
 			}
-			answers[i] <- Answer{Result: res, Err: err}
+			answers[i] <- Answer{Result: res, Err: err, patch: patch}
 		}
 		if heldAt >= 0 {
 			answers[heldAt] <- held

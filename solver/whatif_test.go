@@ -200,3 +200,58 @@ func TestWhatIfSharedEncodingForgetsBuiltInRequirements(t *testing.T) {
 	}, WithWorkers(1))
 	require.NoError(t, err)
 }
+
+// A batch holds each answer until every answer before it is handed out.
+// A request rendered from its class's first answer shares that answer's
+// lists until then, with a patch of what differs: the built-in module,
+// whose version is the request's DKP version (D432). Once handed out, the
+// answer is the one Solve gives, and lists it does not change stay shared.
+func TestWhatIfClassMemberHoldsAPatch(t *testing.T) {
+	var mods []*model.Module
+	for m := range 6 {
+		mod := &model.Module{Name: fmt.Sprintf("m%d", m)}
+		for r := range 4 {
+			mod.Releases = append(mod.Releases, &model.Release{Version: model.MustParseVersion(fmt.Sprintf("1.%d.0", r))})
+		}
+		mods = append(mods, mod)
+	}
+	mods = append(mods, &model.Module{Name: "z-built-in", Embedded: true})
+	cat, err := model.NewCatalog(mods)
+	require.NoError(t, err)
+	c, err := Compile(cat)
+	require.NoError(t, err)
+	on := true
+	cluster := &model.ClusterState{Deckhouse: model.MustParseVersion("1.74.0"), Kubernetes: model.MustParseVersion("1.30.0"), Modules: map[string]model.ModuleState{
+		"z-built-in": {Enabled: &on},
+	}}
+	for _, m := range mods[:6] {
+		cluster.Modules[m.Name] = model.ModuleState{Enabled: &on, Version: m.Releases[1].Version}
+	}
+	at := func(dkp string) *model.Request {
+		return &model.Request{UpdateAll: true, Platform: model.Platform{Deckhouse: model.MustParseVersion(dkp)}}
+	}
+	ctx := context.Background()
+	cfg := newSettings([]Option{WithoutHeldBack()})
+	s := newAnswering(newSession(ctx, cfg, c, cluster, at("1.74.1"), memoUse{}), c)
+	first, err := s.run()
+	require.NoError(t, err)
+	out, patch, err := s.rerender(at("1.74.2"), first)
+	require.NoError(t, err)
+	require.NotNil(t, patch)
+	assert.Same(t, &first.Modules[0], &out.Modules[0], "a member copied its class's lists before it was handed out")
+	assert.Len(t, patch.modules, 1, "the patch holds the built-in module alone")
+
+	var answers []*model.Result
+	reqs := []*model.Request{at("1.74.1"), at("1.74.2"), at("1.74.3")}
+	err = WhatIf(ctx, cat, cluster, reqs, func(i int, a Answer) error {
+		want, err := Solve(ctx, cat, cluster, reqs[i], WithoutHeldBack())
+		require.NoError(t, err)
+		want.Stats, a.Result.Stats = model.Stats{}, model.Stats{}
+		assert.Equal(t, want, a.Result, "scenario %d", i)
+		answers = append(answers, a.Result)
+		return nil
+	}, WithoutHeldBack(), WithWorkers(1))
+	require.NoError(t, err)
+	require.Len(t, answers, 3)
+	assert.NotSame(t, &answers[0].Modules[0], &answers[1].Modules[0], "the built-in module's entry differs, so the list is the member's own")
+}

@@ -88,10 +88,40 @@ type classParts struct {
 }
 
 // classNote is the note on the path of the module at index i of the
-// session's outcomes, in parts (pathNote).
+// session's outcomes, in parts that hold no fact (a fact would hold its
+// view, and the view the session's whole problem, for as long as a
+// member's patch waits): the stop, and for each platform fact the note
+// names its lead and what it quotes.
 type classNote struct {
-	i    int
-	note pathNote
+	i     int
+	stop  string
+	terms []noteTerm
+}
+
+// noteTerm is one platform fact of a class note: its lead, and the
+// fact's kind and component, which say which platform version it quotes
+// (factKind.platform).
+type noteTerm struct {
+	lead string
+	kind model.FactKind
+	dep  string
+}
+
+func newClassNote(i int, n pathNote) classNote {
+	c := classNote{i: i, stop: n.stop}
+	for _, fo := range n.forbids {
+		c.terms = append(c.terms, noteTerm{fo.lead, fo.f.kind, fo.f.dep})
+	}
+	return c
+}
+
+// text is the note with the platform versions of p's inputs.
+func (n classNote) text(p *problem) string {
+	return noteText(n.stop, len(n.terms), func(k int) (string, platformVersion) {
+		t := n.terms[k]
+		f := &fact{kind: t.kind, dep: t.dep}
+		return t.lead, kindOf(f).platform(p, f)
+	})
 }
 
 // classParts finds the parts of res that quote a platform version, with
@@ -105,7 +135,7 @@ func (s *answering) classParts(res *model.Result) *classParts {
 			c.builtIn = append(c.builtIn, i)
 		case res.Modules[i].PathNote != "":
 			if n := s.pathNote(o, s.path(o), nil, alone); len(n.forbids) > 0 {
-				c.notes = append(c.notes, classNote{i, n})
+				c.notes = append(c.notes, newClassNote(i, n))
 			}
 		}
 	}
@@ -119,12 +149,7 @@ func (s *answering) classParts(res *model.Result) *classParts {
 // is its patch, put in when it is handed out.
 func (s *answering) renderBuiltIns(res *model.Result) (*model.Result, *listPatch) {
 	out := &model.Result{Status: res.Status, Stats: res.Stats, Modules: res.Modules, Plan: res.Plan, Warnings: s.retargetWarnings(res.Warnings), Assumptions: slices.Clone(res.Assumptions)}
-	patch := &listPatch{}
-	for _, n := range s.class.notes {
-		mr := res.Modules[n.i]
-		mr.PathNote = n.note.text(s.p)
-		patch.modules = append(patch.modules, patchedModule{n.i, mr})
-	}
+	patch := &listPatch{notes: s.class.notes, in: s.p.in}
 	if len(s.class.builtIn) == 0 {
 		return out, patch
 	}
@@ -150,10 +175,14 @@ func (s *answering) renderBuiltIns(res *model.Result) (*model.Result, *listPatch
 // A batch holds an answer from when it is made until every answer
 // before it is handed out; a patch keeps it the size of what differs,
 // about a twentieth of the lists on the generated catalogs, where copies
-// of the lists would hold half a megabyte an answer on M (D432).
+// of the lists would hold half a megabyte an answer on M (D432). Its
+// path notes are rendered only as it is applied, from the class's notes
+// and the member's inputs: their texts were most of a patch.
 type listPatch struct {
 	modules []patchedModule
 	plan    []patchedStep
+	notes   []classNote // the class's, shared by its members
+	in      inputs      // the member's
 }
 
 type patchedModule struct {
@@ -170,10 +199,14 @@ type patchedStep struct {
 // answer, with the patch's entries in place; a patch that changes
 // nothing leaves them shared, as WhatIf allows.
 func (p *listPatch) apply(res *model.Result) {
-	if len(p.modules) > 0 {
+	if len(p.modules) > 0 || len(p.notes) > 0 {
 		res.Modules = slices.Clone(res.Modules)
 		for _, e := range p.modules {
 			res.Modules[e.i] = e.m
+		}
+		member := &problem{in: p.in}
+		for _, n := range p.notes {
+			res.Modules[n.i].PathNote = n.text(member)
 		}
 	}
 	if len(p.plan) > 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modsolver/modsolver/model"
@@ -67,16 +68,23 @@ func (c *Compiled) WhatIf(ctx context.Context, cluster *model.ClusterState, reqs
 	if workers > 1 {
 		cfg.sideBySide = 0 // the workers keep the cores busy
 	}
+	// Workers take the classes in order, each the next one left when it
+	// is free: an unsatisfiable class, explained and with its suggestions
+	// checked, takes ten times a resolved one.
+	var taken atomic.Int64
+	next := func() ([]int, bool) {
+		k := int(taken.Add(1)) - 1
+		if k >= len(classes) {
+			return nil, false
+		}
+		return classes[k], true
+	}
 	var wg sync.WaitGroup
-	for w := range workers {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var mine [][]int
-			for c := w; c < len(classes); c += workers {
-				mine = append(mine, classes[c])
-			}
-			answerAll(ctx, cfg, c, cluster, reqs, mine, answers)
+			answerAll(ctx, cfg, c, cluster, reqs, next, answers)
 		}()
 	}
 	defer func() { cancel(); wg.Wait() }()
@@ -133,12 +141,12 @@ func classify(axes *platformAxes, cat *model.Catalog, cluster *model.ClusterStat
 // the two are alike.
 const sharedLimit = 5000
 
-// answerAll answers the classes of requests mine, class by class, and
-// sends each answer to its channel: the first request of a class is
+// answerAll answers the classes of requests next hands it, class by
+// class, and sends each answer to its channel: the first request of a class is
 // resolved, on one shared encoding for a catalog of up to sharedLimit
 // releases, else with a session of its own; the others are rendered from
 // its session.
-func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.ClusterState, reqs []*model.Request, mine [][]int, answers []chan Answer) {
+func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.ClusterState, reqs []*model.Request, next func() ([]int, bool), answers []chan Answer) {
 	cat := c.cat
 	resolve := func(req *model.Request) (*answering, *model.Result, error) {
 		s := newAnswering(newSession(ctx, cfg, c, cluster, req, memoUse{}), c)
@@ -146,14 +154,17 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 		return s, res, err
 	}
 	if cat.ReleaseCount() <= sharedLimit && len(cat.Sources()) == 0 && !c.t.multiSource { // R23: each request on its own (D77, D350)
-		se := newShared(c, cluster)
+		var se *sharedEncoding // made for the worker's first class
 		resolve = func(req *model.Request) (*answering, *model.Result, error) {
+			if se == nil {
+				se = newShared(c, cluster)
+			}
 			s := newAnswering(se.session(ctx, cfg, req), c)
 			res, err := s.optimize(&optimizer{e: se.e, ctx: ctx, commits: s.base, scope: s.scope})
 			return s, res, err
 		}
 	}
-	for _, class := range mine {
+	for class, ok := next(); ok; class, ok = next() {
 		var s *answering
 		var first *model.Result
 		// The class's first answer goes out once the others are rendered

@@ -201,12 +201,8 @@ func (w *workload) measure(ctx context.Context, cfg runConfig) (*Outcome, error)
 		// them, so that the peak is the batch's own (D433).
 		cfg.progress(w.label("modsolver") + " answers to check")
 		answers, err = w.modsolver(ctx, cfg.timeout, &o.Answered, true)
-		switch {
-		case timedOut(ctx, err):
-			o.ModsolverTimeout = true
-			return o, nil
-		case err != nil:
-			return nil, err
+		if done, out, err := o.ended(ctx, err); done {
+			return out, err
 		}
 		w.read(o, answers)
 		if !peers {
@@ -219,12 +215,8 @@ func (w *workload) measure(ctx context.Context, cfg runConfig) (*Outcome, error)
 		return w.modsolver(ctx, cfg.timeout, &o.Answered, !w.batch)
 	})
 	o.PeakBytes = peak.Stop()
-	switch {
-	case timedOut(ctx, err):
-		o.ModsolverTimeout = true
-		return o, nil
-	case err != nil:
-		return nil, err
+	if done, out, err := o.ended(ctx, err); done {
+		return out, err
 	}
 	o.Modsolver = median(times)
 	if !w.batch {
@@ -244,6 +236,19 @@ func (w *workload) measure(ctx context.Context, cfg runConfig) (*Outcome, error)
 		}
 	}
 	return o, nil
+}
+
+// ended reads err from modsolver's runs: done when they hit their own
+// cap, which o records as a timeout and the case reports, or failed.
+func (o *Outcome) ended(ctx context.Context, err error) (done bool, out *Outcome, _ error) {
+	switch {
+	case timedOut(ctx, err):
+		o.ModsolverTimeout = true
+		return true, o, nil
+	case err != nil:
+		return true, nil, err
+	}
+	return false, nil, nil
 }
 
 // read records the size of modsolver's encodings and checks its answers.

@@ -42,16 +42,14 @@ Flags:
 `
 
 type resolveFlags struct {
-	catalog, cluster, request, scenario string
-	catalogFormat                       string
-	subcharts                           subchartsFlag
-	sources                             sourcesFlag
-	output                              string
-	timeout                             time.Duration
-	noTiming                            bool
-	report                              string
-	devel                               bool
-	facts                               factFlags // cluster.go
+	catalogInput
+	cluster, request, scenario string
+	output                     string
+	timeout                    time.Duration
+	noTiming                   bool
+	report                     string
+	devel                      bool
+	facts                      factFlags // cluster.go
 	// all lists, in the table, the modules and plan steps that keep
 	// their version too (D398).
 	all bool
@@ -62,10 +60,7 @@ func runResolve(ctx context.Context, args []string, out, errOut io.Writer) int {
 	fs := flag.NewFlagSet("resolve", flag.ContinueOnError)
 	fs.SetOutput(errOut)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), resolveUsage); fs.PrintDefaults() }
-	fs.StringVar(&f.catalog, "catalog", "", "catalog `path`: a file or a DKP module-source directory (default: the embedded demo catalog)")
-	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
-	f.subcharts.register(fs)
-	f.sources.register(fs)
+	f.catalogInput.register(fs)
 	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file`: modsolver's (YAML or JSON) or a kubectl dump of DKP's resources")
 	f.facts.register(fs, true)
 	fs.StringVar(&f.request, "request", "", "request `file` (YAML or JSON)")
@@ -198,7 +193,7 @@ func (f *resolveFlags) inputs(errOut io.Writer) (*inputs, error) {
 // load reads the catalog, the cluster state and the request the flags
 // name; given holds the cluster's facts the flags give.
 func (f *resolveFlags) load(given *model.ClusterState, errOut io.Writer) (*inputs, error) {
-	cat, err := f.sources.catalog(f.catalog, f.catalogFormat, errOut, f.subcharts.options()...)
+	cat, err := f.readCatalog(errOut)
 	if err != nil {
 		return nil, err
 	}

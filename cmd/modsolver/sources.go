@@ -11,6 +11,28 @@ import (
 	"github.com/modsolver/modsolver/model"
 )
 
+// catalogInput is the flags that name the catalog resolve and whatif
+// read (catalogFlags are the catalog subcommands'): --catalog, a file or a DKP module-source directory (the embedded
+// demo catalog without one), its format, how a Helm index's subcharts
+// read, and --source for several catalogs at once.
+type catalogInput struct {
+	catalog, catalogFormat string
+	subcharts              subchartsFlag
+	sources                sourcesFlag
+}
+
+func (f *catalogInput) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.catalog, "catalog", "", "catalog `path`: a file or a DKP module-source directory (default: the embedded demo catalog)")
+	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
+	f.subcharts.register(fs)
+	f.sources.register(fs)
+}
+
+// readCatalog reads the catalog the flags name.
+func (f *catalogInput) readCatalog(errOut io.Writer) (*model.Catalog, error) {
+	return f.sources.catalog(f.catalog, f.catalogFormat, errOut, f.subcharts.options()...)
+}
+
 // sourcesFlag is the repeatable --source name=priority:path (R23, D78):
 // several catalogs, of any format and mixed, resolved as sources.
 type sourcesFlag struct {

@@ -82,21 +82,19 @@ Flags:
 type whatifFlags struct {
 	// notes are what reading the cluster said that the batch's outputs
 	// carry as warnings (D154's lowest candidate).
-	notes                                []string
-	catalog, cluster, request, scenarios string
-	catalogFormat                        string
-	subcharts                            subchartsFlag
-	deckhouse, kubernetes                string
-	output                               string
-	workers                              int
-	timeout                              time.Duration
-	noTiming                             bool
-	shard                                shardFlags // whatif_shard.go
-	allowExperimental                    bool
-	devel                                bool
-	sources                              sourcesFlag
-	facts                                factFlags // cluster.go
-	accept                               acceptFlag
+	notes []string
+	catalogInput
+	cluster, request, scenarios string
+	deckhouse, kubernetes       string
+	output                      string
+	workers                     int
+	timeout                     time.Duration
+	noTiming                    bool
+	shard                       shardFlags // whatif_shard.go
+	allowExperimental           bool
+	devel                       bool
+	facts                       factFlags // cluster.go
+	accept                      acceptFlag
 }
 
 // acceptFlag is --accept, given once per risk or as a comma-separated
@@ -150,10 +148,7 @@ func runWhatIf(ctx context.Context, args []string, out, errOut io.Writer) int {
 // prints: whatif's, and whatif merge's, which reads the same batch again
 // (whatif_merge.go); whatif adds --workers and the shard's.
 func (f *whatifFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.catalog, "catalog", "", "catalog `path`: a file or a DKP module-source directory (default: the embedded demo catalog)")
-	fs.StringVar(&f.catalogFormat, "catalog-format", "auto", "catalog `format`: auto, "+formatNames())
-	f.subcharts.register(fs)
-	f.sources.register(fs)
+	f.catalogInput.register(fs)
 	fs.StringVar(&f.cluster, "cluster", "", "cluster state `file`: modsolver's or a kubectl dump of DKP's resources (default, with the demo catalog only: the demo cluster state)")
 	f.facts.register(fs, false)
 	fs.StringVar(&f.request, "request", "", "base request `file` for the matrix (default: updateAll: true)")
@@ -297,7 +292,7 @@ func (f *whatifFlags) check() error {
 func (f *whatifFlags) load(errOut io.Writer) (*batch, error) {
 	var err error
 	b := &batch{}
-	if b.cat, err = f.sources.catalog(f.catalog, f.catalogFormat, errOut, f.subcharts.options()...); err != nil {
+	if b.cat, err = f.readCatalog(errOut); err != nil {
 		return nil, err
 	}
 	if b.cluster, err = f.loadCluster(b.cat, errOut); err != nil {

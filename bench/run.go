@@ -83,7 +83,7 @@ type runConfig struct {
 func WithRuns(n int) RunOption { return func(c *runConfig) { c.runs = max(n, 1) } }
 
 // WithWarmUp makes each solver run, before its timed runs, one warm-up
-// run and more until d has passed (D428): a process that has just
+// run and more until d has passed (D429): a process that has just
 // loaded its inputs answers its first requests on a heap that is still
 // growing, and pays page faults and early collections that a service
 // answering request after request does not. 0 (the default) is one

@@ -19,13 +19,13 @@ type settings struct {
 	// suggestion asks only whether the changed request resolves.
 	statusOnly bool
 	// feasibleOnly answers with the status alone, a resolved request
-	// without its optimum (verify.go).
+	// without its optimum (session.feasible).
 	feasibleOnly bool
 	// stuck names modules that had no release left in the request a
 	// status-only check changes (suggest.go): the check answers
 	// unsatisfiable at once when one of them still has none.
 	stuck []string
-	// batch is shared by the requests of one what-if batch (verify.go).
+	// batch is shared by the requests of one what-if batch (classes.go).
 	batch *batch
 	// hooks are the switches only tests set.
 	hooks testHooks

@@ -51,24 +51,14 @@ func (s *answering) pathNote(o *outcome, idx []int, sc *copyScratch, mode readMo
 // text is the note with p's platform versions, or "" when there is
 // nothing to say.
 func (n pathNote) text(p *problem) string {
-	return noteText(n.stop, len(n.forbids), func(k int) (string, platformVersion) {
-		fo := n.forbids[k]
-		return fo.lead, kindOf(fo.f).platform(p, fo.f)
-	})
-}
-
-// noteText is a path note of stop and n platform facts, each given by
-// term as its lead and the version the cluster runs.
-func noteText(stop string, n int, term func(k int) (string, platformVersion)) string {
 	var b strings.Builder
-	b.WriteString(stop)
-	for k := range n {
+	b.WriteString(n.stop)
+	for _, fo := range n.forbids {
 		if b.Len() > 0 {
 			b.WriteString("; ")
 		}
-		lead, pv := term(k)
-		b.WriteString(lead)
-		writeClusterRuns(&b, pv)
+		b.WriteString(fo.lead)
+		writeClusterRuns(&b, kindOf(fo.f).platform(p, fo.f))
 	}
 	return b.String()
 }

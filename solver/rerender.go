@@ -88,40 +88,21 @@ type classParts struct {
 }
 
 // classNote is the note on the path of the module at index i of the
-// session's outcomes, in parts that hold no fact (a fact would hold its
-// view, and the view the session's whole problem, for as long as a
-// member's patch waits): the stop, and for each platform fact the note
-// names its lead and what it quotes.
+// session's outcomes, in parts (pathNote) whose facts are copies that
+// keep only what the note quotes, their kind and component: a fact of
+// the session would hold its view, and the view the whole problem, for
+// as long as a member's patch waits (listPatch).
 type classNote struct {
-	i     int
-	stop  string
-	terms []noteTerm
-}
-
-// noteTerm is one platform fact of a class note: its lead, and the
-// fact's kind and component, which say which platform version it quotes
-// (factKind.platform).
-type noteTerm struct {
-	lead string
-	kind model.FactKind
-	dep  string
+	i    int
+	note pathNote
 }
 
 func newClassNote(i int, n pathNote) classNote {
-	c := classNote{i: i, stop: n.stop}
-	for _, fo := range n.forbids {
-		c.terms = append(c.terms, noteTerm{fo.lead, fo.f.kind, fo.f.dep})
+	forbids := make([]forbiddenOnPath, len(n.forbids))
+	for k, fo := range n.forbids {
+		forbids[k] = forbiddenOnPath{lead: fo.lead, f: &fact{kind: fo.f.kind, dep: fo.f.dep}}
 	}
-	return c
-}
-
-// text is the note with the platform versions of p's inputs.
-func (n classNote) text(p *problem) string {
-	return noteText(n.stop, len(n.terms), func(k int) (string, platformVersion) {
-		t := n.terms[k]
-		f := &fact{kind: t.kind, dep: t.dep}
-		return t.lead, kindOf(f).platform(p, f)
-	})
+	return classNote{i, pathNote{stop: n.stop, forbids: forbids}}
 }
 
 // classParts finds the parts of res that quote a platform version, with
@@ -206,7 +187,7 @@ func (p *listPatch) apply(res *model.Result) {
 		}
 		member := &problem{in: p.in}
 		for _, n := range p.notes {
-			res.Modules[n.i].PathNote = n.text(member)
+			res.Modules[n.i].PathNote = n.note.text(member)
 		}
 	}
 	if len(p.plan) > 0 {

@@ -202,7 +202,7 @@ func boolByte(b bool) byte {
 // sameState reports whether two cluster states are the same in every
 // field (TestMemoStateCoversEveryField), versions as written: a memo's
 // state and a request's, or a suggestion's changed state and the one it
-// changed (verify.go).
+// changed (suggesting.verify).
 func sameState(a, b *model.ClusterState) bool {
 	if !sameText(a.Deckhouse, b.Deckhouse) || !sameText(a.Kubernetes, b.Kubernetes) || a.Edition != b.Edition ||
 		a.Bundle != b.Bundle || a.ReleaseChannel != b.ReleaseChannel || a.AllowExperimentalModules != b.AllowExperimentalModules || a.KubernetesAutomatic != b.KubernetesAutomatic ||

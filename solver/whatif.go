@@ -142,10 +142,10 @@ func classify(axes *platformAxes, cat *model.Catalog, cluster *model.ClusterStat
 const sharedLimit = 5000
 
 // answerAll answers the classes of requests next hands it, class by
-// class, and sends each answer to its channel: the first request of a class is
-// resolved, on one shared encoding for a catalog of up to sharedLimit
-// releases, else with a session of its own; the others are rendered from
-// its session.
+// class, and sends each answer to its channel: the first request of a
+// class is resolved, on one shared encoding for a catalog of up to
+// sharedLimit releases, else with a session of its own; the others are
+// rendered from its session.
 func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.ClusterState, reqs []*model.Request, next func() ([]int, bool), answers []chan Answer) {
 	cat := c.cat
 	resolve := func(req *model.Request) (*answering, *model.Result, error) {
@@ -196,8 +196,7 @@ func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.Cl
 			}
 			if err == nil && res != nil {
 				if patch != nil && c.routeEnds(cluster, reqs[i]) != nil {
-					a := Answer{Result: res, patch: patch}
-					a.settle() // a route reads the answer's modules
+					patch.apply(res) // a route reads the answer's modules
 					patch = nil
 				}
 				res, err = c.addRoute(ctx, c, cfg, cluster, reqs[i], res) // R33

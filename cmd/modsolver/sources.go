@@ -12,9 +12,10 @@ import (
 )
 
 // catalogInput is the flags that name the catalog resolve and whatif
-// read (catalogFlags are the catalog subcommands'): --catalog, a file or a DKP module-source directory (the embedded
-// demo catalog without one), its format, how a Helm index's subcharts
-// read, and --source for several catalogs at once.
+// read (catalogFlags are the catalog subcommands'): --catalog, a file
+// or a DKP module-source directory (the embedded demo catalog without
+// one), its format, how a Helm index's subcharts read, and --source for
+// several catalogs at once.
 type catalogInput struct {
 	catalog, catalogFormat string
 	subcharts              subchartsFlag

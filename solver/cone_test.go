@@ -72,6 +72,47 @@ modules:
 	}
 }
 
+// A session keeps one explain encoding per scope: the whole closure's,
+// asked by held-back questions, is not the conflict's cone, whichever is
+// asked for first, and the session's stats count both.
+func TestExplainEncodingsKeepTheirScope(t *testing.T) {
+	c, cluster := compileInputs(t, `
+modules:
+  - name: app
+    releases: [{version: 1.0.0, requirements: {modules: {db: ">= 2.0"}}}]
+  - name: db
+    releases: [{version: 1.0.0}]
+  - name: extra
+    releases: [{version: 1.0.0}]
+`, `
+deckhouse: 1.74.0
+kubernetes: 1.31.0
+modules:
+  db: {enabled: true, version: 1.0.0}
+  extra: {enabled: true, version: 1.0.0}
+`)
+	req := &model.Request{Enable: []string{"app"}}
+	for _, coneFirst := range []bool{true, false} {
+		s := newAnswering(newSession(context.Background(), newSettings(nil), c, cluster, req, memoUse{}), c)
+		_, err := s.run()
+		require.NoError(t, err)
+		var whole, cone *explainer
+		if coneFirst {
+			cone, whole = s.conflictExplainer(), s.explainer()
+		} else {
+			whole, cone = s.explainer(), s.conflictExplainer()
+		}
+		assert.NotSame(t, whole, cone)
+		assert.Nil(t, whole.e.cone, "the whole closure's encoding is no cone")
+		require.NotNil(t, cone.e.cone)
+		assert.False(t, cone.e.cone.covered["extra"], "the conflict's cone leaves out what the request does not reach")
+		assert.Same(t, whole, s.explainer(), "each is built once")
+		assert.Same(t, cone, s.conflictExplainer())
+		st := s.stats()
+		assert.Equal(t, int(s.fast.g.MaxVar())+int(whole.e.g.MaxVar())+int(cone.e.g.MaxVar()), st.Variables)
+	}
+}
+
 // A module that must be on while static facts forbid every release, one
 // of them about the platform, is hopeless; one that keeps a release, or
 // whose releases no platform fact forbids, is not.

@@ -168,7 +168,10 @@ func (x *explainer) preference(v *view, at int) *fact {
 // back).
 type explaining struct {
 	*session
-	expl *explainer
+	// whole and cone are the session's explain encodings, each built
+	// once, over its own scope: the whole closure (explainer) and the
+	// cone of an unsatisfiable request (conflictExplainer).
+	whole, cone *explainer
 	// local is the scratch of held-back questions asked without a solver
 	// (localcore.go), kept from one question to the next.
 	local *localQuestion
@@ -182,26 +185,40 @@ type explaining struct {
 
 // stats sums the work of every encoding the session built.
 func (s *explaining) stats() model.Stats {
-	if s.expl == nil {
-		return s.work(s.asked)
+	var kept []*encoder
+	for _, x := range s.kept() {
+		kept = append(kept, x.e)
 	}
-	return s.work(s.asked, s.expl.e)
+	return s.work(s.asked, kept...)
+}
+
+// kept lists the explain encodings the session keeps.
+func (s *explaining) kept() []*explainer {
+	var out []*explainer
+	for _, x := range []*explainer{s.whole, s.cone} {
+		if x != nil {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // explainer returns the session's explain encoding of the whole closure,
 // building it once.
 func (s *explaining) explainer() *explainer {
-	if s.expl == nil {
-		s.expl = newExplainer(s.ctx, s.p, everything, s.budget, &s.names)
-	}
-	return s.expl
+	return s.keep(&s.whole, everything)
 }
 
 // conflictExplainer returns the session's explain encoding for an
 // unsatisfiable request: a cone from the request's facts (cone.go).
 func (s *explaining) conflictExplainer() *explainer {
-	if s.expl == nil {
-		s.expl = newExplainer(s.ctx, s.p, conflictCone, s.budget, &s.names)
+	return s.keep(&s.cone, conflictCone)
+}
+
+// keep returns *x, building it over sc first.
+func (s *explaining) keep(x **explainer, sc scope) *explainer {
+	if *x == nil {
+		*x = newExplainer(s.ctx, s.p, sc, s.budget, &s.names)
 	}
-	return s.expl
+	return *x
 }

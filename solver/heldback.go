@@ -182,7 +182,7 @@ func (s *explaining) questionExplainer(v *view) *explainer {
 // dropExplainer counts a question's cone in the session's stats and
 // takes it off the memory budget.
 func (s *explaining) dropExplainer(x *explainer) {
-	if x == s.expl {
+	if slices.Contains(s.kept(), x) {
 		return
 	}
 	s.asked.Variables += int(x.e.g.MaxVar())

@@ -16,8 +16,8 @@ import (
 // TestWhatIfClassesOnGenerated checks that a what-if batch, which answers
 // requests of one platform class from one answer, gives for random DKP
 // and Kubernetes pairs on generated catalogs exactly the answer Solve
-// gives alone: on a catalog small enough for a shared encoding and on one
-// above that limit, with and without held-back reasons.
+// gives alone: on a small catalog and a larger one, with and without
+// held-back reasons.
 func TestWhatIfClassesOnGenerated(t *testing.T) {
 	for _, spec := range []string{"60x10", "300x20"} {
 		size, err := ParseSize(spec)

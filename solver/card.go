@@ -1,8 +1,6 @@
 package solver
 
 import (
-	"encoding/binary"
-
 	"github.com/go-air/gini/z"
 )
 
@@ -43,24 +41,4 @@ func (t totalizer) atLeast(ins []z.Lit, limit int) []z.Lit {
 		}
 	}
 	return outs
-}
-
-// counter is atLeast for the optimiser. On a shared what-if encoding it
-// builds the full totalizer of a literal set once and reuses it for every
-// request that minimises the same set, so that the encoding stops growing.
-func (t totalizer) counter(ins []z.Lit, limit int) []z.Lit {
-	e := t.e
-	if e.counters == nil {
-		return t.atLeast(ins, limit)
-	}
-	key := make([]byte, 0, 4*len(ins))
-	for _, m := range ins {
-		key = binary.AppendUvarint(key, uint64(m))
-	}
-	outs, ok := e.counters[string(key)]
-	if !ok {
-		outs = t.atLeast(ins, len(ins))
-		e.counters[string(key)] = outs
-	}
-	return outs[:min(limit, len(outs))]
 }

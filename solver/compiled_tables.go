@@ -414,7 +414,9 @@ func headIndex(rels []*model.Release, hv model.Version) int {
 
 // readPlatformConstraints reads every constraint of cat that a platform
 // version is checked against: DKP, Kubernetes and component requirements
-// (R4, R22), and requirements on built-in modules, whose version is DKP's.
+// (R4, R22), requirements on built-in modules, whose version is DKP's,
+// and the DKP ranges that choose a built-in module's settings schema
+// (R34).
 func readPlatformConstraints(cat *model.Catalog) platformConstraints {
 	pc := platformConstraints{deckhouse: newAxis(), kubernetes: newAxis(), components: map[string]*axis{}}
 	readReqs := func(r model.Requirements) {
@@ -438,6 +440,9 @@ func readPlatformConstraints(cat *model.Catalog) platformConstraints {
 		readReqs(m.BuiltInRequirements())
 		for _, r := range m.Releases {
 			readReqs(r.Requirements)
+		}
+		for _, ps := range m.Settings {
+			pc.deckhouse.add(ps.Deckhouse) // a built-in module's settings schema is its DKP version's (R34)
 		}
 	}
 	return pc

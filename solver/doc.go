@@ -163,12 +163,8 @@
 //     A large answer is rendered in two passes, the second only reading,
 //     in halves side by side, while the plan is ordered (D330); a large
 //     closure's views are filtered so too (D331).
-//   - whatif.go, shared.go: batches. On catalogs of up to 5,000 releases
-//     each worker builds one shared encoding, where facts are
-//     selector-guarded as in an explanation and facts with equal clauses
-//     share a selector, and answers every request of its share under
-//     assumptions, keeping what gini has learnt; on larger ones it solves
-//     each request on its own (D40).
+//   - whatif.go: batches. Workers take the classes of requests in turn
+//     and resolve each class's first request as Solve does (D436).
 //   - classes.go, rerender.go: what-if by equivalence class.
 //     Requests whose platform versions the catalog cannot tell apart are
 //     resolved once and the others rendered from that session with their
@@ -178,8 +174,8 @@
 //   - sweep.go: every module installed at its head, one question each, on
 //     the what-if engine (`modsolver catalog check`, D37).
 //
-// Two encodings of one problem exist, and a third kind spans many; they
-// differ by their guard and their scope only. The fast one (guard hard,
+// Two encodings of one problem exist; they differ by their guard and
+// their scope only. The fast one (guard hard,
 // the whole closure but detached modules) applies the static facts as
 // domain filters and adds the others as plain clauses; it finds the
 // answer. The explain one (guard selecting) keeps every release and
@@ -187,8 +183,5 @@
 // to explain: over the whole closure for platform questions, over a cone
 // for other unsatisfiable requests (D107), and over a cone of its own for
 // each held-back question that the facts near the module do not decide
-// (D124, D229, heldback.go). The shared one
-// (guard sharing, shared.go) is built like the explain one, for all the
-// requests of a what-if worker, facts with equal clauses sharing one
-// selector.
+// (D124, D229, heldback.go).
 package solver

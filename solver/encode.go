@@ -29,7 +29,7 @@ type encoder struct {
 	mods   []*modVars
 	byName map[string]*modVars
 	// universe are the modules the encoding may cover, sorted by name:
-	// the closure, or what a shared encoding has included so far.
+	// the closure.
 	universe []*view
 	// kept are the frozen modules a fast encoding on a state memo left
 	// out without a view (statememo.go), sorted by name: each keeps its
@@ -53,7 +53,6 @@ type encoder struct {
 	ivCache     map[ivKey]z.Lit
 	chains      map[string][]z.Lit // at-most-one chains by exclusive group
 	satCache    map[satKey][]int
-	counters    map[string][]z.Lit  // totalizers of a shared encoding (card.go); nil: none kept
 	srcLits     map[sourceKey]z.Lit // "on at a release of source s" (sources_encode.go)
 	setLits     map[setKey]z.Lit    // "at one of these positions" (loops.go)
 	clauses     int

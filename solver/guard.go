@@ -7,10 +7,9 @@ import (
 )
 
 // guard is how an encoding holds the clauses of a fact. With its scope
-// (cone.go), it is all that tells the three encodings of doc.go apart:
-// the fast one holds facts as hard clauses (hard), the explain one guards
-// each fact with a selector of its own (selecting), and a shared what-if
-// one gives facts with equal clauses one selector (sharing, shared.go).
+// (cone.go), it is all that tells the two encodings of doc.go apart: the
+// fast one holds facts as hard clauses (hard), the explain one guards
+// each fact with a selector of its own (selecting).
 type guard interface {
 	// keepsFacts reports whether the encoding keeps facts apart, so that
 	// any one of them may be taken away: every release is then a

@@ -48,10 +48,8 @@ func (s *explaining) whyNotFacts(v *view, rel int) ([]*fact, error) {
 // the facts of v and of what it requires when those decide it
 // (localcore.go), else from the solver.
 func (s *explaining) whyNotCore(v *view, rel int) (core, background []*fact, err error) {
-	if s.scope == nil {
-		if core, background, ok := s.localCore(v, rel); ok {
-			return core, background, nil
-		}
+	if core, background, ok := s.localCore(v, rel); ok {
+		return core, background, nil
 	}
 	return s.solverCore(v, rel)
 }
@@ -140,7 +138,7 @@ func (s *explaining) firstLevel(v *view, rel int, level func(int) whyLevel) (int
 func (s *explaining) fastAssumptions(v *view, rel int, l whyLevel) ([]z.Lit, bool) {
 	e := s.fast
 	mv := e.byName[v.name]
-	if s.scope != nil || mv == nil || mv.pos[rel] < 0 {
+	if mv == nil || mv.pos[rel] < 0 {
 		return nil, false
 	}
 	assume := []z.Lit{e.ge(mv, mv.pos[rel])}
@@ -170,12 +168,8 @@ func (s *explaining) fastAssumptions(v *view, rel int, l whyLevel) ([]z.Lit, boo
 }
 
 // questionExplainer returns the explain encoding a question about v is
-// asked on: a cone from v of its own, or on a shared what-if encoding the
-// session's explain encoding of the whole closure.
+// asked on: a cone from v of its own.
 func (s *explaining) questionExplainer(v *view) *explainer {
-	if s.scope != nil {
-		return s.explainer()
-	}
 	return newExplainer(s.ctx, s.p, scope{cone: func(*problem) []string { return []string{v.name} }, alone: true}, s.budget, &s.names)
 }
 

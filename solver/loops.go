@@ -181,8 +181,7 @@ func (ed *loopEdge) movedIn(poss []int) []int {
 
 // releasesLit returns a literal implied by "mv is at one of positions
 // poss": true whenever mv is there, free otherwise. It is made once per
-// encoding for each set, so that a shared encoding, which encodes its
-// loops again as its universe grows, finds the same clauses (shared.go).
+// encoding for each set.
 func (rl relations) releasesLit(mv *modVars, poss []int) z.Lit {
 	e := rl.e
 	k := setKey{mv: mv, poss: fmt.Sprint(poss)}

@@ -27,10 +27,6 @@ type optimizer struct {
 	// choices are the sources levels 3a and 5a chose, in order, which
 	// held-back reasons name as facts (sources_optimize.go).
 	choices []*sourceChoice
-	// scope, when set, limits the levels to these modules: on a shared
-	// what-if encoding, the modules outside the request's closure are off
-	// in every optimal answer, and maximising them would only cost solves.
-	scope map[string]bool
 	// hooks are the switches only tests set (searchAll).
 	hooks testHooks
 	// bound holds, for the modules propagate has seen, the newest
@@ -90,7 +86,7 @@ func (o *optimizer) run() error {
 func (o *optimizer) onLits(in intent) []z.Lit {
 	var out []z.Lit
 	for _, mv := range o.e.mods {
-		if mv.v.intent == in && (o.scope == nil || o.scope[mv.v.name]) {
+		if mv.v.intent == in {
 			out = append(out, o.e.on(mv))
 		}
 	}
@@ -120,7 +116,7 @@ func (o *optimizer) minimize(bads []z.Lit) error {
 	if err != nil {
 		return err
 	}
-	outs := totalizer{o.e}.counter(bads, cost+1)
+	outs := totalizer{o.e}.atLeast(bads, cost+1)
 	for k := 1; k < cost; k++ {
 		ok, err := o.e.solve(o.ctx, o.with(outs[k].Not()))
 		if err != nil {
@@ -169,7 +165,7 @@ func (o *optimizer) with(extra ...z.Lit) []z.Lit {
 // name, then every other module, by name (D16).
 func (o *optimizer) versionOrder() (named, rest []*modVars) {
 	for _, mv := range o.e.mods {
-		if o.top(mv) < 0 || (o.scope != nil && !o.scope[mv.v.name]) || o.fixed(mv) {
+		if o.top(mv) < 0 || o.fixed(mv) {
 			continue
 		}
 		if mv.v.named {
@@ -185,7 +181,7 @@ func (o *optimizer) versionOrder() (named, rest []*modVars) {
 // newest already in every model, and assuming so would only lengthen
 // every solve's assumptions.
 func (o *optimizer) fixed(mv *modVars) bool {
-	return o.scope == nil && len(mv.dom) == 1 && mv.v.intent == intentOn
+	return len(mv.dom) == 1 && mv.v.intent == intentOn
 }
 
 // maximizeVersions makes each module of order, one after another, as new
@@ -240,20 +236,7 @@ func (o *optimizer) top(mv *modVars) int {
 }
 
 // domainTop is top before propagation.
-func (o *optimizer) domainTop(mv *modVars) int {
-	if o.scope == nil {
-		return len(mv.dom) - 1
-	}
-	if mv.v.intent == intentOff {
-		return -1
-	}
-	for j := len(mv.dom) - 1; j >= 0; j-- {
-		if mv.v.allowed[mv.dom[j]] {
-			return j
-		}
-	}
-	return -1
-}
+func (o *optimizer) domainTop(mv *modVars) int { return len(mv.dom) - 1 }
 
 // propagate bounds each module of order by what unit propagation says
 // under the commits: a release that a static fact of another module

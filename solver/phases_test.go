@@ -121,7 +121,6 @@ var phases = map[string]phase{
 	"solve.go":           phaseFacade,
 	"doc.go":             phaseFacade,
 	"whatif.go":          phaseFacade,
-	"shared.go":          phaseFacade,
 	"sweep.go":           phaseFacade,
 }
 

@@ -260,7 +260,7 @@ func (rl relations) groupFact(kind model.FactKind, class int, group string, memb
 
 // atMostOne adds a sequential at-most-one constraint over the members'
 // "on" literals, guarded by f. The chain literals of a group are made
-// once per encoding, so that a shared encoding reuses them (whatif.go).
+// once per encoding.
 func (rl relations) atMostOne(f *fact, group string, members []*modVars) {
 	e := rl.e
 	if len(members) <= 6 {

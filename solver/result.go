@@ -229,9 +229,6 @@ func (s *session) outcomes() (outs, warned []*outcome, unchanged int) {
 	}
 	detached := s.fast.detached
 	for _, mv := range s.fast.mods {
-		if s.scope != nil && !s.scope[mv.v.name] {
-			continue
-		}
 		for len(detached) > 0 && detached[0].name < mv.v.name {
 			add(detached[0], detached[0].deployed, true)
 			detached = detached[1:]

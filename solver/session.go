@@ -4,8 +4,6 @@ import (
 	"context"
 	"slices"
 
-	"github.com/go-air/gini/z"
-
 	"github.com/modsolver/modsolver/model"
 )
 
@@ -30,14 +28,6 @@ type session struct {
 	// budget bounds the memory of fast and of the explain encodings
 	// (WithMemoryLimit).
 	budget *budget
-	// solvesBefore is the solve count of a shared what-if encoding before
-	// this session, so that its stats count only its own solves.
-	solvesBefore int
-	// scope, on a shared encoding, names the modules of this request's
-	// closure; the others are off and not part of the answer.
-	scope map[string]bool
-	// base, on a shared encoding, are the selectors of this request's facts.
-	base []z.Lit
 	// final maps every encoded module to its selected release (-1: off).
 	final map[*view]int
 	// outs are the outcomes a resolved answer lists, and unchanged the
@@ -52,7 +42,7 @@ type session struct {
 // work sums the work of the fast encoding, of asked (encodings already
 // dropped) and of more, the encodings kept beside it.
 func (s *session) work(asked model.Stats, more ...*encoder) model.Stats {
-	st := model.Stats{Variables: int(s.fast.g.MaxVar()) + asked.Variables, Clauses: s.fast.clauses + asked.Clauses, Solves: s.fast.solves - s.solvesBefore + asked.Solves}
+	st := model.Stats{Variables: int(s.fast.g.MaxVar()) + asked.Variables, Clauses: s.fast.clauses + asked.Clauses, Solves: s.fast.solves + asked.Solves}
 	encs := []*encoder{s.fast}
 	for _, e := range more {
 		st.Variables += int(e.g.MaxVar())
@@ -61,16 +51,6 @@ func (s *session) work(asked model.Stats, more ...*encoder) model.Stats {
 		encs = append(encs, e)
 	}
 	st.MemoryBytes = estimate(encs...)
-	if s.scope != nil {
-		// On a shared what-if encoding, the request's own view of the
-		// modules depends on what the worker answered before (its
-		// memos), so it is left out, so that stats stay the same for any
-		// number of workers.
-		st.MemoryBytes = 0
-		for _, e := range encs {
-			st.MemoryBytes += e.bytes()
-		}
-	}
 	return st
 }
 

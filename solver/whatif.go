@@ -40,9 +40,9 @@ func (a *Answer) settle() {
 //
 // Requests that differ only in platform versions the catalog cannot tell
 // apart form a class (classes.go): one of them is resolved, the others
-// are rendered from its answer. Each worker takes whole classes, encodes
-// its share once (shared.go) or each class on its own, and answers with
-// assumptions. Every answer is the one Solve gives for that request
+// are rendered from its answer. Each worker takes whole classes and
+// resolves each class's first request with a session of its own, as
+// Solve does (D436). Every answer is the one Solve gives for that request
 // alone, apart from its stats.
 func WhatIf(ctx context.Context, cat *model.Catalog, cluster *model.ClusterState, reqs []*model.Request, emit func(i int, a Answer) error, opts ...Option) error {
 	c, err := compiledOrNew(cat)
@@ -133,36 +133,15 @@ func classify(axes *platformAxes, cat *model.Catalog, cluster *model.ClusterStat
 	return classes
 }
 
-// sharedLimit is the largest catalog, in releases, that a worker answers
-// on one shared encoding (D40). On a shared encoding every fact is an
-// assumption, so each solve pays for the whole catalog: on the generated M
-// catalog (60,000 releases) 40 platform scenarios took 2.5 times as long
-// as solving each on its own, while on the S catalog and on DKP-sized ones
-// the two are alike.
-const sharedLimit = 5000
-
 // answerAll answers the classes of requests next hands it, class by
 // class, and sends each answer to its channel: the first request of a
-// class is resolved, on one shared encoding for a catalog of up to
-// sharedLimit releases, else with a session of its own; the others are
-// rendered from its session.
+// class is resolved with a session of its own, as Solve resolves it
+// (D436), and the others are rendered from that session.
 func answerAll(ctx context.Context, cfg settings, c *Compiled, cluster *model.ClusterState, reqs []*model.Request, next func() ([]int, bool), answers []chan Answer) {
-	cat := c.cat
 	resolve := func(req *model.Request) (*answering, *model.Result, error) {
 		s := newAnswering(newSession(ctx, cfg, c, cluster, req, memoUse{}), c)
 		res, err := s.run()
 		return s, res, err
-	}
-	if cat.ReleaseCount() <= sharedLimit && len(cat.Sources()) == 0 && !c.t.multiSource { // R23: each request on its own (D77, D350)
-		var se *sharedEncoding // made for the worker's first class
-		resolve = func(req *model.Request) (*answering, *model.Result, error) {
-			if se == nil {
-				se = newShared(c, cluster)
-			}
-			s := newAnswering(se.session(ctx, cfg, req), c)
-			res, err := s.optimize(&optimizer{e: se.e, ctx: ctx, commits: s.base, scope: s.scope})
-			return s, res, err
-		}
 	}
 	for class, ok := next(); ok; class, ok = next() {
 		var s *answering

@@ -23,7 +23,7 @@ func matrix1000(b *testing.B) (*model.Catalog, *model.ClusterState, []*model.Req
 	return cat, cluster, platformMatrix()
 }
 
-// BenchmarkWhatIf1000 answers the matrix on shared encodings.
+// BenchmarkWhatIf1000 answers the matrix with one and two workers.
 func BenchmarkWhatIf1000(b *testing.B) {
 	cat, cluster, reqs := matrix1000(b)
 	for _, workers := range []int{1, 2} {

@@ -490,8 +490,8 @@ func callWhatIf(ctx context.Context, c *client.Client, f *callFlags, out io.Writ
 	code := exitResolved
 	err = c.WhatIf(ctx, req, func(r *modsolverv1.WhatIfResult) error {
 		if f.noTiming && r.GetResponse() != nil {
-			// As whatif --no-timing: on a shared encoding every figure
-			// depends on the workers (D53).
+			// As whatif --no-timing: a class member carries its class's
+			// figures (D53, D120).
 			r.GetResponse().Stats = &modsolverv1.Stats{}
 		}
 		if r.GetError() != "" {

@@ -472,8 +472,8 @@ func (b *batch) run(ctx context.Context, f whatifFlags, errOut io.Writer) ([]rea
 			i := index[k]
 			badUpTo(i)
 			if a.Result != nil && f.noTiming {
-				// On a shared encoding the other stats count the worker's
-				// work too, which depends on the workers and the shard (D53).
+				// A class member carries the figures of its class's first
+				// request (D53, D120).
 				a.Result.Stats = model.Stats{}
 			}
 			a.Err = b.scenarios[i].Origin.Place(a.Err)

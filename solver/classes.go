@@ -102,6 +102,12 @@ func (pa *platformAxes) key(req *model.Request) string {
 		}
 		pa.components[name].write(&b, cur)
 	}
+	for _, name := range slices.Sorted(maps.Keys(req.Platform.Components)) {
+		if pa.components[name] == nil { // no constraint reads it, but a downgrade of it is a question of its own (D172, D438)
+			b.WriteString("|l" + name + "=")
+			writeLowers(&b, pa.cluster.Platform[name], req.Platform.Components[name])
+		}
+	}
 	return b.String()
 }
 

@@ -6,7 +6,6 @@ import (
 	"hash/fnv"
 	"maps"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"testing"
@@ -40,28 +39,26 @@ func TestWhatIfClassesMatchSolve(t *testing.T) {
 // asked on 12 random platforms: what nobody wrote a scenario for. It
 // found a batch answering on one encoding shared by its requests that
 // ordered an explanation's facts otherwise than Solve, or failed with an
-// internal error where Solve resolved (seeds 43 and 217, D436), and a
-// class that held DKP versions whose built-in module reads another
-// settings schema (seed 415, D437). MODSOLVER_WHATIF_SEEDS and
-// MODSOLVER_WHATIF_FIRST run other seeds.
+// internal error where Solve resolved (seeds 43 and 217, D436), and
+// classes that held requests Solve tells apart: DKP versions whose
+// built-in module reads another settings schema (seed 415, and 6236,
+// 6853 and 13120 where a source carries the module built in, D437), a
+// component no constraint reads lowered or not (2121 and seven more,
+// D438), DKP versions on either side of a compound requirement on a
+// built-in module (1346, D439). Those seeds run besides the first 300;
+// MODSOLVER_WHATIF_SEEDS and MODSOLVER_WHATIF_FIRST run others.
 func TestWhatIfMatchesSolveOnRandomScenarios(t *testing.T) {
-	first, n := envSeed(t, "MODSOLVER_WHATIF_FIRST", 1), envSeed(t, "MODSOLVER_WHATIF_SEEDS", 300)
+	first, n := scenariotest.EnvUint(t, "MODSOLVER_WHATIF_FIRST", 1), scenariotest.EnvUint(t, "MODSOLVER_WHATIF_SEEDS", 300)
+	seeds := []uint64{43, 217, 415, 1346, 1906, 2121, 3124, 3181, 3301, 3330, 3623, 3870, 3990, 6236, 6853, 13120} // each disagreed once
 	for seed := first; seed < first+n; seed++ {
+		seeds = append(seeds, seed)
+	}
+	for _, seed := range slices.Compact(slices.Sorted(slices.Values(seeds))) {
 		sc := randscen.Generate(seed)
 		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
 			CheckWhatIfAgainstSolve(t, sc.Catalog, sc.Cluster, RandomPlatforms(sc.Cluster, sc.Request, 12, seed))
 		})
 	}
-}
-
-func envSeed(t *testing.T, name string, fallback uint64) uint64 {
-	text := os.Getenv(name)
-	if text == "" {
-		return fallback
-	}
-	n, err := strconv.ParseUint(text, 10, 64)
-	require.NoError(t, err, "%s=%q", name, text)
-	return n
 }
 
 // RandomPlatforms makes n copies of req on random DKP, Kubernetes and
@@ -132,6 +129,83 @@ func TestClassesGroup(t *testing.T) {
 	}
 	assert.Equal(t, [][]int{{0, 2, 4}, {1, 3}}, classify(newPlatformAxes(compiledFor(cat), cluster), cat, cluster, reqs, answers))
 	CheckWhatIfAgainstSolve(t, cat, cluster, reqs)
+}
+
+// TestClassesTellApart holds the class key to what the random scenarios
+// found it missing (TestWhatIfMatchesSolveOnRandomScenarios): each case
+// has two requests that must fall in different classes, and a batch of
+// both answers each as Solve does.
+func TestClassesTellApart(t *testing.T) {
+	for _, tc := range []struct {
+		name, catalog, cluster string
+		a, b                   model.Platform
+	}{{
+		name: "a built-in module's settings schema is its DKP version's (D437)",
+		catalog: `
+modules:
+  - name: user-authn
+    embedded: true
+    settings:
+      - deckhouse: ">= 1.75"
+        schema: {type: object, properties: {publishDNS: {type: string, pattern: "^[a-z0-9.]+$"}}}
+      - schema: {type: object, properties: {publishDNS: {type: string}}}
+`,
+		cluster: `
+deckhouse: 1.74.2
+kubernetes: 1.31.0
+modules:
+  user-authn: {enabled: true, settings: {publishDNS: "Auth_Example"}}
+`,
+		a: model.Platform{Deckhouse: model.MustParseVersion("1.74.5")},
+		b: model.Platform{Deckhouse: model.MustParseVersion("1.75.0")},
+	}, {
+		name: "a platform component no constraint reads, lowered, is a downgrade question (D438)",
+		catalog: `
+modules:
+  - name: app
+    releases: [{version: 1.0.0}]
+`,
+		cluster: `
+deckhouse: 1.74.2
+kubernetes: 1.31.0
+platform: {openshift: 4.14.2}
+modules:
+  app: {enabled: true, version: 1.0.0}
+`,
+		a: model.Platform{Components: map[string]model.Version{"openshift": model.MustParseVersion("4.15.0")}},
+		b: model.Platform{Components: map[string]model.Version{"openshift": model.MustParseVersion("4.13.0")}},
+	}, {
+		name: "a compound requirement on a built-in module reads the DKP version (D439)",
+		catalog: `
+modules:
+  - name: mon
+    embedded: true
+  - name: log
+    releases:
+      - version: 1.0.0
+        requirements:
+          compound:
+            - module: mon
+              version: < 1.71.2
+`,
+		cluster: `
+deckhouse: 1.71.0
+kubernetes: 1.31.0
+modules:
+  mon: {enabled: true}
+  log: {enabled: true, version: 1.0.0}
+`,
+		a: model.Platform{Deckhouse: model.MustParseVersion("1.71.1")},
+		b: model.Platform{Deckhouse: model.MustParseVersion("1.71.3")},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, cluster := compileInputs(t, tc.catalog, tc.cluster)
+			reqs := []*model.Request{{UpdateAll: true, Platform: tc.a}, {UpdateAll: true, Platform: tc.b}}
+			axes := newPlatformAxes(c, cluster)
+			assert.NotEqual(t, axes.key(reqs[0]), axes.key(reqs[1]))
+			CheckWhatIfAgainstSolve(t, c.cat, cluster, reqs)
+		})
+	}
 }
 
 // seedOf is a stable seed for a name.

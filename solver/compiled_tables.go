@@ -415,7 +415,7 @@ func headIndex(rels []*model.Release, hv model.Version) int {
 // readPlatformConstraints reads every constraint of cat that a platform
 // version is checked against: DKP, Kubernetes and component requirements
 // (R4, R22), requirements on built-in modules, whose version is DKP's,
-// and the DKP ranges that choose a built-in module's settings schema
+// plain or in a compound requirement (R24), and the DKP ranges that choose a built-in module's settings schema
 // (R34).
 func readPlatformConstraints(cat *model.Catalog) platformConstraints {
 	pc := platformConstraints{deckhouse: newAxis(), kubernetes: newAxis(), components: map[string]*axis{}}
@@ -430,10 +430,14 @@ func readPlatformConstraints(cat *model.Catalog) platformConstraints {
 				pc.components[name].add(r.Platform[name])
 			}
 		}
+		builtIn := func(name string) bool { m := cat.Module(name); return m != nil && m.MayBeBuiltIn() }
 		for i := range r.Modules {
-			if m := cat.Module(r.Modules[i].Module); m != nil && m.MayBeBuiltIn() {
+			if builtIn(r.Modules[i].Module) {
 				pc.deckhouse.add(&r.Modules[i].Constraint)
 			}
+		}
+		for _, c := range r.Compound {
+			builtInAtoms(c.Predicate, builtIn, pc.deckhouse.add)
 		}
 	}
 	for _, m := range cat.Modules() {
@@ -441,11 +445,29 @@ func readPlatformConstraints(cat *model.Catalog) platformConstraints {
 		for _, r := range m.Releases {
 			readReqs(r.Requirements)
 		}
-		for _, ps := range m.Settings {
-			pc.deckhouse.add(ps.Deckhouse) // a built-in module's settings schema is its DKP version's (R34)
+		for _, sm := range append([]*model.Module{m}, m.ForSource(m.BuiltInSource())) { // a source's built-in copy holds its own (R29)
+			if sm != nil {
+				for _, ps := range sm.Settings {
+					pc.deckhouse.add(ps.Deckhouse) // a built-in module's settings schema is its DKP version's (R34)
+				}
+			}
 		}
 	}
 	return pc
+}
+
+// builtInAtoms calls add with the version constraint of every module atom
+// of p that names a built-in module, whose version is DKP's (R24, R5).
+func builtInAtoms(p *model.Predicate, builtIn func(string) bool, add func(*model.Constraint)) {
+	if p == nil {
+		return
+	}
+	if p.Op == model.PredicateModule && p.Version != nil && builtIn(p.Module) {
+		add(p.Version)
+	}
+	for _, o := range p.Operands {
+		builtInAtoms(o, builtIn, add)
+	}
 }
 
 // table returns the compiled table of m; every module of the catalog has

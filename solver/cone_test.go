@@ -16,25 +16,7 @@ import (
 // until the conflict is in it; either way the core is the one the whole
 // closure gives.
 func TestConeExplanations(t *testing.T) {
-	c, cluster := compileInputs(t, `
-modules:
-  - name: app
-    releases: [{version: 1.0.0}]
-  - name: web
-    releases:
-      - {version: 1.0.0, requirements: {modules: {db: ">= 1.0"}}}
-  - name: db
-    releases: [{version: 1.0.0}]
-  - name: extra
-    releases: [{version: 1.0.0}]
-`, `
-deckhouse: 1.74.0
-kubernetes: 1.31.0
-modules:
-  web: {enabled: true, version: 1.0.0}
-  db: {enabled: true, version: 1.0.0}
-  extra: {enabled: true, version: 1.0.0}
-`)
+	c, cluster := coneInputs(t)
 	for _, tc := range []struct {
 		name      string
 		req       *model.Request
@@ -76,22 +58,8 @@ modules:
 // asked by held-back questions, is not the conflict's cone, whichever is
 // asked for first, and the session's stats count both.
 func TestExplainEncodingsKeepTheirScope(t *testing.T) {
-	c, cluster := compileInputs(t, `
-modules:
-  - name: app
-    releases: [{version: 1.0.0, requirements: {modules: {db: ">= 2.0"}}}]
-  - name: db
-    releases: [{version: 1.0.0}]
-  - name: extra
-    releases: [{version: 1.0.0}]
-`, `
-deckhouse: 1.74.0
-kubernetes: 1.31.0
-modules:
-  db: {enabled: true, version: 1.0.0}
-  extra: {enabled: true, version: 1.0.0}
-`)
-	req := &model.Request{Enable: []string{"app"}}
+	c, cluster := coneInputs(t)
+	req := &model.Request{Disable: []string{"db"}}
 	for _, coneFirst := range []bool{true, false} {
 		s := newAnswering(newSession(context.Background(), newSettings(nil), c, cluster, req, memoUse{}), c)
 		_, err := s.run()
@@ -111,6 +79,31 @@ modules:
 		st := s.stats()
 		assert.Equal(t, int(s.fast.g.MaxVar())+int(whole.e.g.MaxVar())+int(cone.e.g.MaxVar()), st.Variables)
 	}
+}
+
+// coneInputs are a catalog and cluster where disabling db, which web
+// requires, is unsatisfiable within web and db, and extra shares nothing
+// with it.
+func coneInputs(t *testing.T) (*Compiled, *model.ClusterState) {
+	return compileInputs(t, `
+modules:
+  - name: app
+    releases: [{version: 1.0.0}]
+  - name: web
+    releases:
+      - {version: 1.0.0, requirements: {modules: {db: ">= 1.0"}}}
+  - name: db
+    releases: [{version: 1.0.0}]
+  - name: extra
+    releases: [{version: 1.0.0}]
+`, `
+deckhouse: 1.74.0
+kubernetes: 1.31.0
+modules:
+  web: {enabled: true, version: 1.0.0}
+  db: {enabled: true, version: 1.0.0}
+  extra: {enabled: true, version: 1.0.0}
+`)
 }
 
 // A module that must be on while static facts forbid every release, one

@@ -17,6 +17,7 @@ import (
 	"github.com/modsolver/modsolver/internal/checker"
 	"github.com/modsolver/modsolver/internal/oracle"
 	"github.com/modsolver/modsolver/internal/randscen"
+	"github.com/modsolver/modsolver/internal/scenariotest"
 	"github.com/modsolver/modsolver/model"
 	"github.com/modsolver/modsolver/solver"
 )
@@ -65,7 +66,7 @@ func seedIndex(byScenario map[string][]uint64) map[uint64]string {
 // TestDifferential compares solver.Solve with the brute-force oracle on
 // random scenarios (see the package doc and README's Tests section).
 func TestDifferential(t *testing.T) {
-	first, n := envUint(t, envFirst, 1), envUint(t, envSeeds, defaultSeeds)
+	first, n := scenariotest.EnvUint(t, envFirst, 1), scenariotest.EnvUint(t, envSeeds, defaultSeeds)
 	out := os.Getenv(envOut)
 	long := os.Getenv(envSeeds) != "" || os.Getenv(envFirst) != ""
 	byCause := map[string]int{}
@@ -279,14 +280,4 @@ func expectOf(sc *randscen.Scenario, ans *oracle.Answer) randscen.Expect {
 		e.Modules[m.Name] = em
 	}
 	return e
-}
-
-func envUint(t *testing.T, name string, fallback uint64) uint64 {
-	text := os.Getenv(name)
-	if text == "" {
-		return fallback
-	}
-	n, err := strconv.ParseUint(text, 10, 64)
-	require.NoError(t, err, "%s=%q", name, text)
-	return n
 }

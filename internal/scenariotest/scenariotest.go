@@ -5,7 +5,9 @@
 package scenariotest
 
 import (
+	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -53,4 +55,17 @@ func All(t *testing.T, root string) []Scenario {
 		}
 	}
 	return out
+}
+
+// EnvUint reads a count or a seed that a long run sets in the environment
+// variable name; fallback when it is unset. A value that is not a number
+// fails t.
+func EnvUint(t testing.TB, name string, fallback uint64) uint64 {
+	text := os.Getenv(name)
+	if text == "" {
+		return fallback
+	}
+	n, err := strconv.ParseUint(text, 10, 64)
+	require.NoError(t, err, "%s=%q", name, text)
+	return n
 }

@@ -43,7 +43,7 @@ func TestWhatIfClassesMatchSolve(t *testing.T) {
 // classes that held requests Solve tells apart: DKP versions whose
 // built-in module reads another settings schema (seed 415, and 6236,
 // 6853 and 13120 where a source carries the module built in, D437), a
-// component no constraint reads lowered or not (2121 and seven more,
+// component no constraint reads lowered or not (2121 and eight more,
 // D438), DKP versions on either side of a compound requirement on a
 // built-in module (1346, D439). Those seeds run besides the first 300;
 // MODSOLVER_WHATIF_SEEDS and MODSOLVER_WHATIF_FIRST run others.

@@ -390,6 +390,16 @@ func (m *Module) BuiltInRequirements() Requirements {
 	return m.Requirements
 }
 
+// BuiltInSettings are the settings schemas m reads when it runs built in,
+// by DKP version (R34): those of the copy a source carries built in
+// (R29), or m's own.
+func (m *Module) BuiltInSettings() []PlatformSettings {
+	if m.builtIn != "" {
+		return m.bySource[m.builtIn].Settings
+	}
+	return m.Settings
+}
+
 // MultiSource reports whether m is in more than one source, so that
 // messages name the source of its releases.
 func (m *Module) MultiSource() bool { return len(m.sources) > 1 }

@@ -415,10 +415,11 @@ func headIndex(rels []*model.Release, hv model.Version) int {
 // readPlatformConstraints reads every constraint of cat that a platform
 // version is checked against: DKP, Kubernetes and component requirements
 // (R4, R22), requirements on built-in modules, whose version is DKP's,
-// plain or in a compound requirement (R24), and the DKP ranges that choose a built-in module's settings schema
-// (R34).
+// plain or in a compound requirement (R24), and the DKP ranges that
+// choose a built-in module's settings schema (R34).
 func readPlatformConstraints(cat *model.Catalog) platformConstraints {
 	pc := platformConstraints{deckhouse: newAxis(), kubernetes: newAxis(), components: map[string]*axis{}}
+	builtIn := func(name string) bool { m := cat.Module(name); return m != nil && m.MayBeBuiltIn() }
 	readReqs := func(r model.Requirements) {
 		pc.deckhouse.add(r.Deckhouse)
 		pc.kubernetes.add(r.Kubernetes)
@@ -430,7 +431,6 @@ func readPlatformConstraints(cat *model.Catalog) platformConstraints {
 				pc.components[name].add(r.Platform[name])
 			}
 		}
-		builtIn := func(name string) bool { m := cat.Module(name); return m != nil && m.MayBeBuiltIn() }
 		for i := range r.Modules {
 			if builtIn(r.Modules[i].Module) {
 				pc.deckhouse.add(&r.Modules[i].Constraint)
@@ -445,12 +445,8 @@ func readPlatformConstraints(cat *model.Catalog) platformConstraints {
 		for _, r := range m.Releases {
 			readReqs(r.Requirements)
 		}
-		for _, sm := range append([]*model.Module{m}, m.ForSource(m.BuiltInSource())) { // a source's built-in copy holds its own (R29)
-			if sm != nil {
-				for _, ps := range sm.Settings {
-					pc.deckhouse.add(ps.Deckhouse) // a built-in module's settings schema is its DKP version's (R34)
-				}
-			}
+		for _, ps := range m.BuiltInSettings() {
+			pc.deckhouse.add(ps.Deckhouse) // a built-in module's settings schema is its DKP version's (R34)
 		}
 	}
 	return pc

@@ -176,7 +176,7 @@ func (s *explaining) questionExplainer(v *view) *explainer {
 // dropExplainer counts a question's cone in the session's stats and
 // takes it off the memory budget.
 func (s *explaining) dropExplainer(x *explainer) {
-	if slices.Contains(s.kept(), x) {
+	if x == s.whole || x == s.cone {
 		return
 	}
 	s.asked.Variables += int(x.e.g.MaxVar())

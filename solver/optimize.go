@@ -224,19 +224,14 @@ func (o *optimizer) newest(mods []*modVars) []z.Lit {
 	return out
 }
 
-// top is the newest position mv may take: the last of its domain, or on a
-// shared what-if encoding, whose domain holds every release, the last
-// release no static fact of this request forbids; -1 when mv must be off.
-// Below it is the bound propagate found, if any.
+// top is the newest position mv may take: the bound propagate found, if
+// any, else the last of its domain; -1 when mv must be off.
 func (o *optimizer) top(mv *modVars) int {
 	if b, ok := o.bound[mv]; ok {
 		return b
 	}
-	return o.domainTop(mv)
+	return len(mv.dom) - 1
 }
-
-// domainTop is top before propagation.
-func (o *optimizer) domainTop(mv *modVars) int { return len(mv.dom) - 1 }
 
 // propagate bounds each module of order by what unit propagation says
 // under the commits: a release that a static fact of another module
